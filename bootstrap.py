@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Set up and run fog-companion on a fresh machine with nothing but Python >= 3.11.
+
+    python3 bootstrap.py run  [ARGS...]   # run the companion
+    python3 bootstrap.py test [PYTEST ARGS...]  # run the whole test suite
+
+Each command creates its virtual environment on first use (``.venv`` to run, ``.venv-test``
+for the tests) and reinstalls the project into it whenever ``pyproject.toml`` changes, then
+hands over to the real program. Only the standard library is used here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+TARGETS = {"run": (".venv", "."), "test": (".venv-test", ".[dev]")}
+
+
+def python_in(env: Path) -> Path:
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_env(kind: str) -> Path:
+    folder, spec = TARGETS[kind]
+    env = ROOT / folder
+    stamp = env / ".fog-companion-installed"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + spec.encode()).hexdigest()
+    if not python_in(env).exists():
+        print(f"creating virtual environment {folder} ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(env)
+    if not stamp.exists() or stamp.read_text().strip() != wanted:
+        py = str(python_in(env))
+        quiet = ["-q"] if os.environ.get("CI") else []
+        subprocess.check_call([py, "-m", "pip", "install", *quiet, "--disable-pip-version-check", "-e", spec], cwd=ROOT)
+        stamp.write_text(wanted)
+    return python_in(env)
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):
+        print("fog-companion needs Python 3.11 or newer", file=sys.stderr)
+        return 2
+    if not argv or argv[0] not in TARGETS:
+        print(__doc__)
+        return 2
+    kind, rest = argv[0], argv[1:]
+    try:
+        py = ensure_env(kind)
+    except subprocess.CalledProcessError as exc:
+        print(f"installing the project failed (exit {exc.returncode}); see the pip output above", file=sys.stderr)
+        return 2
+    if kind == "run":
+        cmd = [str(py), "-m", "companion", *(rest or ["run"])]
+    else:
+        cmd = [str(py), "-m", "pytest", *rest]
+    return subprocess.call(cmd, cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,95 @@
+"""The command line as a person uses it: new-game, score, board, act, show and run."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from companion.cli import main
+from companion.games.fog.state import GameState
+from companion.terminal import play
+
+
+def run_cli(*args: str, capsys) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_new_game_prints_a_state_that_parses_back(capsys):
+    code, out, _ = run_cli("new-game", "--players", "3", "--seed", "5", "--options", "hourglass=60,enhanced",
+                           "--json", capsys=capsys)
+    assert code == 0
+    state = GameState.from_json(out)
+    assert state.seed == 5 and len(state.players) == 3 and state.options.hourglass_seconds == 60
+
+
+def test_new_game_without_json_draws_the_beach(capsys):
+    code, out, _ = run_cli("new-game", "--players", "4", "--seed", "1", capsys=capsys)
+    assert code == 0 and "FOG on 12" in out and "###" in out
+
+
+def test_score_prints_a_per_player_breakdown(tmp_path: Path, capsys):
+    path = tmp_path / "game.json"
+    assert main(["new-game", "--players", "2", "--seed", "3", "-o", str(path)]) == 0
+    code, out, _ = run_cli("score", str(path), "--json", capsys=capsys)
+    report = json.loads(out)
+    assert code == 0 and set(report["colours"]) == {"black", "pink", "yellow", "white"}
+    assert {"own_nation", "boat_areas", "lost", "preparation"} <= set(report["colours"]["black"]["categories"])
+    assert len(report["standings"]) == 2
+
+
+def test_board_json_has_the_geometry_the_camera_needs(capsys):
+    code, out, _ = run_cli("board", "--json", capsys=capsys)
+    geo = json.loads(out)
+    assert code == 0 and geo["units"] == "mm" and geo["marker_dictionary"] == "DICT_4X4_100"
+    assert len(geo["fiducials"]) == 4 and all({"id", "center_mm", "size_mm"} <= set(f) for f in geo["fiducials"])
+    assert {"id": "A1", "kind": "beach"}.items() <= geo["cells"][0].items() or any(c["id"] == "A1" for c in geo["cells"])
+    islander = next(p for p in geo["pieces"] if p["id"] == "blue-leader-1")
+    assert islander == {**islander, "marker": 10, "kind": "islander", "size_mm": 14.0}
+
+
+def test_act_applies_draft_picks_and_bad_input_is_one_clear_line(tmp_path: Path, capsys):
+    path = tmp_path / "game.json"
+    main(["new-game", "--players", "3", "--seed", "2", "-o", str(path)])
+    state = GameState.from_json(path.read_text())
+    pick = f"draft {state.active_colour} {sorted(state.where)[0]}"
+    code, out, _ = run_cli("act", str(path), pick, capsys=capsys)
+    assert code == 0 and GameState.from_json(out).history == (pick,)
+    code, _, err = run_cli("act", str(path), "fly away", capsys=capsys)
+    assert code == 2 and err.startswith("fog-companion act: error: cannot read action")
+    path.write_text("{broken")
+    code, _, err = run_cli("score", str(path), capsys=capsys)
+    assert code == 2 and "not a JSON game state" in err and "Traceback" not in err
+
+
+def test_unknown_options_and_player_counts_are_refused(capsys):
+    code, _, err = run_cli("new-game", "--options", "turbo", capsys=capsys)
+    assert code == 2 and "unknown option 'turbo'" in err
+    code, _, err = run_cli("new-game", "--players", "5", capsys=capsys)
+    assert code == 2 and "2, 3 or 4 players" in err
+
+
+def test_solo_game_from_a_scenario(capsys):
+    code, out, _ = run_cli("new-game", "--solo", "2", "--json", capsys=capsys)
+    state = GameState.from_json(out)
+    assert code == 0 and state.mode == "solo" and state.scenario == "2" and state.phase == "moving"
+
+
+def test_the_terminal_game_drafts_ends_turns_and_quits():
+    state = GameState.from_json(subprocess.run(
+        [sys.executable, "-m", "companion", "new-game", "--players", "3", "--seed", "1", "--json"],
+        capture_output=True, text=True, check=True).stdout)
+    first = sorted(i for i in state.where if "-" in i and not i.startswith(("rock", "bush", "drift")))[0]
+    out = io.StringIO()
+    assert play(state, stdin=io.StringIO(f"draft {first}\nundo\nfly\nscore\nquit\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "not possible: cannot read action 'fly'" in text and "black:" in text
+
+
+def test_python_dash_m_companion_is_the_console_script():
+    result = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("fog-companion ")

@@ -1,0 +1,1 @@
+"""Camera sources, ArUco marker detection, board homography and stabilisation."""

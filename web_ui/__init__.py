@@ -1,0 +1,1 @@
+"""The Flask panel players open on their phones."""
