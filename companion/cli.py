@@ -183,6 +183,42 @@ def cmd_act(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- explain
+def _explain_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("before", help="the expected game state (JSON)")
+    p.add_argument("after", help="a game state or an observation {\"placement\": {cell: [piece, ...]}}")
+    p.add_argument("--json", action="store_true")
+
+
+def read_placement(path: str) -> dict[str, list[str]]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise StateFormatError(f"cannot read {path}: {exc}") from exc
+    placement = data.get("placement") if isinstance(data, dict) else None
+    if not isinstance(placement, dict) or not all(
+            isinstance(v, list) and all(isinstance(p, str) for p in v) for v in placement.values()):
+        raise StateFormatError(f"{path}: expected a game state or an object with a 'placement' of cell -> [pieces]")
+    return placement
+
+
+@command("explain", "the cheapest legal movements that turn BEFORE into AFTER", _explain_args)
+def cmd_explain(args: argparse.Namespace) -> int:
+    from companion.games.fog.explain import explain
+
+    answer = explain(read_state(args.before), read_placement(args.after))
+    if args.json:
+        print(json.dumps(answer.to_dict(), indent=1))
+    elif answer.ok:
+        for i, option in enumerate(answer.options, 1):
+            print(f"option {i}: {option.cost} MP" + (f", bonuses {list(option.gains)}" if option.gains else ""))
+            for m in option.movements:
+                print(f"  {m}")
+    else:
+        print(f"no legal explanation: {answer.reason}")
+    return 0
+
+
 # ----------------------------------------------------------------------------- run
 def _run_args(p: argparse.ArgumentParser) -> None:
     _new_game_args(p)

@@ -14,6 +14,23 @@ from companion.games.fog.state import GameState, Player
 BOARD = Board.standard()
 
 
+def nb(cell: str, *directions: str) -> str:
+    """The cell reached from ``cell`` by hex steps (NW/NE forwards, E/W sideways, SW/SE backwards)."""
+    for d in directions:
+        nxt = BOARD.step(cell, d)
+        assert nxt is not None, f"no cell {d} of {cell}"
+        cell = nxt
+    return cell
+
+
+def islander_with(characteristic: str, nation: str | None = None, not_: str | None = None) -> str:
+    """An islander of the standard board with the given characteristic."""
+    for i in BOARD.islanders.values():
+        if i.characteristic == characteristic and (nation is None or i.nation == nation) and i.id != not_:
+            return i.id
+    raise LookupError(characteristic)
+
+
 def three_players(**kw: object) -> tuple[Player, ...]:
     return (Player("Ann", ("black",)), Player("Ben", ("pink",)), Player("Cid", ("yellow",)))
 
@@ -28,8 +45,9 @@ def position(placement: Mapping[str, str | tuple[str, ...]], owners: Mapping[str
     base = new_game(BOARD, players=players if isinstance(players, tuple) else players, seed=0,
                     options=Options.parse(options))
     cells = {c: (p if isinstance(p, tuple) else (p,)) for c, p in placement.items()}
-    state = replace(base, setup=cells, placement=cells, turn_order=tuple(c for p in base.players for c in p.colours)
-                    if isinstance(players, tuple) else base.turn_order)
+    if isinstance(players, tuple):  # keep the given seating: the first colour moves first
+        base = replace(base, players=players, turn_order=tuple(c for p in players for c in p.colours))
+    state = replace(base, setup=cells, placement=cells)
     state = replace(state.initial(), phase="moving", owners=dict(owners or {}), mp_left=7)
     return replace(state, **fields) if fields else state
 

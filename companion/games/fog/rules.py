@@ -79,9 +79,10 @@ def end_turn(state: GameState, action: EndTurn = EndTurn()) -> GameState:
         raise IllegalMoveError(f"no turn to end in the {state.phase} phase")
     history = state.history + (str(action),)
     if state.turn_index + 1 < len(state.turn_order):
-        nxt = replace(state, turn_index=state.turn_index + 1, moved=(), history=history)
+        nxt = replace(state, turn_index=state.turn_index + 1, moved=(), endurance_used=False, history=history)
     else:  # horizontal step: the FOG advances, then the new round starts with the same colour
-        nxt = advance_fog(replace(state, round=state.round + 1, turn_index=0, moved=(), history=history))
+        nxt = advance_fog(replace(state, round=state.round + 1, turn_index=0, moved=(), endurance_used=False,
+                                  history=history))
     if nxt.phase == "moving" and not anyone_can_move(nxt):
         nxt = replace(nxt, phase="finished", end_reason="nobody-can-move")
     if nxt.phase == "moving":

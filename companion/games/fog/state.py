@@ -60,6 +60,8 @@ class GameState:
     round: int = 1
     turn_index: int = 0
     moved: tuple[str, ...] = ()
+    endurance_used: bool = False
+    prepared: tuple[str, ...] = ()
     prep_taken: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     history: tuple[str, ...] = ()
     end_reason: str | None = None
@@ -146,6 +148,8 @@ class GameState:
             round=1,
             turn_index=0,
             moved=(),
+            endurance_used=False,
+            prepared=(),
             prep_taken={},
             history=(),
             end_reason=None,
@@ -184,6 +188,8 @@ class GameState:
             "turn_index": self.turn_index,
             "mp_left": self.mp_left,
             "moved": list(self.moved),
+            "endurance_used": self.endurance_used,
+            "prepared": list(self.prepared),
             "prep_stacks": {b: list(v) for b, v in sorted(self.prep_stacks.items())},
             "prep_taken": {c: list(v) for c, v in sorted(self.prep_taken.items())},
             "history": list(self.history),
@@ -231,6 +237,12 @@ class _StateParser:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise StateFormatError(f"game state: {key!r} must be a list of strings")
         return tuple(value)
+
+    def flag(self, key: str) -> bool:
+        value = self.d.get(key, False)
+        if not isinstance(value, bool):
+            raise StateFormatError(f"game state: {key!r} must be true or false")
+        return value
 
     def str_map(self, key: str) -> dict[str, str]:
         value = self.d.get(key, {})
@@ -308,6 +320,8 @@ class _StateParser:
             turn_index=self.need("turn_index", int),
             mp_left=self.need("mp_left", int),
             moved=self.str_list("moved", []),
+            endurance_used=self.flag("endurance_used"),
+            prepared=self.str_list("prepared", []),
             prep_stacks=self.list_map("prep_stacks", int),
             prep_taken=self.list_map("prep_taken", int),
             history=self.str_list("history", []),
