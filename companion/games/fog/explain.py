@@ -23,6 +23,8 @@ from companion.games.fog.movement import MoveAction, Movement, Pos, Rules, apply
 from companion.games.fog.state import GameState
 
 NODE_LIMIT = 60_000
+CLUSTER_GAP = 2  # fields between moved islanders that are explained separately
+NEAR_REACH = 3  # fields: a pusher stands next to a row of up to 3 pushed islanders
 ALTERNATIVES_EXTRA = 150  # positions searched for equally cheap alternatives after the first answer
 
 
@@ -160,6 +162,7 @@ class _Node:
     pos: Pos
     locs: dict[str, str]     # islander -> cell, for every islander on the board
     off: dict[str, int]      # islander -> distance still to go, only where > 0
+    away: frozenset[tuple[str, str]]  # (islander, cell) for islanders not on their starting field
     g: int
     parent: int
     movement: Movement | None
@@ -168,7 +171,10 @@ class _Node:
 
 class _Search:
     def __init__(self, before: GameState, target: Mapping[str, tuple[str, ...]], node_limit: int,
-                 only_displaced: bool = False) -> None:
+                 reach: int | None = None, allow_endurance: bool = True) -> None:
+        """``reach``: None = every islander of the colour may move; 0 = only displaced ones;
+        -1 = displaced ones and those next to moved islanders of other colours (pushers, swappers);
+        k > 0 = also those within k fields of any moved islander."""
         self.before = before
         self.rules = Rules.of(before)
         self.board = before.board_data
@@ -179,9 +185,19 @@ class _Search:
         self.budget = before.mp_left
         isl = self.board.islanders
         kind = self.rules.topo.kind
-        self.movers = sorted(m for m in self.rules.movers if m in self.target_of
-                             and (not only_displaced or before.where.get(m) != self.target_of[m]))
-        self.endurance_movers = frozenset(m for m in self.movers if isl[m].characteristic == "endurance")
+        displaced = [p for p, c in self.target_of.items() if before.where.get(p) != c]
+        near = {c for p in displaced for c in (before.where[p], self.target_of[p])}
+        # Islanders of other colours only move when pushed, swapped or pulled: whoever did it
+        # stood within two fields of them (a push moves a row of up to two, enhanced three).
+        foreign_spots = {before.where[p] for p in displaced if p not in self.rules.movers}
+        self.movers = sorted(
+            m for m in self.rules.movers if m in self.target_of and (
+                reach is None or m in displaced
+                or (reach != 0 and any(self.dist[before.where[m]].get(c, 99) <= 2 for c in foreign_spots))
+                or (reach is not None and reach > 0 and any(self.dist[before.where[m]].get(c, 99) <= reach for c in near))))
+        self.allow_endurance = allow_endurance
+        self.endurance_movers = frozenset(m for m in self.movers if isl[m].characteristic == "endurance"
+                                          and allow_endurance)
         self.water = any(kind[c] in ("shore", "pier", "boat") for c in list(self.start_of.values())
                          + list(self.target_of.values()))
         self.push_char = any(isl[m].characteristic == "push" for m in self.movers)
@@ -232,8 +248,7 @@ class _Search:
 
     def key(self, node: _Node) -> tuple[Any, ...]:
         pos = node.pos
-        k: tuple[Any, ...] = (frozenset((p, c) for p, c in node.locs.items() if self.start_of[p] != c),
-                              pos.pending, pos.endurance_used, pos.moved & self.endurance_movers)
+        k: tuple[Any, ...] = (node.away, pos.pending, pos.endurance_used, pos.moved & self.endurance_movers)
         if self.prep_relevant:
             k += (pos.prepared, tuple(sorted(pos.gains)))
         return k
@@ -242,7 +257,7 @@ class _Search:
         start_pos = Pos.of(self.before)
         locs = dict(self.start_of)
         off = {p: d for p, c in locs.items() if (d := self.dist[c].get(self.target_of[p], 99)) > 0}
-        start = _Node(start_pos, locs, off, 0, -1, None, False)
+        start = _Node(start_pos, locs, off, frozenset(), 0, -1, None, False)
         nodes = [start]
         h0 = self.h(off, start_pos.endurance_used, False)
         if h0 > self.budget:
@@ -278,6 +293,8 @@ class _Search:
             movers = [node.pos.pending] if node.pos.pending else self.movers
             for mover in movers:
                 for step in movements_from(self.rules, node.pos, mover, node.locs[mover]):
+                    if not self.allow_endurance and step.movement.kind == "endurance":
+                        continue
                     g = node.g + step.cost
                     off2 = dict(node.off)
                     for piece, _src, dst in step.relocations:
@@ -287,13 +304,19 @@ class _Search:
                         else:
                             off2.pop(piece, None)
                     used = node.pos.endurance_used or step.movement.kind == "endurance"
-                    hh = self.h(off2, used, step.pending)
-                    if g + hh > self.budget or (used and hh > 0):
-                        continue
                     new_locs = dict(node.locs)
                     for piece, _src, dst in step.relocations:
                         new_locs[piece] = dst
-                    child = _Node(apply_step(node.pos, step), new_locs, off2, g, idx, step.movement, step.pending)
+                    hh = self.h(off2, used, step.pending)
+                    if g + hh > self.budget or (used and hh > 0):
+                        continue
+                    away = set(node.away)
+                    for piece, src, dst in step.relocations:
+                        away.discard((piece, src))
+                        if self.start_of[piece] != dst:
+                            away.add((piece, dst))
+                    child = _Node(apply_step(node.pos, step), new_locs, off2, frozenset(away), g, idx, step.movement,
+                                  step.pending)
                     k = self.key(child)
                     if best_g.get(k, math.inf) <= g:
                         continue
@@ -388,14 +411,108 @@ def explain(before: GameState, after: GameState | Mapping[str, Sequence[str]],
     current = {c: tuple(sorted(ps)) for c, ps in before.placement.items() if ps}
     if current == {c: tuple(sorted(ps)) for c, ps in target.items()}:
         return Explanation(options=[Option((), 0, (), (), ())])
-    # Islanders that end where they started are first assumed to have stayed: far fewer positions
-    # to search. Only if that finds nothing do all islanders of the colour take part.
-    quick = _Search(before, target, node_limit, only_displaced=True).run()
-    if quick.ok:
-        return quick
-    full = _Search(before, target, node_limit).run()
-    full.searched += quick.searched
-    return full
+    clusters = _clusters(before, target)
+    if len(clusters) > 1:
+        combined = _explain_by_clusters(before, target, clusters, node_limit)
+        if combined is not None:
+            return combined
+    return _tiered(before, target, node_limit)
+
+
+def _tiered(before: GameState, target: Mapping[str, tuple[str, ...]], node_limit: int,
+            allow_endurance: bool = True) -> Explanation:
+    """Islanders that end where they started are first assumed to have stayed: far fewer positions
+    to search. Then islanders near the moved ones may take part (a push or swap and back), and
+    only if that finds nothing too, every islander of the colour."""
+    searched = 0
+    answer = Explanation()
+    tried: list[list[str]] = []
+    for reach in (0, -1, NEAR_REACH, None):
+        search = _Search(before, target, node_limit, reach=reach, allow_endurance=allow_endurance)
+        if search.movers in tried:  # the same islanders as a tier already searched
+            continue
+        tried.append(search.movers)
+        answer = search.run()
+        searched += answer.searched
+        if answer.ok:
+            break
+    answer.searched = searched
+    return answer
+
+
+def _clusters(before: GameState, target: Mapping[str, tuple[str, ...]]) -> list[list[str]]:
+    """Displaced islanders grouped so that islanders of different groups stay far apart."""
+    dist = Rules.of(before).topo.dist
+    where_after = {p: c for c, ps in target.items() for p in ps}
+    displaced = sorted(p for p, c in where_after.items()
+                       if p in before.board_data.islanders and before.where.get(p) != c)
+    spots = {p: (before.where[p], where_after[p]) for p in displaced}
+    groups: list[list[str]] = []
+    for p in displaced:
+        touching = [g for g in groups if any(dist[a].get(b, 99) <= CLUSTER_GAP for q in g for a in spots[p]
+                                             for b in spots[q])]
+        merged = [p] + [q for g in touching for q in g]
+        groups = [g for g in groups if g not in touching] + [merged]
+    return groups
+
+
+def _explain_by_clusters(before: GameState, target: Mapping[str, tuple[str, ...]], clusters: list[list[str]],
+                         node_limit: int) -> Explanation | None:
+    """Solve far-apart groups of moved islanders one by one and check the combined moves.
+
+    Returns None whenever this shortcut does not give a clear single answer; the caller then
+    searches the whole change at once.
+    """
+    from companion.errors import IllegalMoveError
+    from companion.games.fog.movement import apply_move
+
+    board = before.board_data
+    where_after = {p: c for c, ps in target.items() for p in ps}
+    parts: list[tuple[Option, Option | None]] = []
+    searched = 0
+    for group in clusters:
+        placement: dict[str, list[str]] = {c: list(ps) for c, ps in before.placement.items()}
+        for p in group:
+            placement[before.where[p]].remove(p)
+            placement.setdefault(where_after[p], []).append(p)
+        sub = {c: tuple(ps) for c, ps in placement.items() if ps}
+        plain = _tiered(before, sub, node_limit, allow_endurance=False)
+        searched += plain.searched
+        if not plain.ok or plain.ambiguous:
+            return None
+        free: Option | None = None
+        if not before.endurance_used and any(board.islanders[p].characteristic == "endurance" for p in group):
+            with_run = _tiered(before, sub, node_limit)
+            searched += with_run.searched
+            # Who may still make the endurance run no longer matters once it has been made.
+            used = [o for o in with_run.options if o.movements and o.movements[-1].kind == "endurance"]
+            if with_run.ambiguous and not used:
+                return None
+            free = used[0] if used else (with_run.options[0] if with_run.ok else None)
+        parts.append((plain.options[0], free))
+    savings = [(plain.cost - free.cost, i) for i, (plain, free) in enumerate(parts) if free is not None]
+    best = max(savings, default=(0, -1))
+    chosen = [free if i == best[1] and best[0] > 0 and free is not None else plain
+              for i, (plain, free) in enumerate(parts)]
+    if best[0] > 0:  # the endurance run is the last movement of the turn: its group goes last
+        chosen.append(chosen.pop(best[1]))
+    total = sum(o.cost for o in chosen)
+    if total > before.mp_left:
+        return None
+    movements = tuple(m for o in chosen for m in o.movements)
+    pending = tuple(f for o in chosen for f in o.pending)
+    state = before
+    try:
+        for action in group_actions(movements, pending):
+            state = apply_move(state, action)
+    except IllegalMoveError:
+        return None
+    if {c: sorted(ps) for c, ps in state.placement.items()} != {c: sorted(ps) for c, ps in target.items()}:
+        return None
+    gains = tuple(v for c, vs in state.prep_taken.items() for v in vs)[
+        sum(len(v) for v in before.prep_taken.values()):]
+    prepared = tuple(sorted(set(state.prepared) - set(before.prepared)))
+    return Explanation(options=[Option(movements, total, gains, prepared, pending)], searched=searched)
 
 
 def apply_explanation(before: GameState, option: Option) -> GameState:
