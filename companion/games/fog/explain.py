@@ -25,7 +25,7 @@ from companion.games.fog.state import GameState
 NODE_LIMIT = 60_000
 CLUSTER_GAP = 2  # fields between moved islanders that are explained separately
 NEAR_REACH = 3  # fields: a pusher stands next to a row of up to 3 pushed islanders
-ALTERNATIVES_EXTRA = 150  # positions searched for equally cheap alternatives after the first answer
+ALTERNATIVES_EXTRA = 40  # positions searched for equally cheap alternatives after the first answer
 
 
 @dataclass
@@ -280,9 +280,9 @@ class _Search:
                 if best_cost is None:
                     best_cost = node.g
                     # Look for equally cheap alternatives with a bounded extra effort.
-                    extra_limit = expanded + max(ALTERNATIVES_EXTRA, expanded)
+                    extra_limit = expanded + ALTERNATIVES_EXTRA
                 goals.append(idx)
-                if not self.collect_all:
+                if not self.collect_all or (node.pos.endurance_used and not self.prep_relevant):
                     break
                 continue
             expanded += 1
@@ -304,12 +304,12 @@ class _Search:
                         else:
                             off2.pop(piece, None)
                     used = node.pos.endurance_used or step.movement.kind == "endurance"
-                    new_locs = dict(node.locs)
-                    for piece, _src, dst in step.relocations:
-                        new_locs[piece] = dst
                     hh = self.h(off2, used, step.pending)
                     if g + hh > self.budget or (used and hh > 0):
                         continue
+                    new_locs = dict(node.locs)
+                    for piece, _src, dst in step.relocations:
+                        new_locs[piece] = dst
                     away = set(node.away)
                     for piece, src, dst in step.relocations:
                         away.discard((piece, src))
