@@ -1,0 +1,224 @@
+"""From a camera frame to an observation: which piece stands on which board cell.
+
+Markers are found with OpenCV's ``ArucoDetector``. The board's four corner fiducials give a
+homography from image pixels to board millimetres: every fiducial contributes its four corners,
+so two or three visible fiducials (a hand often covers one) still fix the board, and in a
+stream the last good fit stands in when fewer are seen. Pieces that sit clearly on a cell then
+refine the fit. Each piece marker's centre is mapped to the board and assigned to the nearest
+cell only when it is close enough to it; anything else is reported as unplaced, with a reason,
+and unknown or duplicated marker ids are reported too - never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.fog.board import Board
+from vision.markers import dictionary
+
+# A piece this far from a cell centre (in units of the hex's inner radius) is not on that cell.
+ON_CELL = 0.62
+# Fit quality: fiducial corners must land within this many millimetres of where they belong.
+MAX_FIT_ERROR_MM = 4.0
+
+
+@dataclass
+class Observation:
+    """What one frame shows. ``pieces`` maps piece id -> cell id."""
+
+    board_found: bool
+    pieces: dict[str, str] = field(default_factory=dict)
+    markers: dict[str, int] = field(default_factory=dict)  # piece id -> marker id
+    unplaced: list[dict[str, Any]] = field(default_factory=list)
+    unknown_markers: list[int] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)
+    fiducials_seen: list[int] = field(default_factory=list)
+    special: dict[str, list[float]] = field(default_factory=dict)  # e.g. "fog" -> board mm
+    homography: np.ndarray | None = None  # image px -> board mm
+    reason: str | None = None
+    ms: float = 0.0
+
+    def placement(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for piece, cell in sorted(self.pieces.items()):
+            out.setdefault(cell, []).append(piece)
+        return {c: tuple(p) for c, p in out.items()}
+
+    def to_dict(self, image: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if image is not None:
+            out["image"] = image
+        out.update({
+            "board_found": self.board_found,
+            "pieces": [{"marker": self.markers[p], "id": p, "cell": c} for p, c in sorted(self.pieces.items())],
+            "unplaced": self.unplaced,
+            "unknown_markers": sorted(self.unknown_markers),
+            "duplicate_markers": sorted(self.duplicates),
+            "fiducials_seen": sorted(self.fiducials_seen),
+            "special": self.special,
+            "ms": round(self.ms, 2),
+        })
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
+    """ArUco parameters tuned for small markers on a busy board (see the vision benchmark)."""
+    p = cv2.aruco.DetectorParameters()
+    p.errorCorrectionRate = 0.4  # fewer false positives on a textured hex board
+    # Piece markers are small next to the frame (a 14 mm marker is 16-40 px): OpenCV's default
+    # minimum perimeter (3 % of the frame's long side) drops them on larger frames.
+    p.minMarkerPerimeterRate = 0.02
+    p.perspectiveRemovePixelPerCell = 8  # reads blurred small markers more reliably
+    for key, value in overrides.items():
+        if not hasattr(p, key):
+            raise ValueError(f"unknown ArUco detector parameter {key!r}")
+        setattr(p, key, value)
+    return p
+
+
+class BoardDetector:
+    """Detect markers and map them onto the board. One per camera; cheap to call per frame."""
+
+    def __init__(self, board: Board, parameters: cv2.aruco.DetectorParameters | None = None) -> None:
+        self.board = board
+        self.aruco = cv2.aruco.ArucoDetector(dictionary(board.marker_dictionary),
+                                             parameters or detector_parameters())
+        self.fiducials = {int(f["id"]): f for f in board.fiducials}
+        self.pieces = dict(board.marker_to_piece)
+        self.special = {m: name for name, m in board.special_markers.items()}
+        self.piece_size = {i.marker: board.islander_marker_mm for i in board.islanders.values()}
+        self.piece_size.update({o.marker: board.obstacle_marker_mm for o in board.obstacles.values()})
+        self.cell_ids = [c.id for c in board.cells.values()]
+        self.cell_xy = np.array([c.center_mm for c in board.cells.values()], np.float64)
+        self.cell_kind = [c.kind for c in board.cells.values()]
+        self.inner_r = board.hex_size_mm * math.sqrt(3) / 2
+
+    # ------------------------------------------------------------------ main entry
+    def detect(self, frame: np.ndarray, prior: np.ndarray | None = None) -> Observation:
+        """Observe one frame. ``prior``: the last good homography, used when too few fiducials show."""
+        start = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        corners, ids, _ = self.aruco.detectMarkers(gray)
+        obs = self.observe(corners, ids, prior)
+        obs.ms = (time.perf_counter() - start) * 1000
+        return obs
+
+    def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None) -> Observation:
+        found: dict[int, list[np.ndarray]] = {}
+        if ids is not None:
+            for c, i in zip(corners, ids.ravel()):
+                found.setdefault(int(i), []).append(np.asarray(c, np.float64).reshape(4, 2))
+        duplicates = sorted(i for i, cs in found.items() if len(cs) > 1)
+        unknown = sorted(i for i in found if i not in self.fiducials and i not in self.pieces and i not in self.special)
+        fids = {i: cs[0] for i, cs in found.items() if i in self.fiducials and len(cs) == 1}
+        obs = Observation(False, unknown_markers=unknown, duplicates=duplicates, fiducials_seen=sorted(fids))
+        h = self._fit_fiducials(fids)
+        if h is None and prior is not None and self._prior_fits(prior, fids):
+            h = prior
+        if h is None:
+            obs.reason = (f"board not found: {len(fids)} of 4 corner markers seen"
+                          + (" and the last fit does not match" if prior is not None else ""))
+            return obs
+        piece_markers = {i: cs[0] for i, cs in found.items() if (i in self.pieces or i in self.special)
+                         and len(cs) == 1}
+        h = self._refine(h, fids, piece_markers)
+        obs.board_found = True
+        obs.homography = h
+        for marker, quad in sorted(piece_markers.items()):
+            self._place(obs, h, marker, quad)
+        return obs
+
+    # ------------------------------------------------------------------ homography
+    def _fiducial_points(self, fids: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        img, mm = [], []
+        for i, quad in fids.items():
+            f = self.fiducials[i]
+            cx, cy = f["center_mm"]
+            s = f["size_mm"] / 2
+            img.extend(quad)
+            mm.extend([(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)])
+        return np.array(img, np.float64), np.array(mm, np.float64)
+
+    def _fit_fiducials(self, fids: dict[int, np.ndarray]) -> np.ndarray | None:
+        if len(fids) < 2:
+            return None
+        img, mm = self._fiducial_points(fids)
+        h, _ = cv2.findHomography(img, mm, 0)
+        if h is None or not self._plausible(h, img, mm):
+            return None
+        return h
+
+    def _plausible(self, h: np.ndarray, img: np.ndarray, mm: np.ndarray) -> bool:
+        err = np.linalg.norm(_apply(h, img) - mm, axis=1)
+        return bool(err.max() <= MAX_FIT_ERROR_MM)
+
+    def _prior_fits(self, prior: np.ndarray, fids: dict[int, np.ndarray]) -> bool:
+        """The last fit still holds if the corner markers that are visible land where they belong."""
+        if not fids:
+            return True
+        img, mm = self._fiducial_points(fids)
+        return self._plausible(prior, img, mm)
+
+    def _refine(self, h: np.ndarray, fids: dict[int, np.ndarray], pieces: dict[int, np.ndarray]) -> np.ndarray:
+        """Add pieces that sit clearly on a cell as extra points, then refit robustly."""
+        if len(pieces) < 6:
+            return h
+        centres = np.array([q.mean(axis=0) for q in pieces.values()])
+        mapped = _apply(h, centres)
+        d, idx = self._nearest(mapped)
+        good = d < 0.35 * self.inner_r
+        if good.sum() < 6:
+            return h
+        img, mm = self._fiducial_points(fids)
+        src = np.vstack([img, centres[good]])
+        dst = np.vstack([mm, self.cell_xy[idx[good]]])
+        refined, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+        if refined is None or (len(img) and not self._plausible(refined, img, mm)):
+            return h
+        return refined
+
+    def _nearest(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        d2 = ((pts[:, None, :] - self.cell_xy[None, :, :]) ** 2).sum(axis=2)
+        idx = d2.argmin(axis=1)
+        return np.sqrt(d2[np.arange(len(pts)), idx]), idx
+
+    # ------------------------------------------------------------------ pieces
+    def _place(self, obs: Observation, h: np.ndarray, marker: int, quad: np.ndarray) -> None:
+        mm_quad = _apply(h, quad)
+        centre = mm_quad.mean(axis=0)
+        if marker in self.special:
+            obs.special[self.special[marker]] = [round(float(centre[0]), 1), round(float(centre[1]), 1)]
+            return
+        piece = self.pieces[marker]
+        side = float(np.mean(np.linalg.norm(mm_quad - np.roll(mm_quad, 1, axis=0), axis=1)))
+        expected = self.piece_size.get(marker, self.board.islander_marker_mm)
+        if not 0.6 * expected <= side <= 1.6 * expected:
+            obs.unplaced.append({"marker": marker, "id": piece, "reason": "wrong-size",
+                                 "board_mm": [round(float(centre[0]), 1), round(float(centre[1]), 1)]})
+            return
+        d, idx = self._nearest(centre[None, :])
+        dist, k = float(d[0]), int(idx[0])
+        w, hgt = self.board.size_mm
+        where = [round(float(centre[0]), 1), round(float(centre[1]), 1)]
+        if not (0 <= centre[0] <= w and 0 <= centre[1] <= hgt):
+            obs.unplaced.append({"marker": marker, "id": piece, "reason": "off-board", "board_mm": where})
+        elif dist > ON_CELL * self.inner_r:
+            obs.unplaced.append({"marker": marker, "id": piece, "reason": "between-cells", "board_mm": where})
+        elif self.cell_kind[k] == "woods":
+            obs.unplaced.append({"marker": marker, "id": piece, "reason": "woods", "board_mm": where})
+        else:
+            obs.pieces[piece] = self.cell_ids[k]
+            obs.markers[piece] = marker
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)

@@ -1,0 +1,192 @@
+"""ArUco markers: the dictionary, marker images, and printable sticker sheets at true size.
+
+Every marker the companion reads (4 board fiducials, 32 islanders, 15 obstacles, the FOG and
+turn markers) comes from one dictionary named in the board file. ``fog-companion markers -o
+sheet.pdf`` prints them at their real size in millimetres, each with a white quiet zone and a
+label, so a user can stick them on the tokens and the board.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import FogCompanionError
+from companion.games.fog.board import Board
+
+PAGE_MM = (210.0, 297.0)  # A4 portrait
+MARGIN_MM = 10.0
+QUIET_MM = 2.5  # white border around each marker; detection needs it
+LABEL_MM = 4.0
+GAP_MM = 3.0
+
+
+class MarkerError(FogCompanionError, ValueError):
+    """A marker dictionary or sheet request is not possible."""
+
+
+def dictionary(name: str) -> cv2.aruco.Dictionary:
+    """The OpenCV predefined dictionary with this name (e.g. ``DICT_4X4_100``)."""
+    code = getattr(cv2.aruco, name, None)
+    if not isinstance(code, int) or not name.startswith("DICT_"):
+        raise MarkerError(f"unknown ArUco dictionary {name!r} (use one of OpenCV's DICT_... names)")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+def marker_image(dict_: cv2.aruco.Dictionary, marker_id: int, side_px: int) -> np.ndarray:
+    """The marker as a black-and-white image, ``side_px`` square (no quiet zone)."""
+    modules = dict_.markerSize + 2
+    base = cv2.aruco.generateImageMarker(dict_, marker_id, modules)
+    return cv2.resize(base, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
+
+
+@dataclass(frozen=True)
+class SheetItem:
+    marker: int
+    label: str
+    size_mm: float
+
+
+def sheet_items(board: Board) -> list[SheetItem]:
+    """Everything to print: fiducials first (larger), then pieces, then the FOG/turn markers."""
+    items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
+             for i, f in enumerate(board.fiducials)]
+    items += [SheetItem(i.marker, i.id, board.islander_marker_mm) for i in board.islanders.values()]
+    items += [SheetItem(o.marker, o.id, board.obstacle_marker_mm) for o in board.obstacles.values()]
+    items += [SheetItem(m, f"{name} marker", board.islander_marker_mm) for name, m in board.special_markers.items()]
+    return items
+
+
+@dataclass(frozen=True)
+class Placed:
+    item: SheetItem
+    page: int
+    x_mm: float  # top-left of the marker itself (inside its quiet zone)
+    y_mm: float
+
+
+def layout(items: list[SheetItem]) -> list[Placed]:
+    """Shelf packing onto A4 pages, left to right, top to bottom."""
+    out: list[Placed] = []
+    page, x, y, shelf = 0, MARGIN_MM, MARGIN_MM, 0.0
+    for item in items:
+        w = item.size_mm + 2 * QUIET_MM
+        h = w + LABEL_MM
+        if x + w > PAGE_MM[0] - MARGIN_MM:
+            x, y, shelf = MARGIN_MM, y + shelf + GAP_MM, 0.0
+        if y + h > PAGE_MM[1] - MARGIN_MM:
+            page, x, y, shelf = page + 1, MARGIN_MM, MARGIN_MM, 0.0
+        out.append(Placed(item, page, x + QUIET_MM, y + QUIET_MM))
+        x += w + GAP_MM
+        shelf = max(shelf, h)
+    return out
+
+
+def write_sheet(board: Board, path: Path | str, dpi: int = 300) -> list[Path]:
+    """Write the sticker sheet(s) as PDF (one file, several pages) or PNG (one file per page)."""
+    path = Path(path)
+    dict_ = dictionary(board.marker_dictionary)
+    placed = layout(sheet_items(board))
+    if path.suffix.lower() == ".pdf":
+        _write_pdf(path, dict_, placed)
+        return [path]
+    if path.suffix.lower() == ".png":
+        return _write_pngs(path, dict_, placed, dpi)
+    raise MarkerError(f"{path}: the sheet is written as .pdf or .png")
+
+
+# ----------------------------------------------------------------------------- PNG
+def _write_pngs(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed], dpi: int) -> list[Path]:
+    px_per_mm = dpi / 25.4
+    pages = max(p.page for p in placed) + 1
+    written = []
+    for page in range(pages):
+        canvas = np.full((round(PAGE_MM[1] * px_per_mm), round(PAGE_MM[0] * px_per_mm)), 255, np.uint8)
+        for p in (p for p in placed if p.page == page):
+            side = round(p.item.size_mm * px_per_mm)
+            x, y = round(p.x_mm * px_per_mm), round(p.y_mm * px_per_mm)
+            canvas[y:y + side, x:x + side] = marker_image(dict_, p.item.marker, side)
+            label = f"{p.item.marker} {p.item.label}"
+            cv2.putText(canvas, label, (x - round(QUIET_MM * px_per_mm * 0.8), y + side + round(3.2 * px_per_mm)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.035 * px_per_mm, 0, max(1, round(px_per_mm / 8)), cv2.LINE_AA)
+        out = path if pages == 1 else path.with_name(f"{path.stem}-{page + 1}{path.suffix}")
+        ok, data = cv2.imencode(".png", canvas)
+        if not ok:
+            raise MarkerError(f"could not encode {out}")
+        out.write_bytes(_png_with_dpi(data.tobytes(), dpi))
+        written.append(out)
+    return written
+
+
+def _png_with_dpi(png: bytes, dpi: int) -> bytes:
+    """Insert a pHYs chunk so printers and viewers know the true size."""
+    ppm = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    ihdr_end = 8 + 8 + 13 + 4
+    return png[:ihdr_end] + chunk + png[ihdr_end:]
+
+
+# ----------------------------------------------------------------------------- PDF
+def _write_pdf(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> None:
+    """A small PDF written by hand: one image object per marker, placed in millimetres."""
+    pt = 72.0 / 25.4
+    objects: list[bytes] = []
+
+    def add(obj: bytes) -> int:
+        objects.append(obj)
+        return len(objects)
+
+    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    pages = max(p.page for p in placed) + 1
+    page_ids = []
+    parent_id = len(objects) + 1 + pages * 2 + len(placed)  # filled in below; computed after adding
+    image_ids: dict[int, int] = {}
+    for p in placed:
+        if p.item.marker in image_ids:
+            continue
+        modules = dict_.markerSize + 2
+        img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
+        data = zlib.compress(img.tobytes())
+        image_ids[p.item.marker] = add(
+            b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+            b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (modules, modules, len(data))
+            + data + b"\nendstream")
+    contents_ids = []
+    for page in range(pages):
+        ops = []
+        for p in (p for p in placed if p.page == page):
+            side = p.item.size_mm * pt
+            x = p.x_mm * pt
+            y = (PAGE_MM[1] - p.y_mm - p.item.size_mm) * pt
+            ops.append(f"q {side:.3f} 0 0 {side:.3f} {x:.3f} {y:.3f} cm /M{p.item.marker} Do Q")
+            label = f"{p.item.marker} {p.item.label}".replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"BT /F1 6 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - 3.2 * pt:.3f} Td ({label}) Tj ET")
+        stream = "\n".join(ops).encode("latin-1", "replace")
+        contents_ids.append(add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"))
+    parent_id = len(objects) + pages + 1
+    xobjects = " ".join(f"/M{m} {oid} 0 R" for m, oid in image_ids.items())
+    for page in range(pages):
+        page_ids.append(add(
+            (f"<< /Type /Page /Parent {parent_id} 0 R /MediaBox [0 0 {PAGE_MM[0] * pt:.2f} {PAGE_MM[1] * pt:.2f}] "
+             f"/Resources << /Font << /F1 {font} 0 R >> /XObject << {xobjects} >> >> "
+             f"/Contents {contents_ids[page]} 0 R >>").encode()))
+    kids = " ".join(f"{i} 0 R" for i in page_ids)
+    assert add(f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode()) == parent_id
+    catalog = add(f"<< /Type /Catalog /Pages {parent_id} 0 R >>".encode())
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, obj in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n".encode() + obj + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root {catalog} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))

@@ -1,0 +1,310 @@
+"""The synthetic table: draw a game state as a camera above the table would see it.
+
+Used by the simulated camera (so the whole companion runs without hardware) and by the tests.
+It is deliberately not a perfect picture: a random plausible camera pose (tilt up to 35°, any
+rotation), markers on tokens a few millimetres above the board, uneven light, blur, noise, JPEG
+artefacts and, on request, a hand over the board. Each render also returns the ground truth:
+which piece stands on which cell and whether its marker is fully visible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.games.fog.board import Board
+from vision.markers import QUIET_MM, dictionary, marker_image
+
+FRAME_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
+SAND = (150, 196, 222)
+NATION_BGR = {"blue": (200, 110, 40), "green": (60, 150, 40), "red": (40, 40, 200)}
+OBSTACLE_BGR = {"rock": (120, 120, 120), "driftwood": (60, 100, 140), "bush": (50, 110, 60)}
+SKIN = (125, 160, 215)
+TOKEN_MM = 26.0  # token diameter
+CAMERA_MM = 900.0  # camera distance from the board centre
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A pinhole camera looking at the board: world (x right, y down, z into the table) in mm."""
+
+    frame_size: tuple[int, int]
+    focal: float
+    rotation: tuple[tuple[float, ...], ...]  # camera axes in world coordinates (columns)
+    centre: tuple[float, float, float]
+    principal: tuple[float, float]
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """(N, 3) world points in mm -> (N, 2) pixel coordinates."""
+        m = np.array(self.rotation)
+        cam = (np.asarray(points, float) - np.array(self.centre)) @ m
+        return np.stack([self.focal * cam[:, 0] / cam[:, 2] + self.principal[0],
+                         self.focal * cam[:, 1] / cam[:, 2] + self.principal[1]], axis=1)
+
+
+def _rot(axis: np.ndarray, angle: float) -> np.ndarray:
+    axis = axis / np.linalg.norm(axis)
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+
+
+def make_pose(board: Board, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float, marker_px: float,
+              shift: tuple[float, float] = (0.5, 0.5)) -> Pose:
+    """A pose with the board centre in view and piece markers about ``marker_px`` pixels wide."""
+    centre = np.array([board.size_mm[0] / 2, board.size_mm[1] / 2, 0.0])
+    yaw = _rot(np.array([0.0, 0.0, 1.0]), math.radians(yaw_deg))
+    axis = np.array([math.cos(math.radians(tilt_dir_deg)), math.sin(math.radians(tilt_dir_deg)), 0.0])
+    m = yaw @ _rot(axis, math.radians(tilt_deg))
+    cam_centre = centre + m @ np.array([0.0, 0.0, -CAMERA_MM])
+    focal = marker_px / board.islander_marker_mm * CAMERA_MM
+    corners = np.array([[0, 0, 0], [board.size_mm[0], 0, 0], [board.size_mm[0], board.size_mm[1], 0],
+                        [0, board.size_mm[1], 0]], float)
+    probe = Pose((0, 0), focal, tuple(map(tuple, m)), tuple(cam_centre), (0.0, 0.0))
+    pts = probe.project(corners)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    need = hi - lo + 40
+    for w, h in FRAME_SIZES:
+        if w >= need[0] and h >= need[1]:
+            break
+    else:
+        w, h = FRAME_SIZES[-1]
+    slack = np.array([w, h]) - (hi - lo)
+    offset = -lo + slack * np.array(shift)
+    return Pose((w, h), focal, tuple(map(tuple, m)), tuple(cam_centre), (float(offset[0]), float(offset[1])))
+
+
+def random_pose(board: Board, rng: np.random.Generator, max_tilt: float = 35.0,
+                marker_px: tuple[float, float] = (16.0, 40.0)) -> Pose:
+    return make_pose(board, tilt_deg=float(rng.uniform(0, max_tilt)), tilt_dir_deg=float(rng.uniform(0, 360)),
+                     yaw_deg=float(rng.uniform(0, 360)), marker_px=float(rng.uniform(*marker_px)),
+                     shift=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))))
+
+
+@dataclass
+class Effects:
+    blur_sigma: float = 0.0
+    noise_sigma: float = 0.0
+    jpeg_quality: int | None = None
+    light_low: float = 1.0  # gain at the dark side of the frame
+    light_angle: float = 0.0
+    hand: str | None = None  # None, "random", or "fiducial:N" (cover that corner marker)
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, hand_chance: float = 0.3) -> Effects:
+        hand = None
+        roll = rng.uniform()
+        if roll < hand_chance / 2:
+            hand = f"fiducial:{int(rng.integers(0, 4))}"
+        elif roll < hand_chance:
+            hand = "random"
+        return cls(blur_sigma=float(rng.uniform(0, 1.0)), noise_sigma=float(rng.uniform(0, 6)),
+                   jpeg_quality=int(rng.integers(50, 95)) if rng.uniform() < 0.5 else None,
+                   light_low=float(rng.uniform(0.45, 1.0)), light_angle=float(rng.uniform(0, 2 * math.pi)),
+                   hand=hand)
+
+
+@dataclass
+class Rendered:
+    frame: np.ndarray
+    truth: dict[str, str]  # piece -> cell
+    visible: set[str] = field(default_factory=set)  # pieces whose marker is fully in view and uncovered
+    hand_mask: np.ndarray | None = None
+    pose: Pose | None = None
+
+
+# ----------------------------------------------------------------------------- the board texture
+@lru_cache(maxsize=8)
+def _texture(board_key: int, px_per_mm: float) -> np.ndarray:
+    board = _BOARDS[board_key]
+    s = px_per_mm
+    w, h = round(board.size_mm[0] * s), round(board.size_mm[1] * s)
+    img = np.full((h, w, 3), SAND, np.uint8)
+    noise = np.random.default_rng(7).normal(0, 10, (h // 8 + 1, w // 8 + 1, 1))
+    img = np.clip(img + cv2.resize(noise, (w, h))[..., None], 0, 255).astype(np.uint8)
+    hex_r = board.hex_size_mm * s
+    for cell in board.cells.values():
+        cx, cy = cell.center_mm[0] * s, cell.center_mm[1] * s
+        if cell.axial is not None:
+            poly = np.array([[cx + hex_r * math.cos(math.radians(60 * k + 30)),
+                              cy + hex_r * math.sin(math.radians(60 * k + 30))] for k in range(6)], np.int32)
+            if cell.kind == "woods":
+                cv2.fillPoly(img, [poly], (40, 90, 40))
+            elif cell.kind == "shore":
+                cv2.fillPoly(img, [poly], (200, 190, 150))
+            cv2.polylines(img, [poly], True, (110, 150, 170), max(1, round(s * 0.8)), cv2.LINE_AA)
+        elif cell.kind == "pier":
+            half = 13 * s
+            cv2.rectangle(img, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)),
+                          (60, 100, 140), -1)
+        else:
+            cv2.circle(img, (round(cx), round(cy)), round(14 * s), (50, 80, 120), max(1, round(s)), cv2.LINE_AA)
+    dict_ = dictionary(board.marker_dictionary)
+    for f in board.fiducials:
+        size = f["size_mm"] * s
+        quiet = 4 * s
+        x0, y0 = f["center_mm"][0] * s - size / 2, f["center_mm"][1] * s - size / 2
+        cv2.rectangle(img, (round(x0 - quiet), round(y0 - quiet)), (round(x0 + size + quiet), round(y0 + size + quiet)),
+                      (255, 255, 255), -1)
+        side = round(size)
+        mk = cv2.cvtColor(marker_image(dict_, int(f["id"]), side), cv2.COLOR_GRAY2BGR)
+        img[round(y0):round(y0) + side, round(x0):round(x0) + side] = mk
+    return img
+
+
+_BOARDS: dict[int, Board] = {}
+
+
+@lru_cache(maxsize=128)
+def _token_patch(board_key: int, piece: str, px_per_mm: float) -> np.ndarray:
+    """A token seen from straight above: coloured disc, white square, marker."""
+    board = _BOARDS[board_key]
+    size = round(TOKEN_MM * px_per_mm)
+    patch = np.zeros((size, size, 4), np.uint8)
+    colour = (NATION_BGR[board.islanders[piece].nation] if piece in board.islanders
+              else OBSTACLE_BGR.get(board.obstacles[piece].kind, (90, 90, 90)) if piece in board.obstacles
+              else (90, 90, 90))
+    cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (*colour, 255), -1, cv2.LINE_AA)
+    marker_mm = board.islander_marker_mm if piece in board.islanders else board.obstacle_marker_mm
+    marker_id = (board.islanders[piece].marker if piece in board.islanders
+                 else board.obstacles[piece].marker if piece in board.obstacles else board.special_markers[piece])
+    white = round((marker_mm + 2 * QUIET_MM) * px_per_mm)  # as printed on the sticker sheet
+    o = (size - white) // 2
+    patch[o:o + white, o:o + white] = (255, 255, 255, 255)
+    side = round(marker_mm * px_per_mm)
+    m = (size - side) // 2
+    patch[m:m + side, m:m + side, :3] = cv2.cvtColor(marker_image(dictionary(board.marker_dictionary), marker_id,
+                                                                  side), cv2.COLOR_GRAY2BGR)
+    return patch
+
+
+def _paste(frame: np.ndarray, patch: np.ndarray, dst: np.ndarray) -> None:
+    """Warp an RGBA patch onto the frame so its corners land on ``dst`` (4x2), within a small ROI."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.floor(dst.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(dst.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    ps = patch.shape[0]
+    src = np.array([[0, 0], [ps, 0], [ps, ps], [0, ps]], np.float32)
+    m = cv2.getPerspectiveTransform(src, (dst - [x0, y0]).astype(np.float32))
+    warped = cv2.warpPerspective(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    alpha = warped[..., 3:4].astype(np.float32) / 255.0
+    roi = frame[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - alpha) + warped[..., :3] * alpha).astype(np.uint8)
+
+
+# ----------------------------------------------------------------------------- rendering
+def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, effects: Effects | None = None,
+           seed: int = 0) -> Rendered:
+    """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it."""
+    _BOARDS[id(board)] = board
+    effects = effects or Effects()
+    rng = np.random.default_rng(seed)
+    w, h = pose.frame_size
+    px_per_mm = pose.focal / CAMERA_MM
+    tex_scale = float(min(4.0, max(2.0, math.ceil(px_per_mm * 1.3))))
+    texture = _texture(id(board), tex_scale)
+    board_corners = np.array([[0, 0, 0], [board.size_mm[0], 0, 0], [board.size_mm[0], board.size_mm[1], 0],
+                              [0, board.size_mm[1], 0]], float)
+    dst = pose.project(board_corners).astype(np.float32)
+    th, tw = texture.shape[:2]
+    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    frame = cv2.warpPerspective(texture, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA,
+                                borderValue=(70, 60, 55))
+    truth: dict[str, str] = {}
+    marker_polys: dict[str, np.ndarray] = {}
+    patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
+    z = -board.token_height_mm
+    for cell_id, pieces in placement.items():
+        cell = board.cells[cell_id]
+        for k, piece in enumerate(pieces):
+            truth[piece] = cell_id
+            jitter = rng.uniform(-2.0, 2.0, 2)
+            cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
+            cy = cell.center_mm[1] + jitter[1]
+            angle = rng.uniform(0, 2 * math.pi)
+            half = TOKEN_MM / 2
+            corners = [(cx + half * (math.cos(angle) * dx - math.sin(angle) * dy),
+                        cy + half * (math.sin(angle) * dx + math.cos(angle) * dy),
+                        z - 0.5 * k) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            dst_pts = pose.project(np.array(corners))
+            _paste(frame, _token_patch(id(board), piece, patch_scale), dst_pts)
+            marker_mm = board.islander_marker_mm if piece in board.islanders else board.obstacle_marker_mm
+            mh = marker_mm / 2
+            mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),
+                         cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), z)
+                        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            marker_polys[piece] = pose.project(np.array(mcorners))
+    hand_mask = _hand(frame, board, pose, effects, rng)
+    frame = _light_and_lens(frame, effects, rng)
+    visible = set()
+    for piece, poly in marker_polys.items():
+        if poly.min() < 1 or poly[:, 0].max() > w - 2 or poly[:, 1].max() > h - 2:
+            continue
+        if hand_mask is not None:
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1)
+            if np.any(hand_mask[mask > 0]):
+                continue
+        visible.add(piece)
+    return Rendered(frame, truth, visible, hand_mask, pose)
+
+
+def _hand(frame: np.ndarray, board: Board, pose: Pose, effects: Effects, rng: np.random.Generator) -> np.ndarray | None:
+    if not effects.hand:
+        return None
+    h, w = frame.shape[:2]
+    px_per_mm = pose.focal / CAMERA_MM
+    if effects.hand.startswith("fiducial:"):
+        f = board.fiducials[int(effects.hand.split(":")[1]) % 4]
+        target = pose.project(np.array([[f["center_mm"][0], f["center_mm"][1], 0.0]]))[0]
+    else:
+        target = pose.project(np.array([[rng.uniform(80, board.size_mm[0] - 80), rng.uniform(80, board.size_mm[1] - 80),
+                                         0.0]]))[0]
+    edge = rng.integers(0, 4)
+    start = [(target[0], h + 50), (target[0], -50), (-50, target[1]), (w + 50, target[1])][edge]
+    mask = np.zeros((h, w), np.uint8)
+    arm = max(4, round(70 * px_per_mm))
+    cv2.line(mask, (round(start[0]), round(start[1])), (round(target[0]), round(target[1])), 255, arm)
+    palm = (max(4, round(55 * px_per_mm)), max(4, round(45 * px_per_mm)))
+    cv2.ellipse(mask, (round(target[0]), round(target[1])), palm, float(rng.uniform(0, 180)), 0, 360, 255, -1)
+    shade = np.array(SKIN, np.float32) * float(rng.uniform(0.8, 1.1))
+    frame[mask > 0] = np.clip(shade, 0, 255).astype(np.uint8)
+    return mask > 0
+
+
+def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generator) -> np.ndarray:
+    h, w = frame.shape[:2]
+    out = frame.astype(np.float32)
+    if effects.light_low < 1.0:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ramp = (xx / w - 0.5) * math.cos(effects.light_angle) + (yy / h - 0.5) * math.sin(effects.light_angle)
+        gain = effects.light_low + (1.0 - effects.light_low) * (ramp + 0.5)
+        out *= gain[..., None]
+    if effects.blur_sigma > 0.05:
+        out = cv2.GaussianBlur(out, (0, 0), effects.blur_sigma)
+    if effects.noise_sigma > 0:
+        out += rng.normal(0, effects.noise_sigma, out.shape).astype(np.float32)
+    frame = np.clip(out, 0, 255).astype(np.uint8)
+    if effects.jpeg_quality:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
+        if ok:
+            frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return frame
+
+
+def render_state(board: Board, placement: Mapping[str, Sequence[str]], seed: int = 0, hand: bool = False,
+                 clean: bool = False) -> Rendered:
+    """A random plausible view of a placement (the ``render`` command and the simulator)."""
+    rng = np.random.default_rng(seed)
+    pose = random_pose(board, rng)
+    effects = Effects() if clean else Effects.random(rng, hand_chance=0.0)
+    if hand:
+        effects.hand = "random"
+    return render(board, placement, pose, effects, seed=seed)
