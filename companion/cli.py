@@ -236,10 +236,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
+    from companion.run import extra_commands
+
     parser = argparse.ArgumentParser(prog="fog-companion", description="A companion for The FOG at the table.")
     parser.add_argument("--version", action="version", version=f"fog-companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (fn, configure, help_text) in COMMANDS.items():
+    for name, (fn, configure, help_text) in {**COMMANDS, **extra_commands()}.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         configure(p)
         p.set_defaults(handler=fn)

@@ -24,6 +24,7 @@ from vision.markers import dictionary
 
 # A piece this far from a cell centre (in units of the hex's inner radius) is not on that cell.
 ON_CELL = 0.62
+MIN_MARKER_PX = 16  # the smallest piece marker side, in pixels, the camera set-up is made for
 # Fit quality: fiducial corners must land within this many millimetres of where they belong.
 MAX_FIT_ERROR_MM = 4.0
 
@@ -41,6 +42,7 @@ class Observation:
     fiducials_seen: list[int] = field(default_factory=list)
     special: dict[str, list[float]] = field(default_factory=dict)  # e.g. "fog" -> board mm
     homography: np.ndarray | None = None  # image px -> board mm
+    image_xy: dict[str, tuple[float, float]] = field(default_factory=dict)  # piece -> marker centre in px
     reason: str | None = None
     ms: float = 0.0
 
@@ -73,10 +75,7 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
     """ArUco parameters tuned for small markers on a busy board (see the vision benchmark)."""
     p = cv2.aruco.DetectorParameters()
     p.errorCorrectionRate = 0.4  # fewer false positives on a textured hex board
-    # Piece markers are small next to the frame (a 14 mm marker is 16-40 px): OpenCV's default
-    # minimum perimeter (3 % of the frame's long side) drops them on larger frames.
-    p.minMarkerPerimeterRate = 0.02
-    p.perspectiveRemovePixelPerCell = 8  # reads blurred small markers more reliably
+    p.perspectiveRemovePixelPerCell = 8  # reads blurred small markers more reliably, at no visible cost
     for key, value in overrides.items():
         if not hasattr(p, key):
             raise ValueError(f"unknown ArUco detector parameter {key!r}")
@@ -100,18 +99,20 @@ class BoardDetector:
         self.cell_xy = np.array([c.center_mm for c in board.cells.values()], np.float64)
         self.cell_kind = [c.kind for c in board.cells.values()]
         self.inner_r = board.hex_size_mm * math.sqrt(3) / 2
+        self._rate = -1.0
 
     # ------------------------------------------------------------------ main entry
     def detect(self, frame: np.ndarray, prior: np.ndarray | None = None) -> Observation:
         """Observe one frame. ``prior``: the last good homography, used when too few fiducials show."""
         start = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._fit_to_frame(gray.shape)
         corners, ids, _ = self.aruco.detectMarkers(gray)
         obs = self.observe(corners, ids, prior)
         obs.ms = (time.perf_counter() - start) * 1000
         return obs
 
-    def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None) -> Observation:
+    def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None, refine: bool = True) -> Observation:
         found: dict[int, list[np.ndarray]] = {}
         if ids is not None:
             for c, i in zip(corners, ids.ravel()):
@@ -129,12 +130,23 @@ class BoardDetector:
             return obs
         piece_markers = {i: cs[0] for i, cs in found.items() if (i in self.pieces or i in self.special)
                          and len(cs) == 1}
-        h = self._refine(h, fids, piece_markers)
+        if refine:
+            h = self._refine(h, fids, piece_markers)
         obs.board_found = True
         obs.homography = h
-        for marker, quad in sorted(piece_markers.items()):
-            self._place(obs, h, marker, quad)
+        if piece_markers:
+            self._place_all(obs, h, piece_markers)
         return obs
+
+    def _fit_to_frame(self, shape: tuple[int, ...]) -> None:
+        """Piece markers can be as small as 16 px: OpenCV's default minimum perimeter (3 % of the
+        frame's long side) would drop them on frames larger than 1280 px."""
+        rate = min(0.03, MIN_MARKER_PX * 4 * 0.65 / max(shape[:2]))
+        if rate != self._rate:
+            params = self.aruco.getDetectorParameters()
+            params.minMarkerPerimeterRate = rate
+            self.aruco.setDetectorParameters(params)
+            self._rate = rate
 
     # ------------------------------------------------------------------ homography
     def _fiducial_points(self, fids: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -191,32 +203,36 @@ class BoardDetector:
         return np.sqrt(d2[np.arange(len(pts)), idx]), idx
 
     # ------------------------------------------------------------------ pieces
-    def _place(self, obs: Observation, h: np.ndarray, marker: int, quad: np.ndarray) -> None:
-        mm_quad = _apply(h, quad)
-        centre = mm_quad.mean(axis=0)
-        if marker in self.special:
-            obs.special[self.special[marker]] = [round(float(centre[0]), 1), round(float(centre[1]), 1)]
-            return
-        piece = self.pieces[marker]
-        side = float(np.mean(np.linalg.norm(mm_quad - np.roll(mm_quad, 1, axis=0), axis=1)))
-        expected = self.piece_size.get(marker, self.board.islander_marker_mm)
-        if not 0.6 * expected <= side <= 1.6 * expected:
-            obs.unplaced.append({"marker": marker, "id": piece, "reason": "wrong-size",
-                                 "board_mm": [round(float(centre[0]), 1), round(float(centre[1]), 1)]})
-            return
-        d, idx = self._nearest(centre[None, :])
-        dist, k = float(d[0]), int(idx[0])
+    def _place_all(self, obs: Observation, h: np.ndarray, markers: dict[int, np.ndarray]) -> None:
+        ids = sorted(markers)
+        quads = _apply(h, np.vstack([markers[i] for i in ids])).reshape(-1, 4, 2)
+        centres = quads.mean(axis=1)
+        sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+        dist, nearest = self._nearest(centres)
         w, hgt = self.board.size_mm
-        where = [round(float(centre[0]), 1), round(float(centre[1]), 1)]
-        if not (0 <= centre[0] <= w and 0 <= centre[1] <= hgt):
-            obs.unplaced.append({"marker": marker, "id": piece, "reason": "off-board", "board_mm": where})
-        elif dist > ON_CELL * self.inner_r:
-            obs.unplaced.append({"marker": marker, "id": piece, "reason": "between-cells", "board_mm": where})
-        elif self.cell_kind[k] == "woods":
-            obs.unplaced.append({"marker": marker, "id": piece, "reason": "woods", "board_mm": where})
-        else:
-            obs.pieces[piece] = self.cell_ids[k]
-            obs.markers[piece] = marker
+        limit = ON_CELL * self.inner_r
+        for k, marker in enumerate(ids):
+            cx, cy = float(centres[k, 0]), float(centres[k, 1])
+            where = [round(cx, 1), round(cy, 1)]
+            if marker in self.special:
+                obs.special[self.special[marker]] = where
+                continue
+            piece = self.pieces[marker]
+            expected = self.piece_size.get(marker, self.board.islander_marker_mm)
+            if not 0.6 * expected <= sides[k] <= 1.6 * expected:
+                reason = "wrong-size"  # most likely a false detection in the busy picture
+            elif not (0 <= cx <= w and 0 <= cy <= hgt):
+                reason = "off-board"
+            elif dist[k] > limit:
+                reason = "between-cells"
+            elif self.cell_kind[int(nearest[k])] == "woods":
+                reason = "woods"
+            else:
+                obs.pieces[piece] = self.cell_ids[int(nearest[k])]
+                obs.markers[piece] = marker
+                obs.image_xy[piece] = tuple(map(float, markers[marker].mean(axis=0)))  # type: ignore[assignment]
+                continue
+            obs.unplaced.append({"marker": marker, "id": piece, "reason": reason, "board_mm": where})
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ which piece stands on which cell and whether its marker is fully visible.
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -225,10 +226,12 @@ def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, eff
         cell = board.cells[cell_id]
         for k, piece in enumerate(pieces):
             truth[piece] = cell_id
-            jitter = rng.uniform(-2.0, 2.0, 2)
+            # A token lies a little off-centre and turned; that stays put until the token moves.
+            own = np.random.default_rng(zlib.crc32(f"{seed}:{piece}:{cell_id}".encode()))
+            jitter = own.uniform(-2.0, 2.0, 2)
             cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
             cy = cell.center_mm[1] + jitter[1]
-            angle = rng.uniform(0, 2 * math.pi)
+            angle = own.uniform(0, 2 * math.pi)
             half = TOKEN_MM / 2
             corners = [(cx + half * (math.cos(angle) * dx - math.sin(angle) * dy),
                         cy + half * (math.sin(angle) * dx + math.cos(angle) * dy),

@@ -1,0 +1,91 @@
+"""Command-line handlers of the vision package: ``markers``, ``detect`` and ``render``.
+
+They are registered on the ``fog-companion`` command line by :mod:`companion.run`, the one place
+that wires the packages together, so the rules core never imports vision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+
+from companion.errors import FogCompanionError
+from companion.games.fog.board import Board
+
+
+def markers_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", required=True, help="sheet.pdf or sheet.png")
+    p.add_argument("--board", default="standard", help="packaged board name or board file")
+    p.add_argument("--dpi", type=int, default=300, help="resolution of a PNG sheet")
+
+
+def cmd_markers(args: argparse.Namespace) -> int:
+    from vision.markers import write_sheet
+
+    for path in write_sheet(Board.load_named(args.board), args.output, dpi=args.dpi):
+        print(f"wrote {path}")
+    return 0
+
+
+def detect_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("images", nargs="+", help="image files; each is read on its own")
+    p.add_argument("--board", default="standard", help="packaged board name or board file")
+    p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    from vision.detect import BoardDetector
+
+    detector = BoardDetector(Board.load_named(args.board))
+    status = 0
+    for name in args.images:
+        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if frame is None:
+            print(json.dumps({"image": name, "board_found": False, "error": "cannot read this image"})
+                  if args.json else f"{name}: cannot read this image")
+            status = 2
+            continue
+        obs = detector.detect(frame)  # no memory from one image to the next
+        if args.json:
+            print(json.dumps(obs.to_dict(name)))
+        else:
+            head = f"{name}: board {'found' if obs.board_found else 'NOT found'}"
+            print(head + (f" ({obs.reason})" if obs.reason else "") + f", {len(obs.pieces)} pieces, {obs.ms:.1f} ms")
+            for piece, cell in sorted(obs.pieces.items(), key=lambda kv: kv[1]):
+                print(f"  {cell:>10}  {piece}")
+            for u in obs.unplaced:
+                print(f"  unplaced {u['id']}: {u['reason']}")
+            if obs.unknown_markers:
+                print(f"  unknown markers: {obs.unknown_markers}")
+    return status
+
+
+def render_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("state", help="a game state JSON file")
+    p.add_argument("-o", "--output", required=True, help="frame.png or .jpg")
+    p.add_argument("--seed", type=int, default=0, help="camera pose and picture effects")
+    p.add_argument("--hand", action="store_true", help="put a hand over the board")
+    p.add_argument("--clean", action="store_true", help="no blur, noise or uneven light")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from companion.cli import read_state
+    from vision.render import render_state
+
+    state = read_state(args.state)
+    rendered = render_state(state.board_data, state.placement, seed=args.seed, hand=args.hand, clean=args.clean)
+    if not cv2.imwrite(args.output, rendered.frame):
+        raise FogCompanionError(f"cannot write {args.output} (use .png or .jpg)")
+    w, h = rendered.pose.frame_size if rendered.pose else (0, 0)
+    print(f"wrote {args.output} ({w}x{h}, {len(rendered.visible)} of {len(rendered.truth)} markers fully visible)")
+    return 0
+
+
+COMMANDS = {
+    "markers": (cmd_markers, markers_args, "print marker sticker sheets at true size (PDF or PNG)"),
+    "detect": (cmd_detect, detect_args, "find the board and the pieces in camera images"),
+    "render": (cmd_render, render_args, "draw a game state as the camera would see it"),
+}

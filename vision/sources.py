@@ -1,0 +1,312 @@
+"""Camera sources: Pi camera, any OpenCV source, a folder of images, or the simulated table.
+
+All share one small interface (:class:`FrameSource`: ``open``, ``read`` the latest frame,
+``close``; a context manager). Live cameras run a grabber thread that keeps only the newest
+frame, so a slow consumer never processes a stale backlog. Files and folders are read in order.
+:func:`open_source` turns a config/CLI string into a source and, when it cannot open, says
+what it tried.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import FogCompanionError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpg", ".mjpeg", ".h264")
+
+
+class CameraError(FogCompanionError):
+    """A camera source could not be opened or stopped delivering frames."""
+
+
+class FrameSource(ABC):
+    """A source of BGR frames. ``read`` returns the newest frame, or None if none is ready."""
+
+    name = "source"
+
+    def __enter__(self) -> FrameSource:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @abstractmethod
+    def open(self) -> None:
+        """Start delivering frames; raises :class:`CameraError` naming what failed."""
+
+    @abstractmethod
+    def read(self) -> np.ndarray | None:
+        """The latest frame (BGR), or None when no new frame is available (yet, or any more)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the device; safe to call twice."""
+
+
+class _Grabber:
+    """A thread that keeps only the newest frame from a blocking ``grab`` function."""
+
+    def __init__(self, grab: Callable[[], np.ndarray | None], name: str) -> None:
+        self._grab = grab
+        self._lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+        self._fresh = False
+        self._stop = threading.Event()
+        self.error: BaseException | None = None
+        self.last_frame_at = 0.0
+        self._thread = threading.Thread(target=self._run, name=f"grabber-{name}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                frame = self._grab()
+            except Exception as exc:  # a driver error ends the stream; the consumer sees it
+                self.error = exc
+                return
+            if frame is None:
+                time.sleep(0.005)
+                continue
+            with self._lock:
+                self._frame, self._fresh = frame, True
+                self.last_frame_at = time.monotonic()
+
+    def latest(self) -> np.ndarray | None:
+        with self._lock:
+            if not self._fresh:
+                return None
+            self._fresh = False
+            return self._frame
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2.0)
+
+
+class OpenCVSource(FrameSource):
+    """Any ``cv2.VideoCapture`` target: a device index or path, a video file or a stream URL."""
+
+    def __init__(self, target: int | str, width: int = 1280, height: int = 720, live: bool | None = None) -> None:
+        self.target = target
+        self.size = (width, height)
+        self.name = str(target)
+        self.live = live if live is not None else not (isinstance(target, str) and Path(target).is_file())
+        self._cap: cv2.VideoCapture | None = None
+        self._grabber: _Grabber | None = None
+
+    def open(self) -> None:
+        cap = cv2.VideoCapture(self.target)
+        if not cap.isOpened():
+            cap.release()
+            raise CameraError(f"cannot open camera {self.target!r} with OpenCV (VideoCapture)")
+        if self.live:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._cap = cap
+        if self.live:
+            self._grabber = _Grabber(self._grab, self.name)
+            self._grabber.start()
+
+    def _grab(self) -> np.ndarray | None:
+        assert self._cap is not None
+        ok, frame = self._cap.read()
+        if not ok:
+            raise CameraError(f"camera {self.target!r} stopped delivering frames")
+        return frame
+
+    def read(self) -> np.ndarray | None:
+        if self._cap is None:
+            raise CameraError(f"camera {self.target!r} is not open")
+        if self._grabber is not None:
+            if self._grabber.error is not None:
+                raise CameraError(str(self._grabber.error))
+            return self._grabber.latest()
+        ok, frame = self._cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        if self._grabber is not None:
+            self._grabber.stop()
+            self._grabber = None
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class FolderSource(FrameSource):
+    """The images of a folder in name order; each ``read`` gives the next one (None at the end)."""
+
+    def __init__(self, folder: str | Path, loop: bool = False) -> None:
+        self.folder = Path(folder)
+        self.loop = loop
+        self.name = str(folder)
+        self._files: list[Path] = []
+        self._next = 0
+
+    def open(self) -> None:
+        if not self.folder.is_dir():
+            raise CameraError(f"image folder {self.folder} does not exist")
+        self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self._files:
+            raise CameraError(f"image folder {self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        self._next = 0
+
+    def read(self) -> np.ndarray | None:
+        while self._next < len(self._files) or (self.loop and self._files):
+            if self._next >= len(self._files):
+                self._next = 0
+            path = self._files[self._next]
+            self._next += 1
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is not None:
+                return frame
+        return None
+
+    def close(self) -> None:
+        self._files = []
+
+
+class Picamera2Source(FrameSource):
+    """The Raspberry Pi camera through Picamera2 (imported only when used, so it is Pi-only)."""
+
+    name = "picamera2"
+
+    def __init__(self, width: int = 1280, height: int = 720) -> None:
+        self.size = (width, height)
+        self._cam: Any = None
+        self._grabber: _Grabber | None = None
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise CameraError("Picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2; "
+                              "the venv needs --system-site-packages)") from exc
+        try:
+            cam = Picamera2()
+            cam.configure(cam.create_video_configuration(main={"size": self.size, "format": "RGB888"}))
+            cam.start()
+        except Exception as exc:
+            raise CameraError(f"cannot start the Pi camera: {exc}") from exc
+        self._cam = cam
+        self._grabber = _Grabber(lambda: self._cam.capture_array("main"), "picamera2")
+        self._grabber.start()
+
+    def read(self) -> np.ndarray | None:
+        if self._grabber is None:
+            raise CameraError("the Pi camera is not open")
+        if self._grabber.error is not None:
+            raise CameraError(f"the Pi camera stopped: {self._grabber.error}")
+        return self._grabber.latest()  # RGB888 in Picamera2 is BGR in memory, as OpenCV wants
+
+    def close(self) -> None:
+        if self._grabber is not None:
+            self._grabber.stop()
+            self._grabber = None
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+                self._cam.close()
+            finally:
+                self._cam = None
+
+
+class SimulatedTable(FrameSource):
+    """A camera above a simulated table: renders whatever placement the table holds now.
+
+    The placement is changed with :meth:`set_placement` (the panel's drag-and-drop, or tests);
+    a hand can be put over the board with :meth:`set_hand`. The camera pose is fixed per seed.
+    """
+
+    name = "sim"
+
+    def __init__(self, board: Any, placement: Mapping[str, Sequence[str]] | None = None, seed: int = 0,
+                 clean: bool = False) -> None:
+        from vision.render import Effects, random_pose
+
+        self.board = board
+        self._placement = {c: tuple(p) for c, p in (placement or {}).items()}
+        rng = np.random.default_rng(seed)
+        self.pose = random_pose(board, rng, max_tilt=20.0, marker_px=(18.0, 22.0))
+        self.effects = Effects() if clean else Effects(blur_sigma=0.4, noise_sigma=2.0, light_low=0.85)
+        self.seed = seed
+        self._frame_no = 0
+        self._lock = threading.Lock()
+        self._open = False
+
+    def set_placement(self, placement: Mapping[str, Sequence[str]]) -> None:
+        with self._lock:
+            self._placement = {c: tuple(p) for c, p in placement.items() if p}
+
+    def placement(self) -> dict[str, tuple[str, ...]]:
+        with self._lock:
+            return dict(self._placement)
+
+    def set_hand(self, where: str | None) -> None:
+        """None (no hand), "random", or "fiducial:N"."""
+        with self._lock:
+            self.effects.hand = where
+
+    def open(self) -> None:
+        self._open = True
+
+    def read(self) -> np.ndarray | None:
+        from vision.render import render
+
+        if not self._open:
+            raise CameraError("the simulated table is not open")
+        with self._lock:
+            placement, effects = dict(self._placement), self.effects
+            self._frame_no += 1
+        return render(self.board, placement, self.pose, effects, seed=self.seed).frame
+
+    def close(self) -> None:
+        self._open = False
+
+
+def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[str]] | None = None,
+                width: int = 1280, height: int = 720) -> FrameSource:
+    """Make and open a source from ``picamera2``, ``sim``, ``/dev/video0``, ``0``, a file, a folder or a URL."""
+    spec = spec.strip()
+    if spec == "sim":
+        if board is None:
+            raise CameraError("the simulated table needs a board")
+        source: FrameSource = SimulatedTable(board, placement)
+    elif spec == "picamera2":
+        source = Picamera2Source(width, height)
+    elif spec.isdigit():
+        source = OpenCVSource(int(spec), width, height)
+    elif "://" in spec:
+        source = OpenCVSource(spec, width, height, live=True)
+    else:
+        path = Path(spec)
+        if path.is_dir():
+            source = FolderSource(path)
+        elif path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
+            source = FolderSource(path.parent)
+            source._files = [path]  # a single image
+        elif spec.startswith("/dev/video"):
+            source = OpenCVSource(spec, width, height, live=True)
+        elif path.is_file():
+            source = OpenCVSource(spec, live=False)
+        else:
+            raise CameraError(f"camera {spec!r}: no such device, file or folder (tried: picamera2, sim, a device "
+                              "index like 0, /dev/videoN, a video file, a folder of images, a stream URL)")
+    if isinstance(source, FolderSource) and source._files:
+        return source  # a single image is already set up
+    source.open()
+    return source

@@ -1,0 +1,249 @@
+"""From a stream of frames to a stream of *stable* board states (a hand over the board is not a move).
+
+Two steps, as camera companions for real boards do it:
+
+* :class:`StreamObserver` turns frames into observations cheaply: a frame that does not differ
+  from the last processed one (inside the board) reuses the last observation; a changed frame
+  is searched for markers only inside the board's known region, with the marker size known
+  from the last fit.
+* :class:`Stabiliser` waits until the picture is still, requires K consistent observations, keeps
+  a piece that a hand covers for a configurable time instead of reporting it removed, and emits
+  a :class:`StableChange` only when the stable placement changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.detect import BoardDetector, Observation, detector_parameters
+from vision.markers import dictionary
+
+MOTION_WIDTH = 256  # frames are compared at this width
+REFRESH_EVERY = 30  # frames: a full look at the board now and then, whatever the motion gate says
+ROI_MAX_SHARE = 0.25  # above this share of the board changed, look at the whole board again
+ROI_GROW_PX = 48  # grow the changed area so markers at its edge are wholly inside
+
+
+def _copy(obs: Observation, ms: float) -> Observation:
+    return Observation(obs.board_found, dict(obs.pieces), dict(obs.markers), list(obs.unplaced),
+                       list(obs.unknown_markers), list(obs.duplicates), list(obs.fiducials_seen), dict(obs.special),
+                       obs.homography, obs.reason, ms, dict(obs.image_xy))
+
+
+def _small_gray(frame: np.ndarray) -> np.ndarray:
+    """A small, blurred grey copy for motion checks: every n-th pixel, then a blur against noise."""
+    step = max(1, frame.shape[1] // MOTION_WIDTH)
+    small = frame[::step, ::step]
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(small, (3, 3), 0)
+
+
+def motion_score(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> float:
+    """Share of (small, blurred) pixels that changed noticeably between two frames."""
+    if a.shape != b.shape:
+        return 1.0
+    changed = cv2.absdiff(a, b) > 18
+    if mask is not None:
+        changed &= mask
+        total = max(1, int(mask.sum()))
+    else:
+        total = changed.size
+    return float(changed.sum()) / total
+
+
+@dataclass
+class StreamObserver:
+    """Frame -> observation with motion gating and a region of interest."""
+
+    detector: BoardDetector
+    idle_threshold: float = 0.0015
+    _last_small: np.ndarray | None = None
+    _last_obs: Observation | None = None
+    _mask: np.ndarray | None = None
+    last_motion: float = 1.0
+    _roi_aruco: cv2.aruco.ArucoDetector | None = None
+    _since_full: int = 0
+
+    def observe(self, frame: np.ndarray) -> Observation:
+        start = time.perf_counter()
+        small = _small_gray(frame)
+        last = self._last_obs
+        roi = None
+        self._since_full += 1
+        if self._since_full >= REFRESH_EVERY:
+            last_small, self._last_small = self._last_small, None  # force a full detection
+            del last_small
+        if self._last_small is not None and last is not None:
+            changed = self._changed(small)
+            self.last_motion = float(changed.mean()) if self._mask is None else \
+                float(changed.sum()) / max(1, int(self._mask.sum()))
+            if self.last_motion < self.idle_threshold:
+                return _copy(last, (time.perf_counter() - start) * 1000)
+            if last.board_found and self.last_motion < ROI_MAX_SHARE:
+                roi = self._roi(changed, frame.shape, small.shape)
+        else:
+            self.last_motion = 1.0
+        if roi is not None and last is not None:
+            obs = self._detect_roi(frame, roi, last)
+        else:
+            obs = self._detect(frame, last.homography if last is not None else None)
+            self._since_full = 0
+        obs.ms = (time.perf_counter() - start) * 1000
+        self._last_small = small
+        self._last_obs = obs
+        if obs.homography is not None:
+            self._mask = self._board_mask(obs.homography, frame.shape[1], frame.shape[0], small.shape)
+        return obs
+
+    def _marker_px(self, h: np.ndarray | None) -> float:
+        """The side of a piece marker in pixels at the board centre, from the board fit."""
+        board = self.detector.board
+        if h is None:
+            return 16.0
+        cx, cy = board.size_mm[0] / 2, board.size_mm[1] / 2
+        s = board.islander_marker_mm / 2
+        square = np.array([[[cx - s, cy - s]], [[cx + s, cy - s]], [[cx + s, cy + s]], [[cx - s, cy + s]]], np.float64)
+        try:
+            px = cv2.perspectiveTransform(square, np.linalg.inv(h)).reshape(-1, 2)
+        except np.linalg.LinAlgError:
+            return 16.0
+        return float(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1).mean())
+
+    def _detect(self, frame: np.ndarray, prior: np.ndarray | None) -> Observation:
+        """The whole frame (first frame, or a large change), with the last fit as a fallback."""
+        return self.detector.detect(frame, prior)
+
+    def _changed(self, small: np.ndarray) -> np.ndarray:
+        assert self._last_small is not None
+        if small.shape != self._last_small.shape:
+            return np.ones(small.shape, bool)
+        changed = cv2.absdiff(small, self._last_small) > 18
+        return changed & self._mask if self._mask is not None else changed
+
+    def _roi(self, changed: np.ndarray, shape: tuple[int, ...], small_shape: tuple[int, ...]
+             ) -> tuple[int, int, int, int] | None:
+        """The changed area in full-frame pixels, grown so whole markers around it are inside."""
+        ys, xs = np.nonzero(changed)
+        if len(xs) == 0:
+            return None
+        scale = shape[1] / small_shape[1]
+        grow = ROI_GROW_PX
+        x0 = max(0, int(xs.min() * scale) - grow)
+        y0 = max(0, int(ys.min() * scale) - grow)
+        x1 = min(shape[1], int((xs.max() + 1) * scale) + grow)
+        y1 = min(shape[0], int((ys.max() + 1) * scale) + grow)
+        return (x0, y0, x1, y1)
+
+    def _detect_roi(self, frame: np.ndarray, roi: tuple[int, int, int, int], last: Observation) -> Observation:
+        """Look for markers only where the picture changed; keep what the last frame saw elsewhere."""
+        x0, y0, x1, y1 = roi
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+        if frame.ndim == 2:
+            gray = gray[y0:y1, x0:x1]
+        if self._roi_aruco is None:
+            self._roi_aruco = cv2.aruco.ArucoDetector(dictionary(self.detector.board.marker_dictionary),
+                                                      detector_parameters())
+        params = self._roi_aruco.getDetectorParameters()
+        params.minMarkerPerimeterRate = min(0.5, 0.7 * 4 * self._marker_px(last.homography) / max(gray.shape))
+        self._roi_aruco.setDetectorParameters(params)
+        corners, ids, _ = self._roi_aruco.detectMarkers(gray)
+        shifted = [c + np.array([x0, y0], np.float32) for c in corners]
+        fresh = self.detector.observe(shifted, ids, last.homography, refine=False)
+        inside = {p for p, (x, y) in last.image_xy.items() if x0 <= x < x1 and y0 <= y < y1}
+        fresh_ids = set(fresh.pieces) | {u["id"] for u in fresh.unplaced}
+        for piece, cell in last.pieces.items():
+            if piece not in inside and piece not in fresh_ids:
+                fresh.pieces[piece] = cell
+                fresh.markers[piece] = last.markers[piece]
+                fresh.image_xy[piece] = last.image_xy[piece]
+        fresh.fiducials_seen = sorted(set(last.fiducials_seen) | set(fresh.fiducials_seen))
+        return fresh
+
+    def _board_mask(self, h: np.ndarray, width: int, height: int, small_shape: tuple[int, ...]) -> np.ndarray:
+        """Where the board is, in the small motion frame (motion elsewhere is not a move)."""
+        w, hgt = self.detector.board.size_mm
+        try:
+            inv = np.linalg.inv(h)
+        except np.linalg.LinAlgError:
+            return np.ones(small_shape[:2], bool)
+        outline = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, hgt]], [[0, hgt]]], np.float64), inv)
+        scale = small_shape[1] / width
+        mask = np.zeros(small_shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(outline.reshape(-1, 2) * scale).astype(np.int32), 1)
+        return mask.astype(bool) if mask.any() else np.ones(small_shape[:2], bool)
+
+
+@dataclass
+class StableChange:
+    """The stable placement changed: ``before`` and ``after`` map piece -> cell."""
+
+    before: dict[str, str]
+    after: dict[str, str]
+    at: float
+
+    def placement(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for piece, cell in sorted(self.after.items()):
+            out.setdefault(cell, []).append(piece)
+        return {c: tuple(p) for c, p in out.items()}
+
+    @property
+    def moved(self) -> dict[str, tuple[str | None, str | None]]:
+        keys = set(self.before) | set(self.after)
+        return {p: (self.before.get(p), self.after.get(p)) for p in sorted(keys)
+                if self.before.get(p) != self.after.get(p)}
+
+
+@dataclass
+class Stabiliser:
+    """Stable board states from observations. ``clock`` is injectable so tests need no sleeps."""
+
+    frames_needed: int = 3
+    hold_seconds: float = 3.0
+    motion_threshold: float = 0.004
+    clock: Callable[[], float] = time.monotonic
+    stable: dict[str, str] = field(default_factory=dict)
+    last_seen: dict[str, float] = field(default_factory=dict)
+    _candidate: dict[str, str] | None = None
+    _count: int = 0
+    initialised: bool = False
+
+    def reset(self, placement: dict[str, str]) -> None:
+        """Start from a known placement (piece -> cell), e.g. the engine's expected state."""
+        now = self.clock()
+        self.stable = dict(placement)
+        self.last_seen = {p: now for p in placement}
+        self._candidate, self._count, self.initialised = None, 0, True
+
+    def feed(self, obs: Observation, motion: float = 0.0) -> StableChange | None:
+        """One observation (and the motion score of its frame); a change when the board settled."""
+        now = self.clock()
+        if motion > self.motion_threshold or not obs.board_found:
+            self._candidate, self._count = None, 0
+            return None
+        for piece in obs.pieces:
+            self.last_seen[piece] = now
+        candidate = dict(obs.pieces)
+        for piece, cell in self.stable.items():
+            if piece not in candidate and now - self.last_seen.get(piece, now) < self.hold_seconds:
+                candidate[piece] = cell  # covered (by a hand?) only briefly: assume it is still there
+        if candidate == self._candidate:
+            self._count += 1
+        else:
+            self._candidate, self._count = candidate, 1
+        if self._count < self.frames_needed or candidate == self.stable:
+            if not self.initialised and self._count >= self.frames_needed:
+                self.stable, self.initialised = candidate, True
+            return None
+        if not self.initialised:
+            self.stable, self.initialised = candidate, True
+            return None
+        change = StableChange(dict(self.stable), candidate, now)
+        self.stable = candidate
+        return change
