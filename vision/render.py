@@ -93,7 +93,7 @@ class Effects:
     jpeg_quality: int | None = None
     light_low: float = 1.0  # gain at the dark side of the frame
     light_angle: float = 0.0
-    hand: str | None = None  # None, "random", or "fiducial:N" (cover that corner marker)
+    hand: str | None = None  # None, "random", "fiducial:N" (cover that corner marker) or "at:X,Y" (board mm)
 
     @classmethod
     def random(cls, rng: np.random.Generator, hand_chance: float = 0.3) -> Effects:
@@ -264,7 +264,10 @@ def _hand(frame: np.ndarray, board: Board, pose: Pose, effects: Effects, rng: np
         return None
     h, w = frame.shape[:2]
     px_per_mm = pose.focal / CAMERA_MM
-    if effects.hand.startswith("fiducial:"):
+    if effects.hand.startswith("at:"):
+        x, y = (float(v) for v in effects.hand[3:].split(","))
+        target = pose.project(np.array([[x, y, 0.0]]))[0]
+    elif effects.hand.startswith("fiducial:"):
         f = board.fiducials[int(effects.hand.split(":")[1]) % 4]
         target = pose.project(np.array([[f["center_mm"][0], f["center_mm"][1], 0.0]]))[0]
     else:

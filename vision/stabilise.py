@@ -30,9 +30,11 @@ ROI_GROW_PX = 48  # grow the changed area so markers at its edge are wholly insi
 
 
 def _copy(obs: Observation, ms: float) -> Observation:
-    return Observation(obs.board_found, dict(obs.pieces), dict(obs.markers), list(obs.unplaced),
-                       list(obs.unknown_markers), list(obs.duplicates), list(obs.fiducials_seen), dict(obs.special),
-                       obs.homography, obs.reason, ms, dict(obs.image_xy))
+    return Observation(board_found=obs.board_found, pieces=dict(obs.pieces), markers=dict(obs.markers),
+                       unplaced=list(obs.unplaced), unknown_markers=list(obs.unknown_markers),
+                       duplicates=list(obs.duplicates), fiducials_seen=list(obs.fiducials_seen),
+                       special=dict(obs.special), homography=obs.homography, image_xy=dict(obs.image_xy),
+                       reason=obs.reason, ms=ms)
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -155,7 +157,10 @@ class StreamObserver:
         corners, ids, _ = self._roi_aruco.detectMarkers(gray)
         shifted = [c + np.array([x0, y0], np.float32) for c in corners]
         fresh = self.detector.observe(shifted, ids, last.homography, refine=False)
-        inside = {p for p, (x, y) in last.image_xy.items() if x0 <= x < x1 and y0 <= y < y1}
+        # Only markers wholly inside the searched area count as looked at again; one cut by its
+        # edge keeps what the last frame saw.
+        m = 1.5 * self._marker_px(last.homography)
+        inside = {p for p, (x, y) in last.image_xy.items() if x0 + m <= x < x1 - m and y0 + m <= y < y1 - m}
         fresh_ids = set(fresh.pieces) | {u["id"] for u in fresh.unplaced}
         for piece, cell in last.pieces.items():
             if piece not in inside and piece not in fresh_ids:

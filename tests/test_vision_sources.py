@@ -1,0 +1,81 @@
+"""Camera sources: folders, video files, the simulated table, clear errors, latest-frame grabbing."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import BoardDetector
+from vision.sources import CameraError, FolderSource, OpenCVSource, Picamera2Source, SimulatedTable, _Grabber, open_source
+from tests.tables import BOARD
+
+
+def test_a_folder_of_images_is_read_in_name_order(tmp_path):
+    for i in (3, 1, 2):
+        cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((10, 10, 3), i * 40, np.uint8))
+    (tmp_path / "notes.txt").write_text("not an image")
+    with open_source(str(tmp_path)) as source:
+        values = [int(source.read()[0, 0, 0]) for _ in range(3)]
+        assert values == [40, 80, 120] and source.read() is None
+
+
+def test_a_video_file_is_read_frame_by_frame(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), i * 50, np.uint8))
+    writer.release()
+    with open_source(str(path)) as source:
+        assert isinstance(source, OpenCVSource)
+        frames = [source.read() for _ in range(6)]
+    assert all(f is not None for f in frames[:5]) and frames[5] is None
+    assert [round(f.mean() / 50) for f in frames[:5]] == [0, 1, 2, 3, 4]
+
+
+def test_a_source_that_cannot_open_says_what_was_tried(tmp_path):
+    with pytest.raises(CameraError, match="tried: picamera2, sim"):
+        open_source(str(tmp_path / "missing.mp4"))
+    with pytest.raises(CameraError, match="cannot open camera"):
+        open_source("/dev/video9")
+    with pytest.raises(CameraError, match="holds no images"):
+        open_source(str(tmp_path))
+
+
+def test_the_pi_camera_explains_how_to_install_picamera2_when_it_is_missing():
+    try:
+        import picamera2  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        with pytest.raises(CameraError, match="python3-picamera2"):
+            Picamera2Source().open()
+    else:  # on a Pi with Picamera2 installed the message is not shown
+        assert Picamera2Source().name == "picamera2"
+
+
+def test_the_grabber_keeps_only_the_newest_frame():
+    counter = iter(range(10_000))
+
+    def grab() -> np.ndarray:
+        time.sleep(0.001)
+        return np.array([next(counter)])
+
+    grabber = _Grabber(grab, "test")
+    grabber.start()
+    time.sleep(0.05)
+    first = grabber.latest()
+    time.sleep(0.05)
+    second = grabber.latest()
+    grabber.stop()
+    assert first is not None and second is not None and int(second[0]) > int(first[0]) + 5
+
+
+def test_the_simulated_table_shows_what_is_placed_on_it():
+    with SimulatedTable(BOARD, {"C3": ("blue-leader-1",)}, seed=2) as table:
+        detector = BoardDetector(BOARD)
+        assert detector.detect(table.read()).pieces == {"blue-leader-1": "C3"}
+        table.set_placement({"D4": ("blue-leader-1",), "E4": ("rock-1",)})
+        assert detector.detect(table.read()).pieces == {"blue-leader-1": "D4", "rock-1": "E4"}
+    with pytest.raises(CameraError):
+        table.read()

@@ -1,0 +1,120 @@
+"""A hand over the board is not a move: stable board states from a stream of frames."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from companion.games.fog.setup import new_game
+from vision.detect import BoardDetector
+from vision.render import Effects, make_pose, render
+from vision.stabilise import Stabiliser, StreamObserver
+from tests.tables import BOARD
+
+POSE = make_pose(BOARD, 12, 30, 4, 19.0)
+LIGHT = Effects(blur_sigma=0.3, noise_sigma=1.5, light_low=0.85)
+
+
+class Table:
+    """A camera stream of a table, with a fake clock: every frame is 0.1 s."""
+
+    def __init__(self, placement: dict[str, tuple[str, ...]], hold: float = 3.0) -> None:
+        self.placement = {c: tuple(p) for c, p in placement.items()}
+        self.now = 0.0
+        self.observer = StreamObserver(BoardDetector(BOARD))
+        self.stabiliser = Stabiliser(frames_needed=3, hold_seconds=hold, clock=lambda: self.now)
+        self.changes: list = []
+
+    def frame(self, hand: str | None = None) -> None:
+        shot = render(BOARD, self.placement, POSE, replace(LIGHT, hand=hand), seed=7)
+        self.now += 0.1
+        obs = self.observer.observe(shot.frame)
+        change = self.stabiliser.feed(obs, self.observer.last_motion)
+        if change is not None:
+            self.changes.append(change)
+
+    def frames(self, n: int, hand: str | None = None) -> None:
+        for _ in range(n):
+            self.frame(hand)
+
+    def move(self, piece: str, to: str) -> None:
+        src = next(c for c, ps in self.placement.items() if piece in ps)
+        rest = tuple(p for p in self.placement[src] if p != piece)
+        if rest:
+            self.placement[src] = rest
+        else:
+            del self.placement[src]
+        self.placement[to] = self.placement.get(to, ()) + (piece,)
+
+
+def start() -> Table:
+    state = new_game(BOARD, 3, seed=12)
+    table = Table(dict(state.placement))
+    table.frames(4)
+    assert table.stabiliser.initialised and table.changes == []
+    assert table.stabiliser.stable == {p: c for c, ps in table.placement.items() for p in ps}
+    return table
+
+
+def hand_over(cell: str) -> str:
+    x, y = BOARD.cells[cell].center_mm
+    return f"at:{x},{y}"
+
+
+def test_a_hand_sweeping_over_the_board_is_not_a_move():
+    table = start()
+    for cell in ("B3", "D4", "F4", "H5", "J5", "H2"):
+        table.frame(hand_over(cell))
+    table.frames(4)
+    assert table.changes == []
+
+
+def test_a_hand_resting_over_pieces_briefly_does_not_remove_them():
+    table = start()
+    table.frames(2, hand_over("E4"))
+    table.frames(15, hand_over("E4"))  # 1.5 s still, pieces underneath unseen
+    table.frames(4)
+    assert table.changes == []
+
+
+def test_moving_a_piece_gives_exactly_one_change_once_the_hand_is_gone():
+    table = start()
+    piece = next(p for c, ps in table.placement.items() for p in ps if p in BOARD.islanders and c.startswith("E"))
+    src = next(c for c, ps in table.placement.items() if piece in ps)
+    dst = next(n for n in BOARD.neighbours(src) if BOARD.cells[n].kind == "beach" and n not in table.placement)
+    table.frames(3, hand_over(src))
+    table.move(piece, dst)
+    table.frames(2, hand_over(dst))
+    assert table.changes == []  # nothing decided while the hand is there
+    table.frames(5)
+    assert len(table.changes) == 1
+    assert table.changes[0].moved == {piece: (src, dst)}
+
+
+def test_pieces_covered_longer_than_the_hold_time_are_reported_gone():
+    state = new_game(BOARD, 3, seed=12)
+    table = Table(dict(state.placement), hold=1.0)
+    table.frames(4)
+    table.frames(25, hand_over("E4"))  # 2.5 s under a resting hand
+    assert len(table.changes) == 1
+    gone = {p for p, (_before, after) in table.changes[0].moved.items() if after is None}
+    covered = render(BOARD, table.placement, POSE, replace(LIGHT, hand=hand_over("E4")), seed=7)
+    near_hand = cv2.dilate(covered.hand_mask.astype(np.uint8), np.ones((61, 61), np.uint8)) > 0
+    for piece in gone:  # everything reported gone was under the hand or right beside it
+        x, y = BOARD.cells[covered.truth[piece]].center_mm
+        u, v = POSE.project(np.array([[x, y, 0.0]]))[0]
+        assert near_hand[int(v), int(u)], piece
+    assert len(gone) >= len(set(covered.truth) - covered.visible) - 2
+    table.frames(5)  # the hand goes: they are back
+    assert len(table.changes) == 2 and set(table.changes[1].moved) == gone
+
+
+def test_motion_gating_reuses_the_last_observation_on_an_idle_board():
+    table = start()
+    table.frame()
+    first = table.observer.last_motion
+    table.frame()
+    assert first < 0.0015 and table.observer.last_motion < 0.0015
+    assert np.isfinite(table.observer.observe(render(BOARD, table.placement, POSE, LIGHT, seed=7).frame).ms)
