@@ -79,3 +79,19 @@ def test_the_simulated_table_shows_what_is_placed_on_it():
         assert detector.detect(table.read()).pieces == {"blue-leader-1": "D4", "rock-1": "E4"}
     with pytest.raises(CameraError):
         table.read()
+
+
+def test_watch_reads_a_camera_and_reports_stable_changes_as_json(tmp_path, capsys):
+    import json
+
+    from companion.cli import main
+
+    state_path = tmp_path / "g.json"
+    assert main(["new-game", "--players", "3", "--seed", "2", "-o", str(state_path)]) == 0
+    capsys.readouterr()
+    assert main(["watch", "--camera", "sim", "--state", str(state_path), "--frames", "5"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert events[0] == {"event": "camera", "source": "sim"} and events[-1]["event"] == "stopped"
+    assert events[-1]["frames"] == 5 and len(events[-1]["stable"]) == 45
+    assert main(["watch", "--camera", str(tmp_path / "nope.mp4")]) == 2
+    assert "tried: picamera2, sim" in capsys.readouterr().err

@@ -84,7 +84,55 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def watch_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--camera", default="sim",
+                   help="picamera2 | sim | 0 | /dev/video0 | file.mp4 | folder/ | rtsp://... (default: sim)")
+    p.add_argument("--board", default="standard", help="packaged board name or board file")
+    p.add_argument("--state", help="a game state JSON: the simulated table shows it, and it is the start")
+    p.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until Ctrl-C)")
+    p.add_argument("--stable-frames", type=int, default=3, help="consistent still frames before a change counts")
+    p.add_argument("--hold", type=float, default=3.0, help="seconds a covered piece is assumed to stay put")
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Print every stable change of the board as a JSON line (a live check of camera and markers)."""
+    import time
+
+    from companion.cli import read_state
+    from vision.detect import BoardDetector
+    from vision.sources import open_source
+    from vision.stabilise import Stabiliser, StreamObserver
+
+    board = Board.load_named(args.board)
+    placement = read_state(args.state).placement if args.state else {}
+    observer = StreamObserver(BoardDetector(board))
+    stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
+    if placement:
+        stabiliser.reset({p: c for c, ps in placement.items() for p in ps})
+    seen = 0
+    with open_source(args.camera, board=board, placement=placement) as source:
+        print(json.dumps({"event": "camera", "source": getattr(source, "name", args.camera)}), flush=True)
+        while not args.frames or seen < args.frames:
+            frame = source.read()
+            if frame is None:
+                if not getattr(source, "live", args.camera in ("sim", "picamera2")):
+                    break  # the end of a file or folder
+                time.sleep(0.01)
+                continue
+            seen += 1
+            obs = observer.observe(frame)
+            change = stabiliser.feed(obs, observer.last_motion)
+            if change is not None:
+                print(json.dumps({"event": "stable-change", "moved": change.moved, "at": round(change.at, 3)}),
+                      flush=True)
+            elif seen == 1 and not obs.board_found:
+                print(json.dumps({"event": "board-not-found", "reason": obs.reason}), flush=True)
+    print(json.dumps({"event": "stopped", "frames": seen, "stable": stabiliser.stable}), flush=True)
+    return 0
+
+
 COMMANDS = {
+    "watch": (cmd_watch, watch_args, "read a camera and print stable board changes"),
     "markers": (cmd_markers, markers_args, "print marker sticker sheets at true size (PDF or PNG)"),
     "detect": (cmd_detect, detect_args, "find the board and the pieces in camera images"),
     "render": (cmd_render, render_args, "draw a game state as the camera would see it"),

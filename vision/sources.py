@@ -150,6 +150,8 @@ class OpenCVSource(FrameSource):
 class FolderSource(FrameSource):
     """The images of a folder in name order; each ``read`` gives the next one (None at the end)."""
 
+    live = False
+
     def __init__(self, folder: str | Path, loop: bool = False) -> None:
         self.folder = Path(folder)
         self.loop = loop
@@ -184,6 +186,7 @@ class Picamera2Source(FrameSource):
     """The Raspberry Pi camera through Picamera2 (imported only when used, so it is Pi-only)."""
 
     name = "picamera2"
+    live = True
 
     def __init__(self, width: int = 1280, height: int = 720) -> None:
         self.size = (width, height)
@@ -233,6 +236,7 @@ class SimulatedTable(FrameSource):
     """
 
     name = "sim"
+    live = True
 
     def __init__(self, board: Any, placement: Mapping[str, Sequence[str]] | None = None, seed: int = 0,
                  clean: bool = False) -> None:
