@@ -157,16 +157,21 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
 
 
 # ----------------------------------------------------------------------------- search
-@dataclass
 class _Node:
-    pos: Pos
-    locs: dict[str, str]     # islander -> cell, for every islander on the board
-    off: dict[str, int]      # islander -> distance still to go, only where > 0
-    away: frozenset[tuple[str, str]]  # (islander, cell) for islanders not on their starting field
-    g: int
-    parent: int
-    movement: Movement | None
-    pending: bool
+    """A search position: the turn's position, where every islander is, and how it got here."""
+
+    __slots__ = ("pos", "locs", "off", "away", "g", "parent", "movement", "pending")
+
+    def __init__(self, pos: Pos, locs: dict[str, str], off: dict[str, int], away: frozenset[tuple[str, str]],
+                 g: int, parent: int, movement: Movement | None, pending: bool) -> None:
+        self.pos = pos
+        self.locs = locs          # islander -> cell, for every islander on the board
+        self.off = off            # islander -> distance still to go, only where > 0
+        self.away = away          # (islander, cell) for islanders not on their starting field
+        self.g = g
+        self.parent = parent
+        self.movement = movement
+        self.pending = pending
 
 
 class _Search:
@@ -307,15 +312,24 @@ class _Search:
                     hh = self.h(off2, used, step.pending)
                     if g + hh > self.budget or (used and hh > 0):
                         continue
+                    away_set = set(node.away)
+                    for piece, src, dst in step.relocations:
+                        away_set.discard((piece, src))
+                        if self.start_of[piece] != dst:
+                            away_set.add((piece, dst))
+                    away = frozenset(away_set)
+                    if not self.prep_relevant:  # the key is known before building the position
+                        mover = step.movement.islander
+                        moved_end = node.pos.moved & self.endurance_movers
+                        if step.cost > 0 and mover in self.endurance_movers:
+                            moved_end = moved_end | {mover}
+                        k = (away, mover if step.pending else None, used, moved_end)
+                        if best_g.get(k, math.inf) <= g:
+                            continue
                     new_locs = dict(node.locs)
                     for piece, _src, dst in step.relocations:
                         new_locs[piece] = dst
-                    away = set(node.away)
-                    for piece, src, dst in step.relocations:
-                        away.discard((piece, src))
-                        if self.start_of[piece] != dst:
-                            away.add((piece, dst))
-                    child = _Node(apply_step(node.pos, step), new_locs, off2, frozenset(away), g, idx, step.movement,
+                    child = _Node(apply_step(node.pos, step), new_locs, off2, away, g, idx, step.movement,
                                   step.pending)
                     k = self.key(child)
                     if best_g.get(k, math.inf) <= g:
