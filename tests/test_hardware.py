@@ -1,0 +1,262 @@
+"""The LEDs, buttons and buzzer at the table, on the recording strip and gpiozero's MockFactory."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.games.fog import rules
+from companion.games.fog.movement import MoveAction
+from companion.games.fog.setup import new_game
+from hardware.output import LedConfig, LedOutput, Segment, make_strip
+from hardware.strip import HardwareError, RecordingStrip, encode_spi
+from hardware.table import TableHardware
+from hardware.views import ALERT_RED, CAMERA_LOST, SWALLOWED, WARN, TableView, paint
+from tests.tables import BOARD, nb, position
+
+RGB = BOARD.rgb
+PLAIN = dict(gamma=1.0, brightness=1.0, colour_order="RGB", max_milliamps=0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table(clock: Clock | None = None, **led: object) -> tuple[TableHardware, MockFactory]:
+    factory = MockFactory()
+    config = LedConfig(backend="recording", **{**PLAIN, **led})  # type: ignore[arg-type]
+    hw = TableHardware(RGB, config, pin_factory=factory, clock=clock or Clock())
+    return hw, factory
+
+
+def seg(hw: TableHardware, name: str) -> list[tuple[int, int, int]]:
+    s = hw.output.segments[name]
+    return [hw.strip.last[s.index(i)] for i in range(s.length)]
+
+
+# ------------------------------------------------------------------------------------ output pipeline
+def test_the_recording_strip_keeps_every_frame_with_its_time():
+    clock = Clock()
+    strip = RecordingStrip(3, clock=clock)
+    strip.set_pixels([(1, 2, 3)] * 3)
+    strip.show()
+    clock.now = 0.5
+    strip.set_pixels([(0, 0, 9)] * 3)
+    strip.show()
+    assert [f.at for f in strip.frames] == [0.0, 0.5]
+    strip.assert_last([(0, 0, 9)] * 3)
+    with pytest.raises(AssertionError, match="differs at 0"):
+        strip.assert_last([(1, 1, 1)] * 3)
+
+
+def test_colour_order_gamma_and_brightness_are_applied_on_the_way_out():
+    strip = RecordingStrip(1)
+    out = LedOutput(strip, LedConfig(pixel_count=1, segments=(Segment("a", 0, 1),), colour_order="GRB",
+                                     gamma=2.0, brightness=0.5, max_milliamps=0))
+    out.paint("a", [(255, 128, 0)])
+    out.flush()
+    # gamma 2: 128 -> 64; brightness 0.5; then green first on the wire
+    assert strip.last == ((32, 127, 0),)  # values are truncated so the power limit is never exceeded
+
+
+def test_a_reversed_segment_counts_from_its_far_end():
+    strip = RecordingStrip(6)
+    out = LedOutput(strip, LedConfig(pixel_count=6, segments=(Segment("a", 0, 3), Segment("b", 3, 3, reversed=True)),
+                                     **PLAIN))
+    out.paint("a", [(1, 0, 0), (2, 0, 0), (3, 0, 0)])
+    out.paint("b", [(4, 0, 0), (5, 0, 0), (6, 0, 0)])
+    out.flush()
+    assert [p[0] for p in strip.last] == [1, 2, 3, 6, 5, 4]
+
+
+def test_the_power_limit_dims_the_strip_to_stay_under_it():
+    strip = RecordingStrip(30)
+    out = LedOutput(strip, LedConfig(pixel_count=30, segments=(Segment("all", 0, 30),), gamma=1.0, brightness=1.0,
+                                     max_milliamps=600))
+    out.paint("all", [(255, 255, 255)] * 30)
+    out.flush()
+    assert out.last_scale < 0.35 and out.last_milliamps <= 600
+    assert strip.last[0][0] < 90
+
+
+def test_bad_led_settings_name_the_key_and_what_is_allowed():
+    with pytest.raises(HardwareError, match="colour_order='XYZ'.*allowed: RGB"):
+        LedConfig(colour_order="XYZ")
+    with pytest.raises(HardwareError, match="brightness=2"):
+        LedConfig(brightness=2)
+    with pytest.raises(HardwareError, match="segment 'fog' 0\\+11 does not fit 5 pixels"):
+        LedConfig(pixel_count=5)
+
+
+def test_without_led_hardware_the_recording_backend_is_used_and_says_so():
+    strip, message = make_strip(LedConfig(backend="auto"), environ={})
+    assert isinstance(strip, RecordingStrip) and "no LED hardware found, using the recording backend" in message
+    strip, message = make_strip(LedConfig(backend="ws281x"), environ={"FOG_LED_BACKEND": "recording"})
+    assert isinstance(strip, RecordingStrip)
+    with pytest.raises(HardwareError, match="FOG_LED_BACKEND='laser'"):
+        make_strip(LedConfig(), environ={"FOG_LED_BACKEND": "laser"})
+
+
+def test_ws2812_bits_are_encoded_for_the_spi_bus():
+    data = encode_spi([(255, 0, 0)])
+    assert data[:9] == bytes.fromhex("db6db6924924924924") and data[9:] == b"\x00" * 24
+
+
+# ------------------------------------------------------------------------------------ views
+def test_the_fog_row_shows_swallowed_rows_the_fog_and_the_row_next_in_danger():
+    hw, _ = table()
+    state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, fog=BOARD.fog_index("6"))  # A, B covered
+    hw.show(state)
+    hw.animator.tick(0.0)
+    fog = seg(hw, "fog")  # A B C D ... J shore
+    assert fog[0] == SWALLOWED and fog[1] != SWALLOWED and fog[1] != (0, 0, 0)  # A swallowed, B: the FOG, pulsing
+    assert fog[2] == WARN  # C goes next, blinking
+    hw.animator.tick(0.6)
+    later = seg(hw, "fog")
+    assert later[1] != fog[1] and later[2] != WARN
+
+
+def test_the_turn_segment_shows_the_active_colour_and_the_next_one_dimmer():
+    hw, _ = table()
+    state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"})
+    hw.show(state)
+    hw.animator.tick(0.0)
+    active, following = seg(hw, "turn")
+    assert active == RGB[state.active_colour] and following == tuple(round(v * 0.2) for v in RGB[state.next_colour])
+
+
+def test_movement_points_drop_as_they_are_spent():
+    hw, _ = table()
+    state = position({"E4": "blue-elder-1"}, {"blue-elder-1": "black"})
+    hw.show(state)
+    hw.animator.tick(0.0)
+    assert sum(p != (0, 0, 0) for p in seg(hw, "mp")) == 7
+    state = rules.apply(state, MoveAction.parse(f"move run blue-elder-1 E4>{nb('E4', 'NW')}"))
+    state = rules.apply(state, MoveAction.parse(f"move run blue-elder-1 {nb('E4', 'NW')}>{nb('E4', 'NW', 'NW')}"))
+    hw.show(state)
+    hw.animator.tick(0.1)
+    assert sum(p != (0, 0, 0) for p in seg(hw, "mp")) == 5
+
+
+def test_alerts_flash_the_offending_row_pulse_while_waiting_and_mark_a_lost_camera():
+    hw, _ = table()
+    state = position({"D3": "blue-elder-1"}, {"blue-elder-1": "black"})
+    hw.show(state, alert="illegal", alert_rows=frozenset({"D"}))
+    hw.animator.tick(0.0)
+    assert seg(hw, "fog")[3] == ALERT_RED
+    hw.animator.tick(0.2)
+    assert seg(hw, "fog")[3] == (0, 0, 0)
+    hw.show(state, alert="waiting")
+    hw.animator.tick(0.0)
+    first = seg(hw, "turn")
+    hw.animator.tick(0.25)
+    assert seg(hw, "turn") != first and first[0][2] > first[0][0]
+    hw.show(state, alert="camera-lost")
+    hw.animator.tick(0.0)
+    assert seg(hw, "fog")[0] == CAMERA_LOST and seg(hw, "mp")[0] == CAMERA_LOST
+
+
+def test_at_the_end_the_whole_strip_shows_the_winner_s_colour():
+    hw, _ = table()
+    state = position({"blue-AL": "blue-sailor-1"}, {"blue-sailor-1": "pink"}, phase="finished")
+    hw.show(state)
+    hw.animator.tick(0.0)
+    pink = RGB["pink"]
+    assert all(p != (0, 0, 0) and p[0] / max(1, p[2]) == pytest.approx(pink[0] / pink[2], rel=0.05)
+               for p in hw.strip.last)
+
+
+# ------------------------------------------------------------------------------------ buttons, hourglass
+def test_pressing_the_end_turn_button_ends_the_turn_and_undo_takes_it_back():
+    hw, factory = table()
+    state = new_game(BOARD, 3, seed=4)
+    while state.phase == "draft":
+        state = rules.apply(state, rules.legal_drafts(state)[0])
+    game = {"state": state}
+    drafted = state.history
+
+    def end_turn() -> None:
+        game["state"] = rules.apply(game["state"], "end-turn button")
+        hw.show(game["state"])
+
+    def undo() -> None:
+        game["state"] = rules.undo(game["state"])
+        hw.show(game["state"])
+
+    hw.on_button("end_turn", end_turn)
+    hw.on_button("undo", undo)
+    first = game["state"].active_colour
+    factory.pin(17).drive_low()
+    factory.pin(17).drive_high()
+    assert game["state"].active_colour != first and game["state"].history[-1] == "end-turn button"
+    factory.pin(27).drive_low()
+    factory.pin(27).drive_high()
+    assert game["state"].active_colour == first and game["state"].history == drafted
+
+
+def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_runs_out():
+    clock = Clock()
+    hw, factory = table(clock)
+    game = {"state": position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, options="hourglass=60")}
+
+    def expired() -> None:
+        game["state"] = rules.apply(game["state"], "end-turn hourglass")
+        hw.show(game["state"])
+
+    hw.on_hourglass_expired = expired
+    hw.show(game["state"])
+    hw.animator.tick()
+    full = sum(p != (0, 0, 0) for p in seg(hw, "hourglass"))
+    clock.now = 30.0
+    hw.animator.tick()
+    assert sum(p != (0, 0, 0) for p in seg(hw, "hourglass")) == full // 2 and hw.hourglass.log == []
+    buzzer = factory.pin(23)
+    clock.now = 50.5  # 9.5 s left: the warning beep
+    hw.animator.tick()
+    assert hw.hourglass.log == ["warn"] and buzzer.state
+    clock.now = 50.8
+    hw.animator.tick()
+    assert not buzzer.state
+    clock.now = 60.0
+    hw.animator.tick()
+    assert game["state"].history[-1] == "end-turn hourglass" and buzzer.state
+    assert game["state"].active_colour != "black"
+    clock.now = 61.0
+    hw.animator.tick()
+    assert not buzzer.state  # three beeps done
+    assert hw.hourglass.left() == pytest.approx(59 / 60)  # the next player's hourglass runs
+
+
+def test_the_animator_thread_never_blocks_the_caller_and_survives_a_broken_strip():
+    hw, _ = table()
+
+    def broken() -> None:
+        raise OSError("the strip came loose")
+
+    hw.strip.show = broken  # type: ignore[method-assign]
+    hw.start()
+    state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"})
+    for _ in range(50):
+        hw.show(state)  # returns at once: the view is only swapped
+    import time
+
+    deadline = time.monotonic() + 2
+    while hw.animator.errors < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hw.animator.errors >= 3
+    hw.animator._stop.set()
+    hw.animator._thread.join(timeout=2)  # type: ignore[union-attr]
+
+
+def test_a_view_is_a_plain_value_the_panel_can_draw():
+    view = TableView(rows=("A", "B"), covered=frozenset({"A"}), active=(255, 0, 0), mp_left=2, mp_total=3)
+    strip = RecordingStrip(30)
+    out = LedOutput(strip, LedConfig(**PLAIN))
+    paint(out, replace(view, alert=None), 0.0)
+    assert out.logical()[0] == SWALLOWED and out.logical()[13:16] == ((128, 0, 0), (128, 0, 0), (0, 0, 0))
