@@ -1,0 +1,18 @@
+"""A process that writes events as fast as it can and says which ones were acknowledged.
+
+Used by the crash test: it is killed with SIGKILL at a random moment; every sequence number
+it printed as acknowledged must be in the log afterwards.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from companion.store import GameStore
+
+store = GameStore(sys.argv[1])
+game = store.unfinished() or store.create_game({"setup": "crash test"})
+while True:
+    n = len(store.events(game)) + 1
+    seq = store.append(game, "move", {"n": n, "text": "move run blue-elder-1 E4>F4"})
+    print(f"ack {seq}", flush=True)

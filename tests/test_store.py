@@ -1,0 +1,131 @@
+"""The game log and the event bus: nothing acknowledged is ever lost, nothing blocks the session."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.events import Event, EventBus
+from companion.games.fog import rules
+from companion.games.fog.setup import new_game
+from companion.games.fog.state import GameState
+from companion.store import GameStore, StoreCorruptError
+from tests.tables import BOARD
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_game_is_its_setup_plus_the_logged_actions(tmp_path: Path):
+    store = GameStore(tmp_path / "games.db")
+    state = new_game(BOARD, 3, seed=5)
+    game = store.create_game(state.to_dict(), title="Friday")
+    for _ in range(4):
+        state = rules.apply(state, rules.legal_drafts(state)[0])
+        store.append(game, "action", {"action": state.history[-1]})
+    store.close()
+    reopened = GameStore(tmp_path / "games.db")
+    replayed = GameState.from_dict(reopened.setup(game))
+    for event in reopened.events(game):
+        replayed = rules.apply(replayed, event.data["action"])
+    assert replayed == state
+    assert [e.seq for e in reopened.events(game)] == [1, 2, 3, 4]
+    assert reopened.unfinished() == game
+    reopened.finish(game)
+    assert reopened.unfinished() is None
+    [record] = reopened.games()
+    assert (record.title, record.status, record.events) == ("Friday", "finished", 4)
+    exported = reopened.export(game)
+    assert exported["setup"]["seed"] == 5 and len(exported["events"]) == 4
+
+
+def test_a_damaged_database_is_kept_aside_and_the_user_is_told(tmp_path: Path):
+    path = tmp_path / "games.db"
+    store = GameStore(path)
+    store.create_game({"x": 1})
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[100:4096] = os.urandom(3996)  # scribble over the schema
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreCorruptError, match="is damaged") as info:
+        GameStore(path)
+    assert info.value.kept_at is not None and info.value.kept_at.exists()
+    assert not path.exists()  # nothing silently reset: the damaged file is kept, a new one starts
+    assert GameStore(path).games() == []
+
+
+def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(tmp_path: Path):
+    """SIGKILL at 100 random points; every acknowledged event is there, none twice."""
+    path = tmp_path / "crash.db"
+    rng = random.Random(11)
+    acknowledged: list[int] = []
+    kills = 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for _ in range(100):
+        proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "crash_writer.py"), str(path)],
+                                stdout=subprocess.PIPE, text=True, env=env)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        time.sleep(rng.uniform(0.15, 0.4))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        reader.join(timeout=5)
+        kills += 1
+        acknowledged += [int(line.split()[1]) for line in lines if line.startswith("ack ")]
+    store = GameStore(path)
+    game = store.unfinished()
+    assert game is not None
+    logged = [e.seq for e in store.events(game)]
+    lost = sorted(set(acknowledged) - set(logged))
+    print(f"\nkills: {kills}, acknowledged events: {len(acknowledged)}, logged: {len(logged)}, lost: {len(lost)}")
+    assert kills == 100 and lost == []
+    assert logged == list(range(1, len(logged) + 1))  # no gaps, no duplicates
+    assert len(acknowledged) == len(set(acknowledged))
+
+
+def test_a_slow_or_failing_subscriber_never_blocks_or_breaks_the_publisher():
+    bus = EventBus()
+    got: list[str] = []
+    release = threading.Event()
+
+    def slow(event: Event) -> None:
+        release.wait(5)
+
+    def broken(event: Event) -> None:
+        raise RuntimeError("the panel crashed")
+
+    fine = bus.subscribe(lambda e: got.append(e.kind))
+    stuck = bus.subscribe(slow)
+    failing = bus.subscribe(broken, kinds={"move"})
+    start = time.monotonic()
+    for i in range(100):
+        bus.publish(Event("move" if i % 2 else "fog", {"i": i}))
+    assert time.monotonic() - start < 0.5  # publishing never waited for anyone
+    assert fine.drain() and len(got) == 100
+    assert failing.drain() and failing.errors == 50
+    release.set()
+    assert stuck.drain()
+    fine.close()
+    assert bus.subscribers == 2
+    bus.close()
+    assert bus.subscribers == 0
+
+
+def test_a_subscriber_that_falls_far_behind_loses_its_oldest_events_not_the_session_s_time():
+    bus = EventBus(max_backlog=10)
+    release = threading.Event()
+    seen: list[int] = []
+    sub = bus.subscribe(lambda e: (release.wait(5), seen.append(e.data["i"])))
+    for i in range(100):
+        bus.publish(Event("move", {"i": i}))
+    release.set()
+    assert sub.drain() and sub.dropped >= 80 and seen[-1] == 99
+    bus.close()
