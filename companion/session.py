@@ -1,0 +1,266 @@
+"""A game at the table: the rules engine, what the camera sees, the log and the listeners.
+
+The session owns the expected game state. Every stable board change from the camera is
+reconciled with it: one cheapest legal explanation is applied and its MP charged; explanations
+that differ in outcome are put to the players; a change no legal sequence explains puts the
+session out of sync, naming the islander and the rule, until the board is put back or a person
+accepts a correction. Every action is written to the log (:class:`~companion.store.GameStore`)
+before anything is published, and the state is always a replay of that log, so a restart
+resumes exactly where the game was.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import FogCompanionError, IllegalMoveError
+from companion.events import Event, EventBus
+from companion.games.fog import rules
+from companion.games.fog.actions import Correction, Relocation
+from companion.games.fog.explain import Explanation, Option, explain
+from companion.games.fog.movement import apply_move
+from companion.games.fog.scoring import score
+from companion.games.fog.state import GameState
+from companion.store import GameStore
+
+Placement = Mapping[str, Sequence[str]]
+
+
+class SessionError(FogCompanionError):
+    """The session cannot do what was asked now (wrong phase, no decision pending, ...)."""
+
+
+@dataclass
+class OutOfSync:
+    reason: str
+    offenders: tuple[str, ...]
+    rule: str | None
+    seen: dict[str, tuple[str, ...]]
+
+
+@dataclass
+class Status:
+    """What the session is doing besides the game state (not persisted: recomputed from the camera)."""
+
+    verifying: bool = False
+    setup_differences: list[dict[str, Any]] = field(default_factory=list)
+    out_of_sync: OutOfSync | None = None
+    decision: list[Option] = field(default_factory=list)
+    decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
+    return {c: tuple(sorted(ps)) for c, ps in placement.items() if ps}
+
+
+class Session:
+    def __init__(self, store: GameStore, bus: EventBus | None = None) -> None:
+        self.store = store
+        self.bus = bus or EventBus()
+        self._lock = threading.RLock()
+        self.game_id: str | None = None
+        self.state: GameState | None = None
+        self.status = Status()
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
+        """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
+        with self._lock:
+            self.game_id = self.store.create_game(state.to_dict(), title=title)
+            self.state = state
+            self.status = Status(verifying=verify)
+        self._publish("game-started", {"game": self.game_id, "verifying": verify})
+        return self.game_id
+
+    def resume(self) -> bool:
+        """Continue the last unfinished game from the log. False when there is none."""
+        with self._lock:
+            game_id = self.store.unfinished()
+            if game_id is None:
+                return False
+            self.game_id = game_id
+            self.state = self._replay(game_id)
+            self.status = Status()
+        self._publish("game-resumed", {"game": game_id})
+        return True
+
+    def _replay(self, game_id: str) -> GameState:
+        state = GameState.from_dict(self.store.setup(game_id))
+        for event in self.store.events(game_id):
+            if event.kind == "action":
+                state = rules.apply(state, event.data["action"])
+            elif event.kind == "undo":
+                state = rules.undo(state)
+        return state
+
+    def replayed(self) -> GameState:
+        """The state rebuilt from the log alone (equals ``state`` at all times)."""
+        return self._replay(self._game())
+
+    # ------------------------------------------------------------------ helpers
+    def _game(self) -> str:
+        if self.game_id is None or self.state is None:
+            raise SessionError("no game is running")
+        return self.game_id
+
+    def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None:
+        self.bus.publish(Event(kind, data, seq))
+
+    def _commit(self, state: GameState, action: str, kind: str = "action") -> int:
+        """Log first, then switch to the new state, then tell the listeners."""
+        seq = self.store.append(self._game(), kind, {"action": action})
+        self.state = state
+        if state.phase == "finished":
+            self.store.finish(self._game())
+        return seq
+
+    def expected(self) -> dict[str, tuple[str, ...]]:
+        assert self.state is not None
+        return _canonical(self.state.placement)
+
+    # ------------------------------------------------------------------ setup verification
+    def verify_setup(self, seen: Placement) -> list[dict[str, Any]]:
+        """Compare the physical board with the generated setup, cell by cell."""
+        with self._lock:
+            self._game()
+            expected = self.expected()
+            seen_c = _canonical(seen)
+            diffs = [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen_c.get(c, ()))}
+                     for c in sorted(set(expected) | set(seen_c)) if expected.get(c, ()) != seen_c.get(c, ())]
+            self.status.setup_differences = diffs
+            if not diffs:
+                self.status.verifying = False
+        self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
+        return diffs
+
+    # ------------------------------------------------------------------ draft and turns
+    def act(self, action: str) -> GameState:
+        """Apply an action given by a person (draft pick, end turn, ...), logged and published."""
+        with self._lock:
+            self._game()
+            assert self.state is not None
+            before = self.state
+            new = rules.apply(before, action)
+            seq = self._commit(new, action)
+        self._after(before, new, action, seq)
+        return new
+
+    def end_turn(self, reason: str = "panel") -> GameState:
+        return self.act(f"end-turn {reason}")
+
+    def undo(self) -> GameState:
+        with self._lock:
+            self._game()
+            assert self.state is not None
+            if not self.state.history:
+                raise SessionError("nothing to undo")
+            new = rules.undo(self.state)
+            seq = self.store.append(self._game(), "undo", {"undone": self.state.history[-1]})
+            self.state = new
+            self.status.out_of_sync = None
+            self.status.decision = []
+        self._publish("undone", {"state": new.to_dict(), "expected": {c: list(p) for c, p in self.expected().items()}},
+                      seq)
+        return new
+
+    def _after(self, before: GameState, new: GameState, action: str, seq: int) -> None:
+        data: dict[str, Any] = {"action": action, "mp_left": new.mp_left, "active": new.active_colour}
+        swallowed = sorted(set(new.lost) - set(before.lost))
+        if swallowed:
+            data["flip"] = swallowed  # turn these tokens over: the FOG took them
+        self._publish("action", data, seq)
+        if new.phase == "finished" and before.phase != "finished":
+            self._publish("game-over", score(new).to_dict())
+
+    # ------------------------------------------------------------------ the camera
+    def on_stable_change(self, seen: Placement) -> Explanation | None:
+        """Reconcile a stable camera picture with the expected state."""
+        with self._lock:
+            self._game()
+            assert self.state is not None
+            seen_c = _canonical(seen)
+            if self.status.verifying:
+                self.verify_setup(seen_c)
+                return None
+            if seen_c == self.expected():
+                if self.status.out_of_sync is not None:
+                    self.status.out_of_sync = None
+                    self._publish("in-sync", {})
+                return None
+            if self.state.phase != "moving":
+                return self._out_of_sync(Explanation(reason=f"pieces moved in the {self.state.phase} phase",
+                                                     rule="phase"), seen_c)
+            answer = explain(self.state, seen_c)
+            if not answer.ok:
+                return self._out_of_sync(answer, seen_c)
+            if answer.ambiguous:
+                self.status.decision = list(answer.options)
+                self.status.decision_seen = seen_c
+                self._publish("decision-needed", {"options": [o.to_dict() for o in answer.options]})
+                return answer
+            self._apply_option(answer.options[0])
+            return answer
+
+    def _out_of_sync(self, answer: Explanation, seen: dict[str, tuple[str, ...]]) -> Explanation:
+        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", answer.offenders, answer.rule, seen)
+        self._publish("out-of-sync", {"reason": answer.reason, "offenders": list(answer.offenders),
+                                      "rule": answer.rule})
+        return answer
+
+    def _apply_option(self, option: Option) -> None:
+        assert self.state is not None
+        for action in option.actions:
+            before = self.state
+            new = apply_move(before, action)
+            seq = self._commit(new, str(action))
+            self._after(before, new, str(action), seq)
+        self.status.out_of_sync = None
+        self.status.decision = []
+        state = self.state
+        if state.phase == "moving" and state.mp_left == 0 and not self._endurance_possible(state):
+            self.end_turn("mp")
+
+    @staticmethod
+    def _endurance_possible(state: GameState) -> bool:
+        board = state.board_data
+        return not state.endurance_used and any(board.islanders[i].characteristic == "endurance" for i in state.moved)
+
+    def decide(self, index: int) -> None:
+        """The players chose one of the offered explanations."""
+        with self._lock:
+            if not self.status.decision:
+                raise SessionError("no decision is waiting")
+            if not 0 <= index < len(self.status.decision):
+                raise SessionError(f"choose 1 to {len(self.status.decision)}")
+            option = self.status.decision[index]
+            self._apply_option(option)
+
+    def accept_correction(self, seen: Placement | None = None) -> GameState:
+        """A person says the board as seen is right: record the difference as a manual correction."""
+        with self._lock:
+            self._game()
+            assert self.state is not None
+            target = _canonical(seen) if seen is not None else (
+                self.status.out_of_sync.seen if self.status.out_of_sync else None)
+            if target is None:
+                raise SessionError("nothing to correct: the board matches the game")
+            where_now = self.state.where
+            where_seen = {p: c for c, ps in target.items() for p in ps}
+            moves = tuple(Relocation(p, where_now.get(p, "-"), where_seen.get(p, "-"))
+                          for p in sorted(set(where_now) | set(where_seen))
+                          if where_now.get(p) != where_seen.get(p))
+            if not moves:
+                raise SessionError("nothing to correct: the board matches the game")
+            action = str(Correction(moves))
+            before = self.state
+            try:
+                new = rules.apply(before, action)
+            except IllegalMoveError as exc:
+                raise SessionError(str(exc)) from exc
+            seq = self._commit(new, action)
+            self.status.out_of_sync = None
+        self._after(before, new, action, seq)
+        return new

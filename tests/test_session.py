@@ -1,0 +1,159 @@
+"""A game at the table through the session: camera pictures in, logged actions and events out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.events import EventBus
+from companion.games.fog import rules
+from companion.games.fog.setup import new_game
+from companion.session import Session, SessionError
+from companion.store import GameStore
+from tests.tables import BOARD, nb
+
+
+class Listener:
+    def __init__(self, bus: EventBus) -> None:
+        self.events: list = []
+        self.sub = bus.subscribe(self.events.append)
+
+    def kinds(self) -> list[str]:
+        self.sub.drain()
+        return [e.kind for e in self.events]
+
+
+def moved(placement, **moves):  # type: ignore[no-untyped-def]
+    out = {c: list(ps) for c, ps in placement.items()}
+    for piece, cell in moves.items():
+        piece = piece.replace("_", "-")
+        for ps in out.values():
+            if piece in ps:
+                ps.remove(piece)
+        out.setdefault(cell, []).append(piece)
+    return {c: tuple(ps) for c, ps in out.items() if ps}
+
+
+def drafted_session(tmp_path: Path) -> tuple[Session, Listener]:
+    store = GameStore(tmp_path / "games.db")
+    session = Session(store)
+    listener = Listener(session.bus)
+    state = new_game(BOARD, 3, seed=21)
+    session.start(state)
+    assert session.verify_setup({}) != []  # an empty table is not the setup
+    assert session.verify_setup(state.placement) == []
+    while session.state.phase == "draft":  # type: ignore[union-attr]
+        session.act(str(rules.legal_drafts(session.state)[0]))
+    return session, listener
+
+
+def own_islander_with_a_free_forward_hex(session: Session) -> tuple[str, str, str]:
+    state = session.state
+    assert state is not None
+    for piece in state.islanders_of(state.active_colour or ""):
+        src = state.where.get(piece)
+        if src and BOARD.cells[src].kind == "beach":
+            for d in ("NW", "NE"):
+                dst = BOARD.step(src, d)
+                if dst and BOARD.cells[dst].kind == "beach" and dst not in state.placement:
+                    return piece, src, dst
+    raise AssertionError("no free hex")
+
+
+def test_setup_differences_are_listed_cell_by_cell(tmp_path: Path):
+    session = Session(GameStore(tmp_path / "games.db"))
+    state = new_game(BOARD, 4, seed=2)
+    session.start(state)
+    wrong = moved(state.placement, **{state.placement["A1"][0].replace("-", "_"): "woods-AW"}) \
+        if "A1" in state.placement else moved(state.placement, rock_1="J1")
+    diffs = session.verify_setup(wrong)
+    assert diffs and all({"cell", "expected", "seen"} == set(d) for d in diffs)
+    assert session.status.verifying
+
+
+def test_a_legal_move_seen_by_the_camera_is_applied_logged_and_published(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    piece, src, dst = own_islander_with_a_free_forward_hex(session)
+    mp = session.state.mp_left  # type: ignore[union-attr]
+    answer = session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))  # type: ignore[union-attr]
+    assert answer is not None and answer.ok and answer.cost == 1
+    assert session.state.where[piece] == dst and session.state.mp_left == mp - 1  # type: ignore[union-attr]
+    assert session.replayed() == session.state
+    assert "action" in listener.kinds()
+
+
+def test_an_illegal_move_puts_the_session_out_of_sync_until_the_board_is_put_back(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    state = session.state
+    assert state is not None
+    piece, src, _ = own_islander_with_a_free_forward_hex(session)
+    far = next(c for c in BOARD.row_cells["J"] if c not in state.placement)
+    before = state
+    session.on_stable_change(moved(state.placement, **{piece.replace("-", "_"): far}))
+    assert session.status.out_of_sync is not None and piece in session.status.out_of_sync.offenders
+    assert session.state == before  # nothing applied
+    session.on_stable_change(state.placement)  # put back
+    assert session.status.out_of_sync is None
+    assert listener.kinds()[-2:] == ["out-of-sync", "in-sync"]
+
+
+def test_a_person_can_accept_the_board_as_seen_which_is_recorded_as_a_correction(tmp_path: Path):
+    session, _ = drafted_session(tmp_path)
+    state = session.state
+    assert state is not None
+    piece, src, _ = own_islander_with_a_free_forward_hex(session)
+    far = next(c for c in BOARD.row_cells["J"] if c not in state.placement)
+    session.on_stable_change(moved(state.placement, **{piece.replace("-", "_"): far}))
+    session.accept_correction()
+    assert session.state.where[piece] == far and session.state.history[-1] == f"correct {piece}:{src}>{far}"  # type: ignore[union-attr]
+    assert session.status.out_of_sync is None and session.replayed() == session.state
+
+
+def test_an_ambiguous_change_asks_and_waits_for_the_players(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    from dataclasses import replace
+
+    # Put two black islanders side by side, walled in, one with endurance: who swapped?
+    e = "E4"
+    pair = {e, nb(e, "E")}
+    around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
+    rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
+    placement = {c: (r,) for c, r in zip(around, rocks)}
+    placement[e] = ("blue-warrior-3",)
+    placement[nb(e, "E")] = ("blue-elder-1",)
+    colour = session.state.active_colour  # type: ignore[union-attr]
+    session.state = replace(session.state, placement=placement,  # type: ignore[arg-type]
+                            owners={"blue-warrior-3": colour, "blue-elder-1": colour})
+    answer = session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), blue_elder_1=e))
+    assert answer is not None and answer.ambiguous and len(session.status.decision) == 2
+    assert "decision-needed" in listener.kinds()
+    assert session.state.where["blue-warrior-3"] == e  # type: ignore[union-attr]  # nothing applied yet
+    session.decide(0)
+    assert session.state.where["blue-warrior-3"] == nb(e, "E") and session.status.decision == []  # type: ignore[union-attr]
+    with pytest.raises(SessionError):
+        session.decide(0)
+
+
+def test_undo_takes_back_the_last_confirmed_step_and_survives_a_restart(tmp_path: Path):
+    session, _ = drafted_session(tmp_path)
+    piece, src, dst = own_islander_with_a_free_forward_hex(session)
+    before = session.state
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))  # type: ignore[union-attr]
+    session.undo()
+    assert session.state == before
+    again = Session(GameStore(tmp_path / "games.db"))
+    assert again.resume() and again.state == before
+
+
+def test_ending_a_turn_tells_which_tokens_to_flip_when_the_fog_swallows_them(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    state = session.state
+    assert state is not None
+    fog_before = state.fog
+    while session.state.fog < BOARD.fog_index("7"):  # type: ignore[union-attr]
+        session.end_turn()
+    listener.sub.drain()
+    flips = [e.data["flip"] for e in listener.events if e.kind == "action" and "flip" in e.data]
+    assert session.state.fog > fog_before and flips  # type: ignore[union-attr]
+    assert all(BOARD.cells[state.where[p]].row == "A" for p in flips[0])
