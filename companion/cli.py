@@ -219,13 +219,22 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-# ----------------------------------------------------------------------------- run
+# ----------------------------------------------------------------------------- run / play
 def _run_args(p: argparse.ArgumentParser) -> None:
     _new_game_args(p)
+    p.add_argument("--camera", default="sim", help="picamera2 | sim | 0 | /dev/video0 | file | folder (default: sim)")
+    p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")
 
 
-@command("run", "run the companion (for now: a game at the terminal)", _run_args)
+@command("run", "run the companion: camera, rules, LEDs and buttons (simulated table by default)", _run_args)
 def cmd_run(args: argparse.Namespace) -> int:
+    from companion.run import run_companion
+
+    return run_companion(args)
+
+
+@command("play", "play a game at the terminal, without camera or LEDs", _new_game_args)
+def cmd_play(args: argparse.Namespace) -> int:
     from companion.terminal import play
 
     names = [n.strip() for n in args.names.split(",") if n.strip()] or None

@@ -142,6 +142,9 @@ class Session:
         with self._lock:
             self._game()
             assert self.state is not None
+            if self.status.verifying:
+                raise SessionError("the board does not match the setup yet: "
+                                   f"{len(self.status.setup_differences)} cells differ")
             before = self.state
             new = rules.apply(before, action)
             seq = self._commit(new, action)

@@ -1,0 +1,78 @@
+"""The whole companion on the simulated table: camera -> stabiliser -> session -> LEDs."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from companion.games.fog import rules
+from companion.games.fog.setup import new_game
+from companion.run import Companion
+from tests.tables import BOARD
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_for(predicate, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path):
+    out = io.StringIO()
+    companion = Companion("sim", tmp_path, lambda: new_game(BOARD, 3, seed=9), out=out,
+                          environ={"FOG_LED_BACKEND": "recording"})
+    companion.start()
+    try:
+        session = companion.session
+        assert wait_for(lambda: not session.status.verifying), out.getvalue()
+        while session.state.phase == "draft":
+            session.act(str(rules.legal_drafts(session.state)[0]))
+        state = session.state
+        piece, src, dst = next(
+            (p, state.where[p], n) for p in state.islanders_of(state.active_colour)
+            if BOARD.cells[state.where[p]].kind == "beach"
+            for n in (BOARD.step(state.where[p], "NW"), BOARD.step(state.where[p], "NE"))
+            if n and BOARD.cells[n].kind == "beach" and n not in state.placement)
+        companion.table(piece, dst)
+        assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()
+        assert session.state.mp_left == 6 and session.replayed() == session.state
+        assert companion.hardware.strip.frames  # the LEDs were painted
+    finally:
+        companion.stop()
+    assert "stopped: LEDs off, camera released, log closed" in out.getvalue()
+
+
+def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_path: Path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_DATA_DIR": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--players", "2", "--seed", "3"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=ROOT)
+    lines: list[str] = []
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        lines.append(line)
+        if line.startswith("camera:") or not line:
+            break
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    rest, _ = proc.communicate(timeout=10)
+    took = time.monotonic() - started
+    text = "".join(lines) + rest
+    assert proc.returncode == 0, text
+    assert took < 5.0, f"shutdown took {took:.1f} s"
+    assert "using the recording backend" in text and "stopped: LEDs off, camera released, log closed" in text
+    # and the game is there to resume
+    again = subprocess.run([sys.executable, "-m", "companion", "run"], input="quit\n", capture_output=True,
+                           text=True, env=env, cwd=ROOT, timeout=60)
+    assert "resumed game" in again.stdout
