@@ -243,6 +243,42 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(state, save_to=Path(args.output) if args.output else None)
 
 
+# ----------------------------------------------------------------------------- games / export
+def _data_dir_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")
+
+
+def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from companion.run import default_data_dir
+    from companion.store import GameStore
+
+    folder = Path(args.data_dir) if args.data_dir else default_data_dir()
+    return GameStore(folder / "games.db")
+
+
+@command("games", "list the games kept in the data directory", _data_dir_args)
+def cmd_games(args: argparse.Namespace) -> int:
+    import time as _time
+
+    store = _store(args)
+    for g in store.games():
+        when = _time.strftime("%Y-%m-%d %H:%M", _time.localtime(g.created))
+        print(f"{g.id}  {when}  {g.status:<8}  {g.events:>4} events  {g.title}")
+    return 0
+
+
+def _export_args(p: argparse.ArgumentParser) -> None:
+    _data_dir_args(p)
+    p.add_argument("game", help="a game id from 'fog-companion games'")
+    p.add_argument("-o", "--output", help="write the JSON here (default: print it)")
+
+
+@command("export", "write one game, its setup and its whole log, as JSON", _export_args)
+def cmd_export(args: argparse.Namespace) -> int:
+    write_out(json.dumps(_store(args).export(args.game), indent=1), args.output)
+    return 0
+
+
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     from companion.run import extra_commands
@@ -270,3 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

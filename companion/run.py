@@ -162,7 +162,8 @@ class Companion:
         if not isinstance(self.source, SimulatedTable):
             raise FogCompanionErrorLazy("the table command works on the simulated table (--camera sim)")
         placement = {c: [p for p in ps if p != piece] for c, ps in self.source.placement().items()}
-        placement.setdefault(cell, []).append(piece)
+        if cell != "-":  # "-": the token was taken off or turned over
+            placement.setdefault(cell, []).append(piece)
         self.source.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
 
     def stop(self) -> None:

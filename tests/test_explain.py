@@ -74,18 +74,18 @@ def test_islanders_boarding_take_the_bonuses_whatever_the_order():
 
 
 def test_a_swap_between_two_own_islanders_asks_who_swapped_when_endurance_depends_on_it():
-    # blue-warrior-3 has endurance: if it made the swap, it may still run one field for free.
+    # Both have endurance: whichever made the swap may still run one field for free - but only it.
     # Rocks all round, so a swap is the only way for the two to change places.
     pair = {E, nb(E, "E")}
     around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
     rocks = {cell: f"{kind}-{i}" for cell, (kind, i) in
              zip(around, [(k, i) for k in ("rock", "bush", "driftwood") for i in range(1, 6)])}
-    state = position({**rocks, E: "blue-warrior-3", nb(E, "E"): "blue-elder-1"},
-                     {"blue-warrior-3": "black", "blue-elder-1": "black"})
-    answer = explain(state, seen(state, blue_warrior_3=nb(E, "E"), blue_elder_1=E))
+    state = position({**rocks, E: "blue-warrior-3", nb(E, "E"): "green-leader-1"},
+                     {"blue-warrior-3": "black", "green-leader-1": "black"})
+    answer = explain(state, seen(state, blue_warrior_3=nb(E, "E"), green_leader_1=E))
     assert answer.ok and answer.cost == 3 and answer.ambiguous
     movers = sorted(o.movements[0].islander for o in answer.options)
-    assert movers == ["blue-elder-1", "blue-warrior-3"]
+    assert movers == ["blue-warrior-3", "green-leader-1"]
 
 
 def test_an_illegal_change_names_the_islander_and_the_rule():
@@ -112,6 +112,14 @@ def test_a_move_that_no_legal_sequence_makes_is_refused_with_the_islander():
     answer = explain(state, seen(state, blue_elder_2=nb(rock, "SE")))
     assert not answer.ok and answer.offenders == ("blue-elder-2",) and answer.rule == "movement"
     assert "cannot get from" in (answer.reason or "")
+
+
+def test_an_equally_cheap_reading_that_keeps_the_endurance_run_open_is_preferred_without_asking():
+    # Seen: one field forward. A plain run, or a run elsewhere plus the free endurance run: the
+    # same cost, but only the first leaves the free run for later, so nobody needs to be asked.
+    state = position({E: "blue-warrior-3"}, {"blue-warrior-3": "black"})
+    answer = explain(state, seen(state, blue_warrior_3=nb(E, "NW")))
+    assert answer.ok and not answer.ambiguous and [m.kind for m in answer.movements] == ["run"]
 
 
 def test_the_free_endurance_run_is_used_when_the_points_run_out():

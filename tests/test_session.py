@@ -114,18 +114,18 @@ def test_an_ambiguous_change_asks_and_waits_for_the_players(tmp_path: Path):
     session, listener = drafted_session(tmp_path)
     from dataclasses import replace
 
-    # Put two black islanders side by side, walled in, one with endurance: who swapped?
+    # Two black islanders with endurance side by side, walled in: who made the swap?
     e = "E4"
     pair = {e, nb(e, "E")}
     around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
     rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
     placement = {c: (r,) for c, r in zip(around, rocks)}
     placement[e] = ("blue-warrior-3",)
-    placement[nb(e, "E")] = ("blue-elder-1",)
+    placement[nb(e, "E")] = ("green-leader-1",)
     colour = session.state.active_colour  # type: ignore[union-attr]
     session.state = replace(session.state, placement=placement,  # type: ignore[arg-type]
-                            owners={"blue-warrior-3": colour, "blue-elder-1": colour})
-    answer = session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), blue_elder_1=e))
+                            owners={"blue-warrior-3": colour, "green-leader-1": colour})
+    answer = session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e))
     assert answer is not None and answer.ambiguous and len(session.status.decision) == 2
     assert "decision-needed" in listener.kinds()
     assert session.state.where["blue-warrior-3"] == e  # type: ignore[union-attr]  # nothing applied yet

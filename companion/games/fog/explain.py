@@ -79,6 +79,12 @@ class Explanation:
                 "offenders": list(self.offenders), "rule": self.rule, "searched": self.searched}
 
 
+def _dominates(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Outcome ``a`` is as good as ``b`` for the player in every way and better in one: the same
+    bonuses, and the endurance run still open to everyone ``b`` leaves it open to, and more."""
+    return a[0] == b[0] and a[1] > b[1]
+
+
 def group_actions(movements: Sequence[Movement], pending: Sequence[bool]) -> tuple[MoveAction, ...]:
     """Cut movements into complete moves: a move ends with the first movement that leaves nobody pending."""
     out: list[MoveAction] = []
@@ -355,6 +361,10 @@ class _Search:
             moves.reverse()
             pend.reverse()
             outcome = self.outcome(node.pos)
+            if any(_dominates(other, outcome) for other in seen):
+                continue
+            for other in [o for o in seen if _dominates(outcome, o)]:
+                del seen[other]
             if outcome not in seen:
                 seen[outcome] = Option(tuple(moves), node.g, tuple(node.pos.gains),
                                        tuple(sorted(node.pos.prepared - frozenset(self.before.prepared))),
