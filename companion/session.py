@@ -64,6 +64,7 @@ class Session:
         self.game_id: str | None = None
         self.state: GameState | None = None
         self.status = Status()
+        self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
 
     # ------------------------------------------------------------------ life cycle
     def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
@@ -84,6 +85,8 @@ class Session:
             self.game_id = game_id
             self.state = self._replay(game_id)
             self.status = Status()
+            events = self.store.events(game_id)
+            self.last_seq = events[-1].seq if events else 0
         self._publish("game-resumed", {"game": game_id})
         return True
 
@@ -112,6 +115,7 @@ class Session:
     def _commit(self, state: GameState, action: str, kind: str = "action") -> int:
         """Log first, then switch to the new state, then tell the listeners."""
         seq = self.store.append(self._game(), kind, {"action": action})
+        self.last_seq = seq
         self.state = state
         if state.phase == "finished":
             self.store.finish(self._game())
@@ -162,6 +166,7 @@ class Session:
                 raise SessionError("nothing to undo")
             new = rules.undo(self.state)
             seq = self.store.append(self._game(), "undo", {"undone": self.state.history[-1]})
+            self.last_seq = seq
             self.state = new
             self.status.out_of_sync = None
             self.status.decision = []

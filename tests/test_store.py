@@ -129,3 +129,43 @@ def test_a_subscriber_that_falls_far_behind_loses_its_oldest_events_not_the_sess
     release.set()
     assert sub.drain() and sub.dropped >= 80 and seen[-1] == 99
     bus.close()
+
+
+def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothing(tmp_path: Path):
+    """The session plays a game; SIGKILL at random moments; each restart resumes from the log."""
+    from companion.session import Session
+
+    path = tmp_path / "game.db"
+    rng = random.Random(5)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    acknowledged = 0
+    kills = 0
+    while kills < 100:
+        proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "crash_game.py"), str(path)],
+                                stdout=subprocess.PIPE, text=True, env=env)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+        reader.start()
+        time.sleep(rng.uniform(0.3, 0.6))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        reader.join(timeout=5)
+        kills += 1
+        resumed = [int(line.split()[1]) for line in lines if line.startswith("resumed ")]
+        acks = [int(line.split()[1]) for line in lines if line.startswith("ack ")]
+        assert not resumed or resumed[0] >= acknowledged, "an acknowledged event was lost before a restart"
+        acknowledged = max([acknowledged, *acks])
+        if any(line.startswith("finished") for line in lines):
+            path.unlink()  # the game ended: start another for the remaining kills
+            acknowledged = 0
+    store = GameStore(path)
+    session = Session(store)
+    assert session.resume() or store.games()
+    game = store.unfinished() or store.games()[-1].id
+    seqs = [e.seq for e in store.events(game)]
+    lost = max(0, acknowledged - (seqs[-1] if seqs else 0))
+    print(f"\nkills: {kills}, acknowledged events in the current game: {acknowledged}, logged: {len(seqs)}, "
+          f"lost: {lost}")
+    assert lost == 0 and seqs == list(range(1, len(seqs) + 1))  # nothing lost, nothing twice
+    if session.state is not None:
+        assert session.replayed() == session.state and rules.replay(session.state) == session.state
