@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 
 from companion.games.fog import rules
 from companion.games.fog.board import Board
@@ -23,7 +24,7 @@ if not session.resume():
 state = session.state
 assert state is not None
 rng = random.Random(len(state.history))
-print(f"resumed {session.last_seq}", flush=True)
+print(f"resumed {session.game_id} {session.last_seq}", flush=True)
 while session.state.phase != "finished":  # type: ignore[union-attr]
     state = session.state
     assert state is not None
@@ -38,5 +39,6 @@ while session.state.phase != "finished":  # type: ignore[union-attr]
             session.undo()
         else:
             session.end_turn("button")
-    print(f"ack {session.last_seq}", flush=True)
+    print(f"ack {session.game_id} {session.last_seq}", flush=True)
+    time.sleep(0.005)  # a table's pace, so that kills land in the middle of games
 print("finished", flush=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from companion.games.fog.board import Board
@@ -57,3 +58,25 @@ def solo_position(placement: Mapping[str, str | tuple[str, ...]], scenario: str 
     cells = {c: (p if isinstance(p, tuple) else (p,)) for c, p in placement.items()}
     state = replace(base, setup=cells, placement=cells)
     return replace(state, **fields) if fields else state
+
+
+def moved(placement: Mapping[str, tuple[str, ...]], **moves: str) -> dict[str, tuple[str, ...]]:
+    """The placement after moving pieces by hand: ``moved(p, blue_elder_1="E4")`` (``_`` for ``-``)."""
+    out = {c: list(ps) for c, ps in placement.items()}
+    for piece, cell in moves.items():
+        piece = piece.replace("_", "-")
+        for ps in out.values():
+            if piece in ps:
+                ps.remove(piece)
+        out.setdefault(cell, []).append(piece)
+    return {c: tuple(ps) for c, ps in out.items() if ps}
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
+    """Poll until ``predicate()`` holds (for threads that react to the camera)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False

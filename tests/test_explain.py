@@ -14,27 +14,15 @@ from companion.games.fog.movement import apply_move, legal_movements
 from companion.games.fog.options import Options
 from companion.games.fog.setup import new_game
 from companion.games.fog.state import GameState
-from tests.tables import BOARD, nb, position
+from tests.tables import BOARD, moved, nb, position
 
 E = "E4"
-
-
-def seen(state: GameState, **moves: str) -> dict[str, tuple[str, ...]]:
-    """The placement the camera would report after moving pieces by hand (piece=cell)."""
-    placement = {c: list(ps) for c, ps in state.placement.items()}
-    for piece, cell in moves.items():
-        piece = piece.replace("_", "-")
-        for ps in placement.values():
-            if piece in ps:
-                ps.remove(piece)
-        placement.setdefault(cell, []).append(piece)
-    return {c: tuple(ps) for c, ps in placement.items() if ps}
 
 
 def test_an_islander_carried_three_fields_forward_is_explained_as_three_runs():
     state = position({E: "blue-elder-1"}, {"blue-elder-1": "black"})
     target = nb(E, "NW", "NE", "NW")
-    answer = explain(state, seen(state, blue_elder_1=target))
+    answer = explain(state, moved(state.placement, blue_elder_1=target))
     assert answer.ok and answer.cost == 3 and not answer.ambiguous
     assert [m.kind for m in answer.movements] == ["run", "run", "run"]
     after = apply_explanation(state, answer.options[0])
@@ -45,14 +33,14 @@ def test_a_jump_is_found_when_it_is_cheaper_than_running_round():
     a = nb(E, "NW")
     state = position({E: "blue-elder-1", a: "red-elder-1", nb(E, "NE"): "rock-1", nb(E, "W"): "rock-2"},
                      {"blue-elder-1": "black"})
-    answer = explain(state, seen(state, blue_elder_1=nb(a, "NW")))
+    answer = explain(state, moved(state.placement, blue_elder_1=nb(a, "NW")))
     assert answer.cost == 2 and answer.movements[0].kind == "jump"  # blue-elder-1 has the jump characteristic
 
 
 def test_two_islanders_moving_together_are_explained_as_a_push():
     a = nb(E, "NW")
     state = position({E: "blue-leader-1", a: "red-elder-1"}, {"blue-leader-1": "black"})
-    answer = explain(state, seen(state, blue_leader_1=a, red_elder_1=nb(a, "NW")))
+    answer = explain(state, moved(state.placement, blue_leader_1=a, red_elder_1=nb(a, "NW")))
     assert answer.cost == 2 and [m.kind for m in answer.movements] == ["push"]
 
 
@@ -67,7 +55,7 @@ def test_islanders_boarding_take_the_bonuses_whatever_the_order():
     # the 4. Both go to black, so the order does not matter and nobody is asked.
     state = position({"P1-1": "blue-sailor-1", "P1-2": "green-elder-1"},
                      {"blue-sailor-1": "black", "green-elder-1": "black"})
-    answer = explain(state, seen(state, blue_sailor_1="blue-CR", green_elder_1="blue-BR"))
+    answer = explain(state, moved(state.placement, blue_sailor_1="blue-CR", green_elder_1="blue-BR"))
     assert answer.ok and answer.cost == 2 and not answer.ambiguous
     assert sorted(answer.options[0].gains) == [4, 6]
     assert apply_explanation(state, answer.options[0]).prep_taken == {"black": tuple(answer.options[0].gains)}
@@ -82,7 +70,7 @@ def test_a_swap_between_two_own_islanders_asks_who_swapped_when_endurance_depend
              zip(around, [(k, i) for k in ("rock", "bush", "driftwood") for i in range(1, 6)])}
     state = position({**rocks, E: "blue-warrior-3", nb(E, "E"): "green-leader-1"},
                      {"blue-warrior-3": "black", "green-leader-1": "black"})
-    answer = explain(state, seen(state, blue_warrior_3=nb(E, "E"), green_leader_1=E))
+    answer = explain(state, moved(state.placement, blue_warrior_3=nb(E, "E"), green_leader_1=E))
     assert answer.ok and answer.cost == 3 and answer.ambiguous
     movers = sorted(o.movements[0].islander for o in answer.options)
     assert movers == ["blue-warrior-3", "green-leader-1"]
@@ -92,14 +80,14 @@ def test_an_illegal_change_names_the_islander_and_the_rule():
     state = position({E: "blue-elder-1", "C3": "red-elder-1", "B2": "rock-1"},
                      {"blue-elder-1": "black", "red-elder-1": "pink"})
     short = replace(state, mp_left=3)
-    far = explain(short, seen(short, blue_elder_1="J5"))
+    far = explain(short, moved(short.placement, blue_elder_1="J5"))
     assert not far.ok and far.offenders == ("blue-elder-1",) and far.rule == "movement-points"
     assert "needs at least" in (far.reason or "")
-    foreign = explain(state, seen(state, red_elder_1=nb("C3", "NW")))
+    foreign = explain(state, moved(state.placement, red_elder_1=nb("C3", "NW")))
     assert not foreign.ok and foreign.offenders == ("red-elder-1",) and foreign.rule == "not-your-islander"
-    obstacle = explain(state, seen(state, rock_1="B3"))
+    obstacle = explain(state, moved(state.placement, rock_1="B3"))
     assert obstacle.rule == "obstacles" and "obstacles never move" in (obstacle.reason or "")
-    on_top = explain(state, seen(state, blue_elder_1="C3"))
+    on_top = explain(state, moved(state.placement, blue_elder_1="C3"))
     assert on_top.rule == "empty-field"
     gone = explain(state, {c: ps for c, ps in state.placement.items() if "blue-elder-1" not in ps})
     assert gone.rule == "missing" and gone.offenders == ("blue-elder-1",)
@@ -109,7 +97,7 @@ def test_a_move_that_no_legal_sequence_makes_is_refused_with_the_islander():
     # Two fields straight backwards through a rock: runs cannot pass it and crossing never goes backwards.
     rock = nb(E, "SE")
     state = position({E: "blue-elder-2", rock: "rock-1"}, {"blue-elder-2": "black"}, mp_left=2)
-    answer = explain(state, seen(state, blue_elder_2=nb(rock, "SE")))
+    answer = explain(state, moved(state.placement, blue_elder_2=nb(rock, "SE")))
     assert not answer.ok and answer.offenders == ("blue-elder-2",) and answer.rule == "movement"
     assert "cannot get from" in (answer.reason or "")
 
@@ -118,13 +106,13 @@ def test_an_equally_cheap_reading_that_keeps_the_endurance_run_open_is_preferred
     # Seen: one field forward. A plain run, or a run elsewhere plus the free endurance run: the
     # same cost, but only the first leaves the free run for later, so nobody needs to be asked.
     state = position({E: "blue-warrior-3"}, {"blue-warrior-3": "black"})
-    answer = explain(state, seen(state, blue_warrior_3=nb(E, "NW")))
+    answer = explain(state, moved(state.placement, blue_warrior_3=nb(E, "NW")))
     assert answer.ok and not answer.ambiguous and [m.kind for m in answer.movements] == ["run"]
 
 
 def test_the_free_endurance_run_is_used_when_the_points_run_out():
     state = position({E: "blue-warrior-3"}, {"blue-warrior-3": "black"}, mp_left=2)
-    answer = explain(state, seen(state, blue_warrior_3=nb(E, "NW", "NE", "NW")))
+    answer = explain(state, moved(state.placement, blue_warrior_3=nb(E, "NW", "NE", "NW")))
     assert answer.ok and answer.cost == 2 and answer.movements[-1].kind == "endurance"
 
 
@@ -174,7 +162,7 @@ def test_explain_never_finds_a_dearer_sequence_than_the_one_played():
 # ------------------------------------------------------------------------------------ CLI
 def test_explain_on_the_command_line(tmp_path: Path, capsys):
     state = position({E: "blue-elder-1"}, {"blue-elder-1": "black"})
-    after = replace(state, placement=seen(state, blue_elder_1=nb(E, "NW")))
+    after = replace(state, placement=moved(state.placement, blue_elder_1=nb(E, "NW")))
     (tmp_path / "before.json").write_text(state.to_json())
     (tmp_path / "after.json").write_text(json.dumps({"placement": {c: list(p) for c, p in after.placement.items()}}))
     assert main(["explain", str(tmp_path / "before.json"), str(tmp_path / "after.json"), "--json"]) == 0

@@ -14,16 +14,7 @@ from companion.games.fog.movement import apply_move, legal_movements
 from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD
-
-
-def wait_for(predicate, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
+from tests.tables import BOARD, wait_for
 
 
 def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path):

@@ -13,18 +13,9 @@ from pathlib import Path
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD
+from tests.tables import BOARD, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def wait_for(predicate, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path):

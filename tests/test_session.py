@@ -11,7 +11,7 @@ from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.session import Session, SessionError
 from companion.store import GameStore
-from tests.tables import BOARD, nb
+from tests.tables import BOARD, moved, nb
 
 
 class Listener:
@@ -22,17 +22,6 @@ class Listener:
     def kinds(self) -> list[str]:
         self.sub.drain()
         return [e.kind for e in self.events]
-
-
-def moved(placement, **moves):  # type: ignore[no-untyped-def]
-    out = {c: list(ps) for c, ps in placement.items()}
-    for piece, cell in moves.items():
-        piece = piece.replace("_", "-")
-        for ps in out.values():
-            if piece in ps:
-                ps.remove(piece)
-        out.setdefault(cell, []).append(piece)
-    return {c: tuple(ps) for c, ps in out.items() if ps}
 
 
 def drafted_session(tmp_path: Path) -> tuple[Session, Listener]:
