@@ -160,7 +160,9 @@ class Companion:
         from vision.sources import SimulatedTable
 
         if not isinstance(self.source, SimulatedTable):
-            raise FogCompanionErrorLazy("the table command works on the simulated table (--camera sim)")
+            from companion.errors import FogCompanionError
+
+            raise FogCompanionError("the table command works on the simulated table (--camera sim)")
         placement = {c: [p for p in ps if p != piece] for c, ps in self.source.placement().items()}
         if cell != "-":  # "-": the token was taken off or turned over
             placement.setdefault(cell, []).append(piece)
@@ -176,12 +178,6 @@ class Companion:
         self.subscription.close()
         self.store.close()
         self.say("stopped: LEDs off, camera released, log closed")
-
-
-def FogCompanionErrorLazy(message: str) -> Exception:  # noqa: N802 - an error value, named like a class
-    from companion.errors import FogCompanionError
-
-    return FogCompanionError(message)
 
 
 def run_companion(args: Any) -> int:

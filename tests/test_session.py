@@ -72,14 +72,20 @@ def test_a_legal_move_seen_by_the_camera_is_applied_logged_and_published(tmp_pat
     assert "action" in listener.kinds()
 
 
-def test_an_illegal_move_puts_the_session_out_of_sync_until_the_board_is_put_back(tmp_path: Path):
+def carried_too_far(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A drafted game where a hand carried an islander to row J, which no legal move reaches."""
     session, listener = drafted_session(tmp_path)
     state = session.state
     assert state is not None
     piece, src, _ = own_islander_with_a_free_forward_hex(session)
     far = next(c for c in BOARD.row_cells["J"] if c not in state.placement)
-    before = state
     session.on_stable_change(moved(state.placement, **{piece.replace("-", "_"): far}))
+    return session, listener, state, piece, src, far
+
+
+def test_an_illegal_move_puts_the_session_out_of_sync_until_the_board_is_put_back(tmp_path: Path):
+    session, listener, before, piece, _src, _far = carried_too_far(tmp_path)
+    state = before
     assert session.status.out_of_sync is not None and piece in session.status.out_of_sync.offenders
     assert session.state == before  # nothing applied
     session.on_stable_change(state.placement)  # put back
@@ -88,12 +94,7 @@ def test_an_illegal_move_puts_the_session_out_of_sync_until_the_board_is_put_bac
 
 
 def test_a_person_can_accept_the_board_as_seen_which_is_recorded_as_a_correction(tmp_path: Path):
-    session, _ = drafted_session(tmp_path)
-    state = session.state
-    assert state is not None
-    piece, src, _ = own_islander_with_a_free_forward_hex(session)
-    far = next(c for c in BOARD.row_cells["J"] if c not in state.placement)
-    session.on_stable_change(moved(state.placement, **{piece.replace("-", "_"): far}))
+    session, _, _state, piece, src, far = carried_too_far(tmp_path)
     session.accept_correction()
     assert session.state.where[piece] == far and session.state.history[-1] == f"correct {piece}:{src}>{far}"  # type: ignore[union-attr]
     assert session.status.out_of_sync is None and session.replayed() == session.state

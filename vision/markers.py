@@ -145,7 +145,6 @@ def _write_pdf(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed]) ->
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     pages = max(p.page for p in placed) + 1
     page_ids = []
-    parent_id = len(objects) + 1 + pages * 2 + len(placed)  # filled in below; computed after adding
     image_ids: dict[int, int] = {}
     for p in placed:
         if p.item.marker in image_ids:

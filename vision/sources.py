@@ -152,14 +152,18 @@ class FolderSource(FrameSource):
 
     live = False
 
-    def __init__(self, folder: str | Path, loop: bool = False) -> None:
+    def __init__(self, folder: str | Path, loop: bool = False, only: Path | None = None) -> None:
         self.folder = Path(folder)
         self.loop = loop
-        self.name = str(folder)
+        self.only = only  # a single image instead of the whole folder
+        self.name = str(only or folder)
         self._files: list[Path] = []
         self._next = 0
 
     def open(self) -> None:
+        if self.only is not None:
+            self._files, self._next = [self.only], 0
+            return
         if not self.folder.is_dir():
             raise CameraError(f"image folder {self.folder} does not exist")
         self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -301,8 +305,7 @@ def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[s
         if path.is_dir():
             source = FolderSource(path)
         elif path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
-            source = FolderSource(path.parent)
-            source._files = [path]  # a single image
+            source = FolderSource(path.parent, only=path)
         elif spec.startswith("/dev/video"):
             source = OpenCVSource(spec, width, height, live=True)
         elif path.is_file():
@@ -310,7 +313,5 @@ def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[s
         else:
             raise CameraError(f"camera {spec!r}: no such device, file or folder (tried: picamera2, sim, a device "
                               "index like 0, /dev/videoN, a video file, a folder of images, a stream URL)")
-    if isinstance(source, FolderSource) and source._files:
-        return source  # a single image is already set up
     source.open()
     return source

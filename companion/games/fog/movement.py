@@ -387,46 +387,39 @@ def _beach(rules: Rules, pos: Pos, me: str, cell: str, ch: str) -> Iterator[Step
                            moves + ((me, cell, n1),))
             # Jump over one beach islander (straight; angular if enhanced).
             for e in (d,) + (ROT60[d] if rules.enhanced else ()):
-                if e in BACKWARD:
-                    continue
-                n2 = hexdir[n1].get(e)
-                for enhanced in enh:
-                    if e != d and not enhanced:
-                        continue
-                    land = _landing(rules, pos, n2, enhanced)
-                    if land is None or (enhanced and e == d and not land[1]):
-                        continue  # an enhanced straight jump only makes sense via an occupied hex
-                    cost = _cost("jump", ch, enhanced)
-                    if cost <= mp:
-                        yield Step(Movement("jump", me, (cell, n1, n2), enhanced), cost,  # type: ignore[arg-type]
-                                   ((me, cell, n2),), land[1])  # type: ignore[arg-type]
+                if e not in BACKWARD:
+                    yield from _leap(rules, pos, me, "jump", (cell, n1, hexdir[n1].get(e)), ch, enh,
+                                     needs_enhancement=e != d)
         elif w1 == "obstacle":
             # Cross one obstacle (straight or angular).
             for e in (d,) + ROT60[d]:
-                if e in BACKWARD:
-                    continue
-                n2 = hexdir[n1].get(e)
-                for enhanced in enh:
-                    land = _landing(rules, pos, n2, enhanced)
-                    if land is None or (enhanced and not land[1]):
-                        continue
-                    cost = _cost("cross", ch, enhanced)
-                    if cost <= mp:
-                        yield Step(Movement("cross", me, (cell, n1, n2), enhanced), cost,  # type: ignore[arg-type]
-                                   ((me, cell, n2),), land[1])  # type: ignore[arg-type]
+                if e not in BACKWARD:
+                    yield from _leap(rules, pos, me, "cross", (cell, n1, hexdir[n1].get(e)), ch, enh)
     # Squeeze between two blockers (beach islanders, obstacles, woods) to the hex beyond.
     for d1, d2 in SQUEEZE_PAIRS:
         if whats.get(d1) not in BLOCKERS or whats.get(d2) not in BLOCKERS:
             continue
-        target = hexdir[here[d1]].get(d2)
-        for enhanced in enh:
-            land = _landing(rules, pos, target, enhanced)
-            if land is None or (enhanced and not land[1]):
-                continue
-            cost = _cost("squeeze", ch, enhanced)
-            if cost <= mp:
-                yield Step(Movement("squeeze", me, (cell, target), enhanced), cost,  # type: ignore[arg-type]
-                           ((me, cell, target),), land[1])  # type: ignore[arg-type]
+        yield from _leap(rules, pos, me, "squeeze", (cell, hexdir[here[d1]].get(d2)), ch, enh)
+
+
+def _leap(rules: Rules, pos: Pos, me: str, kind: str, path: tuple[str | None, ...], ch: str,
+          enh: tuple[bool, ...], needs_enhancement: bool = False) -> Iterator[Step]:
+    """Jump, cross or squeeze along ``path`` to its last cell.
+
+    In the base game it lands on an empty field (or on a shore islander, then moves on); the
+    enhanced version (+2 MP) is for landing on an occupied hex, or for geometry that needs it
+    (``needs_enhancement``: an angular jump), where it may land anywhere it could otherwise.
+    """
+    target = path[-1]
+    for enhanced in enh:
+        if needs_enhancement and not enhanced:
+            continue
+        land = _landing(rules, pos, target, enhanced)
+        if land is None or (enhanced and not needs_enhancement and not land[1]):
+            continue
+        cost = _cost(kind, ch, enhanced)
+        if cost <= pos.mp:
+            yield Step(Movement(kind, me, path, enhanced), cost, ((me, path[0], target),), land[1])  # type: ignore[arg-type]
 
 
 BLOCKERS = frozenset({"islander", "obstacle", "woods", "crowded"})
