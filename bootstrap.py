@@ -2,11 +2,13 @@
 """Set up and run fog-companion on a fresh machine with nothing but Python >= 3.11.
 
     python3 bootstrap.py run  [ARGS...]   # run the companion
-    python3 bootstrap.py test [PYTEST ARGS...]  # run the whole test suite
+    python3 bootstrap.py test [PYTEST ARGS...]  # run the whole test suite (browser tests included)
 
 Each command creates its virtual environment on first use (``.venv`` to run, ``.venv-test``
 for the tests) and reinstalls the project into it whenever ``pyproject.toml`` changes, then
-hands over to the real program. Only the standard library is used here.
+hands over to the real program. The tests also need Debian's ``chromium`` for the browser tests;
+it is installed with apt-get when missing and this runs as root (or with password-less sudo).
+Only the standard library is used here.
 """
 
 from __future__ import annotations
@@ -42,6 +44,29 @@ def ensure_env(kind: str) -> Path:
     return python_in(env)
 
 
+BROWSER = "/usr/bin/chromium"
+
+
+def ensure_browser() -> None:
+    """The browser tests drive Debian's Chromium (never a downloaded one): install it when missing."""
+    if Path(BROWSER).exists():
+        return
+    if os.name != "posix" or not Path("/usr/bin/apt-get").exists():
+        print("note: no /usr/bin/chromium and no apt-get here; the browser tests will be skipped", flush=True)
+        return
+    prefix: list[str] = []
+    if os.geteuid() != 0:
+        if subprocess.call(["sudo", "-n", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) != 0:
+            print("note: installing chromium needs root (sudo apt-get install chromium); "
+                  "the browser tests will be skipped", flush=True)
+            return
+        prefix = ["sudo", "-n"]
+    print("installing Debian's chromium for the browser tests ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.call([*prefix, "apt-get", "update", "-qq"], env=env)
+    subprocess.call([*prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env)
+
+
 def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):
         print("fog-companion needs Python 3.11 or newer", file=sys.stderr)
@@ -58,6 +83,7 @@ def main(argv: list[str]) -> int:
     if kind == "run":
         cmd = [str(py), "-m", "companion", *(rest or ["run"])]
     else:
+        ensure_browser()
         cmd = [str(py), "-m", "pytest", *rest]
     return subprocess.call(cmd, cwd=ROOT)
 

@@ -221,9 +221,21 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- run / play
 def _run_args(p: argparse.ArgumentParser) -> None:
-    _new_game_args(p)
-    p.add_argument("--camera", default="sim", help="picamera2 | sim | 0 | /dev/video0 | file | folder (default: sim)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: $FOG_CONFIG, /etc/fog-companion/config.toml "
+                   "or ~/.config/fog-companion/config.toml; see docs/config.md)")
+    p.add_argument("--camera", metavar="SOURCE", help="picamera2 | sim | 0 | /dev/video0 | file | folder | URL "
+                   "(default from the config: sim)")
+    p.add_argument("--host", help="panel address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, help="panel port (default 8080)")
     p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")
+    p.add_argument("--no-panel", action="store_true", help="do not start the web panel")
+    g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
+    g.add_argument("--players", type=int, help="2, 3 or 4 (1 = solo; see --solo)")
+    g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
+    g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
+    g.add_argument("--options", default="", help="e.g. hourglass=90,enhanced,min-crew,leaders")
+    g.add_argument("--names", default="", help="comma-separated player names in seating order")
+    g.add_argument("--board", help="packaged board name or board file (default from the config: standard)")
 
 
 @command("run", "run the companion: camera, rules, LEDs and buttons (simulated table by default)", _run_args)

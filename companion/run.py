@@ -31,191 +31,285 @@ def extra_commands() -> dict[str, tuple[Callable[..., int], Callable[..., None],
 
 
 # --------------------------------------------------------------------------------------------------
-# fog-companion run: config -> camera -> stabiliser -> session -> LEDs/buttons (-> panel)
+# fog-companion run: config -> camera -> stabiliser -> session -> LEDs/buttons -> panel
 # --------------------------------------------------------------------------------------------------
 import os  # noqa: E402
 import signal  # noqa: E402
+import socket  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
+import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from companion.config import Config  # noqa: E402
+from companion.errors import FogCompanionError  # noqa: E402
+
 RUN_HELP = """commands (the camera does the rest):
-  table PIECE CELL     move a piece on the simulated table (as a hand would)
+  table PIECE CELL     move a piece on the simulated table (as a hand would; CELL '-' takes it off)
   draft ISLANDER       choose an islander in the draft (auto-draft: the rest at random)
   end | undo | accept | decide N | status | quit"""
 
+# The main loop pings the systemd watchdog only while the camera thread is alive and stepping.
+CAMERA_STALL_SECONDS = 10.0
 
-def default_data_dir() -> Path:
-    env = os.environ.get("FOG_DATA_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+
+def default_data_dir(environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    if env.get("FOG_DATA_DIR"):
+        return Path(env["FOG_DATA_DIR"])
+    if env.get("STATE_DIRECTORY"):  # systemd's StateDirectory=
+        return Path(env["STATE_DIRECTORY"].split(":")[0])
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "fog-companion"
 
 
-class Companion:
-    """Everything wired together. ``start`` runs the camera loop on a thread; ``stop`` ends cleanly."""
+def led_config(config: Config) -> Any:
+    from hardware.output import LedConfig, Segment
 
-    def __init__(self, camera: str, data_dir: Path, state_factory: Callable[[], Any], out: Any = None,
-                 environ: dict[str, str] | None = None) -> None:
+    values = dict(config["leds"])
+    segments = values.pop("segments")
+    if segments:
+        values["segments"] = tuple(Segment(s["name"], s["start"], s["length"], s.get("reversed", False))
+                                   for s in segments)
+    return LedConfig(**values)
+
+
+def controls_config(config: Config) -> Any:
+    from hardware.controls import ControlsConfig
+
+    return ControlsConfig(**config["buttons"])
+
+
+class Companion:
+    """Everything wired together. ``start`` runs the camera thread (and the panel); ``stop`` ends cleanly."""
+
+    def __init__(self, config: Config, state_factory: Callable[[], Any] | None = None, out: Any = None,
+                 environ: dict[str, str] | None = None, pin_factory: Any = None) -> None:
+        from companion.games.fog.board import Board
         from companion.session import Session
         from companion.store import GameStore
-        from hardware.output import LedConfig
         from hardware.table import TableHardware
 
+        self.config = config
         self.out = out or sys.stdout
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self.store = GameStore(data_dir / "games.db")
+        self.data_dir = Path(config["data"]["dir"]) if config["data"]["dir"] else default_data_dir(environ)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.store = GameStore(self.data_dir / "games.db")
         self.session = Session(self.store)
+        self.board = Board.load_named(config["game"]["board"])
         if self.session.resume():
             self.say(f"resumed game {self.session.game_id}")
-        else:
-            state = state_factory()
-            self.session.start(state, verify=True)
+        elif state_factory is not None:
+            self.session.start(state_factory(), verify=True)
             self.say(f"new game {self.session.game_id}")
-        state = self.session.state
-        board = state.board_data
-        self.hardware = TableHardware(board.rgb, LedConfig(), environ=environ)
+        else:
+            self.say("no game yet: start one on the panel's setup page")
+        if self.session.state is not None:
+            self.board = self.session.state.board_data
+        self.hardware = TableHardware(self.board.rgb, led_config(config), controls_config(config),
+                                      environ=environ, pin_factory=pin_factory)
         for message in self.hardware.messages:
             self.say(message)
         self.hardware.on_button("end_turn", lambda: self._safely(lambda: self.session.end_turn("button")))
         self.hardware.on_button("undo", lambda: self._safely(self.session.undo))
         self.hardware.on_hourglass_expired = lambda: self._safely(lambda: self.session.end_turn("hourglass"))
         self.subscription = self.session.bus.subscribe(self._on_event)
-        self.camera_spec = camera
-        self.board = board
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.source: Any = None
+        self.camera: Any = None
+        self.panel: Any = None
+        self.panel_url: str | None = None
+        self._stopped = False
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
     def _safely(self, fn: Callable[[], Any]) -> None:
-        from companion.errors import FogCompanionError
-
         try:
             fn()
         except FogCompanionError as exc:
             self.say(f"not possible: {exc}")
 
+    # ------------------------------------------------------------------ events -> LEDs and log
     def _on_event(self, event: Any) -> None:
+        state = self.session.state
+        if state is None:
+            return
         status = self.session.status
         alert, rows = None, frozenset()
-        if status.out_of_sync is not None:
+        if status.camera_fault is not None:
+            alert = "camera"
+        elif status.out_of_sync is not None:
             alert = "illegal"
             rows = frozenset(r for p in status.out_of_sync.offenders
-                             if (c := self.session.state.where.get(p)) and (r := self.board.row_of(c)))
+                             if (c := state.where.get(p)) and (r := self.board.row_of(c)))
         elif status.decision:
             alert = "waiting"
-        self.hardware.show(self.session.state, alert, rows)
-        if event.kind in ("out-of-sync", "decision-needed", "game-over", "setup-differs", "setup-verified", "in-sync"):
+        self.hardware.show(state, alert, rows)
+        if event.kind in ("out-of-sync", "decision-needed", "game-over", "setup-differs", "setup-verified", "in-sync",
+                          "camera-lost", "camera-back", "game-started"):
             self.say(f"[{event.kind}] " + ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "lines")[:300])
         elif event.kind == "action":
             self.say(f"[action] {event.data['action']} (MP left {event.data['mp_left']}, "
                      f"{event.data['active']} to play)" + (f"; flip {event.data['flip']}" if "flip" in event.data else ""))
 
-    # ------------------------------------------------------------------ camera loop
-    def start(self) -> None:
-        from vision.detect import BoardDetector
+    # ------------------------------------------------------------------ games
+    def new_game(self, state: Any, title: str = "") -> str:
+        """Start a game (from the panel's setup wizard); the camera then verifies the physical setup."""
+        game_id = self.session.start(state, title=title, verify=True)
+        self.board = state.board_data
+        self.verify_now()
+        return game_id
+
+    def verify_now(self) -> list[dict[str, Any]] | None:
+        """Compare the camera's current stable picture with the setup (None: no picture yet)."""
+        if self.camera is None:
+            return None
+        picture = self.camera.stable_placement()
+        if picture is None or self.session.state is None:
+            return None
+        return self.session.verify_setup(picture)
+
+    def _on_picture(self, placement: dict[str, tuple[str, ...]], first: bool) -> None:
+        if self.session.state is None:
+            return
+        self._safely(lambda: self.session.on_stable_change(placement))
+
+    def _on_health(self, ok: bool, why: str) -> None:
+        if ok:
+            self.session.camera_back()
+            self.say("camera back: play by the camera again")
+        else:
+            self.session.camera_lost(why)
+            self.say(f"camera lost ({why}): play goes on from the panel")
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self, panel: bool = False) -> None:
+        from vision.live import LiveCamera
         from vision.sources import open_source
-        from vision.stabilise import Stabiliser, StreamObserver
+        from vision.stabilise import Stabiliser
 
-        self.source = open_source(self.camera_spec, board=self.board, placement=self.session.state.placement)
-        self.say(f"camera: {getattr(self.source, 'name', self.camera_spec)}")
-        self.observer = StreamObserver(BoardDetector(self.board))
-        self.stabiliser = Stabiliser()
-        self.hardware.show(self.session.state)
+        cam = self.config["camera"]
+        placement = self.session.state.placement if self.session.state is not None else {}
+        try:
+            source = open_source(cam["source"], board=self.board, placement=placement, width=cam["width"],
+                                 height=cam["height"])
+        except FogCompanionError as exc:  # no camera: the panel and the buttons still run the game
+            self.say(f"camera: {exc}; playing from the panel only")
+            self.session.camera_lost(str(exc))
+        else:
+            det = self.config["detector"]
+            self.camera = LiveCamera(source, self.board, self._on_picture, self._on_health,
+                                     Stabiliser(frames_needed=det["stable_frames"], hold_seconds=det["hold_seconds"]),
+                                     fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"])
+            self.say(f"camera: {self.camera.name}")
+            self.camera.start()
+        if self.session.state is not None:
+            self.hardware.show(self.session.state)
         self.hardware.start()
-        self._thread = threading.Thread(target=self._loop, name="camera-loop", daemon=True)
-        self._thread.start()
+        if panel:
+            self.start_panel()
 
-    def _loop(self) -> None:
-        import time
+    def start_panel(self) -> None:
+        from werkzeug.serving import make_server
 
-        while not self._stop.is_set():
-            try:
-                frame = self.source.read()
-            except Exception as exc:  # the camera went away: the panel and buttons still work
-                self.say(f"camera lost: {exc}")
-                self._stop.wait(1.0)
-                continue
-            if frame is None:
-                self._stop.wait(0.05)
-                continue
-            obs = self.observer.observe(frame)
-            was_ready = self.stabiliser.initialised
-            change = self.stabiliser.feed(obs, self.observer.last_motion)
-            if change is not None:
-                self._safely(lambda: self.session.on_stable_change(change.placement()))
-            elif self.stabiliser.initialised and not was_ready:  # the first stable picture of the table
-                picture = {}
-                for piece, cell in self.stabiliser.stable.items():
-                    picture.setdefault(cell, []).append(piece)
-                self._safely(lambda: self.session.on_stable_change(picture))
-            time.sleep(0.02)
+        from web_ui import create_app
+
+        host, port = self.config["panel"]["host"], self.config["panel"]["port"]
+        app = create_app(self, {"PIN": self.config["panel"]["pin"]})
+        try:
+            self.panel = make_server(host, port, app, threaded=True)
+        except OSError as exc:
+            raise FogCompanionError(f"the panel cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        self.panel.daemon_threads = True
+        threading.Thread(target=self.panel.serve_forever, name="panel", daemon=True).start()
+        self.panel_url = f"http://{_reachable_host(host)}:{self.panel.server_port}/"
+        self.say(f"panel: {self.panel_url}")
+
+    def healthy(self) -> bool:
+        """For the watchdog: the camera thread is alive and stepping (or there is no camera)."""
+        if self.camera is None:
+            return True
+        thread = self.camera._thread
+        alive = thread is None or thread.is_alive()
+        return alive and time.monotonic() - self.camera.last_heartbeat < CAMERA_STALL_SECONDS
 
     def table(self, piece: str, cell: str) -> None:
         """Move a piece on the simulated table, as a player's hand would."""
-        from vision.sources import SimulatedTable
-
-        if not isinstance(self.source, SimulatedTable):
-            from companion.errors import FogCompanionError
-
-            raise FogCompanionError("the table command works on the simulated table (--camera sim)")
-        placement = {c: [p for p in ps if p != piece] for c, ps in self.source.placement().items()}
-        if cell != "-":  # "-": the token was taken off or turned over
-            placement.setdefault(cell, []).append(piece)
-        self.source.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
+        if self.camera is None or not self.camera.simulated:
+            raise FogCompanionError("the table command works on the simulated table (camera source 'sim')")
+        self.camera.move_piece(piece, None if cell == "-" else cell)
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=3)
-        if self.source is not None:
-            self.source.close()
+        if self._stopped:
+            return
+        self._stopped = True
+        if self.panel is not None:
+            self.panel.app_stop = True
+            getattr(self.panel.app, "companion_stopping", threading.Event()).set()
+            self.panel.shutdown()
+            self.panel.server_close()
+        if self.camera is not None:
+            self.camera.stop()
         self.hardware.close()
         self.subscription.close()
         self.store.close()
         self.say("stopped: LEDs off, camera released, log closed")
 
 
-def run_companion(args: Any) -> int:
-    from companion.errors import FogCompanionError
-    from companion.games.fog.game import FogGame
-    from companion.games.fog import rules
-
-    names = [n.strip() for n in args.names.split(",") if n.strip()] or None
-
-    def factory() -> Any:
-        return FogGame().new_game(players=args.players, seed=args.seed, options=args.options, names=names,
-                                  scenario=args.solo, board=args.board)
-
-    companion = Companion(args.camera, Path(args.data_dir) if args.data_dir else default_data_dir(), factory)
-    stopping = threading.Event()
-
-    def on_signal(signum: int, _frame: Any) -> None:
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    companion.start()
-    companion.say(RUN_HELP)
-    reader = threading.Thread(target=_commands, args=(companion, stopping, rules), daemon=True)
-    reader.start()
+def _reachable_host(host: str) -> str:
+    """The address to print for phones: the machine's LAN address when listening on all of them."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
     try:
-        while not stopping.wait(0.2):
-            pass
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            return str(s.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+
+
+def run_companion(args: Any) -> int:
+    from companion import config as config_mod
+    from companion import systemd
+    from companion.games.fog import rules
+    from companion.games.fog.game import FogGame
+
+    config = config_mod.load(args.config).with_overrides({
+        "camera.source": args.camera, "panel.host": args.host, "panel.port": args.port, "data.dir": args.data_dir,
+        "game.board": args.board})
+    factory = None
+    if args.players is not None or args.solo is not None:
+        names = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
+
+        def factory() -> Any:
+            return FogGame().new_game(players=args.players or 1, seed=args.seed, options=args.options, names=names,
+                                      scenario=args.solo, board=config["game"]["board"])
+
+    companion = Companion(config, factory)
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda _s, _f: stopping.set())
+    try:
+        companion.start(panel=not args.no_panel)
+    except FogCompanionError:
+        companion.stop()
+        raise
+    companion.say(RUN_HELP)
+    threading.Thread(target=_commands, args=(companion, stopping, rules), daemon=True).start()
+    notifier = systemd.Notifier()
+    notifier.ready(f"panel {companion.panel_url or 'off'}")
+    try:
+        while not stopping.wait(min(1.0, notifier.interval)):
+            if companion.healthy():
+                notifier.watchdog()
     except KeyboardInterrupt:
         pass
     finally:
+        notifier.stopping()
         companion.stop()
     return 0
 
 
 def _commands(companion: Companion, stopping: threading.Event, rules: Any) -> None:
     import random
-
-    from companion.errors import FogCompanionError
 
     session = companion.session
     for line in sys.stdin:
@@ -243,11 +337,11 @@ def _commands(companion: Companion, stopping: threading.Event, rules: Any) -> No
             elif verb == "decide" and len(words) == 2:
                 session.decide(int(words[1]) - 1)
             elif verb == "status":
-                s = session.state
-                companion.say(f"{s!r}; out of sync: {session.status.out_of_sync is not None}; "
-                              f"verifying: {session.status.verifying}")
+                companion.say(f"{session.state!r}; out of sync: {session.status.out_of_sync is not None}; "
+                              f"verifying: {session.status.verifying}; camera: "
+                              f"{session.status.camera_fault or 'ok'}")
             else:
                 companion.say(RUN_HELP)
-        except (FogCompanionError, ValueError) as exc:
+        except (FogCompanionError, ValueError, AttributeError) as exc:
             companion.say(f"not possible: {exc}")
     stopping.set()

@@ -50,6 +50,7 @@ class Status:
     out_of_sync: OutOfSync | None = None
     decision: list[Option] = field(default_factory=list)
     decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    camera_fault: str | None = None  # set while the camera is failing: the panel is the only input
 
 
 def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
@@ -70,9 +71,13 @@ class Session:
     def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
         """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
         with self._lock:
+            if self.game_id is not None and self.state is not None and self.state.phase != "finished":
+                self.store.abandon(self.game_id)
+            fault = self.status.camera_fault
             self.game_id = self.store.create_game(state.to_dict(), title=title)
             self.state = state
-            self.status = Status(verifying=verify)
+            self.status = Status(verifying=verify and fault is None, camera_fault=fault)
+            self.last_seq = 0
         self._publish("game-started", {"game": self.game_id, "verifying": verify})
         return self.game_id
 
@@ -84,7 +89,7 @@ class Session:
                 return False
             self.game_id = game_id
             self.state = self._replay(game_id)
-            self.status = Status()
+            self.status = Status(camera_fault=self.status.camera_fault)
             events = self.store.events(game_id)
             self.last_seq = events[-1].seq if events else 0
         self._publish("game-resumed", {"game": game_id})
@@ -147,8 +152,9 @@ class Session:
             self._game()
             assert self.state is not None
             if self.status.verifying:
-                raise SessionError("the board does not match the setup yet: "
-                                   f"{len(self.status.setup_differences)} cells differ")
+                diffs = len(self.status.setup_differences)
+                raise SessionError(f"the board does not match the setup yet: {diffs} cells differ" if diffs else
+                                   "the camera has not checked the setup yet")
             before = self.state
             new = rules.apply(before, action)
             seq = self._commit(new, action)
@@ -184,6 +190,42 @@ class Session:
             self._publish("game-over", score(new).to_dict())
 
     # ------------------------------------------------------------------ the camera
+    def camera_lost(self, why: str) -> None:
+        """The camera failed: play goes on from the panel (moves and corrections) until it is back."""
+        with self._lock:
+            if self.status.camera_fault == why:
+                return
+            self.status.camera_fault = why
+            self.status.verifying = False  # nobody can verify without a camera; the panel player vouches
+        self._publish("camera-lost", {"reason": why})
+
+    def camera_back(self) -> None:
+        """Frames are back: the next stable picture is reconciled as usual."""
+        with self._lock:
+            if self.status.camera_fault is None:
+                return
+            self.status.camera_fault = None
+        self._publish("camera-back", {})
+
+    def move(self, piece: str, cell: str | None) -> Explanation | None:
+        """A move entered on the panel: reconciled exactly as if the camera had seen it."""
+        with self._lock:
+            self._game()
+            assert self.state is not None
+            if piece not in self.state.board_data.islanders and piece not in self.state.board_data.obstacles:
+                raise SessionError(f"no piece {piece!r} on this board")
+            if cell is not None and cell not in self.state.board_data.cells:
+                raise SessionError(f"no cell {cell!r} on this board")
+            if self.state.phase != "moving":
+                raise SessionError(f"moves are made in the moving phase, not in the {self.state.phase} phase")
+            seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
+            if cell is not None:
+                seen.setdefault(cell, []).append(piece)
+            answer = explain(self.state, _canonical(seen))
+            if not answer.ok:  # refused outright: a panel move never puts the game out of sync
+                raise IllegalMoveError(answer.reason or f"{piece} cannot reach {cell} now")
+            return self._settle(answer, _canonical(seen))
+
     def on_stable_change(self, seen: Placement) -> Explanation | None:
         """Reconcile a stable camera picture with the expected state."""
         with self._lock:
@@ -204,13 +246,16 @@ class Session:
             answer = explain(self.state, seen_c)
             if not answer.ok:
                 return self._out_of_sync(answer, seen_c)
-            if answer.ambiguous:
-                self.status.decision = list(answer.options)
-                self.status.decision_seen = seen_c
-                self._publish("decision-needed", {"options": [o.to_dict() for o in answer.options]})
-                return answer
-            self._apply_option(answer.options[0])
+            return self._settle(answer, seen_c)
+
+    def _settle(self, answer: Explanation, seen: dict[str, tuple[str, ...]]) -> Explanation:
+        if answer.ambiguous:
+            self.status.decision = list(answer.options)
+            self.status.decision_seen = seen
+            self._publish("decision-needed", {"options": [o.to_dict() for o in answer.options]})
             return answer
+        self._apply_option(answer.options[0])
+        return answer
 
     def _out_of_sync(self, answer: Explanation, seen: dict[str, tuple[str, ...]]) -> Explanation:
         self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", answer.offenders, answer.rule, seen)

@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     game TEXT NOT NULL,
     title TEXT NOT NULL,
-    status TEXT NOT NULL,               -- playing | finished
+    status TEXT NOT NULL,               -- playing | finished | abandoned
     setup TEXT NOT NULL                 -- the state after setup, JSON
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -148,6 +148,11 @@ class GameStore:
     def finish(self, game_id: str) -> None:
         with self._lock:
             self._db.execute("UPDATE games SET status='finished' WHERE id=?", (game_id,))
+
+    def abandon(self, game_id: str) -> None:
+        """A new game was started before this one ended: keep its log, never resume it."""
+        with self._lock:
+            self._db.execute("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'", (game_id,))
 
     # ------------------------------------------------------------------ reading
     def setup(self, game_id: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 from dataclasses import replace
 
 from companion.games.fog.board import Board
@@ -80,3 +81,13 @@ def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def sim_config(data_dir: Any, **overrides: Any) -> Any:
+    """A companion configuration for tests: the simulated table, recording LEDs, data in ``data_dir``."""
+    from companion.config import defaults
+
+    values = {"camera.source": "sim", "data.dir": str(data_dir), "leds.backend": "recording", "panel.port": 0,
+              "panel.host": "127.0.0.1"}
+    values.update(overrides)
+    return defaults().with_overrides(values)

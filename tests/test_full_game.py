@@ -14,13 +14,13 @@ from companion.games.fog.movement import apply_move, legal_movements
 from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD, wait_for
+from tests.tables import BOARD, sim_config, wait_for
 
 
 def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path):
     rng = random.Random(2026)
     out = io.StringIO()
-    companion = Companion("sim", tmp_path, lambda: new_game(BOARD, 3, seed=31), out=out,
+    companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=31), out=out,
                           environ={"FOG_LED_BACKEND": "recording"})
     companion.start()
     session = companion.session

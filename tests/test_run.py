@@ -13,14 +13,14 @@ from pathlib import Path
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD, wait_for
+from tests.tables import BOARD, sim_config, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path):
     out = io.StringIO()
-    companion = Companion("sim", tmp_path, lambda: new_game(BOARD, 3, seed=9), out=out,
+    companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=9), out=out,
                           environ={"FOG_LED_BACKEND": "recording"})
     companion.start()
     try:

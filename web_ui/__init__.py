@@ -1,1 +1,59 @@
-"""The Flask panel players open on their phones."""
+"""The panel: a Flask app players open on their phones (and a TV) on the table's Wi-Fi.
+
+``create_app(companion, config)`` builds the app around one running companion (its session,
+camera and hardware are reached through it; nothing is kept in module globals, so tests make
+as many apps as they like). Blueprints per area: pages, the JSON API, the event stream and the
+camera stream. Every API error is a 4xx with a JSON body ``{"error": ...}``; state-changing
+requests must be JSON from the panel's own origin, and an optional PIN guards setup,
+corrections and undo.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import FogCompanionError
+
+
+def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask:
+    """The panel for ``companion`` (anything with ``session``, ``camera``, ``hardware`` and ``new_game``)."""
+    app = Flask(__name__)
+    app.config.update(SECRET_KEY=os.urandom(24), PIN="", JSON_SORT_KEYS=False, SSE_KEEPALIVE=15.0,
+                      MAX_CONTENT_LENGTH=64 * 1024, MJPEG_FPS=5.0)
+    app.config.update(dict(config or {}))
+    app.extensions["companion"] = companion
+    app.extensions["stopping"] = threading.Event()
+    app.companion_stopping = app.extensions["stopping"]  # type: ignore[attr-defined]
+
+    from web_ui import api, camera, pages, security, stream
+
+    security.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    app.register_blueprint(camera.bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        if _wants_json():
+            return jsonify(error=exc.description or exc.name, status=exc.code), exc.code
+        return exc
+
+    @app.errorhandler(FogCompanionError)
+    def game_error(exc: FogCompanionError) -> Any:
+        # The game refused (illegal move, wrong phase, nothing to undo): the request was understood
+        # but conflicts with the state of the game.
+        return jsonify(error=str(exc), kind=type(exc).__name__, status=409), 409
+
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/events" or request.accept_mimetypes.best == \
+        "application/json"

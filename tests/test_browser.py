@@ -1,0 +1,247 @@
+"""The real pages in headless Chromium against the real companion process on the simulated table.
+
+A 3-player game is created on the setup page, the simulated table is set up and the camera
+verifies it, the draft is tapped through, an islander is dragged on the simulated table while
+the live board (another tab) updates its MP without a reload, an illegal move is made and put
+right, and the game is played to the end and its score read off the score page. Screenshots of
+every page go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tables import BOARD
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("FOG_ARTIFACTS", ROOT / "build" / "screenshots"))
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI needs Debian's chromium for the browser tests (bootstrap.py installs it as root)")
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("browser-data")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording", "FOG_CONFIG": str(data / "none.toml")}
+    (data / "none.toml").write_text("[camera]\nsource = \"sim\"\n")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(data)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    url = None
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        lines.append(line)
+        if not line:
+            break
+        if m := re.match(r"panel: (http://\S+)", line):
+            url = m.group(1)
+            break
+    assert url, "".join(lines)
+    try:
+        yield url.rstrip("/")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+        assert proc.returncode == 0, out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def api_state(page: Any, base: str) -> dict[str, Any]:
+    return page.request.get(f"{base}/api/state").json()
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Any, piece: str, cell: str) -> None:
+    page.locator(f'[data-cell="{cell}"]').first.scroll_into_view_if_needed()
+    page.locator(f'g.piece[data-piece="{piece}"]').first.scroll_into_view_if_needed()
+    x0, y0 = centre(page, f'g.piece[data-piece="{piece}"]')
+    x1, y1 = centre(page, f'[data-cell="{cell}"]')
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
+    page.mouse.up()
+
+
+def forward_step(state: dict[str, Any]) -> tuple[str, str]:
+    """An islander of the active colour on the beach with a free beach cell ahead of it."""
+    where = {p: c for c, ps in state["placement"].items() for p in ps}
+    mine = [p for p, owner in state["owners"].items() if owner == state["active"] and p in where]
+    for piece in sorted(mine):
+        cell = where[piece]
+        if BOARD.cells[cell].kind != "beach":
+            continue
+        for d in ("NW", "NE"):
+            n = BOARD.step(cell, d)
+            if n and BOARD.cells[n].kind == "beach" and n not in state["placement"]:
+                return piece, n
+    raise AssertionError("no simple forward step in this position")
+
+
+def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
+    base = panel_url
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    setup = ctx.new_page()
+    errors: list[str] = []
+    setup.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    # --- create a 3-player game on the setup page
+    setup.goto(f"{base}/setup")
+    setup.select_option("#count", "3")
+    names = setup.locator("#player-rows .name")
+    for i, name in enumerate(["Ann", "Bo", "Cy"]):
+        names.nth(i).fill(name)
+    setup.fill("#seed", "11")
+    setup.click("#create")
+    setup.wait_for_selector("#verify-card:not([hidden])")
+    setup.wait_for_selector("#differences tbody tr")  # the empty simulated table differs everywhere
+    shot(setup, "01-setup-differences")
+
+    # --- the simulated table is set up by "hands"; the camera verifies it
+    setup.click("#sim-setup")
+    setup.wait_for_selector("#verify-status.good", timeout=30_000)
+    assert setup.locator("#differences tbody tr").count() == 0
+
+    # --- draft: tap islanders in draft order
+    setup.wait_for_selector("#draft-card:not([hidden])")
+    shot(setup, "02-draft")
+    picks = 0
+    while api_state(setup, base)["phase"] == "draft":
+        who = setup.locator("#draft-who").inner_text()
+        setup.locator("#draft-choices button.draft").first.click()
+        setup.wait_for_function("(who) => document.querySelector('#draft-who').textContent !== who || "
+                                "document.querySelector('#draft-card').hidden", arg=who)
+        picks += 1
+        assert picks < 40
+    assert api_state(setup, base)["phase"] == "moving"
+
+    # --- the live board in one tab, the simulated table in another
+    live = ctx.new_page()
+    live.on("pageerror", lambda exc: errors.append(str(exc)))
+    live.goto(f"{base}/")
+    live.wait_for_selector("g.piece")
+    assert live.locator("#mp").inner_text() == "7"
+    shot(live, "03-live-board")
+    table = ctx.new_page()
+    table.on("pageerror", lambda exc: errors.append(str(exc)))
+    table.goto(f"{base}/table")
+    table.wait_for_selector("g.piece")
+    state = api_state(table, base)
+    piece, target = forward_step(state)
+    drag(table, piece, target)
+    live.wait_for_function("() => document.querySelector('#mp').textContent === '6'", timeout=30_000)
+    assert api_state(live, base)["placement"].get(target) == [piece]
+    assert live.locator(f'g.piece[data-piece="{piece}"]').count() == 1
+    shot(table, "04-simulated-table")
+    shot(live, "05-live-after-move")
+
+    # --- an illegal move: an islander of another colour, far up the beach, is put straight into a boat
+    state = api_state(live, base)
+    where = {p: c for c, ps in state["placement"].items() for p in ps}
+    others = [p for p, owner in state["owners"].items() if owner != state["active"] and p in where
+              and BOARD.cells[where[p]].kind == "beach"]
+    other = max(others, key=lambda p: (BOARD.cells[where[p]].center_mm[1], p))  # the farthest from the boats
+    home = where[other]
+    step_to = next(c.id for c in BOARD.boat_places() if c.id not in state["placement"])
+    table.reload()
+    table.wait_for_selector("g.piece")
+    drag(table, other, step_to)
+    live.wait_for_selector("#sync-banner", timeout=30_000)
+    assert other in live.locator("#sync-banner").inner_text()
+    assert live.locator(f'g.piece.offender[data-piece="{other}"]').count() == 1
+    shot(live, "06-out-of-sync")
+    # ... and put back on the table: in sync again, nothing charged
+    table.reload()
+    table.wait_for_selector("g.piece")
+    drag(table, other, home)
+    live.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
+    assert live.locator("#mp").inner_text() == "6"
+
+    # --- the calibration page shows the camera with the overlay
+    cam = ctx.new_page()
+    cam.goto(f"{base}/calibration")
+    cam.wait_for_function("() => document.querySelector('#stream').naturalWidth > 0", timeout=30_000)
+    cam.wait_for_selector('#camera-settings tr[data-key="board_found"]')
+    assert cam.locator('#camera-settings tr[data-key="board_found"] td').inner_text() == "true"
+    shot(cam, "07-calibration")
+    cam.close()
+
+    # --- play to the end with the end-turn button; swallowed tokens are taken off the table
+    for _ in range(200):
+        state = api_state(live, base)
+        if state["phase"] == "finished":
+            break
+        lost = set(state["lost"])
+        on_table = table.request.get(f"{base}/api/table").json()["table"]
+        for cell, pieces in on_table.items():
+            for p in pieces:
+                if p in lost:
+                    table.request.post(f"{base}/api/table/move", data={"piece": p, "cell": None},
+                                       headers={"Content-Type": "application/json"})
+        seq = state["seq"]
+        live.click("#end-turn")
+        deadline = time.monotonic() + 10
+        while api_state(live, base)["seq"] == seq and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert api_state(live, base)["phase"] == "finished"
+
+    score_page = ctx.new_page()
+    score_page.goto(f"{base}/score")
+    score_page.wait_for_selector("#score-table tr.total")
+    expected = api_state(score_page, base)["score"]
+    for colour, sheet in expected["colours"].items():
+        cell = score_page.locator(f'#score-table tr.total td[data-colour="{colour}"]').inner_text()
+        assert int(cell) == sheet["total"]
+    assert "Winner:" in score_page.locator("#winner").inner_text()
+    shot(score_page, "08-score")
+
+    games = ctx.new_page()
+    games.goto(f"{base}/games")
+    games.wait_for_selector("#games tbody tr")
+    assert "finished" in games.locator("#games tbody").inner_text()
+    shot(games, "09-games")
+    games.locator("#games tbody tr a").first.click()
+    games.wait_for_selector("#replay")
+    games.click("#last")
+    games.wait_for_function("() => document.querySelector('#step').textContent !== '0'")
+    shot(games, "10-replay")
+    assert not errors, errors
+    ctx.close()

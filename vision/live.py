@@ -1,0 +1,259 @@
+"""The camera as the rest of the companion sees it: one thread reading, detecting and stabilising.
+
+:class:`LiveCamera` owns a frame source, the stream observer and the stabiliser. It hands each
+settled board picture to a callback (the session), keeps the latest frame and observation for
+the panel's calibration view, and watches the source's health: a source that raises, returns
+frozen or black frames, or disappears is reported as a *fault* so the session can switch to
+panel-only play, and reported back as healthy as soon as good frames return.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.fog.board import Board
+from vision.detect import BoardDetector, Observation
+from vision.sources import FrameSource, SimulatedTable
+from vision.stabilise import Stabiliser, StreamObserver
+
+log = logging.getLogger(__name__)
+
+Placement = dict[str, tuple[str, ...]]
+
+# A frame whose mean brightness is below this (0-255) shows nothing: lens cap, lights off, dead sensor.
+BLACK_LEVEL = 8.0
+
+
+def _placement(pieces: Mapping[str, str]) -> Placement:
+    out: dict[str, list[str]] = {}
+    for piece, cell in sorted(pieces.items()):
+        out.setdefault(cell, []).append(piece)
+    return {c: tuple(p) for c, p in out.items()}
+
+
+class LiveCamera:
+    """Frames in, stable board pictures and health reports out.
+
+    ``on_picture(placement, first)`` is called with every settled picture that differs from the
+    last one (``first`` for the first picture after start or after a fault). ``on_health(ok, why)``
+    is called when the camera fails and when it recovers. Both are called on the camera thread.
+    """
+
+    def __init__(self, source: FrameSource, board: Board,
+                 on_picture: Callable[[Placement, bool], None] | None = None,
+                 on_health: Callable[[bool, str], None] | None = None,
+                 stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
+                 fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02) -> None:
+        self.source = source
+        self.board = board
+        self.on_picture = on_picture
+        self.on_health = on_health
+        self.clock = clock
+        self.observer = StreamObserver(BoardDetector(board))
+        self.stabiliser = stabiliser or Stabiliser(clock=clock)
+        self.fault_seconds = fault_seconds
+        self.frozen_seconds = frozen_seconds
+        self.interval = interval
+        self.healthy = True
+        self.fault: str | None = None
+        self.frames = 0
+        self.latest_frame: np.ndarray | None = None
+        self.latest_obs: Observation | None = None
+        self._frame_lock = threading.Lock()
+        self._new_frame = threading.Condition(self._frame_lock)
+        self._bad_since: float | None = None
+        self._bad_why = ""
+        self._same_since: float | None = None
+        self._last_small: np.ndarray | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._announced = False  # the first stable picture since start/recovery was handed on
+        self.last_heartbeat = clock()
+
+    @property
+    def simulated(self) -> bool:
+        return isinstance(self.source, SimulatedTable)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.source, "name", type(self.source).__name__))
+
+    # ------------------------------------------------------------------ thread
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        with self._new_frame:
+            self._new_frame.notify_all()
+        try:
+            self.source.close()
+        except Exception:  # closing a broken camera must not stop the shutdown
+            log.exception("closing the camera failed")
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:  # a bug in detection must not kill the camera thread silently
+                log.exception("camera step failed")
+                self._stop.wait(0.5)
+            self._stop.wait(self.interval)
+
+    # ------------------------------------------------------------------ one frame
+    def step(self) -> Observation | None:
+        """Read and process one frame (the thread calls this; tests call it directly)."""
+        self.last_heartbeat = self.clock()
+        try:
+            frame = self.source.read()
+        except Exception as exc:
+            self._bad(f"the camera failed: {exc}")
+            return None
+        if frame is None:
+            if getattr(self.source, "live", True):
+                self._bad("the camera sends no frames")
+            return None
+        why = self._frame_problem(frame)
+        if why:
+            self._bad(why)
+            return None
+        self._good()
+        obs = self.observer.observe(frame)
+        with self._new_frame:
+            self.latest_frame, self.latest_obs = frame, obs
+            self.frames += 1
+            self._new_frame.notify_all()
+        change = self.stabiliser.feed(obs, self.observer.last_motion)
+        if change is not None:
+            self._hand_on(change.placement(), first=not self._announced)
+        elif self.stabiliser.initialised and not self._announced:
+            self._hand_on(_placement(self.stabiliser.stable), first=True)
+        return obs
+
+    def _hand_on(self, placement: Placement, first: bool) -> None:
+        self._announced = True
+        if self.on_picture is not None:
+            self.on_picture(placement, first)
+
+    def _frame_problem(self, frame: np.ndarray) -> str | None:
+        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+            return "the camera sent an unreadable frame"
+        small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
+        if float(small.mean()) < BLACK_LEVEL:
+            return "the camera sees only black (lens covered, lights off?)"
+        now = self.clock()
+        frozen_check = getattr(self.source, "live", True) and not self.simulated
+        if frozen_check and self._last_small is not None and np.array_equal(small, self._last_small):
+            if self._same_since is None:
+                self._same_since = now
+            if now - self._same_since >= self.frozen_seconds:
+                return "the camera picture is frozen"
+        else:
+            self._same_since = None
+        self._last_small = small
+        return None
+
+    def _bad(self, why: str) -> None:
+        now = self.clock()
+        if self._bad_since is None:
+            self._bad_since = now
+        self._bad_why = why
+        if self.healthy and now - self._bad_since >= self.fault_seconds:
+            self.healthy, self.fault = False, why
+            log.warning("camera fault: %s", why)
+            if self.on_health is not None:
+                self.on_health(False, why)
+        elif not self.healthy and why != self.fault:
+            self.fault = why
+
+    def _good(self) -> None:
+        self._bad_since = None
+        if not self.healthy:
+            self.healthy, self.fault = True, None
+            self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
+            self._announced = False
+            log.warning("camera back")
+            if self.on_health is not None:
+                self.on_health(True, "frames are back")
+
+    # ------------------------------------------------------------------ for the panel
+    def stable_placement(self) -> Placement | None:
+        """The last settled picture of the board, or None before the board was seen."""
+        if not self.stabiliser.initialised:
+            return None
+        return _placement(self.stabiliser.stable)
+
+    def wait_frame(self, after: int, timeout: float) -> int:
+        """Block until a frame newer than ``after`` arrived (for the MJPEG stream); the new count."""
+        with self._new_frame:
+            self._new_frame.wait_for(lambda: self.frames > after or self._stop.is_set(), timeout)
+            return self.frames
+
+    def snapshot(self, overlay: bool = True, quality: int = 80, max_width: int = 960) -> bytes | None:
+        """The latest frame as JPEG, with the detection overlay drawn."""
+        from vision.overlay import draw_overlay
+
+        with self._frame_lock:
+            frame, obs = self.latest_frame, self.latest_obs
+        if frame is None:
+            return None
+        image = draw_overlay(frame, obs, self.board) if overlay and obs is not None else frame.copy()
+        if image.shape[1] > max_width:
+            scale = max_width / image.shape[1]
+            image = cv2.resize(image, (max_width, int(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return data.tobytes() if ok else None
+
+    def settings(self) -> dict[str, Any]:
+        """What the calibration page shows about the camera and the detector."""
+        obs = self.latest_obs
+        return {
+            "source": self.name,
+            "simulated": self.simulated,
+            "healthy": self.healthy,
+            "fault": self.fault,
+            "frames": self.frames,
+            "frame_size": list(self.latest_frame.shape[1::-1]) if self.latest_frame is not None else None,
+            "board_found": bool(obs and obs.board_found),
+            "fiducials_seen": sorted(obs.fiducials_seen) if obs else [],
+            "pieces_seen": len(obs.pieces) if obs else 0,
+            "unplaced": list(obs.unplaced) if obs else [],
+            "unknown_markers": sorted(obs.unknown_markers) if obs else [],
+            "detect_ms": round(obs.ms, 1) if obs else None,
+            "stable_frames": self.stabiliser.frames_needed,
+            "hold_seconds": self.stabiliser.hold_seconds,
+            "dictionary": self.board.marker_dictionary,
+        }
+
+    # ------------------------------------------------------------------ the simulated table
+    def _sim(self) -> SimulatedTable:
+        if not isinstance(self.source, SimulatedTable):
+            from companion.errors import FogCompanionError
+
+            raise FogCompanionError("only the simulated table can be changed from here")
+        return self.source
+
+    def move_piece(self, piece: str, cell: str | None) -> None:
+        """Move a token on the simulated table as a hand would (``None``: take it off the board)."""
+        table = self._sim()
+        placement = {c: [p for p in ps if p != piece] for c, ps in table.placement().items()}
+        if cell:
+            placement.setdefault(cell, []).append(piece)
+        table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
+
+    def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
+        """Put every token on the simulated table where ``placement`` says (setting the board up)."""
+        self._sim().set_placement(placement)
+
+    def table(self) -> Placement:
+        return self._sim().placement()

@@ -1,0 +1,91 @@
+"""The calibration overlay: what the companion believes it sees, drawn over the camera frame.
+
+Players line the camera up by looking at this picture, so it shows exactly the things that go
+wrong at a real table: fiducials found or missing, the cell grid projected through the current
+homography (a skewed grid means a bad fit), each placed marker with its id and cell, and markers
+that could not be placed (between cells, off the board, wrong size) or are unknown, in warning
+colours.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.games.fog.board import Board
+from vision.detect import Observation
+
+GRID = (170, 200, 90)       # BGR: the projected cell grid
+FIDUCIAL = (60, 220, 60)
+PLACED = (255, 200, 40)
+UNPLACED = (0, 140, 255)
+UNKNOWN = (60, 60, 255)
+
+
+def _project(h_inv: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h_inv).reshape(-1, 2)
+
+
+def _label(img: np.ndarray, text: str, xy: tuple[float, float], colour: tuple[int, int, int], scale: float) -> None:
+    x, y = int(xy[0]), int(xy[1])
+    cv2.putText(img, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    cv2.putText(img, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+
+
+def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Board) -> np.ndarray:
+    """A copy of ``frame`` with the detection drawn on it."""
+    img = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    scale = max(0.35, img.shape[1] / 2400)
+    if obs is None or obs.homography is None:
+        _label(img, "board not found" + (f": {obs.reason}" if obs and obs.reason else ""), (10, 30), UNKNOWN,
+               scale * 1.6)
+        return img
+    try:
+        h_inv = np.linalg.inv(obs.homography)
+    except np.linalg.LinAlgError:
+        return img
+    r = board.hex_size_mm
+    for cell in board.cells.values():
+        cx, cy = cell.center_mm
+        if cell.axial is not None:
+            pts = np.array([[cx + r * math.cos(math.radians(60 * k + 30)), cy + r * math.sin(math.radians(60 * k + 30))]
+                            for k in range(6)])
+            if cell.kind == "woods":
+                continue
+        else:
+            pts = np.array([[cx + 14 * math.cos(math.radians(45 * k)), cy + 14 * math.sin(math.radians(45 * k))]
+                            for k in range(8)])
+        poly = _project(h_inv, pts).round().astype(np.int32)
+        cv2.polylines(img, [poly], True, GRID, 1, cv2.LINE_AA)
+    for f in board.fiducials:
+        half = f["size_mm"] / 2
+        fx, fy = f["center_mm"]
+        quad = _project(h_inv, np.array([[fx - half, fy - half], [fx + half, fy - half], [fx + half, fy + half],
+                                         [fx - half, fy + half]])).round().astype(np.int32)
+        seen = int(f["id"]) in obs.fiducials_seen
+        cv2.polylines(img, [quad], True, FIDUCIAL if seen else UNKNOWN, 2, cv2.LINE_AA)
+        _label(img, f"F{f['id']}" + ("" if seen else " missing"), tuple(quad[0] - [0, 6]), FIDUCIAL if seen else UNKNOWN,
+               scale)
+    for piece, cell in obs.pieces.items():
+        xy = obs.image_xy.get(piece)
+        if xy is None:
+            continue
+        cv2.circle(img, (int(xy[0]), int(xy[1])), max(6, int(12 * scale)), PLACED, 2, cv2.LINE_AA)
+        _label(img, f"{obs.markers.get(piece, '?')} {cell}", (xy[0] + 8, xy[1] - 8), PLACED, scale)
+    for item in obs.unplaced:
+        mm = item.get("board_mm")
+        if not mm:
+            continue
+        x, y = _project(h_inv, np.array([mm]))[0]
+        cv2.drawMarker(img, (int(x), int(y)), UNPLACED, cv2.MARKER_TILTED_CROSS, max(10, int(20 * scale)), 2)
+        _label(img, f"{item.get('marker')} {item.get('reason')}", (x + 8, y + 14), UNPLACED, scale)
+    lines = [f"fiducials {sorted(obs.fiducials_seen)}  pieces {len(obs.pieces)}  {obs.ms:.0f} ms"]
+    if obs.unknown_markers:
+        lines.append(f"unknown markers {sorted(obs.unknown_markers)}")
+    if obs.duplicates:
+        lines.append(f"duplicated markers {sorted(obs.duplicates)}")
+    for k, text in enumerate(lines):
+        _label(img, text, (10, 24 + 22 * k * scale / 0.5), UNKNOWN if k else PLACED, scale * 1.2)
+    return img

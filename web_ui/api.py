@@ -1,0 +1,349 @@
+"""The JSON API under ``/api/``: everything the pages do (documented in docs/api.md).
+
+Request bodies are checked field by field before anything reaches the session; a bad body is a
+400 naming the field, a request the game refuses (illegal move, wrong phase) is a 409, and a
+rejected request never changes the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, request
+
+from companion.errors import FogCompanionError
+from companion.games.fog.options import Options
+from companion.games.fog.setup import new_game
+from companion.games.fog.solo import new_solo_game, scenario_ids
+from companion.games.fog.state import Player
+from companion.store import StoreError
+from web_ui import security
+from web_ui.model import board_json, leds_json, replay_json, state_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_NAME = 40
+
+
+def companion() -> Any:
+    return current_app.extensions["companion"]
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None and request.get_data():
+        abort(400, description="the body is not valid JSON")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        abort(400, description="the body must be a JSON object")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], required: bool = True,
+          check: Callable[[Any], bool] | None = None, what: str = "") -> Any:
+    if name not in data or data[name] is None:
+        if required:
+            abort(400, description=f"'{name}' is missing")
+        return None
+    value = data[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        abort(400, description=f"'{name}' must be {what or ' or '.join(k.__name__ for k in kinds)}")
+    if check is not None and not check(value):
+        abort(400, description=f"'{name}' must be {what}")
+    return value
+
+
+def ok(**extra: Any) -> Any:
+    return jsonify(ok=True, state=state_json(companion()), **extra)
+
+
+def _state_or_409() -> Any:
+    state = companion().session.state
+    if state is None:
+        abort(409, description="no game is running: start one on the setup page")
+    return state
+
+
+# ---------------------------------------------------------------------------------------- reading
+@bp.get("/state")
+def get_state() -> Any:
+    return jsonify(state_json(companion()))
+
+
+@bp.get("/board")
+def get_board() -> Any:
+    c = companion()
+    board = c.session.state.board_data if c.session.state is not None else c.board
+    return jsonify(board_json(board))
+
+
+@bp.get("/leds")
+def get_leds() -> Any:
+    leds = leds_json(getattr(companion(), "hardware", None))
+    if leds is None:
+        abort(404, description="no LED strip in this companion")
+    return jsonify(leds)
+
+
+@bp.get("/setup/choices")
+def setup_choices() -> Any:
+    c = companion()
+    return jsonify(colours=list(c.board.player_colours), scenarios=scenario_ids(), players=[2, 3, 4],
+                   options_help="hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, "
+                                "team-scoring=sum|lowest, drive-off=standard|advanced, two-player=lower|total, "
+                                "advanced-fog (solo)", pin_required=security.pin_required(),
+                   unlocked=security.unlocked())
+
+
+@bp.get("/score")
+def get_score() -> Any:
+    state = _state_or_409()
+    if state.phase != "finished":
+        abort(409, description=f"the game is not over yet (phase: {state.phase})")
+    return jsonify(state_json(companion())["score"])
+
+
+@bp.get("/games")
+def list_games() -> Any:
+    store = companion().session.store
+    return jsonify(games=[{"id": g.id, "title": g.title, "status": g.status, "created": g.created,
+                           "events": g.events} for g in store.games()])
+
+
+@bp.get("/games/<game_id>")
+def export_game(game_id: str) -> Any:
+    try:
+        data = companion().session.store.export(game_id)
+    except StoreError:
+        abort(404, description=f"no game {game_id!r}")
+    response = jsonify(data)
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="fog-{game_id}.json"'
+    return response
+
+
+@bp.get("/games/<game_id>/replay")
+def replay(game_id: str) -> Any:
+    raw = request.args.get("step", "0")
+    if not raw.isdigit() or len(raw) > 9:
+        abort(400, description="'step' must be a whole number 0 or more")
+    try:
+        return jsonify(replay_json(companion(), game_id, int(raw)))
+    except StoreError:
+        abort(404, description=f"no game {game_id!r}")
+
+
+# ---------------------------------------------------------------------------------------- PIN
+@bp.post("/unlock")
+def unlock() -> Any:
+    data = body()
+    pin = field(data, "pin", str, what="the PIN as a string")
+    if not security.pin_required():
+        return jsonify(ok=True, unlocked=True)
+    if not security.unlock(pin):
+        abort(401, description="wrong PIN")
+    return jsonify(ok=True, unlocked=True)
+
+
+# ---------------------------------------------------------------------------------------- setup
+@bp.post("/games")
+@security.guarded
+def create_game() -> Any:
+    """Start a new game (the setup wizard)."""
+    c = companion()
+    data = body()
+    seed = field(data, "seed", int, required=False, check=lambda v: 0 <= v < 2**31, what="0 to 2147483647") or 0
+    options_text = field(data, "options", str, required=False, check=lambda v: len(v) <= 300,
+                         what="option text, e.g. 'hourglass=90,enhanced'") or ""
+    title = field(data, "title", str, required=False, check=lambda v: len(v) <= 80, what="a title up to 80 "
+                  "characters") or ""
+    try:
+        options = Options.parse(options_text)
+    except FogCompanionError as exc:
+        abort(400, description=str(exc))
+    solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
+    try:
+        if solo is not None:
+            if solo not in scenario_ids():
+                abort(400, description=f"'solo': no scenario {solo!r} (known: {', '.join(scenario_ids())})")
+            name = field(data, "name", str, required=False, check=lambda v: 0 < len(v) <= MAX_NAME,
+                         what=f"a name up to {MAX_NAME} characters") or "Guardian"
+            state = new_solo_game(solo, options, name=name, seed=seed)
+        else:
+            state = new_game(c.board, _players(data, c.board.player_colours), seed=seed, options=options)
+    except FogCompanionError as exc:
+        abort(400, description=str(exc))
+    game_id = c.new_game(state, title=title)
+    return ok(game=game_id)
+
+
+def _players(data: dict[str, Any], colours: tuple[str, ...]) -> tuple[Player, ...]:
+    players = field(data, "players", list, check=lambda v: 2 <= len(v) <= 4,
+                    what="a list of 2 to 4 players, each {name, colours}")
+    count = len(players)
+    per_player = 2 if count == 2 else 1
+    out, taken = [], set()
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            abort(400, description=f"player {i + 1} must be an object {{name, colours}}")
+        name = field(p, "name", str, required=False, check=lambda v: 0 < len(v.strip()) <= MAX_NAME,
+                     what=f"a name up to {MAX_NAME} characters") or f"Player {i + 1}"
+        chosen = field(p, "colours", list, required=False, check=lambda v: all(isinstance(x, str) for x in v),
+                       what="a list of colour names")
+        if chosen is None:
+            chosen = [c for c in colours if c not in taken][:per_player]
+        if len(chosen) != per_player:
+            abort(400, description=f"player {i + 1}: with {count} players each plays {per_player} colour(s)")
+        for colour in chosen:
+            if colour not in colours:
+                abort(400, description=f"player {i + 1}: no colour {colour!r} (colours: {', '.join(colours)})")
+            if colour in taken:
+                abort(400, description=f"player {i + 1}: colour {colour!r} is already taken")
+            taken.add(colour)
+        out.append(Player(name.strip(), tuple(chosen)))
+    return tuple(out)
+
+
+@bp.post("/setup/verify")
+def verify() -> Any:
+    """Compare the camera's picture with the generated setup now."""
+    c = companion()
+    _state_or_409()
+    if not c.session.status.verifying:
+        return ok(differences=[])
+    diffs = c.verify_now()
+    if diffs is None:
+        abort(409, description="the camera has not seen the board yet")
+    return ok(differences=diffs)
+
+
+# ---------------------------------------------------------------------------------------- play
+@bp.post("/draft")
+def draft() -> Any:
+    state = _state_or_409()
+    islander = field(body(), "islander", str, check=lambda v: len(v) <= 60, what="an islander id")
+    if state.phase != "draft":
+        abort(409, description=f"the draft is over (phase: {state.phase})")
+    companion().session.act(f"draft {state.active_colour} {islander}")
+    return ok()
+
+
+@bp.post("/move")
+def move() -> Any:
+    """A move entered on the panel (panel-only play, or a move the camera cannot see)."""
+    _state_or_409()
+    data = body()
+    piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
+    cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id")
+    answer = companion().session.move(piece, cell)
+    return ok(ambiguous=bool(answer and answer.ambiguous))
+
+
+@bp.post("/end-turn")
+def end_turn() -> Any:
+    _state_or_409()
+    companion().session.end_turn("panel")
+    return ok()
+
+
+@bp.post("/undo")
+@security.guarded
+def undo() -> Any:
+    _state_or_409()
+    companion().session.undo()
+    return ok()
+
+
+@bp.post("/decide")
+def decide() -> Any:
+    _state_or_409()
+    option = field(body(), "option", int, check=lambda v: 0 <= v < 100, what="the number of an offered option")
+    companion().session.decide(option)
+    return ok()
+
+
+@bp.post("/correction")
+@security.guarded
+def correction() -> Any:
+    """Either accept the board as the camera sees it (``{"accept": true}``) or move one piece by hand."""
+    state = _state_or_409()
+    data = body()
+    session = companion().session
+    if field(data, "accept", bool, required=False, what="true or false"):
+        session.accept_correction()
+        return ok()
+    piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
+    cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off the "
+                 "board)")
+    board = state.board_data
+    if piece not in board.islanders and piece not in board.obstacles:
+        abort(400, description=f"no piece {piece!r} on this board")
+    if cell is not None and cell not in board.cells:
+        abort(400, description=f"no cell {cell!r} on this board")
+    placement = {c: [p for p in ps if p != piece] for c, ps in state.placement.items()}
+    if cell is not None:
+        placement.setdefault(cell, []).append(piece)
+    session.accept_correction(placement)
+    return ok()
+
+
+# ---------------------------------------------------------------------------------------- the simulated table
+def _camera() -> Any:
+    camera = getattr(companion(), "camera", None)
+    if camera is None:
+        abort(409, description="no camera is running")
+    if not camera.simulated:
+        abort(409, description="the table can only be changed by hand on the simulated table")
+    return camera
+
+
+@bp.post("/table/move")
+def table_move() -> Any:
+    """Move a token on the simulated table, as a hand would; the camera then sees it."""
+    camera = _camera()
+    data = body()
+    piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
+    cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off)")
+    board = camera.board
+    if piece not in board.islanders and piece not in board.obstacles:
+        abort(400, description=f"no piece {piece!r} on this board")
+    if cell is not None and cell not in board.cells:
+        abort(400, description=f"no cell {cell!r} on this board")
+    camera.move_piece(piece, cell)
+    return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
+
+
+@bp.post("/table/setup")
+def table_setup() -> Any:
+    """Hands set the simulated table up as the game expects it (the generated setup, or now)."""
+    camera = _camera()
+    state = _state_or_409()
+    camera.set_table(state.placement)
+    return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
+
+
+@bp.get("/table")
+def table() -> Any:
+    camera = _camera()
+    return jsonify(table={c: list(ps) for c, ps in camera.table().items()})
+
+
+@bp.post("/table/hand")
+def table_hand() -> Any:
+    """Hold a hand over the simulated board (``"random"``, ``"fiducial:N"``) or take it away (null)."""
+    camera = _camera()
+    where = field(body(), "where", str, required=False, check=lambda v: v == "random" or (
+        v.startswith("fiducial:") and v[9:].isdigit() and len(v) < 14), what="'random', 'fiducial:N' or null")
+    camera.source.set_hand(where)
+    return jsonify(ok=True, hand=where)
+
+
+@bp.get("/camera")
+def camera_info() -> Any:
+    camera = getattr(companion(), "camera", None)
+    if camera is None:
+        return jsonify(present=False, fault=companion().session.status.camera_fault)
+    return jsonify(present=True, **camera.settings())

@@ -1,0 +1,49 @@
+"use strict";
+(async () => {
+  let state = null, selected = null;
+  const mode = () => document.querySelector("input[name=mode]:checked").value;
+  const board = await Fog.board("board", {
+    onPiece: (id) => { selected = id; draw(); document.getElementById("mode-hint").textContent = id + ": now tap a cell."; },
+    onCell: async (cell) => {
+      if (!selected) return;
+      const piece = selected; selected = null; board.selected = null;
+      if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
+      else await Fog.api("POST", "/api/move", {piece, cell});
+      document.getElementById("mode-hint").textContent = "Tap an islander, then a cell.";
+    },
+  });
+  function draw() {
+    if (!state || !state.placement) return;
+    board.selected = selected;
+    board.render(state.placement, {owners: state.owners, swallowed: state.fog.swallowed, nextFog: state.fog.next,
+      offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved});
+  }
+  const text = (id, v) => { document.getElementById(id).textContent = v; };
+  Fog.on("state", (s) => {
+    state = s;
+    text("phase", s.phase);
+    if (!s.placement) { text("active-name", "no game: open Setup"); return; }
+    text("round", s.round);
+    const active = document.getElementById("active");
+    active.style.background = Fog.colourOf(board.g, s.active);
+    const player = (s.players || []).find((p) => p.colours.includes(s.active));
+    text("active-name", s.active ? s.active + (player ? " (" + player.name + ")" : "") : "–");
+    document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
+    text("mp", s.phase === "moving" ? s.mp_left : "–");
+    const dots = document.getElementById("mp-dots");
+    dots.replaceChildren();
+    for (let i = 0; i < s.mp_total; i++) dots.appendChild(Fog.el("span", {"class": i < s.mp_left ? "dot on" : "dot"}));
+    text("fog", s.fog.label);
+    text("swallowed", s.fog.swallowed.join(" ") || "none");
+    document.getElementById("hourglass-row").hidden = s.hourglass_left === null;
+    if (s.hourglass_left !== null) text("hourglass", Math.round(s.hourglass_left));
+    const log = document.getElementById("log");
+    log.replaceChildren();
+    log.start = s.history.length;
+    s.history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
+    draw();
+  });
+  document.getElementById("end-turn").onclick = () => Fog.api("POST", "/api/end-turn", {});
+  document.getElementById("undo").onclick = () => Fog.api("POST", "/api/undo", {});
+  Fog.connect();
+})();

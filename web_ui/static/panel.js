@@ -1,0 +1,249 @@
+/* Shared by every page: the API helper, the live connection, the banner and the SVG board. */
+"use strict";
+const Fog = (() => {
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  async function api(method, path, body) {
+    const opts = {method, headers: {"Accept": "application/json"}};
+    if (method !== "GET") {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body || {});
+    }
+    let res = await fetch(path, opts);
+    let data = await res.json().catch(() => ({error: res.statusText}));
+    if (res.status === 401 && /PIN/.test(data.error || "")) {
+      const pin = window.prompt("Panel PIN");
+      if (pin !== null) {
+        const u = await fetch("/api/unlock", {method: "POST", headers: {"Content-Type": "application/json"},
+                                              body: JSON.stringify({pin})});
+        if (u.ok) {
+          res = await fetch(path, opts);
+          data = await res.json().catch(() => ({error: res.statusText}));
+        }
+      }
+    }
+    if (!res.ok) {
+      flash(data.error || ("error " + res.status));
+    }
+    return {ok: res.ok, status: res.status, data};
+  }
+
+  function flash(text) {
+    let box = document.getElementById("flash");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "flash";
+      box.className = "flash";
+      box.setAttribute("role", "alert");
+      document.body.appendChild(box);
+    }
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(box._t);
+    box._t = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  const listeners = {state: [], game: [], leds: []};
+  let last = null;
+  function on(kind, fn) { listeners[kind].push(fn); if (kind === "state" && last) fn(last); }
+  function connect() {
+    const conn = document.getElementById("conn");
+    const es = new EventSource("/events");
+    es.addEventListener("open", () => conn && conn.classList.add("up"));
+    es.addEventListener("error", () => conn && conn.classList.remove("up"));
+    es.addEventListener("state", (e) => {
+      last = JSON.parse(e.data);
+      banner(last);
+      if (last.leds) drawLeds(last.leds);
+      listeners.state.forEach((fn) => fn(last));
+    });
+    es.addEventListener("game", (e) => { const g = JSON.parse(e.data); listeners.game.forEach((fn) => fn(g)); });
+    es.addEventListener("leds", (e) => { const l = JSON.parse(e.data); drawLeds(l); listeners.leds.forEach((fn) => fn(l)); });
+    return es;
+  }
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function banner(s) {
+    const b = document.getElementById("banner");
+    if (!b) return;
+    b.replaceChildren();
+    b.className = "banner";
+    if (s.camera && !s.camera.healthy) {
+      b.classList.add("warn");
+      b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
+        "). Play goes on here: move islanders on the Board page."));
+    }
+    if (s.out_of_sync) {
+      b.classList.add("alert");
+      b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: " + s.out_of_sync.reason +
+        (s.out_of_sync.offenders.length ? " (" + s.out_of_sync.offenders.join(", ") + ")" : "") +
+        ". Put the pieces back, or accept the board as it is."));
+      const accept = el("button", {id: "accept-correction"}, "Accept the board as it is");
+      accept.onclick = () => api("POST", "/api/correction", {accept: true});
+      b.appendChild(accept);
+    }
+    if (s.decision && s.decision.length) {
+      b.classList.add("ask");
+      b.appendChild(el("p", {id: "decision-banner"}, "The move can be read several ways. Which one happened?"));
+      s.decision.forEach((o, i) => {
+        const btn = el("button", {"class": "decide", "data-option": String(i)},
+          (i + 1) + ": " + (o.movements || []).join(", ") + " (" + o.cost + " MP" +
+          (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")");
+        btn.onclick = () => api("POST", "/api/decide", {option: i});
+        b.appendChild(btn);
+      });
+    }
+    b.hidden = b.childElementCount === 0;
+  }
+
+  function drawLeds(leds) {
+    const box = document.getElementById("leds");
+    if (!box || !leds) return;
+    box.replaceChildren();
+    Object.entries(leds.segments).forEach(([name, colours]) => {
+      const row = el("div", {"class": "led-row", "data-segment": name});
+      row.appendChild(el("span", {"class": "led-name"}, name));
+      colours.forEach((c) => { const d = el("span", {"class": "led"}); d.style.background = c;
+        d.style.boxShadow = c === "#000000" ? "none" : "0 0 6px " + c; row.appendChild(d); });
+      box.appendChild(row);
+    });
+  }
+
+  /* The board as SVG in board millimetres; pieces are groups that can be tapped or dragged. */
+  class Board {
+    constructor(container, geometry, opts) {
+      this.g = geometry;
+      this.opts = opts || {};
+      this.cells = {};
+      geometry.cells.forEach((c) => { this.cells[c.id] = c; });
+      const [w, h] = geometry.size_mm;
+      const svg = document.createElementNS(SVGNS, "svg");
+      svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+      svg.setAttribute("class", "board-svg");
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", "the board");
+      this.svg = svg;
+      this.cellLayer = this._layer("cells");
+      this.pieceLayer = this._layer("pieces");
+      geometry.cells.forEach((c) => this._drawCell(c));
+      container.replaceChildren(svg);
+      this.selected = null;
+    }
+    _layer(name) { const g = document.createElementNS(SVGNS, "g"); g.setAttribute("class", name); this.svg.appendChild(g); return g; }
+    _drawCell(c) {
+      let shape;
+      if (c.outline.length) {
+        shape = document.createElementNS(SVGNS, "polygon");
+        shape.setAttribute("points", c.outline.map((p) => p.join(",")).join(" "));
+      } else if (c.kind === "pier") {
+        shape = document.createElementNS(SVGNS, "rect");
+        shape.setAttribute("x", c.x - 12); shape.setAttribute("y", c.y - 12);
+        shape.setAttribute("width", 24); shape.setAttribute("height", 24); shape.setAttribute("rx", 2);
+      } else {
+        shape = document.createElementNS(SVGNS, "circle");
+        shape.setAttribute("cx", c.x); shape.setAttribute("cy", c.y); shape.setAttribute("r", 13);
+      }
+      shape.setAttribute("class", "cell " + c.kind + (c.place === "stern" ? " stern" : "") + (c.boat ? " boat-" + c.boat : ""));
+      shape.setAttribute("data-cell", c.id);
+      if (c.row) shape.setAttribute("data-row", c.row);
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
+      shape.appendChild(title);
+      shape.addEventListener("click", () => this.opts.onCell && this.opts.onCell(c.id));
+      this.cellLayer.appendChild(shape);
+    }
+    cellAt(x, y) {
+      let best = null, bestD = Infinity;
+      this.g.cells.forEach((c) => {
+        if (c.kind === "woods") return;
+        const d = Math.hypot(c.x - x, c.y - y);
+        if (d < bestD) { best = c; bestD = d; }
+      });
+      return bestD <= this.g.hex_size_mm * 1.1 ? best.id : null;
+    }
+    toBoard(evt) {
+      const pt = this.svg.createSVGPoint();
+      pt.x = evt.clientX; pt.y = evt.clientY;
+      return pt.matrixTransform(this.svg.getScreenCTM().inverse());
+    }
+    render(placement, info) {
+      info = info || {};
+      const colours = this.g.colours;
+      this.pieceLayer.replaceChildren();
+      this.svg.querySelectorAll(".cell.swallowed, .cell.next-fog").forEach((n) => n.classList.remove("swallowed", "next-fog"));
+      (info.swallowed || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("swallowed")));
+      (info.nextFog || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("next-fog")));
+      Object.entries(placement || {}).forEach(([cell, pieces]) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 6 - (pieces.length - 1) * 3, c.y + k * 3, info, colours));
+      });
+    }
+    _drawPiece(id, x, y, info, colours) {
+      const g = document.createElementNS(SVGNS, "g");
+      g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
+        (this.selected === id ? " selected" : "") + ((info.moved || []).includes(id) ? " moved" : ""));
+      g.setAttribute("data-piece", id);
+      g.setAttribute("transform", `translate(${x},${y})`);
+      const isl = this.g.islanders[id];
+      let shape;
+      if (isl) {
+        shape = document.createElementNS(SVGNS, "circle");
+        shape.setAttribute("r", 8.5);
+        shape.setAttribute("fill", colours[isl.nation] || "#888");
+        const owner = (info.owners || {})[id];
+        shape.setAttribute("stroke", owner ? colours[owner] : "#fff");
+        shape.setAttribute("stroke-width", owner ? 2.6 : 1);
+      } else {
+        shape = document.createElementNS(SVGNS, "rect");
+        shape.setAttribute("x", -8); shape.setAttribute("y", -8); shape.setAttribute("width", 16); shape.setAttribute("height", 16);
+        shape.setAttribute("fill", "#6b6b6b"); shape.setAttribute("stroke", "#222");
+      }
+      g.appendChild(shape);
+      const label = document.createElementNS(SVGNS, "text");
+      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3");
+      label.textContent = isl ? (isl.type[0].toUpperCase() + isl.characteristic.slice(0, 2)) : "▲";
+      g.appendChild(label);
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = isl ? `${id}: ${isl.type}, ${isl.characteristic}` : id;
+      g.appendChild(title);
+      g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
+      if (this.opts.onDrop) this._draggable(g, id, x, y);
+      this.pieceLayer.appendChild(g);
+    }
+    _draggable(g, id, x0, y0) {
+      g.style.cursor = "grab";
+      g.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        g.setPointerCapture(e.pointerId);
+        const start = this.toBoard(e);
+        const move = (ev) => { const p = this.toBoard(ev); g.setAttribute("transform", `translate(${x0 + p.x - start.x},${y0 + p.y - start.y})`); };
+        const up = (ev) => {
+          g.removeEventListener("pointermove", move);
+          g.removeEventListener("pointerup", up);
+          const p = this.toBoard(ev);
+          const dx = p.x - start.x, dy = p.y - start.y;
+          if (Math.hypot(dx, dy) < 3) return;  // a tap, not a drag
+          this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy));
+        };
+        g.addEventListener("pointermove", move);
+        g.addEventListener("pointerup", up);
+      });
+    }
+  }
+
+  async function board(containerId, opts) {
+    const res = await api("GET", "/api/board");
+    return new Board(document.getElementById(containerId), res.data, opts);
+  }
+
+  function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
+
+  return {api, flash, on, connect, board, el, colourOf};
+})();

@@ -1,0 +1,39 @@
+"use strict";
+(async () => {
+  Fog.on("state", (s) => {
+    const sc = s.score;
+    document.getElementById("score-status").textContent = sc ? "Final score" : "The game is not over yet (" + s.phase + ").";
+    const head = document.querySelector("#score-table thead");
+    const body = document.querySelector("#score-table tbody");
+    head.replaceChildren(); body.replaceChildren();
+    document.getElementById("score-lines").replaceChildren();
+    if (!sc) return;
+    const colours = Object.keys(sc.colours);
+    const cats = [...new Set(colours.flatMap((c) => Object.keys(sc.colours[c].categories)))];
+    const hr = Fog.el("tr");
+    ["Category", ...colours].forEach((t) => hr.appendChild(Fog.el("th", {}, t)));
+    head.appendChild(hr);
+    cats.forEach((cat) => {
+      const tr = Fog.el("tr", {"data-category": cat});
+      tr.appendChild(Fog.el("th", {}, cat));
+      colours.forEach((c) => tr.appendChild(Fog.el("td", {}, String(sc.colours[c].categories[cat] ?? 0))));
+      body.appendChild(tr);
+    });
+    const total = Fog.el("tr", {"class": "total"});
+    total.appendChild(Fog.el("th", {}, "Total"));
+    colours.forEach((c) => total.appendChild(Fog.el("td", {"data-colour": c}, String(sc.colours[c].total))));
+    body.appendChild(total);
+    const standings = sc.standings.map((p) => `${p.name}: ${p.score} RP`).join(" · ");
+    document.getElementById("winner").textContent = sc.mode === "solo" ?
+      `Rescue level: ${sc.rescue_level}` : `Winner: ${sc.winners.join(" and ")} — ${standings}`;
+    document.getElementById("tiebreak").textContent = sc.tiebreak ? "Ties: " + sc.tiebreak : "";
+    const lines = document.getElementById("score-lines");
+    colours.forEach((c) => {
+      lines.appendChild(Fog.el("h4", {}, c));
+      const ul = Fog.el("ul");
+      sc.colours[c].lines.forEach((l) => ul.appendChild(Fog.el("li", {}, l)));
+      lines.appendChild(ul);
+    });
+  });
+  Fog.connect();
+})();

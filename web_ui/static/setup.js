@@ -1,0 +1,91 @@
+"use strict";
+(async () => {
+  const choices = (await Fog.api("GET", "/api/setup/choices")).data;
+  const board = await Fog.board("board", {onPiece: (id) => pick(id)});
+  const count = document.getElementById("count");
+  const rows = document.getElementById("player-rows");
+  const scenario = document.getElementById("scenario");
+  choices.scenarios.forEach((s) => scenario.appendChild(Fog.el("option", {value: s}, "Scenario " + s)));
+  function playerRows() {
+    rows.replaceChildren();
+    const solo = count.value === "solo";
+    document.getElementById("scenario-row").hidden = !solo;
+    const n = solo ? 1 : Number(count.value);
+    const per = n === 2 ? 2 : 1;
+    for (let i = 0; i < n; i++) {
+      const row = Fog.el("div", {"class": "player-row"});
+      row.appendChild(Fog.el("input", {"class": "name", "aria-label": "name of player " + (i + 1), placeholder: "Player " + (i + 1)}));
+      if (!solo) {
+        for (let k = 0; k < per; k++) {
+          const sel = Fog.el("select", {"class": "colour", "aria-label": "colour of player " + (i + 1)});
+          choices.colours.forEach((c) => sel.appendChild(Fog.el("option", {value: c}, c)));
+          sel.value = choices.colours[n === 2 ? i + 2 * k : i];
+          row.appendChild(sel);
+        }
+      }
+      rows.appendChild(row);
+    }
+  }
+  count.onchange = playerRows;
+  playerRows();
+  document.getElementById("setup-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const body = {seed: Number(document.getElementById("seed").value || 0), options: document.getElementById("options").value};
+    if (count.value === "solo") {
+      body.solo = scenario.value;
+      const name = rows.querySelector(".name").value.trim();
+      if (name) body.name = name;
+    } else {
+      body.players = [...rows.querySelectorAll(".player-row")].map((r, i) => ({
+        name: r.querySelector(".name").value.trim() || "Player " + (i + 1),
+        colours: [...r.querySelectorAll(".colour")].map((s) => s.value)}));
+    }
+    const res = await Fog.api("POST", "/api/games", body);
+    document.getElementById("setup-error").textContent = res.ok ? "" : res.data.error;
+  };
+  const simButton = document.getElementById("sim-setup");
+  if (simButton) simButton.onclick = () => Fog.api("POST", "/api/table/setup", {});
+  document.getElementById("verify").onclick = () => Fog.api("POST", "/api/setup/verify", {});
+  let state = null;
+  async function pick(id) {
+    if (state && state.phase === "draft") await Fog.api("POST", "/api/draft", {islander: id});
+  }
+  Fog.on("state", (s) => {
+    state = s;
+    const playing = !!s.placement;
+    document.getElementById("verify-card").hidden = !playing || s.phase === "finished";
+    const status = document.getElementById("verify-status");
+    const body = document.querySelector("#differences tbody");
+    body.replaceChildren();
+    if (playing && s.verifying) {
+      status.textContent = s.setup_differences.length ? s.setup_differences.length + " cells differ from the setup." :
+        "Waiting for the camera to check the board.";
+      s.setup_differences.forEach((d) => {
+        const tr = Fog.el("tr", {"data-cell": d.cell});
+        [d.cell, d.expected.join(", ") || "empty", d.seen.join(", ") || "empty"].forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
+        body.appendChild(tr);
+      });
+    } else if (playing) {
+      status.textContent = "The board matches the setup.";
+      status.classList.add("good");
+    }
+    const draftCard = document.getElementById("draft-card");
+    draftCard.hidden = !(playing && s.phase === "draft" && !s.verifying);
+    if (!draftCard.hidden) {
+      document.getElementById("draft-swatch").style.background = Fog.colourOf(board.g, s.active);
+      const player = s.players.find((p) => p.colours.includes(s.active));
+      document.getElementById("draft-who").textContent = s.active + (player ? " (" + player.name + ")" : "");
+      const box = document.getElementById("draft-choices");
+      box.replaceChildren();
+      s.drafts.forEach((id) => {
+        const isl = board.g.islanders[id];
+        const b = Fog.el("button", {"class": "draft", "data-islander": id}, `${id} (${isl.type}, ${isl.characteristic})`);
+        b.style.borderColor = Fog.colourOf(board.g, isl.nation);
+        b.onclick = () => pick(id);
+        box.appendChild(b);
+      });
+    }
+    if (playing) board.render(s.placement, {owners: s.owners});
+  });
+  Fog.connect();
+})();
