@@ -1,0 +1,351 @@
+"""The panel through Flask's test client: every route, good and bad input, safety rules."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.games.fog import rules
+from companion.games.fog.setup import new_game
+from companion.run import Companion
+from tests.tables import BOARD, moved, nb, sim_config, wait_for
+from web_ui import create_app
+
+
+def post(client: Any, path: str, body: Any = None, **headers: str) -> Any:
+    return client.post(path, data=json.dumps(body if body is not None else {}),
+                       headers={"Content-Type": "application/json", **headers})
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Companion]:
+    """A companion with no game yet and no camera thread (pictures are handed to the session directly)."""
+    c = Companion(sim_config(tmp_path), out=io.StringIO())
+    yield c
+    c.stop()
+
+
+@pytest.fixture
+def client(companion: Companion) -> Any:
+    return create_app(companion).test_client()
+
+
+def create_three_player_game(client: Any, seed: int = 21) -> dict[str, Any]:
+    res = post(client, "/api/games", {"players": [{"name": "Ann", "colours": ["black"]}, {"name": "Bo"},
+                                                  {"name": "Cy", "colours": ["yellow"]}], "seed": seed})
+    assert res.status_code == 200, res.get_json()
+    return res.get_json()
+
+
+def drafted(companion: Companion, client: Any) -> None:
+    create_three_player_game(client)
+    session = companion.session
+    assert session.status.verifying
+    session.on_stable_change(session.state.placement)  # the camera sees the setup
+    while session.state.phase == "draft":
+        assert post(client, "/api/draft", {"islander": client.get("/api/state").get_json()["drafts"][0]}).status_code == 200
+
+
+def own_forward_step(state: Any) -> tuple[str, str]:
+    for piece in state.islanders_of(state.active_colour):
+        cell = state.where.get(piece)
+        if cell and BOARD.cells[cell].kind == "beach":
+            for d in ("NW", "NE"):
+                n = BOARD.step(cell, d)
+                if n and BOARD.cells[n].kind == "beach" and n not in state.placement:
+                    return piece, n
+    raise AssertionError("no forward step")
+
+
+# ------------------------------------------------------------------------------------------ pages
+@pytest.mark.parametrize("path", ["/", "/setup", "/table", "/calibration", "/score", "/games"])
+def test_every_page_renders_with_its_navigation(client: Any, path: str):
+    res = client.get(path)
+    assert res.status_code == 200 and res.mimetype == "text/html"
+    text = res.get_data(as_text=True)
+    assert "panel.js" in text and 'aria-current="page"' in text
+
+
+def test_a_game_page_replays_a_kept_game_and_an_unknown_one_is_404(client: Any):
+    game = create_three_player_game(client)["game"]
+    assert client.get(f"/games/{game}").status_code == 200
+    assert client.get("/games/nope").status_code == 404
+
+
+def test_static_files_are_served(client: Any):
+    for name in ("panel.js", "panel.css", "live.js", "setup.js", "table.js", "score.js", "games.js", "replay.js",
+                 "calibration.js"):
+        assert client.get(f"/static/{name}").status_code == 200, name
+
+
+# ------------------------------------------------------------------------------------------ no game yet
+def test_without_a_game_the_state_says_setup_and_play_requests_are_refused(client: Any):
+    state = client.get("/api/state").get_json()
+    assert state["phase"] == "setup" and state["game"] is None
+    for path, body in (("/api/draft", {"islander": "blue-leader-1"}), ("/api/end-turn", {}), ("/api/undo", {}),
+                       ("/api/move", {"piece": "rock-1", "cell": "A1"}), ("/api/decide", {"option": 0}),
+                       ("/api/correction", {"accept": True}), ("/api/setup/verify", {})):
+        res = post(client, path, body)
+        assert res.status_code == 409 and "no game" in res.get_json()["error"], path
+    assert client.get("/api/score").status_code == 409
+
+
+# ------------------------------------------------------------------------------------------ setup
+def test_the_setup_wizard_creates_a_game_that_must_be_verified_before_the_draft(companion: Companion, client: Any):
+    body = create_three_player_game(client)
+    state = body["state"]
+    assert state["phase"] == "draft" and state["verifying"]
+    assert [p["name"] for p in state["players"]] and {c for p in state["players"] for c in p["colours"]} == \
+        {"black", "pink", "yellow"}
+    res = post(client, "/api/draft", {"islander": state["drafts"][0]})
+    assert res.status_code == 409 and "camera has not checked" in res.get_json()["error"]
+    companion.session.on_stable_change({})  # an empty table
+    diffs = client.get("/api/state").get_json()["setup_differences"]
+    assert diffs and {"cell", "expected", "seen"} == set(diffs[0])
+    companion.session.on_stable_change(companion.session.state.placement)
+    assert client.get("/api/state").get_json()["verifying"] is False
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"players": [{"name": "A"}]}, "2 to 4 players"),
+    ({"players": "three"}, "2 to 4 players"),
+    ({"players": [{"name": "A", "colours": ["mauve"]}, {"name": "B"}, {"name": "C"}]}, "no colour 'mauve'"),
+    ({"players": [{"colours": ["black"]}, {"colours": ["black"]}, {}]}, "already taken"),
+    ({"players": [{"colours": ["black"]}, {}]}, "each plays 2 colour"),
+    ({"players": [{"name": ""}, {}, {}]}, "a name"),
+    ({"players": [7, {}, {}]}, "must be an object"),
+    ({"players": [{}, {}, {}], "seed": "x"}, "'seed' must be"),
+    ({"players": [{}, {}, {}], "seed": -1}, "'seed' must be"),
+    ({"players": [{}, {}, {}], "seed": True}, "'seed' must be"),
+    ({"players": [{}, {}, {}], "options": "sparkles"}, "unknown option"),
+    ({"players": [{}, {}, {}], "options": "hourglass=2"}, "5 to 3600"),
+    ({"solo": "99"}, "no scenario '99'"),
+    ({"solo": 1}, "'solo' must be"),
+])
+def test_bad_setups_are_refused_with_the_field_named_and_nothing_changes(client: Any, body: dict[str, Any],
+                                                                          words: str):
+    before = client.get("/api/state").get_json()
+    res = post(client, "/api/games", body)
+    assert res.status_code == 400 and words in res.get_json()["error"], res.get_json()
+    assert client.get("/api/state").get_json() == before
+
+
+def test_a_solo_game_and_a_two_player_game_can_be_set_up(client: Any):
+    solo = post(client, "/api/games", {"solo": "1", "name": "Dana"}).get_json()["state"]
+    assert solo["mode"] == "solo" and solo["players"][0]["name"] == "Dana"
+    two = post(client, "/api/games", {"players": [{"name": "A"}, {"name": "B"}], "options": "enhanced"}).get_json()
+    assert [len(p["colours"]) for p in two["state"]["players"]] == [2, 2] and two["state"]["options"] == "enhanced"
+    games = client.get("/api/games").get_json()["games"]
+    assert [g["status"] for g in games] == ["abandoned", "playing"]  # a new game never silently deletes the old
+
+
+def test_bodies_that_are_not_json_objects_are_400(client: Any):
+    assert client.post("/api/games", data="{not json", headers={"Content-Type": "application/json"}).status_code == 400
+    assert post(client, "/api/games", [1, 2]).get_json()["error"] == "the body must be a JSON object"
+    assert client.post("/api/games", data="players=3").status_code == 415  # a form post (cross-site shape)
+
+
+# ------------------------------------------------------------------------------------------ play
+def test_a_move_entered_on_the_panel_is_charged_and_an_illegal_one_refused(companion: Companion, client: Any):
+    drafted(companion, client)
+    state = companion.session.state
+    piece, dst = own_forward_step(state)
+    res = post(client, "/api/move", {"piece": piece, "cell": dst})
+    assert res.status_code == 200 and res.get_json()["state"]["mp_left"] == 6
+    far = next(c for c in BOARD.row_cells["J"] if c not in companion.session.state.placement)
+    before = client.get("/api/state").get_json()
+    res = post(client, "/api/move", {"piece": piece, "cell": far})
+    assert res.status_code == 409 and res.get_json()["kind"] == "IllegalMoveError"
+    assert client.get("/api/state").get_json() == before  # refused: nothing changed, not out of sync
+    assert post(client, "/api/move", {"piece": "dragon", "cell": dst}).status_code == 409
+    assert post(client, "/api/move", {"piece": piece, "cell": 5}).status_code == 400
+
+
+def test_end_turn_undo_and_the_move_log(companion: Companion, client: Any):
+    drafted(companion, client)
+    active = companion.session.state.active_colour
+    res = post(client, "/api/end-turn")
+    assert res.status_code == 200 and res.get_json()["state"]["active"] != active
+    res = post(client, "/api/undo")
+    assert res.status_code == 200 and res.get_json()["state"]["active"] == active
+    assert res.get_json()["state"]["history"][-1].startswith("draft")
+
+
+def test_out_of_sync_shows_the_offender_and_a_correction_is_recorded(companion: Companion, client: Any):
+    drafted(companion, client)
+    session = companion.session
+    piece, _ = own_forward_step(session.state)
+    far = next(c for c in BOARD.row_cells["J"] if c not in session.state.placement)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
+    sync = client.get("/api/state").get_json()["out_of_sync"]
+    assert sync and piece in sync["offenders"] and sync["reason"]
+    res = post(client, "/api/correction", {"accept": True})
+    assert res.status_code == 200 and res.get_json()["state"]["out_of_sync"] is None
+    assert res.get_json()["state"]["history"][-1].startswith(f"correct {piece}:")
+
+
+def test_a_correction_by_tapping_moves_one_piece_and_bad_pieces_or_cells_are_400(companion: Companion, client: Any):
+    drafted(companion, client)
+    state = companion.session.state
+    piece, dst = own_forward_step(state)
+    assert post(client, "/api/correction", {"piece": "nobody", "cell": dst}).status_code == 400
+    assert post(client, "/api/correction", {"piece": piece, "cell": "Z99"}).status_code == 400
+    assert post(client, "/api/correction", {"piece": piece, "accept": "yes"}).status_code == 400
+    res = post(client, "/api/correction", {"piece": piece, "cell": dst})
+    assert res.status_code == 200 and res.get_json()["state"]["placement"][dst] == [piece]
+
+
+def test_an_ambiguous_move_is_put_to_the_players_and_decided(companion: Companion, client: Any):
+    drafted(companion, client)
+    session = companion.session
+    e = "E4"
+    pair = {e, nb(e, "E")}
+    around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
+    rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
+    placement = {c: (r,) for c, r in zip(around, rocks)}
+    placement[e] = ("blue-warrior-3",)
+    placement[nb(e, "E")] = ("green-leader-1",)
+    colour = session.state.active_colour
+    session.state = replace(session.state, placement=placement, owners={"blue-warrior-3": colour,
+                                                                        "green-leader-1": colour})
+    session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e))
+    offered = client.get("/api/state").get_json()["decision"]
+    assert len(offered) == 2 and all("movements" in o and "cost" in o for o in offered)
+    assert post(client, "/api/decide", {"option": "first"}).status_code == 400
+    assert post(client, "/api/decide", {"option": 7}).status_code == 409
+    res = post(client, "/api/decide", {"option": 1})
+    assert res.status_code == 200 and res.get_json()["state"]["decision"] == []
+    assert post(client, "/api/decide", {"option": 0}).status_code == 409  # nothing waiting any more
+
+
+def test_a_finished_game_has_a_score_replay_and_export(companion: Companion, client: Any):
+    drafted(companion, client)
+    session = companion.session
+    while session.state.phase != "finished":
+        session.on_stable_change(session.state.placement)
+        post(client, "/api/end-turn")
+    score = client.get("/api/score").get_json()
+    assert score["winners"] and set(score["colours"]) == {"black", "pink", "yellow"}
+    game = session.game_id
+    exported = client.get(f"/api/games/{game}?download=1")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    events = exported.get_json()["events"]
+    last = client.get(f"/api/games/{game}/replay?step={len(events)}").get_json()
+    assert last["phase"] == "finished" and last["score"] == score
+    assert client.get(f"/api/games/{game}/replay?step=0").get_json()["phase"] == "draft"
+    assert client.get(f"/api/games/{game}/replay?step=abc").status_code == 400
+    assert client.get("/api/games/nope/replay").status_code == 404
+    assert client.get("/api/games/nope").status_code == 404
+
+
+# ------------------------------------------------------------------------------------------ safety
+def test_cross_site_requests_are_refused(companion: Companion, client: Any):
+    create_three_player_game(client)
+    game = companion.session.game_id
+    assert post(client, "/api/end-turn", Origin="http://evil.example").status_code == 403
+    assert post(client, "/api/end-turn", **{"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert post(client, "/api/games", {"players": [{}, {}, {}]}, Origin="null").status_code == 403
+    assert companion.session.game_id == game
+    assert post(client, "/api/setup/verify", Origin="http://localhost").status_code in (200, 409)  # own origin
+
+
+def test_a_pin_guards_setup_corrections_and_undo(companion: Companion):
+    app = create_app(companion, {"PIN": "4711"})
+    client = app.test_client()
+    assert post(client, "/api/games", {"players": [{}, {}, {}]}).status_code == 401
+    assert post(client, "/api/unlock", {"pin": "0000"}).status_code == 401
+    assert post(client, "/api/games", {"players": [{}, {}, {}]}, **{"X-Fog-Pin": "4711"}).status_code == 200
+    assert post(client, "/api/undo").status_code == 401
+    assert post(client, "/api/unlock", {"pin": "4711"}).status_code == 200
+    assert post(client, "/api/correction", {"accept": True}).status_code == 409  # unlocked; nothing to correct
+    other = app.test_client()  # another phone: still locked
+    for _ in range(4):
+        assert post(other, "/api/unlock", {"pin": "1234"}).status_code == 401
+    assert post(other, "/api/unlock", {"pin": "1234"}).status_code == 401
+    assert post(other, "/api/unlock", {"pin": "4711"}).status_code == 429  # too many wrong PINs: wait
+    assert client.get("/api/setup/choices").get_json()["pin_required"] is True
+
+
+def test_unknown_routes_and_methods_answer_json_errors(client: Any):
+    res = client.get("/api/nothing")
+    assert res.status_code == 404 and "error" in res.get_json()
+    res = client.get("/api/draft")
+    assert res.status_code == 405 and "error" in res.get_json()
+    assert client.get("/api/leds").status_code == 200
+    big = post(client, "/api/games", {"title": "x" * 100_000})
+    assert big.status_code == 413 and "error" in big.get_json()
+
+
+# ------------------------------------------------------------------------------------------ live updates
+def test_events_send_the_state_on_connect_then_every_change(companion: Companion, client: Any):
+    drafted(companion, client)
+    res = client.get("/events?limit=1", buffered=False)
+    chunks = res.response
+    first = next(chunks).decode() + next(chunks).decode()
+    assert "event: state" in first and f'"game":"{companion.session.game_id}"' in first
+    threading.Timer(0.3, lambda: companion.session.end_turn("panel")).start()
+    rest = b"".join(chunks).decode()
+    assert "event: game" in rest and '"kind":"action"' in rest and "end-turn panel" in rest
+    res.close()
+
+
+def test_the_virtual_leds_show_the_strip_by_segment(companion: Companion, client: Any):
+    drafted(companion, client)
+    companion.hardware.show(companion.session.state)
+    leds = client.get("/api/leds").get_json()
+    assert leds["backend"] and set(leds["segments"]) == {"fog", "turn", "mp", "hourglass"}
+    assert len(leds["pixels"]) == 30
+
+
+# ------------------------------------------------------------------------------------------ camera
+@pytest.fixture
+def with_camera(tmp_path: Path) -> Iterator[Companion]:
+    c = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=21), out=io.StringIO())
+    c.start()
+    assert wait_for(lambda: c.camera.frames > 0 and not c.session.status.verifying)
+    yield c
+    c.stop()
+
+
+def test_snapshot_stream_and_camera_figures(with_camera: Companion):
+    client = create_app(with_camera, {"MJPEG_FPS": 20}).test_client()
+    snap = client.get("/snapshot.jpg")
+    assert snap.status_code == 200 and snap.data[:2] == b"\xff\xd8"
+    assert client.get("/snapshot.jpg?overlay=0").data[:2] == b"\xff\xd8"
+    stream = client.get("/stream.mjpg?frames=2")
+    assert stream.mimetype == "multipart/x-mixed-replace" and stream.data.count(b"--frame") == 2
+    info = client.get("/api/camera").get_json()
+    assert info["present"] and info["board_found"] and info["fiducials_seen"] == [0, 1, 2, 3]
+
+
+def test_the_simulated_table_is_changed_by_hand_and_the_camera_sees_it(with_camera: Companion):
+    companion = with_camera
+    client = create_app(companion).test_client()
+    session = companion.session
+    while session.state.phase == "draft":
+        session.act(str(rules.legal_drafts(session.state)[0]))
+    piece, dst = own_forward_step(session.state)
+    assert post(client, "/api/table/move", {"piece": "ghost", "cell": dst}).status_code == 400
+    assert post(client, "/api/table/move", {"piece": piece, "cell": "Q1"}).status_code == 400
+    assert post(client, "/api/table/hand", {"where": "elbow"}).status_code == 400
+    assert post(client, "/api/table/hand", {"where": None}).get_json()["hand"] is None
+    res = post(client, "/api/table/move", {"piece": piece, "cell": dst})
+    assert res.status_code == 200 and res.get_json()["table"][dst] == [piece]
+    assert wait_for(lambda: session.state.where.get(piece) == dst)
+    assert session.state.mp_left == 6
+    assert client.get("/api/table").get_json()["table"][dst] == [piece]
+    assert post(client, "/api/table/setup").status_code == 200
+
+
+def test_without_a_camera_the_camera_routes_say_so(client: Any):
+    assert client.get("/snapshot.jpg").status_code == 503
+    assert client.get("/stream.mjpg").status_code == 503
+    assert client.get("/api/camera").get_json()["present"] is False
+    assert post(client, "/api/table/move", {"piece": "rock-1", "cell": "A1"}).status_code == 409
