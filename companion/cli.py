@@ -255,6 +255,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(state, save_to=Path(args.output) if args.output else None)
 
 
+def _doctor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="config file to check (default: as run finds it)")
+    p.add_argument("--camera", metavar="SOURCE", help="check this camera instead of the configured one")
+    p.add_argument("--data-dir", help="check this data directory instead of the configured one")
+
+
+@command("doctor", "check Python, OpenCV, config, camera, fiducials, LEDs, GPIO, data directory and port",
+         _doctor_args)
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.run import doctor
+
+    return doctor(args)
+
+
 # ----------------------------------------------------------------------------- games / export
 def _data_dir_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")

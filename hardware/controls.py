@@ -9,6 +9,7 @@ mock factory with a warning instead of crashing, so the panel still works.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,9 @@ class Controls:
         self._pattern: tuple[float, int, float, float] | None = None
         self.message = "buttons: GPIO"
         try:
-            self._make(Button, Buzzer, pin_factory)
+            with warnings.catch_warnings():  # gpiozero warns once per factory it tries; the message below says it all
+                warnings.simplefilter("ignore")
+                self._make(Button, Buzzer, pin_factory)
         except Exception as exc:  # no GPIO on this machine: keep going with mock pins
             from gpiozero.pins.mock import MockFactory
 

@@ -186,6 +186,12 @@ class LiveCamera:
             if self.on_health is not None:
                 self.on_health(True, "frames are back")
 
+    def alive(self, stall_seconds: float) -> bool:
+        """The camera thread runs and started a step within ``stall_seconds`` (a hung driver call fails this)."""
+        if self._thread is None or not self._thread.is_alive():
+            return False
+        return self.clock() - self.last_heartbeat < stall_seconds
+
     # ------------------------------------------------------------------ for the panel
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""
