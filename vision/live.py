@@ -152,7 +152,8 @@ class LiveCamera:
         if float(small.mean()) < BLACK_LEVEL:
             return "the camera sees only black (lens covered, lights off?)"
         now = self.clock()
-        frozen_check = getattr(self.source, "live", True) and not self.simulated
+        # A real sensor never sends two bit-identical frames; a renderer (the simulated table) may.
+        frozen_check = getattr(self.source, "live", True) and not getattr(self.source, "repeats_frames", False)
         if frozen_check and self._last_small is not None and np.array_equal(small, self._last_small):
             if self._same_since is None:
                 self._same_since = now
@@ -181,6 +182,7 @@ class LiveCamera:
         if not self.healthy:
             self.healthy, self.fault = True, None
             self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
+            self.observer.reset()
             self._announced = False
             log.warning("camera back")
             if self.on_health is not None:

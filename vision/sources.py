@@ -241,6 +241,7 @@ class SimulatedTable(FrameSource):
 
     name = "sim"
     live = True
+    repeats_frames = True  # an unchanged table renders the same picture: that is not a frozen camera
 
     def __init__(self, board: Any, placement: Mapping[str, Sequence[str]] | None = None, seed: int = 0,
                  clean: bool = False) -> None:

@@ -93,6 +93,11 @@ class StreamObserver:
             self.last_motion = 1.0
         if roi is not None and last is not None:
             obs = self._detect_roi(frame, roi, last)
+            if set(last.pieces) - set(obs.pieces) - {u["id"] for u in obs.unplaced}:
+                # A piece vanished: make sure with the whole frame before anyone believes it
+                # (a marker cut oddly by the searched area must not become a "missing" piece).
+                obs = self._detect(frame, last.homography)
+                self._since_full = 0
         else:
             obs = self._detect(frame, last.homography if last is not None else None)
             self._since_full = 0
@@ -102,6 +107,10 @@ class StreamObserver:
         if obs.homography is not None:
             self._mask = self._board_mask(obs.homography, frame.shape[1], frame.shape[0], small.shape)
         return obs
+
+    def reset(self) -> None:
+        """Forget the last frame (after a camera fault): the next frame is searched whole."""
+        self._last_small, self._last_obs = None, None
 
     def _marker_px(self, h: np.ndarray | None) -> float:
         """The side of a piece marker in pixels at the board centre, from the board fit."""
