@@ -1,0 +1,138 @@
+"""SIGKILL the whole running companion (camera, session, panel) at random points of a game, 100 times.
+
+Each run of ``fog-companion run`` is driven through the panel's API - drafts, moves, turn ends,
+undos, and a new game when one ends - and every request answered 200 counts as acknowledged.
+After every kill the companion is started again on the same data directory; at the end the log
+must hold every acknowledged event, exactly once, and the resumed state must equal the replay.
+``FOG_CRASH_KILLS`` changes the number of kills (default 100).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.session import Session
+from companion.store import GameStore
+from tests.tables import BOARD
+
+ROOT = Path(__file__).resolve().parent.parent
+KILLS = int(os.environ.get("FOG_CRASH_KILLS", "100"))
+
+
+def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(method, path, body=json.dumps(body or {}) if method == "POST" else None,
+                 headers={"Content-Type": "application/json"})
+    res = conn.getresponse()
+    data = json.loads(res.read() or b"null")
+    conn.close()
+    return res.status, data
+
+
+def forward_moves(state: dict[str, Any]) -> list[tuple[str, str]]:
+    where = {p: c for c, ps in state["placement"].items() for p in ps}
+    out = []
+    for piece, owner in sorted(state["owners"].items()):
+        if owner != state["active"] or piece not in where or BOARD.cells[where[piece]].kind != "beach":
+            continue
+        for d in ("NW", "NE", "W", "E"):
+            n = BOARD.step(where[piece], d)
+            if n and BOARD.cells[n].kind in ("beach", "shore") and n not in state["placement"]:
+                out.append((piece, n))
+    return out
+
+
+def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop: threading.Event) -> None:
+    """Play through the API until the process is killed under us."""
+    try:
+        while not stop.is_set():
+            _, state = call(port, "GET", "/api/state")
+            if state["phase"] in ("finished", "setup"):
+                code, res = call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": rng.randrange(1000)})
+            elif state["verifying"]:
+                code, res = call(port, "POST", "/api/table/setup")
+                time.sleep(0.1)
+                continue
+            elif state["phase"] == "draft":
+                code, res = call(port, "POST", "/api/draft", {"islander": rng.choice(state["drafts"])})
+            elif rng.random() < 0.08 and state["history"]:
+                code, res = call(port, "POST", "/api/undo")
+            elif (moves := forward_moves(state)) and rng.random() < 0.7:
+                piece, cell = rng.choice(moves)
+                code, res = call(port, "POST", "/api/move", {"piece": piece, "cell": cell})
+            else:
+                code, res = call(port, "POST", "/api/end-turn")
+            if code == 200 and res["state"]["seq"]:
+                s = res["state"]
+                acked.append((s["game"], s["seq"], (s.get("history") or ["-"])[-1]))
+    except (OSError, http.client.HTTPException, ValueError, KeyError):
+        return  # killed mid-request: that request was not acknowledged
+
+
+def start(data: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--data-dir", str(data)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if m := re.match(r"panel: http://[^:]+:(\d+)/", line):
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            return proc, int(m.group(1))
+    raise AssertionError(f"the companion did not start (exit {proc.wait()})")
+
+
+def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(tmp_path: Path):
+    rng = random.Random(2027)
+    data = tmp_path / "data"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording",
+           "FOG_CONFIG": str(tmp_path / "c.toml")}
+    (tmp_path / "c.toml").write_text("[panel]\nhost = \"127.0.0.1\"\nport = 0\n")
+    acked: list[tuple[str, int, str]] = []
+    resumed_mid_game = 0
+    for kill in range(KILLS + 1):
+        proc, port = start(data, env)
+        if kill == KILLS:  # the last start: check and stop cleanly
+            _, state = call(port, "GET", "/api/state")
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(15)
+            break
+        _, state = call(port, "GET", "/api/state")
+        resumed_mid_game += state["phase"] in ("draft", "moving")
+        stop = threading.Event()
+        driver = threading.Thread(target=drive, args=(port, rng, acked, stop), daemon=True)
+        driver.start()
+        time.sleep(rng.uniform(0.05, 1.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        stop.set()
+        driver.join(10)
+    store = GameStore(data / "games.db")
+    logged = {(g.id, e.seq): e for g in store.games() for e in store.events(g.id)}
+    lost = [a for a in acked if (a[0], a[1]) not in logged]
+    for game, seq, last in acked:  # and each acknowledged action is the one logged at that position
+        event = logged.get((game, seq))
+        if event is not None and event.kind == "action":
+            assert event.data["action"] == last, (game, seq)
+    for g in store.games():  # no duplicates: every game's log is 1..n without gaps
+        seqs = [e.seq for e in store.events(g.id)]
+        assert seqs == list(range(1, len(seqs) + 1)), g.id
+    session = Session(store)
+    if session.resume():
+        assert session.replayed() == session.state
+        assert state["history"] == list(session.state.history)  # what the restarted panel showed
+    store.close()
+    print(f"\ncrash (whole companion): {KILLS} kills, {resumed_mid_game} restarts in the middle of a game, "
+          f"{len(acked)} acknowledged events, {len(lost)} lost")
+    assert not lost, lost[:5]
+    assert len(acked) > KILLS
