@@ -145,7 +145,7 @@ class Companion:
             alert = "waiting"
         self.hardware.show(state, alert, rows)
         if event.kind in ("out-of-sync", "decision-needed", "game-over", "setup-differs", "setup-verified", "in-sync",
-                          "camera-lost", "camera-back", "game-started"):
+                          "camera-lost", "camera-back", "game-started", "marker-moved"):
             self.say(f"[{event.kind}] " + ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "lines")[:300])
         elif event.kind == "action":
             self.say(f"[action] {event.data['action']} (MP left {event.data['mp_left']}, "
@@ -198,7 +198,9 @@ class Companion:
         else:
             det = self.config["detector"]
             self.camera = LiveCamera(source, self.board, self._on_picture, self._on_health,
-                                     Stabiliser(frames_needed=det["stable_frames"], hold_seconds=det["hold_seconds"]),
+                                     on_marker=lambda name, first: self.session.marker_moved(name, first),
+                                     stabiliser=Stabiliser(frames_needed=det["stable_frames"],
+                                                           hold_seconds=det["hold_seconds"]),
                                      fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"])
             self.say(f"camera: {self.camera.name}")
             self.camera.start()

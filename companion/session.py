@@ -66,6 +66,8 @@ class Session:
         self.state: GameState | None = None
         self.status = Status()
         self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
+        self.last_picture: dict[str, tuple[str, ...]] | None = None  # the last stable camera picture
+        self._markers: dict[str, tuple[int, ...]] = {}  # game position when each marker was last seen to move
 
     # ------------------------------------------------------------------ life cycle
     def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
@@ -187,7 +189,19 @@ class Session:
             data["flip"] = swallowed  # turn these tokens over: the FOG took them
         self._publish("action", data, seq)
         if new.phase == "finished" and before.phase != "finished":
-            self._publish("game-over", score(new).to_dict())
+            self._publish("game-over", {**score(new).to_dict(), **self._final_picture_check(new)})
+
+    def _final_picture_check(self, final: GameState) -> dict[str, Any]:
+        """Is the scored position the one the camera last saw (boats, piers, beach), swallowed tokens aside?"""
+        if self.last_picture is None:
+            return {"picture": "none"}
+        lost = set(final.lost)
+        seen = {c: tuple(p for p in ps if p not in lost) for c, ps in self.last_picture.items()}
+        seen = {c: ps for c, ps in seen.items() if ps}
+        expected = {c: ps for c, ps in self.expected().items() if ps}
+        diffs = [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
+                 for c in sorted(set(seen) | set(expected)) if seen.get(c, ()) != expected.get(c, ())]
+        return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
     # ------------------------------------------------------------------ the camera
     def camera_lost(self, why: str) -> None:
@@ -206,6 +220,28 @@ class Session:
                 return
             self.status.camera_fault = None
         self._publish("camera-back", {})
+
+    def marker_moved(self, marker: str, first_sighting: bool = False) -> bool:
+        """The camera saw the FOG or turn marker come to rest somewhere new.
+
+        The players move the turn marker at every turn end and the FOG marker when the FOG
+        advances; a marker moved at any other time is reported (never applied: the engine keeps
+        its own count). Returns True when the move was expected.
+        """
+        with self._lock:
+            if self.state is None:
+                return True
+            now = (self.state.fog,) if marker == "fog" else (self.state.round, self.state.turn_index)
+            before = self._markers.get(marker)
+            self._markers[marker] = now
+            expected = first_sighting or before is None or before != now
+        if not expected:
+            what = "FOG" if marker == "fog" else "turn"
+            where = (f"the FOG is at {self.state.fog}" if marker == "fog" else
+                     f"it is {self.state.active_colour}'s turn, round {self.state.round}")
+            self._publish("marker-moved", {"marker": marker, "reason": f"the {what} marker was moved by hand; "
+                                           f"the game did not move it ({where}): put it back"})
+        return expected
 
     def move(self, piece: str, cell: str | None) -> Explanation | None:
         """A move entered on the panel: reconciled exactly as if the camera had seen it."""
@@ -232,6 +268,7 @@ class Session:
             self._game()
             assert self.state is not None
             seen_c = _canonical(seen)
+            self.last_picture = seen_c
             if self.status.verifying:
                 self.verify_setup(seen_c)
                 return None

@@ -85,11 +85,13 @@ def start(data: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env, cwd=ROOT)
     assert proc.stdout is not None
+    seen = []
     for line in proc.stdout:
+        seen.append(line)
         if m := re.match(r"panel: http://[^:]+:(\d+)/", line):
             threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
             return proc, int(m.group(1))
-    raise AssertionError(f"the companion did not start (exit {proc.wait()})")
+    raise AssertionError(f"the companion did not start (exit {proc.wait()}):\n" + "".join(seen[-30:]))
 
 
 def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(tmp_path: Path):

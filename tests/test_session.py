@@ -147,3 +147,26 @@ def test_ending_a_turn_tells_which_tokens_to_flip_when_the_fog_swallows_them(tmp
     flips = [e.data["flip"] for e in listener.events if e.kind == "action" and "flip" in e.data]
     assert session.state.fog > fog_before and flips  # type: ignore[union-attr]
     assert all(BOARD.cells[state.where[p]].row == "A" for p in flips[0])
+
+
+def test_a_marker_moved_by_hand_is_reported_not_applied(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    assert session.marker_moved("fog", first_sighting=True)  # where it stands at the start is noted
+    assert session.marker_moved("turn", first_sighting=True)
+    fog = session.state.fog  # type: ignore[union-attr]
+    assert not session.marker_moved("fog")  # nobody advanced the FOG: a hand moved the marker
+    assert session.state.fog == fog  # type: ignore[union-attr]
+    assert "marker-moved" in listener.kinds()
+    assert "put it back" in listener.events[-1].data["reason"]
+    session.end_turn("button")
+    assert session.marker_moved("turn")  # the turn marker moves at a turn end: expected
+
+
+def test_the_end_of_the_game_is_checked_against_the_final_camera_picture(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    while session.state.phase != "finished":  # type: ignore[union-attr]
+        session.on_stable_change(session.state.placement)  # type: ignore[union-attr]
+        session.end_turn("button")
+    assert "game-over" in listener.kinds()
+    over = [e for e in listener.events if e.kind == "game-over"]
+    assert over and over[-1].data["picture"] == "matches" and over[-1].data["winners"]

@@ -118,3 +118,17 @@ def test_motion_gating_reuses_the_last_observation_on_an_idle_board():
     table.frame()
     assert first < 0.0015 and table.observer.last_motion < 0.0015
     assert np.isfinite(table.observer.observe(render(BOARD, table.placement, POSE, LIGHT, seed=7).frame).ms)
+
+
+def test_the_fog_marker_moved_is_noticed_once_it_rests_and_jitter_is_not():
+    from vision.live import MarkerWatch
+
+    watch = MarkerWatch(frames=3, min_mm=12)
+    assert watch.feed({"fog": [100, 20]}) == []
+    assert watch.feed({"fog": [101, 20]}) == []
+    assert watch.feed({"fog": [100, 21]}) == [("fog", None, (100.0, 21.0))]  # first resting place
+    for _ in range(5):
+        assert watch.feed({"fog": [103, 19]}) == []  # jitter
+    assert watch.feed({"fog": [140, 20]}) == []  # a hand moving it
+    assert watch.feed({"fog": [141, 20]}) == []
+    assert watch.feed({"fog": [140, 21]}) == [("fog", (100.0, 21.0), (140.0, 21.0))]

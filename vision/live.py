@@ -38,6 +38,43 @@ def _placement(pieces: Mapping[str, str]) -> Placement:
     return {c: tuple(p) for c, p in out.items()}
 
 
+class MarkerWatch:
+    """Notices when the FOG or turn marker is moved: a new resting place seen in ``frames`` frames in a row.
+
+    Positions are board millimetres (``Observation.special``); a move shorter than ``min_mm`` is
+    jitter, not a move.
+    """
+
+    def __init__(self, frames: int = 3, min_mm: float = 12.0) -> None:
+        self.frames = frames
+        self.min_mm = min_mm
+        self.rest: dict[str, tuple[float, float]] = {}
+        self._candidate: dict[str, tuple[tuple[float, float], int]] = {}
+
+    def feed(self, special: Mapping[str, Sequence[float]]) -> list[tuple[str, tuple[float, float] | None,
+                                                                          tuple[float, float]]]:
+        """Markers that came to rest somewhere new: ``(name, old, new)``."""
+        moved = []
+        for name, xy in special.items():
+            here = (float(xy[0]), float(xy[1]))
+            old = self.rest.get(name)
+            if old is not None and _dist(old, here) < self.min_mm:
+                self._candidate.pop(name, None)
+                continue
+            cand = self._candidate.get(name)
+            count = cand[1] + 1 if cand is not None and _dist(cand[0], here) < self.min_mm else 1
+            self._candidate[name] = (here, count)
+            if count >= self.frames:
+                self.rest[name] = here
+                del self._candidate[name]
+                moved.append((name, old, here))
+        return moved
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
 class LiveCamera:
     """Frames in, stable board pictures and health reports out.
 
@@ -49,12 +86,15 @@ class LiveCamera:
     def __init__(self, source: FrameSource, board: Board,
                  on_picture: Callable[[Placement, bool], None] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
+                 on_marker: Callable[[str, bool], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
                  fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02) -> None:
         self.source = source
         self.board = board
         self.on_picture = on_picture
         self.on_health = on_health
+        self.on_marker = on_marker
+        self.markers = MarkerWatch()
         self.clock = clock
         self.observer = StreamObserver(BoardDetector(board))
         self.stabiliser = stabiliser or Stabiliser(clock=clock)
@@ -133,6 +173,10 @@ class LiveCamera:
             self.latest_frame, self.latest_obs = frame, obs
             self.frames += 1
             self._new_frame.notify_all()
+        if obs.board_found and self.observer.last_motion <= self.stabiliser.motion_threshold:
+            for name, old, _new in self.markers.feed(obs.special):
+                if self.on_marker is not None:
+                    self.on_marker(name, old is None)  # first sighting: where it stands is just noted
         change = self.stabiliser.feed(obs, self.observer.last_motion)
         if change is not None:
             self._hand_on(change.placement(), first=not self._announced)

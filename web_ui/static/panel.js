@@ -57,7 +57,13 @@ const Fog = (() => {
       if (last.leds) drawLeds(last.leds);
       listeners.state.forEach((fn) => fn(last));
     });
-    es.addEventListener("game", (e) => { const g = JSON.parse(e.data); listeners.game.forEach((fn) => fn(g)); });
+    es.addEventListener("game", (e) => {
+      const g = JSON.parse(e.data);
+      if (g.kind === "marker-moved") flash(g.data.reason);
+      if (g.kind === "action" && g.data.flip) flash("The FOG took them: turn over " + g.data.flip.join(", "));
+      if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
+      listeners.game.forEach((fn) => fn(g));
+    });
     es.addEventListener("leds", (e) => { const l = JSON.parse(e.data); drawLeds(l); listeners.leds.forEach((fn) => fn(l)); });
     return es;
   }
