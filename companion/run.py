@@ -136,7 +136,7 @@ class Companion:
         status = self.session.status
         alert, rows = None, frozenset()
         if status.camera_fault is not None:
-            alert = "camera"
+            alert = "camera-lost"
         elif status.out_of_sync is not None:
             alert = "illegal"
             rows = frozenset(r for p in status.out_of_sync.offenders

@@ -104,7 +104,7 @@ def test_a_failing_camera_switches_to_panel_play_and_back(table: Any, mode: str,
     assert "camera-lost" in kinds(events)
     state = client.get("/api/state").get_json()
     assert state["camera"]["healthy"] is False and words in state["camera"]["fault"]  # the panel's banner
-    companion.hardware.show(session.state, "camera")
+    companion.hardware.show(session.state, "camera-lost")
     # play goes on from the panel: a move is entered there
     piece, dst = next((p, n) for p in session.state.islanders_of(session.state.active_colour)
                       if BOARD.cells[session.state.where[p]].kind == "beach"
@@ -128,7 +128,7 @@ def test_the_led_alert_for_a_lost_camera(table: Any):
     source.mode = "raise"
     frames(10)
     companion._on_event(events[-1])  # the LED subscriber's view of the latest event
-    assert companion.hardware._alert[0] == "camera"
+    assert companion.hardware._alert[0] == "camera-lost"
 
 
 def test_a_board_changed_while_the_camera_was_away_is_reconciled_when_it_returns(table: Any):
