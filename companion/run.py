@@ -280,15 +280,14 @@ def run_companion(args: Any) -> int:
     config = config_mod.load(args.config).with_overrides({
         "camera.source": args.camera, "panel.host": args.host, "panel.port": args.port, "data.dir": args.data_dir,
         "game.board": args.board})
-    factory = None
-    if args.players is not None or args.solo is not None:
-        names = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
+    names = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
 
-        def factory() -> Any:
-            return FogGame().new_game(players=args.players or 1, seed=args.seed, options=args.options, names=names,
-                                      scenario=args.solo, board=config["game"]["board"])
+    def new_game() -> Any:
+        return FogGame().new_game(players=args.players or 1, seed=args.seed, options=args.options, names=names,
+                                  scenario=args.solo, board=config["game"]["board"])
 
-    companion = Companion(config, factory)
+    wants_game = args.players is not None or args.solo is not None
+    companion = Companion(config, new_game if wants_game else None)
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda _s, _f: stopping.set())
     try:

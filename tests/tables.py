@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 from dataclasses import replace
+from typing import Any
 
 from companion.games.fog.board import Board
 from companion.games.fog.options import Options
@@ -91,3 +91,33 @@ def sim_config(data_dir: Any, **overrides: Any) -> Any:
               "panel.host": "127.0.0.1"}
     values.update(overrides)
     return defaults().with_overrides(values)
+
+
+def walled_in_swap(state: GameState) -> tuple[GameState, dict[str, tuple[str, ...]]]:
+    """Two islanders of the active colour side by side, walled in by obstacles, and the picture of
+    them having swapped places: two readings (who moved first) that differ in outcome."""
+    e = "E4"
+    pair = {e, nb(e, "E")}
+    around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
+    rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
+    placement: dict[str, tuple[str, ...]] = {c: (r,) for c, r in zip(around, rocks)}
+    placement[e] = ("blue-warrior-3",)
+    placement[nb(e, "E")] = ("green-leader-1",)
+    colour = state.active_colour
+    assert colour is not None
+    walled = replace(state, placement=placement, owners={"blue-warrior-3": colour, "green-leader-1": colour})
+    return walled, moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e)
+
+
+def http_call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """One request to a running companion's panel on loopback: (status, JSON answer)."""
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(method, path, body=json.dumps(body or {}) if method == "POST" else None,
+                 headers={"Content-Type": "application/json"})
+    res = conn.getresponse()
+    data = json.loads(res.read() or b"null")
+    conn.close()
+    return res.status, data

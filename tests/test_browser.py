@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -159,6 +158,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     live.goto(f"{base}/")
     live.wait_for_selector("g.piece")
     assert live.locator("#mp").inner_text() == "7"
+    live.wait_for_selector('#leds .led-row[data-segment="mp"] .led')  # the virtual LEDs
+    assert live.locator("#leds .led").count() == 30
     shot(live, "03-live-board")
     table = ctx.new_page()
     table.on("pageerror", lambda exc: errors.append(str(exc)))

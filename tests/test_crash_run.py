@@ -10,7 +10,6 @@ must hold every acknowledged event, exactly once, and the resumed state must equ
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import re
@@ -24,20 +23,10 @@ from typing import Any
 
 from companion.session import Session
 from companion.store import GameStore
-from tests.tables import BOARD
+from tests.tables import BOARD, http_call
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = int(os.environ.get("FOG_CRASH_KILLS", "100"))
-
-
-def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request(method, path, body=json.dumps(body or {}) if method == "POST" else None,
-                 headers={"Content-Type": "application/json"})
-    res = conn.getresponse()
-    data = json.loads(res.read() or b"null")
-    conn.close()
-    return res.status, data
 
 
 def forward_moves(state: dict[str, Any]) -> list[tuple[str, str]]:
@@ -57,22 +46,22 @@ def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop
     """Play through the API until the process is killed under us."""
     try:
         while not stop.is_set():
-            _, state = call(port, "GET", "/api/state")
+            _, state = http_call(port, "GET", "/api/state")
             if state["phase"] in ("finished", "setup"):
-                code, res = call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": rng.randrange(1000)})
+                code, res = http_call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": rng.randrange(1000)})
             elif state["verifying"]:
-                code, res = call(port, "POST", "/api/table/setup")
+                code, res = http_call(port, "POST", "/api/table/setup")
                 time.sleep(0.1)
                 continue
             elif state["phase"] == "draft":
-                code, res = call(port, "POST", "/api/draft", {"islander": rng.choice(state["drafts"])})
+                code, res = http_call(port, "POST", "/api/draft", {"islander": rng.choice(state["drafts"])})
             elif rng.random() < 0.08 and state["history"]:
-                code, res = call(port, "POST", "/api/undo")
+                code, res = http_call(port, "POST", "/api/undo")
             elif (moves := forward_moves(state)) and rng.random() < 0.7:
                 piece, cell = rng.choice(moves)
-                code, res = call(port, "POST", "/api/move", {"piece": piece, "cell": cell})
+                code, res = http_call(port, "POST", "/api/move", {"piece": piece, "cell": cell})
             else:
-                code, res = call(port, "POST", "/api/end-turn")
+                code, res = http_call(port, "POST", "/api/end-turn")
             if code == 200 and res["state"]["seq"]:
                 s = res["state"]
                 acked.append((s["game"], s["seq"], (s.get("history") or ["-"])[-1]))
@@ -105,11 +94,11 @@ def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_
     for kill in range(KILLS + 1):
         proc, port = start(data, env)
         if kill == KILLS:  # the last start: check and stop cleanly
-            _, state = call(port, "GET", "/api/state")
+            _, state = http_call(port, "GET", "/api/state")
             proc.send_signal(signal.SIGTERM)
             proc.wait(15)
             break
-        _, state = call(port, "GET", "/api/state")
+        _, state = http_call(port, "GET", "/api/state")
         resumed_mid_game += state["phase"] in ("draft", "moving")
         stop = threading.Event()
         driver = threading.Thread(target=drive, args=(port, rng, acked, stop), daemon=True)

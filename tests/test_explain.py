@@ -13,7 +13,6 @@ from companion.games.fog.explain import apply_explanation, explain
 from companion.games.fog.movement import apply_move, legal_movements
 from companion.games.fog.options import Options
 from companion.games.fog.setup import new_game
-from companion.games.fog.state import GameState
 from tests.tables import BOARD, moved, nb, position
 
 E = "E4"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 from pathlib import Path
 
 from companion.games.fog import rules

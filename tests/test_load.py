@@ -17,7 +17,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+
+from tests.tables import http_call
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = 20
@@ -85,33 +86,23 @@ class Poller(threading.Thread):
             self.stop.wait(0.25)
 
 
-def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request(method, path, body=json.dumps(body or {}) if method == "POST" else None,
-                 headers={"Content-Type": "application/json"})
-    res = conn.getresponse()
-    data = json.loads(res.read() or b"null")
-    conn.close()
-    return res.status, data
-
-
 def drive(port: int, stop: threading.Event, counts: dict[str, int]) -> None:
     """Play through the API until told to stop: drafts, turn ends, and a new game when one ends."""
     seed = 1
     while not stop.is_set():
-        _, state = call(port, "GET", "/api/state")
+        _, state = http_call(port, "GET", "/api/state")
         if state["phase"] in ("finished", "setup"):
             seed += 1
-            call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": seed})
+            http_call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": seed})
             counts["games"] += 1
         elif state["verifying"]:
-            call(port, "POST", "/api/table/setup")
+            http_call(port, "POST", "/api/table/setup")
             time.sleep(0.2)
         elif state["phase"] == "draft":
-            call(port, "POST", "/api/draft", {"islander": state["drafts"][0]})
+            http_call(port, "POST", "/api/draft", {"islander": state["drafts"][0]})
             counts["actions"] += 1
         else:
-            call(port, "POST", "/api/end-turn")
+            http_call(port, "POST", "/api/end-turn")
             counts["actions"] += 1
         stop.wait(0.15)
 
@@ -148,10 +139,10 @@ def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path):
     for p in pollers:
         p.join(30)
     time.sleep(2)  # the last events reach the streams
-    _, listing = call(port, "GET", "/api/games")
+    _, listing = http_call(port, "GET", "/api/games")
     logged: list[tuple[str, int]] = []
     for game in listing["games"]:
-        _, export = call(port, "GET", f"/api/games/{game['id']}")
+        _, export = http_call(port, "GET", f"/api/games/{game['id']}")
         logged += [("undone" if e["kind"] == "undo" else e["kind"], e["seq"]) for e in export["events"]]
     proc.send_signal(signal.SIGTERM)
     proc.wait(20)
@@ -164,6 +155,6 @@ def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path):
           f"{len(logged)} logged events; {complete}/{CLIENTS} clients got every event in order; "
           f"{len(times)} page requests, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"{sum(p.failures for p in pollers)} failed")
-    assert len(logged) > 50
+    assert len(logged) >= SECONDS  # the driver kept the game moving
     assert complete == CLIENTS, [len(c.events) for c in clients]
     assert sum(p.failures for p in pollers) == 0

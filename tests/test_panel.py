@@ -6,7 +6,6 @@ import io
 import json
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD, moved, nb, sim_config, wait_for
+from tests.tables import BOARD, moved, sim_config, wait_for, walled_in_swap
 from web_ui import create_app
 
 
@@ -205,17 +204,8 @@ def test_a_correction_by_tapping_moves_one_piece_and_bad_pieces_or_cells_are_400
 def test_an_ambiguous_move_is_put_to_the_players_and_decided(companion: Companion, client: Any):
     drafted(companion, client)
     session = companion.session
-    e = "E4"
-    pair = {e, nb(e, "E")}
-    around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
-    rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
-    placement = {c: (r,) for c, r in zip(around, rocks)}
-    placement[e] = ("blue-warrior-3",)
-    placement[nb(e, "E")] = ("green-leader-1",)
-    colour = session.state.active_colour
-    session.state = replace(session.state, placement=placement, owners={"blue-warrior-3": colour,
-                                                                        "green-leader-1": colour})
-    session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e))
+    session.state, picture = walled_in_swap(session.state)
+    session.on_stable_change(picture)
     offered = client.get("/api/state").get_json()["decision"]
     assert len(offered) == 2 and all("movements" in o and "cost" in o for o in offered)
     assert post(client, "/api/decide", {"option": "first"}).status_code == 400

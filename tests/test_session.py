@@ -11,7 +11,7 @@ from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.session import Session, SessionError
 from companion.store import GameStore
-from tests.tables import BOARD, moved, nb
+from tests.tables import BOARD, moved, nb, walled_in_swap
 
 
 class Listener:
@@ -102,25 +102,13 @@ def test_a_person_can_accept_the_board_as_seen_which_is_recorded_as_a_correction
 
 def test_an_ambiguous_change_asks_and_waits_for_the_players(tmp_path: Path):
     session, listener = drafted_session(tmp_path)
-    from dataclasses import replace
-
-    # Two black islanders with endurance side by side, walled in: who made the swap?
-    e = "E4"
-    pair = {e, nb(e, "E")}
-    around = sorted({n for c in pair for n in BOARD.neighbours(c)} - pair)
-    rocks = [f"{k}-{i}" for k in ("rock", "bush", "driftwood") for i in range(1, 6)]
-    placement = {c: (r,) for c, r in zip(around, rocks)}
-    placement[e] = ("blue-warrior-3",)
-    placement[nb(e, "E")] = ("green-leader-1",)
-    colour = session.state.active_colour  # type: ignore[union-attr]
-    session.state = replace(session.state, placement=placement,  # type: ignore[arg-type]
-                            owners={"blue-warrior-3": colour, "green-leader-1": colour})
-    answer = session.on_stable_change(moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e))
+    session.state, picture = walled_in_swap(session.state)  # type: ignore[arg-type]
+    answer = session.on_stable_change(picture)
     assert answer is not None and answer.ambiguous and len(session.status.decision) == 2
     assert "decision-needed" in listener.kinds()
-    assert session.state.where["blue-warrior-3"] == e  # type: ignore[union-attr]  # nothing applied yet
+    assert session.state.where["blue-warrior-3"] == "E4"  # type: ignore[union-attr]  # nothing applied yet
     session.decide(0)
-    assert session.state.where["blue-warrior-3"] == nb(e, "E") and session.status.decision == []  # type: ignore[union-attr]
+    assert session.state.where["blue-warrior-3"] == nb("E4", "E") and session.status.decision == []  # type: ignore[union-attr]
     with pytest.raises(SessionError):
         session.decide(0)
 

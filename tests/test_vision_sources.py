@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.detect import BoardDetector
-from vision.sources import CameraError, FolderSource, OpenCVSource, Picamera2Source, SimulatedTable, _Grabber, open_source
+from vision.sources import CameraError, OpenCVSource, Picamera2Source, SimulatedTable, _Grabber, open_source
 from tests.tables import BOARD
 
 

@@ -79,8 +79,7 @@ class StreamObserver:
         roi = None
         self._since_full += 1
         if self._since_full >= REFRESH_EVERY:
-            last_small, self._last_small = self._last_small, None  # force a full detection
-            del last_small
+            self._last_small = None  # force a full detection
         if self._last_small is not None and last is not None:
             changed = self._changed(small)
             self.last_motion = float(changed.mean()) if self._mask is None else \

@@ -11,11 +11,13 @@
     const colours = Object.keys(sc.colours);
     const cats = [...new Set(colours.flatMap((c) => Object.keys(sc.colours[c].categories)))];
     const hr = Fog.el("tr");
-    ["Category", ...colours].forEach((t) => hr.appendChild(Fog.el("th", {}, t)));
+    const owner = (c) => (s.players || []).find((p) => p.colours.includes(c));
+    hr.appendChild(Fog.el("th", {}, "Category"));
+    colours.forEach((c) => hr.appendChild(Fog.el("th", {"data-colour": c}, c + (owner(c) ? " (" + owner(c).name + ")" : ""))));
     head.appendChild(hr);
     cats.forEach((cat) => {
       const tr = Fog.el("tr", {"data-category": cat});
-      tr.appendChild(Fog.el("th", {}, cat));
+      tr.appendChild(Fog.el("th", {}, cat.replace(/_/g, " ")));
       colours.forEach((c) => tr.appendChild(Fog.el("td", {}, String(sc.colours[c].categories[cat] ?? 0))));
       body.appendChild(tr);
     });
