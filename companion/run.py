@@ -247,8 +247,7 @@ class Companion:
             return
         self._stopped = True
         if self.panel is not None:
-            self.panel.app_stop = True
-            getattr(self.panel.app, "companion_stopping", threading.Event()).set()
+            self.panel.app.extensions["stopping"].set()  # open event and camera streams end
             self.panel.shutdown()
             self.panel.server_close()
         if self.camera is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import io
 import json
 from collections import Counter
@@ -68,7 +70,8 @@ def comparable(companion: Companion) -> str:
     return json.dumps([s, {c: list(p) for c, p in sorted(table.items())}], sort_keys=True, default=str)
 
 
-def test_ten_thousand_generated_requests_never_500_and_rejections_change_nothing(tmp_path: Path):
+def test_ten_thousand_generated_requests_never_500_and_rejections_change_nothing(
+        tmp_path: Path, figures: Callable[[str], None]):
     companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=8), out=io.StringIO())
     source = SimulatedTable(BOARD, companion.session.state.placement)
     source.open()
@@ -104,7 +107,7 @@ def test_ten_thousand_generated_requests_never_500_and_rejections_change_nothing
 
     one_request()
     total = sum(statuses.values())
-    print(f"\nAPI fuzz: {total} requests, statuses {dict(sorted(statuses.items()))}, "
+    figures(f"API fuzz: {total} requests, statuses {dict(sorted(statuses.items()))}, "
           f"{checked} rejections checked unchanged, 0 server errors")
     assert total >= REQUESTS * 0.95
     companion.stop()

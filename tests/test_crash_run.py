@@ -9,6 +9,8 @@ must hold every acknowledged event, exactly once, and the resumed state must equ
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import http.client
 import os
 import random
@@ -83,7 +85,8 @@ def start(data: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
     raise AssertionError(f"the companion did not start (exit {proc.wait()}):\n" + "".join(seen[-30:]))
 
 
-def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(tmp_path: Path):
+def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(
+        tmp_path: Path, figures: Callable[[str], None]):
     rng = random.Random(2027)
     data = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording",
@@ -123,7 +126,7 @@ def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_
         assert session.replayed() == session.state
         assert state["history"] == list(session.state.history)  # what the restarted panel showed
     store.close()
-    print(f"\ncrash (whole companion): {KILLS} kills, {resumed_mid_game} restarts in the middle of a game, "
+    figures(f"crash (whole companion): {KILLS} kills, {resumed_mid_game} restarts in the middle of a game, "
           f"{len(acked)} acknowledged events, {len(lost)} lost")
     assert not lost, lost[:5]
     assert len(acked) > KILLS

@@ -4,6 +4,8 @@ engine's score for the same moves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import io
 import random
 from pathlib import Path
@@ -16,7 +18,7 @@ from companion.run import Companion
 from tests.tables import BOARD, sim_config, wait_for
 
 
-def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path):
+def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path, figures: Callable[[str], None]):
     rng = random.Random(2026)
     out = io.StringIO()
     companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=31), out=out,
@@ -74,5 +76,5 @@ def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path):
     replayed = rules.replay(final)
     assert score(final).to_dict() == score(replayed).to_dict()
     assert moves > 10 and turns > 10 and flips > 0
-    print(f"\nfull game: {moves} moves seen by the camera, {turns} turns, {flips} tokens flipped, "
+    figures(f"full game: {moves} moves seen by the camera, {turns} turns, {flips} tokens flipped, "
           f"winners {score(final).winners}")

@@ -7,6 +7,8 @@ pages. A driver plays through the API (draft, moves, turn ends, and new games wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import http.client
 import json
 import os
@@ -107,7 +109,7 @@ def drive(port: int, stop: threading.Event, counts: dict[str, int]) -> None:
         stop.wait(0.15)
 
 
-def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path):
+def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path, figures: Callable[[str], None]):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording",
            "FOG_CONFIG": str(tmp_path / "c.toml")}
     (tmp_path / "c.toml").write_text("[panel]\nhost = \"127.0.0.1\"\nport = 0\n")
@@ -151,7 +153,7 @@ def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path):
     times = sorted(t for p in pollers for t in p.times)
     p50, p99 = times[len(times) // 2] * 1000, times[int(len(times) * 0.99)] * 1000
     complete = sum(1 for c in clients if c.events == logged)
-    print(f"\nload: {CLIENTS} SSE clients + {CLIENTS} pollers for {SECONDS:.0f} s; {counts['games']} games, "
+    figures(f"load: {CLIENTS} SSE clients + {CLIENTS} pollers for {SECONDS:.0f} s; {counts['games']} games, "
           f"{len(logged)} logged events; {complete}/{CLIENTS} clients got every event in order; "
           f"{len(times)} page requests, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"{sum(p.failures for p in pollers)} failed")

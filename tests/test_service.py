@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import io
 import os
 import shutil
@@ -131,7 +133,7 @@ class HangingSource:
         self.release.set()
 
 
-def test_a_hung_camera_thread_stops_the_watchdog_pings(tmp_path: Path):
+def test_a_hung_camera_thread_stops_the_watchdog_pings(tmp_path: Path, figures: Callable[[str], None]):
     from vision.live import LiveCamera
 
     companion = Companion(sim_config(tmp_path), out=io.StringIO())
@@ -155,7 +157,7 @@ def test_a_hung_camera_thread_stops_the_watchdog_pings(tmp_path: Path):
         loop.join(2)
         companion.stop()
         sock.close()
-    print(f"\nwatchdog: {healthy_pings} pings in 1 s while healthy, {after_stall} after the camera hung")
+    figures(f"watchdog: {healthy_pings} pings in 1 s while healthy, {after_stall} after the camera hung")
     assert healthy_pings >= 5
     assert after_stall == 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import os
 import random
 import signal
@@ -76,7 +78,8 @@ def test_a_damaged_database_is_kept_aside_and_the_user_is_told(tmp_path: Path):
     assert GameStore(path).games() == []
 
 
-def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(tmp_path: Path):
+def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(
+        tmp_path: Path, figures: Callable[[str], None]):
     """SIGKILL at 100 random points; every acknowledged event is there, none twice."""
     path = tmp_path / "crash.db"
     rng = random.Random(11)
@@ -91,7 +94,7 @@ def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(tmp_pa
     assert game is not None
     logged = [e.seq for e in store.events(game)]
     lost = sorted(set(acknowledged) - set(logged))
-    print(f"\nkills: {kills}, acknowledged events: {len(acknowledged)}, logged: {len(logged)}, lost: {len(lost)}")
+    figures(f"kills: {kills}, acknowledged events: {len(acknowledged)}, logged: {len(logged)}, lost: {len(lost)}")
     assert kills == 100 and lost == []
     assert logged == list(range(1, len(logged) + 1))  # no gaps, no duplicates
     assert len(acknowledged) == len(set(acknowledged))
@@ -137,7 +140,8 @@ def test_a_subscriber_that_falls_far_behind_loses_its_oldest_events_not_the_sess
     bus.close()
 
 
-def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothing(tmp_path: Path):
+def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothing(
+        tmp_path: Path, figures: Callable[[str], None]):
     """The session plays games; SIGKILL at random moments; each restart resumes from the log."""
     from companion.session import Session
 
@@ -162,7 +166,7 @@ def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothin
         assert seqs == list(range(1, len(seqs) + 1))  # nothing twice, no gaps
         logged += len(seqs)
         lost += max(0, acked - len(seqs))
-    print(f"\nkills: {kills}, restarts resuming a game: {resumed_mid_game}, games: {len(acknowledged)}, "
+    figures(f"kills: {kills}, restarts resuming a game: {resumed_mid_game}, games: {len(acknowledged)}, "
           f"acknowledged events: {sum(acknowledged.values())}, logged: {logged}, lost: {lost}")
     assert lost == 0 and resumed_mid_game >= 50
     session = Session(store)

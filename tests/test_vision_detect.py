@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import json
 
 import cv2
@@ -32,7 +34,8 @@ def test_a_clean_view_puts_every_piece_on_its_cell(detector: BoardDetector):
     assert obs.unplaced == [] and obs.unknown_markers == []
 
 
-def test_hundreds_of_varied_frames_never_put_a_piece_on_a_wrong_cell(detector: BoardDetector):
+def test_hundreds_of_varied_frames_never_put_a_piece_on_a_wrong_cell(
+        detector: BoardDetector, figures: Callable[[str], None]):
     """Tilt up to 35°, any rotation, markers 16-40 px, blur, noise, JPEG, uneven light, hands.
 
     A quarter of the frames have a hand over one corner fiducial; the board must still be found.
@@ -54,7 +57,7 @@ def test_hundreds_of_varied_frames_never_put_a_piece_on_a_wrong_cell(detector: B
         visible += len(shot.visible)
         found += sum(1 for p in shot.visible if obs.pieces.get(p) == shot.truth[p])
     recall = found / visible
-    print(f"\n{FRAMES} frames: board found in {frames_found} ({hand_on_corner_found} of {hand_on_corner} with a hand "
+    figures(f"{FRAMES} frames: board found in {frames_found} ({hand_on_corner_found} of {hand_on_corner} with a hand "
           f"on a corner marker); {found} of {visible} fully visible pieces found ({recall:.1%}); "
           f"{wrong} pieces on a wrong cell")
     assert wrong == 0

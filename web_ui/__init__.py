@@ -29,7 +29,6 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.config.update(dict(config or {}))
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
-    app.companion_stopping = app.extensions["stopping"]  # type: ignore[attr-defined]
 
     from web_ui import api, camera, pages, security, stream
 
