@@ -9,8 +9,6 @@ must hold every acknowledged event, exactly once, and the resumed state must equ
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import http.client
 import os
 import random
@@ -20,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 

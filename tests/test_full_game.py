@@ -4,10 +4,9 @@ engine's score for the same moves."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import io
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.games.fog import rules

@@ -7,8 +7,6 @@ pages. A driver plays through the API (draft, moves, turn ends, and new games wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import http.client
 import json
 import os
@@ -18,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.tables import http_call

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import json
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -12,10 +11,10 @@ import pytest
 
 from companion.cli import main
 from companion.games.fog.setup import new_game
+from tests.tables import BOARD
 from vision.detect import BoardDetector
 from vision.markers import dictionary, marker_image
 from vision.render import Effects, make_pose, random_pose, render
-from tests.tables import BOARD
 
 FRAMES = 300
 
