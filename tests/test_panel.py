@@ -339,3 +339,18 @@ def test_without_a_camera_the_camera_routes_say_so(client: Any):
     assert client.get("/stream.mjpg").status_code == 503
     assert client.get("/api/camera").get_json()["present"] is False
     assert post(client, "/api/table/move", {"piece": "rock-1", "cell": "A1"}).status_code == 409
+
+
+def test_the_board_geometry_and_setup_choices_for_the_pages(client: Any):
+    board = client.get("/api/board").get_json()
+    cells = {c["id"]: c for c in board["cells"]}
+    assert len(cells) == len(BOARD.cells) and board["rows"] == list(BOARD.beach_rows)
+    assert len(cells["A1"]["outline"]) == 6 and cells["A1"]["kind"] == "beach"
+    boat = next(c for c in board["cells"] if c["kind"] == "boat")
+    assert boat["boat"] in board["boats"] and boat["outline"] == []
+    assert board["islanders"]["blue-leader-1"] == {"nation": "blue", "type": "leader", "characteristic": "push",
+                                                   "marker": 10}
+    assert board["colours"]["pink"] == "#ff3c96"
+    choices = client.get("/api/setup/choices").get_json()
+    assert choices["colours"] == list(BOARD.player_colours) and "1" in choices["scenarios"]
+    assert choices["pin_required"] is False and choices["unlocked"] is True
