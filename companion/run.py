@@ -328,7 +328,10 @@ def _commands(companion: Companion, stopping: threading.Event, rules: Any) -> No
             verb = words[0]
             if verb in ("quit", "exit"):
                 break
-            if verb == "table" and len(words) == 3:
+            if session.state is None and verb != "table":
+                companion.say(f"no game yet: start one on the panel ({companion.panel_url or 'run without --no-panel'})"
+                              " or restart with --players N")
+            elif verb == "table" and len(words) == 3:
                 companion.table(words[1], words[2])
             elif verb == "draft" and len(words) == 2:
                 session.act(f"draft {session.state.active_colour} {words[1]}")
@@ -350,7 +353,7 @@ def _commands(companion: Companion, stopping: threading.Event, rules: Any) -> No
                               f"{session.status.camera_fault or 'ok'}")
             else:
                 companion.say(RUN_HELP)
-        except (FogCompanionError, ValueError, AttributeError) as exc:
+        except (FogCompanionError, ValueError) as exc:
             companion.say(f"not possible: {exc}")
     stopping.set()
 

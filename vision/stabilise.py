@@ -92,11 +92,6 @@ class StreamObserver:
             self.last_motion = 1.0
         if roi is not None and last is not None:
             obs = self._detect_roi(frame, roi, last)
-            if set(last.pieces) - set(obs.pieces) - {u["id"] for u in obs.unplaced}:
-                # A piece vanished: make sure with the whole frame before anyone believes it
-                # (a marker cut oddly by the searched area must not become a "missing" piece).
-                obs = self._detect(frame, last.homography)
-                self._since_full = 0
         else:
             obs = self._detect(frame, last.homography if last is not None else None)
             self._since_full = 0
