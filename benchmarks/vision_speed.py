@@ -57,6 +57,17 @@ def frames(board: Board, count: int, seed: int):  # type: ignore[no-untyped-def]
     return out
 
 
+def accuracy(observe, rendered):  # type: ignore[no-untyped-def]
+    """(fully visible pieces found on their cell, fully visible pieces, pieces put on a wrong cell)."""
+    found = visible = wrong = 0
+    for r in rendered:
+        obs = observe(r.frame)
+        visible += len(r.visible)
+        found += sum(1 for p in r.visible if obs.pieces.get(p) == r.truth[p])
+        wrong += sum(1 for p, c in obs.pieces.items() if r.truth.get(p) != c)
+    return found, visible, wrong
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=60)
@@ -82,20 +93,9 @@ def main() -> int:
     t_stock = timed(lambda g: stock.detectMarkers(g), grays)
     t_indep = timed(lambda r: detector.detect(r.frame), rendered)
     t_changed = timed(lambda r: observer.observe(r.frame), rendered[1:])
-    stream = StreamObserver(BoardDetector(board))
-    s_found = s_visible = s_wrong = 0
-    for r in rendered:
-        obs = stream.observe(r.frame)
-        s_visible += len(r.visible)
-        s_found += sum(1 for p in r.visible if obs.pieces.get(p) == r.truth[p])
-        s_wrong += sum(1 for p, c in obs.pieces.items() if r.truth.get(p) != c)
+    s_found, s_visible, s_wrong = accuracy(StreamObserver(BoardDetector(board)).observe, rendered)
     t_idle = timed(lambda _: observer.observe(rendered[-1].frame), range(len(rendered)))
-    found = visible = wrong = 0
-    for r in rendered:
-        obs = detector.detect(r.frame)
-        visible += len(r.visible)
-        found += sum(1 for p in r.visible if obs.pieces.get(p) == r.truth[p])
-        wrong += sum(1 for p, c in obs.pieces.items() if r.truth.get(p) != c)
+    found, visible, wrong = accuracy(detector.detect, rendered)
     print(f"{len(rendered)} frames of 1280x720, piece markers about 16 px:")
     print(f"  stock detectMarkers      {t_stock:6.2f} ms")
     print(f"  detect (independent)     {t_indep:6.2f} ms   {t_indep / t_stock:.2f}x stock")

@@ -158,3 +158,18 @@ def test_the_end_of_the_game_is_checked_against_the_final_camera_picture(tmp_pat
     assert "game-over" in listener.kinds()
     over = [e for e in listener.events if e.kind == "game-over"]
     assert over and over[-1].data["picture"] == "matches" and over[-1].data["winners"]
+
+
+def test_a_swallowed_token_still_seen_on_the_board_is_flagged(tmp_path: Path):
+    session, listener = drafted_session(tmp_path)
+    before = session.state
+    assert before is not None
+    while session.state.fog < BOARD.fog_index("7"):  # type: ignore[union-attr]
+        session.end_turn()
+    taken = sorted(session.state.lost)  # type: ignore[union-attr]
+    session.on_stable_change(before.placement)  # nobody turned the swallowed tokens over
+    sync = session.status.out_of_sync
+    assert sync is not None and sync.rule == "fog" and set(sync.offenders) <= set(taken)
+    assert "taken by the FOG" in sync.reason
+    session.on_stable_change(session.state.placement)  # type: ignore[union-attr]  # now they are
+    assert session.status.out_of_sync is None

@@ -20,34 +20,12 @@ def _page(name: str, **context: Any) -> str:
     return render_template(f"{name}.html", page=name, nav=NAV, simulated=bool(camera and camera.simulated), **context)
 
 
-@bp.get("/")
-def live() -> str:
-    return _page("live")
+def _add_page(name: str, rule: str) -> None:
+    bp.add_url_rule(rule, name, lambda: _page(name))
 
 
-@bp.get("/setup")
-def setup() -> str:
-    return _page("setup")
-
-
-@bp.get("/table")
-def table() -> str:
-    return _page("table")
-
-
-@bp.get("/calibration")
-def calibration() -> str:
-    return _page("calibration")
-
-
-@bp.get("/score")
-def score() -> str:
-    return _page("score")
-
-
-@bp.get("/games")
-def games() -> str:
-    return _page("games")
+for _name, _rule, _label in NAV:  # one template per page of the navigation
+    _add_page(_name, _rule)
 
 
 @bp.get("/games/<game_id>")
