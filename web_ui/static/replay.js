@@ -12,6 +12,8 @@
     document.getElementById("steps").textContent = steps;
     document.getElementById("replay-event").textContent = r.event ? `#${r.event.seq} ${r.event.kind}: ${r.event.data.action || r.event.data.undone || ""}` : "setup";
     board.render(r.placement, {owners: r.owners});
+    // the buttons work once the length of the log is known
+    ["first", "prev", "next", "last"].forEach((id) => { document.getElementById(id).disabled = false; });
   }
   document.getElementById("first").onclick = () => show(0);
   document.getElementById("prev").onclick = () => show(step - 1);
