@@ -25,6 +25,15 @@ def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path, figures: Cal
     companion.start()
     session = companion.session
     moves = turns = flips = 0
+
+    def flip_swallowed() -> int:
+        """The players turn over every token the FOG took: its marker disappears from the table."""
+        on_table = {p for ps in companion.camera.table().values() for p in ps}
+        taken = sorted(set(session.state.lost) & on_table)
+        for piece in taken:
+            companion.table(piece, "-")
+        return len(taken)
+
     try:
         assert wait_for(lambda: not session.status.verifying), out.getvalue()  # setup verified by the camera
         while session.state.phase == "draft":
@@ -58,15 +67,13 @@ def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path, figures: Cal
                 assert charged <= engine.mp_left - target.mp_left, (str(move), session.state.history[len(engine.history):])
                 engine = session.state
                 moves += 1
+                flips += flip_swallowed()  # a move that used the last MP ends the turn: the FOG may advance
                 if engine.mp_left == 0 or engine.phase != "moving":
                     break
             if session.state.phase == "moving" and (session.state.round, session.state.turn_index) == turn:
                 session.end_turn("button")
             turns += 1
-            lost_now = set(session.state.lost) - set(engine.lost)
-            for piece in lost_now:  # the players turn the swallowed tokens over: their marker disappears
-                companion.table(piece, "-")
-                flips += 1
+            flips += flip_swallowed()
             engine = session.state
     finally:
         companion.stop()
