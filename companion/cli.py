@@ -229,6 +229,8 @@ def _run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help="panel port (default 8080)")
     p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")
     p.add_argument("--no-panel", action="store_true", help="do not start the web panel")
+    p.add_argument("--console", action="store_true", help="read terminal commands from standard input even when it "
+                   "is not a terminal (they are read from a terminal anyway; the service reads none)")
     g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
     g.add_argument("--players", type=int, help="2, 3 or 4 (1 = solo; see --solo)")
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
@@ -264,7 +266,7 @@ def _doctor_args(p: argparse.ArgumentParser) -> None:
 @command("doctor", "check Python, OpenCV, config, camera, fiducials, LEDs, GPIO, data directory and port",
          _doctor_args)
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.run import doctor
+    from companion.doctor import doctor
 
     return doctor(args)
 
@@ -275,7 +277,7 @@ def _data_dir_args(p: argparse.ArgumentParser) -> None:
 
 
 def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from companion.run import default_data_dir
+    from companion.paths import default_data_dir
     from companion.store import GameStore
 
     folder = Path(args.data_dir) if args.data_dir else default_data_dir()

@@ -14,6 +14,7 @@ means every default.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -50,6 +51,8 @@ class Key:
                 value = float(value)
             else:
                 return f"expected {_kind_name(self.kind)}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return "expected a finite number (not nan or inf)"
         if self.allowed is not None and value not in self.allowed:
             return "allowed: " + ", ".join(repr(a) for a in self.allowed)
         if self.low is not None and value < self.low or self.high is not None and value > self.high:
@@ -81,6 +84,13 @@ def _segments_problem(value: list[Any]) -> str | None:
                 return f"segment {seg['name']!r}: {k} must be a whole number ({'0' if k == 'start' else '1'} or more)"
         if not isinstance(seg.get("reversed", False), bool):
             return f"segment {seg['name']!r}: reversed must be true or false"
+    return None
+
+
+def _hosts_problem(value: list[Any]) -> str | None:
+    for name in value:
+        if not isinstance(name, str) or not name or len(name) > 253 or any(c in name for c in "/ @?#"):
+            return f"{name!r} is not a host name (e.g. \"fog.example.lan\")"
     return None
 
 
@@ -138,8 +148,12 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
     "panel": ("The web panel players open on their phones.", (
         Key("host", str, "0.0.0.0", "address to listen on (`127.0.0.1`: this machine only)"),
         Key("port", int, 8080, "TCP port (0: any free port, printed at start)", low=0, high=65535),
-        Key("pin", str, "", "a PIN asked before setup, corrections and undo (empty: no PIN)",
+        Key("pin", str, "", "a PIN asked before setup, corrections and undo (empty: the one chosen in the setup "
+            "wizard, if any)",
             check=lambda v: None if v == "" or (v.isdigit() and 4 <= len(v) <= 12) else "4 to 12 digits, or empty"),
+        Key("allowed_hosts", list, [], "more names the panel may be reached by (a DNS name pointing at the Pi); "
+            "its own addresses, `localhost`, its host name and `HOSTNAME.local` are always allowed",
+            check=_hosts_problem),
     )),
     "data": ("Where games are kept.", (
         Key("dir", str, "", "data directory (empty: `$FOG_DATA_DIR`, else `$STATE_DIRECTORY` under systemd, "

@@ -23,8 +23,8 @@ from companion.games.fog.actions import Correction, Relocation
 from companion.games.fog.explain import Explanation, Option, explain
 from companion.games.fog.movement import apply_move
 from companion.games.fog.scoring import score
-from companion.games.fog.state import GameState
-from companion.store import GameStore
+from companion.games.fog.state import GameState, StateFormatError
+from companion.store import GameStore, LoggedEvent, StoreUnavailableError
 
 Placement = Mapping[str, Sequence[str]]
 
@@ -51,10 +51,36 @@ class Status:
     decision: list[Option] = field(default_factory=list)
     decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
     camera_fault: str | None = None  # set while the camera is failing: the panel is the only input
+    storage_fault: str | None = None  # set while the log cannot be written (full disk): moves wait in memory
+    storage_reason: str | None = None  # "disk-full", "read-only", "io-error", ...
 
 
 def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
     return {c: tuple(sorted(ps)) for c, ps in placement.items() if ps}
+
+
+class DamagedLogError(SessionError):
+    """A logged event no longer replays (edited by hand, or written by another version)."""
+
+    def __init__(self, message: str, good: int, state: GameState) -> None:
+        super().__init__(message)
+        self.good = good  # how many events replay
+        self.state = state  # the state after them
+
+
+def replay_log(setup: dict[str, Any], events: Sequence[LoggedEvent], upto: int | None = None) -> GameState:
+    """The state after the first ``upto`` events (all by default); DamagedLogError names a bad event."""
+    state = GameState.from_dict(setup)
+    for done, event in enumerate(events if upto is None else events[:upto]):
+        try:
+            if event.kind == "action":
+                state = rules.apply(state, event.data["action"])
+            elif event.kind == "undo":
+                state = rules.undo(state)
+        except (FogCompanionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise DamagedLogError(f"event {event.seq} ({event.kind}: {str(event.data)[:120]}) does not replay: "
+                                  f"{exc}", done, state) from exc
+    return state
 
 
 class Session:
@@ -68,15 +94,24 @@ class Session:
         self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
         self.last_picture: dict[str, tuple[str, ...]] | None = None  # the last stable camera picture
         self._markers: dict[str, tuple[int, ...]] = {}  # game position when each marker was last seen to move
+        self.damaged: str | None = None  # set by resume when the last game's log no longer replays
+        self.pending: list[tuple[str, dict[str, Any]]] = []  # events waiting for the disk (in order)
+        self._finish_pending = False
 
     # ------------------------------------------------------------------ life cycle
     def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
         """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
         with self._lock:
-            if self.game_id is not None and self.state is not None and self.state.phase != "finished":
-                self.store.abandon(self.game_id)
+            running = self.game_id if self.state is not None and self.state.phase != "finished" else None
+            if self.pending:
+                self.flush_pending()
+                if self.pending:
+                    raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk "
+                                       f"({self.status.storage_fault}); free space first")
+            # Abandoning the running game and creating the new one is one transaction: either both or neither.
+            game_id = self.store.create_game(state.to_dict(), title=title, replaces=running)
             fault = self.status.camera_fault
-            self.game_id = self.store.create_game(state.to_dict(), title=title)
+            self.game_id = game_id
             self.state = state
             self.status = Status(verifying=verify and fault is None, camera_fault=fault)
             self.last_seq = 0
@@ -84,27 +119,33 @@ class Session:
         return self.game_id
 
     def resume(self) -> bool:
-        """Continue the last unfinished game from the log. False when there is none."""
+        """Continue the last unfinished game from the log. False when there is none.
+
+        A game whose log no longer replays is marked ``damaged`` (it stays listed and exportable,
+        its good prefix replayable) and the companion starts without it instead of failing at
+        every start; ``damaged`` then says which game and why.
+        """
+        self.damaged = None
         with self._lock:
             game_id = self.store.unfinished()
             if game_id is None:
                 return False
-            self.game_id = game_id
-            self.state = self._replay(game_id)
-            self.status = Status(camera_fault=self.status.camera_fault)
             events = self.store.events(game_id)
+            try:
+                state = replay_log(self.store.setup(game_id), events)
+            except (DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
+                self.store.mark_damaged(game_id, str(exc))
+                self.damaged = f"game {game_id} cannot be resumed and was marked damaged: {exc}"
+                return False
+            self.game_id = game_id
+            self.state = state
+            self.status = Status(camera_fault=self.status.camera_fault)
             self.last_seq = events[-1].seq if events else 0
         self._publish("game-resumed", {"game": game_id})
         return True
 
     def _replay(self, game_id: str) -> GameState:
-        state = GameState.from_dict(self.store.setup(game_id))
-        for event in self.store.events(game_id):
-            if event.kind == "action":
-                state = rules.apply(state, event.data["action"])
-            elif event.kind == "undo":
-                state = rules.undo(state)
-        return state
+        return replay_log(self.store.setup(game_id), self.store.events(game_id))
 
     def replayed(self) -> GameState:
         """The state rebuilt from the log alone (equals ``state`` at all times)."""
@@ -119,13 +160,60 @@ class Session:
     def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None:
         self.bus.publish(Event(kind, data, seq))
 
-    def _commit(self, state: GameState, action: str, kind: str = "action") -> int:
-        """Log first, then switch to the new state, then tell the listeners."""
-        seq = self.store.append(self._game(), kind, {"action": action})
-        self.last_seq = seq
+    def _log(self, kind: str, data: dict[str, Any]) -> int | None:
+        """Write one event; on a full disk keep it pending (in order) and return None.
+
+        The game goes on from memory while the disk is full: the panel and the LEDs say so, and
+        the pending events are written, in order, as soon as there is space again.
+        """
+        if self.pending:
+            self.flush_pending()
+        if not self.pending:
+            try:
+                return self.store.append(self._game(), kind, data)
+            except StoreUnavailableError as exc:
+                self._storage_failed(exc)
+        self.pending.append((kind, data))
+        return None
+
+    def _storage_failed(self, exc: StoreUnavailableError) -> None:
+        first = self.status.storage_fault is None
+        self.status.storage_fault, self.status.storage_reason = str(exc), exc.reason
+        if first:
+            self._publish("storage-fault", {"reason": exc.reason, "message": str(exc)})
+
+    def flush_pending(self) -> int:
+        """Write the events that waited for the disk; how many are still waiting."""
+        with self._lock:
+            while self.pending:
+                kind, data = self.pending[0]
+                try:
+                    self.last_seq = self.store.append(self._game(), kind, data)
+                except StoreUnavailableError as exc:
+                    self._storage_failed(exc)
+                    return len(self.pending)
+                self.pending.pop(0)
+            if self._finish_pending:
+                try:
+                    self.store.finish(self._game())
+                    self._finish_pending = False
+                except StoreUnavailableError as exc:
+                    self._storage_failed(exc)
+                    return 0
+            if self.status.storage_fault is not None:
+                self.status.storage_fault = self.status.storage_reason = None
+                self._publish("storage-back", {"seq": self.last_seq})
+        return 0
+
+    def _commit(self, state: GameState, action: str, kind: str = "action") -> int | None:
+        """Log first (or keep pending on a full disk), then switch to the new state; the seq or None."""
+        seq = self._log(kind, {"action": action})
+        if seq is not None:
+            self.last_seq = seq
         self.state = state
         if state.phase == "finished":
-            self.store.finish(self._game())
+            self._finish_pending = True
+            self.flush_pending()
         return seq
 
     def expected(self) -> dict[str, tuple[str, ...]]:
@@ -173,8 +261,9 @@ class Session:
             if not self.state.history:
                 raise SessionError("nothing to undo")
             new = rules.undo(self.state)
-            seq = self.store.append(self._game(), "undo", {"undone": self.state.history[-1]})
-            self.last_seq = seq
+            seq = self._log("undo", {"undone": self.state.history[-1]})
+            if seq is not None:
+                self.last_seq = seq
             self.state = new
             self.status.out_of_sync = None
             self.status.decision = []
@@ -182,7 +271,7 @@ class Session:
                       seq)
         return new
 
-    def _after(self, before: GameState, new: GameState, action: str, seq: int) -> None:
+    def _after(self, before: GameState, new: GameState, action: str, seq: int | None) -> None:
         data: dict[str, Any] = {"action": action, "mp_left": new.mp_left, "active": new.active_colour}
         swallowed = sorted(set(new.lost) - set(before.lost))
         if swallowed:

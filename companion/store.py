@@ -2,8 +2,13 @@
 
 A game is its setup state plus an append-only list of events. The current state is a replay of
 the log's actions, so a power cut can lose nothing that was acknowledged: ``append`` returns
-only after SQLite has committed with ``synchronous=FULL`` in WAL mode. A damaged database is
-never silently reset: it is moved aside (``games.db.corrupt-<time>``) and the caller is told.
+only after SQLite has committed with ``synchronous=FULL`` in WAL mode.
+
+Only a database that SQLite itself calls damaged (its header is not a database, or
+``PRAGMA quick_check`` fails) is moved aside (``games.db.corrupt-<time>``), never reset. A full
+disk, an I/O error, a read-only or unreachable directory are not damage: they are reported as
+what they are (:class:`StoreUnavailableError`, with the path and the fix) and nothing is moved,
+because the file is usually healthy and the game in it is the players' evening.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 
 from companion.errors import FogCompanionError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -29,8 +34,9 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     game TEXT NOT NULL,
     title TEXT NOT NULL,
-    status TEXT NOT NULL,               -- playing | finished | abandoned
-    setup TEXT NOT NULL                 -- the state after setup, JSON
+    status TEXT NOT NULL,               -- playing | finished | abandoned | damaged
+    setup TEXT NOT NULL,                -- the state after setup, JSON
+    note TEXT NOT NULL DEFAULT ''       -- why a game is damaged
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -45,6 +51,14 @@ CREATE TABLE IF NOT EXISTS events (
 
 class StoreError(FogCompanionError):
     """The game log cannot be used."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be read or written now (full disk, I/O error, read-only); nothing was changed."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason  # "disk-full" | "read-only" | "io-error" | "busy" | "cannot-open"
 
 
 class StoreCorruptError(StoreError):
@@ -71,6 +85,34 @@ class GameRecord:
     title: str
     status: str
     events: int
+    note: str = ""
+
+
+# SQLite's primary result codes (sqlite3.Error.sqlite_errorcode & 0xFF) that mean "the file is damaged".
+_CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_UNAVAILABLE = {  # code -> (reason, what to do)
+    13: ("disk-full", "the disk is full: free some space on it (old photos, logs, `sudo apt clean`)"),
+    8: ("read-only", "the data directory is read-only: give the companion's user write access to it"),
+    10: ("io-error", "the disk reported an I/O error: check the SD card or drive (`dmesg`)"),
+    14: ("cannot-open", "the database file cannot be opened: check that the directory exists and is writable"),
+    3: ("read-only", "access was denied: give the companion's user write access to the data directory"),
+    23: ("read-only", "access was denied: give the companion's user write access to the data directory"),
+    5: ("busy", "another program holds the database: stop the other fog-companion"),
+    6: ("busy", "another program holds the database: stop the other fog-companion"),
+}
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return int(getattr(exc, "sqlite_errorcode", -1) or -1) & 0xFF
+
+
+def unavailable(path: Path, exc: sqlite3.Error, doing: str) -> StoreUnavailableError:
+    """A clear error for a database that cannot be used right now (never a reason to move it aside)."""
+    reason, fix = _UNAVAILABLE.get(_code(exc), ("io-error", "check the disk holding the data directory"))
+    if isinstance(exc, MemoryError):
+        reason, fix = "io-error", "the machine ran out of memory"
+    return StoreUnavailableError(f"the game database {path} cannot be {doing}: {exc}. Fix: {fix}. "
+                                 "Nothing was moved or deleted.", reason)
 
 
 class GameStore:
@@ -84,27 +126,47 @@ class GameStore:
 
     # ------------------------------------------------------------------ opening
     def _open(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = None
+        damage: str | None = None
         try:
             db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            check = db.execute("PRAGMA quick_check").fetchone()
-            if check is None or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check: {check[0] if check else 'no answer'}")
-            db.executescript(SCHEMA)
-            version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if version is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(version[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer fog-companion (schema {version[0]})")
-            return db
-        except sqlite3.DatabaseError as exc:
-            kept = self._set_aside()
-            raise StoreCorruptError(
-                f"the game database {self.path} is damaged ({exc}); it was moved to {kept} and a new one "
-                "will be started on the next run. Finished games in it may be recoverable with sqlite3 '.recover'.",
-                kept) from exc
+            check = db.execute("PRAGMA quick_check").fetchall()
+            if not check or check[0][0] != "ok":
+                damage = "integrity check: " + ("; ".join(str(r[0]) for r in check[:3]) if check else "no answer")
+            else:
+                self._migrate(db)
+                return db
+        except sqlite3.Error as exc:
+            if db is not None:
+                db.close()
+            if _code(exc) not in _CORRUPT_CODES:
+                raise unavailable(self.path, exc, "opened") from exc
+            damage = str(exc)
+        if db is not None:
+            db.close()
+        kept = self._set_aside()
+        raise StoreCorruptError(
+            f"the game database {self.path} is damaged ({damage}); it was moved to {kept} and a new one "
+            "will be started on the next run. Finished games in it may be recoverable with sqlite3 '.recover'.",
+            kept)
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        db.executescript(SCHEMA)
+        version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if version is None:
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            return
+        if int(version[0]) > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(f"{self.path} was written by a newer fog-companion (schema {version[0]}): "
+                             "update the companion; nothing was changed")
+        if int(version[0]) < 2:  # schema 1 had no note column
+            with _transaction(db):
+                db.execute("ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT ''")
+                db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
     def _set_aside(self) -> Path | None:
         if not self.path.exists():
@@ -122,37 +184,56 @@ class GameStore:
             self._db.close()
 
     # ------------------------------------------------------------------ writing
-    def create_game(self, setup: dict[str, Any], title: str = "", game: str = "fog") -> str:
-        game_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    def _write(self, doing: str, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Run statements in one transaction; a full disk or I/O error is a clear StoreUnavailableError."""
         with self._lock:
-            self._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, 'playing', ?)",
-                             (game_id, time.time(), game, title or game_id, json.dumps(setup)))
+            try:
+                with _transaction(self._db):
+                    for sql, params in statements:
+                        self._db.execute(sql, params)
+            except sqlite3.Error as exc:
+                raise unavailable(self.path, exc, doing) from exc
+
+    def create_game(self, setup: dict[str, Any], title: str = "", game: str = "fog",
+                    replaces: str | None = None, replaced_status: str = "abandoned") -> str:
+        """A new game; ``replaces`` (the running game) gets ``replaced_status`` in the same transaction."""
+        game_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+        statements = [("INSERT INTO games (id, created, game, title, status, setup) VALUES (?, ?, ?, ?, 'playing', ?)",
+                       (game_id, time.time(), game, title or game_id, json.dumps(setup)))]
+        if replaces is not None:
+            statements.insert(0, ("UPDATE games SET status=? WHERE id=? AND status='playing'",
+                                  (replaced_status, replaces)))
+        self._write("written", *statements)
         return game_id
 
     def append(self, game_id: str, kind: str, data: dict[str, Any]) -> int:
         """Write one event durably and return its sequence number (only then is it acknowledged)."""
         payload = json.dumps(data, sort_keys=True)
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?",
-                                       (game_id,)).fetchone()
-                seq = int(row[0]) + 1
-                self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", (game_id, seq, time.time(), kind, payload))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+                with _transaction(self._db):
+                    row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?",
+                                           (game_id,)).fetchone()
+                    seq = int(row[0]) + 1
+                    self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                                     (game_id, seq, time.time(), kind, payload))
+            except sqlite3.Error as exc:
+                raise unavailable(self.path, exc, "written") from exc
         return seq
 
+    def set_status(self, game_id: str, status: str, note: str = "") -> None:
+        self._write("written", ("UPDATE games SET status=?, note=? WHERE id=?", (status, note, game_id)))
+
     def finish(self, game_id: str) -> None:
-        with self._lock:
-            self._db.execute("UPDATE games SET status='finished' WHERE id=?", (game_id,))
+        self.set_status(game_id, "finished")
 
     def abandon(self, game_id: str) -> None:
         """A new game was started before this one ended: keep its log, never resume it."""
-        with self._lock:
-            self._db.execute("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'", (game_id,))
+        self._write("written", ("UPDATE games SET status='abandoned' WHERE id=? AND status='playing'", (game_id,)))
+
+    def mark_damaged(self, game_id: str, note: str) -> None:
+        """A logged event no longer replays: keep the game (listed, exportable), never resume it."""
+        self.set_status(game_id, "damaged", note)
 
     # ------------------------------------------------------------------ reading
     def setup(self, game_id: str) -> dict[str, Any]:
@@ -171,7 +252,7 @@ class GameStore:
     def games(self) -> list[GameRecord]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT g.id, g.created, g.game, g.title, g.status, COUNT(e.seq) FROM games g "
+                "SELECT g.id, g.created, g.game, g.title, g.status, COUNT(e.seq), g.note FROM games g "
                 "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.created").fetchall()
         return [GameRecord(*row) for row in rows]
 
@@ -186,8 +267,38 @@ class GameStore:
         if record is None:
             raise StoreError(f"no game {game_id!r}")
         return {"id": record.id, "game": record.game, "title": record.title, "status": record.status,
+                "note": record.note,
                 "created": record.created, "setup": self.setup(game_id),
                 "events": [{"seq": e.seq, "at": e.at, "kind": e.kind, "data": e.data} for e in self.events(game_id)]}
 
     def __iter__(self) -> Iterator[GameRecord]:
         return iter(self.games())
+
+
+class _transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``; on failure a ROLLBACK only if a transaction is really open.
+
+    (A failed COMMIT on a full disk may already have ended the transaction; rolling back blindly
+    then raised "cannot rollback - no transaction is active" and hid the real error.)
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass

@@ -34,7 +34,7 @@ def test_the_example_in_the_docs_is_a_valid_config():
     ("[leds]\nbrightness = 2.0\n", "[leds] brightness = 2.0: allowed: 0.0 to 1.0"),
     ("[leds]\ncolour_order = \"XYZ\"\n", "[leds] colour_order = 'XYZ': allowed: 'RGB'"),
     ("[panel]\nport = \"80\"\n", "[panel] port = '80': expected a whole number"),
-    ("[panel]\nprot = 80\n", "[panel] prot: unknown key (known: host, port, pin)"),
+    ("[panel]\nprot = 80\n", "[panel] prot: unknown key (known: host, port, pin, allowed_hosts)"),
     ("[pannel]\nport = 80\n", "[pannel]: unknown section"),
     ("[panel]\npin = \"12\"\n", "4 to 12 digits"),
     ("[buttons]\nundo = 99\n", "a BCM GPIO number 2 to 27"),
@@ -88,7 +88,7 @@ def test_run_refuses_to_start_with_a_bad_config_and_says_why(tmp_path: Path):
 def test_doctor_reports_each_problem_with_its_fix(tmp_path: Path):
     from argparse import Namespace
 
-    from companion.run import doctor
+    from companion.doctor import doctor
 
     bad = tmp_path / "config.toml"
     bad.write_text("[panel]\nport = 0\n[camera]\nsource = \"/nowhere/camera\"\n")
@@ -105,7 +105,7 @@ def test_doctor_reports_each_problem_with_its_fix(tmp_path: Path):
 def test_doctor_on_the_simulated_table_sees_the_fiducials(tmp_path: Path):
     from argparse import Namespace
 
-    from companion.run import doctor
+    from companion.doctor import doctor
 
     out = io.StringIO()
     doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,

@@ -249,18 +249,41 @@ def test_cross_site_requests_are_refused(companion: Companion, client: Any):
 def test_a_pin_guards_setup_corrections_and_undo(companion: Companion):
     app = create_app(companion, {"PIN": "4711"})
     client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.168.1.20"  # the owner's phone
     assert post(client, "/api/games", {"players": [{}, {}, {}]}).status_code == 401
     assert post(client, "/api/unlock", {"pin": "0000"}).status_code == 401
     assert post(client, "/api/games", {"players": [{}, {}, {}]}, **{"X-Fog-Pin": "4711"}).status_code == 200
     assert post(client, "/api/undo").status_code == 401
     assert post(client, "/api/unlock", {"pin": "4711"}).status_code == 200
     assert post(client, "/api/correction", {"accept": True}).status_code == 409  # unlocked; nothing to correct
-    other = app.test_client()  # another phone: still locked
-    for _ in range(4):
-        assert post(other, "/api/unlock", {"pin": "1234"}).status_code == 401
-    assert post(other, "/api/unlock", {"pin": "1234"}).status_code == 401
-    assert post(other, "/api/unlock", {"pin": "4711"}).status_code == 429  # too many wrong PINs: wait
     assert client.get("/api/setup/choices").get_json()["pin_required"] is True
+
+
+def test_wrong_pins_slow_down_only_the_device_that_guesses(companion: Companion):
+    from web_ui.security import FREE_TRIES
+
+    app = create_app(companion, {"PIN": "4711"})
+    clock = [1000.0]
+    app.extensions["pin_backoff"].clock = lambda: clock[0]
+    guesser, owner = app.test_client(), app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    owner.environ_base["REMOTE_ADDR"] = "192.168.1.20"
+    for _ in range(FREE_TRIES):
+        assert post(guesser, "/api/unlock", {"pin": "1234"}).status_code == 401
+    assert post(guesser, "/api/unlock", {"pin": "1235"}).status_code == 401  # one more: now it has to wait
+    waited = post(guesser, "/api/unlock", {"pin": "4711"})
+    assert waited.status_code == 429 and "wait" in waited.get_json()["error"]  # even the right PIN waits
+    # the owner, who never failed, is not locked out by the guesser
+    assert post(owner, "/api/unlock", {"pin": "4711"}).status_code == 200
+    # the guesser's wait doubles with every further wrong PIN
+    waits = []
+    for _ in range(3):
+        clock[0] += 10_000
+        assert post(guesser, "/api/unlock", {"pin": "0000"}).status_code == 401
+        waits.append(app.extensions["pin_backoff"].wait_left("192.168.1.66"))
+    assert waits[0] < waits[1] < waits[2]
+    clock[0] += 10_000
+    assert post(guesser, "/api/unlock", {"pin": "4711"}).status_code == 200  # after the wait, the right PIN works
 
 
 def test_unknown_routes_and_methods_answer_json_errors(client: Any):

@@ -64,6 +64,29 @@ def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_
     assert took < 5.0, f"shutdown took {took:.1f} s"
     assert "using the recording backend" in text and "stopped: LEDs off, camera released, log closed" in text
     # and the game is there to resume
-    again = subprocess.run([sys.executable, "-m", "companion", "run"], input="quit\n", capture_output=True,
-                           text=True, env=env, cwd=ROOT, timeout=60)
-    assert "resumed game" in again.stdout
+    again = subprocess.run([sys.executable, "-m", "companion", "run", "--console"], input="status\nquit\n",
+                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert "resumed game" in again.stdout and "out of sync" in again.stdout  # status answered, then quit
+
+
+def test_the_end_of_the_terminal_input_ends_the_commands_not_the_companion():
+    import threading
+
+    from companion import console
+
+    said: list[str] = []
+
+    class Quiet:
+        session = type("S", (), {"state": None})()
+        panel_url = "http://127.0.0.1:8080/"
+
+        def say(self, text: str) -> None:
+            said.append(text)
+
+    stopping = threading.Event()
+    console.read_commands(Quiet(), stopping, io.StringIO("status\n"))
+    assert not stopping.is_set() and "the companion goes on" in said[-1]
+    console.read_commands(Quiet(), stopping, io.StringIO("quit\n"))
+    assert stopping.is_set()
+    assert not console.wants_console(False, io.StringIO(""))  # a pipe or /dev/null: no commands read
+    assert console.wants_console(True, io.StringIO(""))  # unless --console asks for them

@@ -10,6 +10,7 @@ panel-only play, and reported back as healthy as soon as good frames return.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -71,6 +72,25 @@ class MarkerWatch:
         return moved
 
 
+def _usable(frame: object) -> tuple[np.ndarray, str | None]:
+    """The frame as 8-bit grey or BGR, or the reason it cannot be used (named, for the panel)."""
+    if not isinstance(frame, np.ndarray):
+        return np.zeros((1, 1), np.uint8), f"the camera sent {type(frame).__name__} instead of an image"
+    if frame.dtype != np.uint8:
+        return frame, f"the camera sends {frame.dtype} frames; the companion needs 8-bit images (uint8)"
+    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 16:
+        return frame, f"the camera sends frames of shape {tuple(frame.shape)}; it needs a picture of 16x16 or more"
+    if frame.ndim == 3:
+        channels = frame.shape[2]
+        if channels == 1:
+            return frame[:, :, 0], None
+        if channels == 4:
+            return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR), None
+        if channels != 3:
+            return frame, f"the camera sends frames with {channels} colour channels; it needs 1, 3 or 4"
+    return frame, None
+
+
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
     return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
 
@@ -88,7 +108,8 @@ class LiveCamera:
                  on_health: Callable[[bool, str], None] | None = None,
                  on_marker: Callable[[str, bool], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
-                 fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02) -> None:
+                 fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02,
+                 recover_seconds: float | None = None) -> None:
         self.source = source
         self.board = board
         self.on_picture = on_picture
@@ -98,8 +119,15 @@ class LiveCamera:
         self.clock = clock
         self.observer = StreamObserver(BoardDetector(board))
         self.stabiliser = stabiliser or Stabiliser(clock=clock)
+        for name, value in (("fault_seconds", fault_seconds), ("frozen_seconds", frozen_seconds),
+                            ("interval", interval)):
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be a finite number of seconds, not {value!r}")
         self.fault_seconds = fault_seconds
         self.frozen_seconds = frozen_seconds
+        # Hysteresis: once failed, good frames must keep coming this long before the camera counts as back,
+        # so a camera that delivers a frame now and then is reported lost once, not lost/back every few seconds.
+        self.recover_seconds = 1.0 if recover_seconds is None else recover_seconds
         self.interval = interval
         self.healthy = True
         self.fault: str | None = None
@@ -110,6 +138,9 @@ class LiveCamera:
         self._new_frame = threading.Condition(self._frame_lock)
         self._bad_since: float | None = None
         self._bad_why = ""
+        self._good_since: float | None = None
+        self._last_good: float | None = None
+        self._logged: set[str] = set()  # step failures already logged with a traceback (once each)
         self._same_since: float | None = None
         self._last_small: np.ndarray | None = None
         self._stop = threading.Event()
@@ -145,10 +176,19 @@ class LiveCamera:
         while not self._stop.is_set():
             try:
                 self.step()
-            except Exception:  # a bug in detection must not kill the camera thread silently
-                log.exception("camera step failed")
+            except Exception as exc:  # a bug in detection must not kill the camera thread silently
+                self._step_failed(exc)
                 self._stop.wait(0.5)
             self._stop.wait(self.interval)
+
+    def _step_failed(self, exc: Exception) -> None:
+        """Detection failed on a frame: a camera fault with the reason, logged in full once per kind."""
+        why = f"detection fails on the camera's frames ({type(exc).__name__}: {str(exc)[:160]})"
+        key = f"{type(exc).__name__}:{str(exc)[:160]}"
+        if key not in self._logged and len(self._logged) < 32:
+            self._logged.add(key)
+            log.exception("camera step failed (logged once; it stays a camera fault while it lasts)")
+        self._bad(why)
 
     # ------------------------------------------------------------------ one frame
     def step(self) -> Observation | None:
@@ -156,19 +196,29 @@ class LiveCamera:
         self.last_heartbeat = self.clock()
         try:
             frame = self.source.read()
-        except Exception as exc:
-            self._bad(f"the camera failed: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any driver failure is a camera fault, never a traceback loop
+            self._bad(f"the camera failed: {type(exc).__name__}: {str(exc)[:160]}")
             return None
         if frame is None:
             if getattr(self.source, "live", True):
-                self._bad("the camera sends no frames")
+                self._no_frame()
             return None
-        why = self._frame_problem(frame)
+        frame, why = _usable(frame)
+        if why is None:
+            why = self._frame_problem(frame)
         if why:
             self._bad(why)
             return None
+        if not self.healthy and self._good_since is None:  # the first good frame after a fault:
+            self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
+            self.observer.reset()
+            self._announced = False
+        try:
+            obs = self.observer.observe(frame)
+        except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
+            self._step_failed(exc)
+            return None
         self._good()
-        obs = self.observer.observe(frame)
         with self._new_frame:
             self.latest_frame, self.latest_obs = frame, obs
             self.frames += 1
@@ -178,6 +228,8 @@ class LiveCamera:
                 if self.on_marker is not None:
                     self.on_marker(name, old is None)  # first sighting: where it stands is just noted
         change = self.stabiliser.feed(obs, self.observer.last_motion)
+        if not self.healthy:
+            return obs  # pictures wait until the camera counts as back; the first one then is handed on whole
         if change is not None:
             self._hand_on(change.placement(), first=not self._announced)
         elif self.stabiliser.initialised and not self._announced:
@@ -190,8 +242,6 @@ class LiveCamera:
             self.on_picture(placement, first)
 
     def _frame_problem(self, frame: np.ndarray) -> str | None:
-        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
-            return "the camera sent an unreadable frame"
         small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
         if float(small.mean()) < BLACK_LEVEL:
             return "the camera sees only black (lens covered, lights off?)"
@@ -208,13 +258,31 @@ class LiveCamera:
         self._last_small = small
         return None
 
+    def _no_frame(self) -> None:
+        """No new frame yet: a fault only once none came for ``fault_seconds`` since the last good one."""
+        now = self.clock()
+        since = self._last_good if self._last_good is not None else self._bad_since
+        if since is None:
+            self._bad_since = now
+            return
+        if now - since >= self.fault_seconds:
+            if self._bad_since is None:
+                self._bad_since = since
+            self._good_since = None  # a gap this long restarts the recovery count
+            self._bad("the camera sends no frames" if self._last_good is None or self.healthy else
+                      f"the camera sends too few frames (none for {now - since:.1f} s; it needs one at least every "
+                      f"{self.fault_seconds:g} s)")
+
     def _bad(self, why: str) -> None:
         now = self.clock()
         if self._bad_since is None:
             self._bad_since = now
         self._bad_why = why
+        if not why.startswith("the camera sends"):
+            self._good_since = None  # a bad frame or an error restarts the recovery count
         if self.healthy and now - self._bad_since >= self.fault_seconds:
             self.healthy, self.fault = False, why
+            self._good_since = None
             log.warning("camera fault: %s", why)
             if self.on_health is not None:
                 self.on_health(False, why)
@@ -222,12 +290,16 @@ class LiveCamera:
             self.fault = why
 
     def _good(self) -> None:
+        now = self.clock()
+        self._last_good = now
         self._bad_since = None
         if not self.healthy:
+            if self._good_since is None:
+                self._good_since = now
+            if now - self._good_since < self.recover_seconds:
+                return
+            self._good_since = None
             self.healthy, self.fault = True, None
-            self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
-            self.observer.reset()
-            self._announced = False
             log.warning("camera back")
             if self.on_health is not None:
                 self.on_health(True, "frames are back")

@@ -25,6 +25,31 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpg", ".mjpeg", ".h264")
 
 
+SECRET_KEYS = ("password", "passwd", "pass", "pwd", "token", "key", "secret", "auth", "signature", "sig")
+
+
+def redact(spec: str) -> str:
+    """A camera address safe to show: the password of ``user:pass@`` and secret query values become ``***``."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    if "://" not in spec:
+        return spec
+    try:
+        parts = urlsplit(spec)
+    except ValueError:
+        return "***"
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:***@{host}" if ":" in userinfo else f"***@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode([(k, "***" if any(s in k.lower() for s in SECRET_KEYS) else v) for k, v in pairs], safe="*")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
 class CameraError(FogCompanionError):
     """A camera source could not be opened or stopped delivering frames."""
 
@@ -103,7 +128,7 @@ class OpenCVSource(FrameSource):
     def __init__(self, target: int | str, width: int = 1280, height: int = 720, live: bool | None = None) -> None:
         self.target = target
         self.size = (width, height)
-        self.name = str(target)
+        self.name = redact(str(target))
         self.live = live if live is not None else not (isinstance(target, str) and Path(target).is_file())
         self._cap: cv2.VideoCapture | None = None
         self._grabber: _Grabber | None = None
@@ -112,7 +137,7 @@ class OpenCVSource(FrameSource):
         cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()
-            raise CameraError(f"cannot open camera {self.target!r} with OpenCV (VideoCapture)")
+            raise CameraError(f"cannot open camera {self.name!r} with OpenCV (VideoCapture)")
         if self.live:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
@@ -125,12 +150,12 @@ class OpenCVSource(FrameSource):
         assert self._cap is not None
         ok, frame = self._cap.read()
         if not ok:
-            raise CameraError(f"camera {self.target!r} stopped delivering frames")
+            raise CameraError(f"camera {self.name!r} stopped delivering frames")
         return frame
 
     def read(self) -> np.ndarray | None:
         if self._cap is None:
-            raise CameraError(f"camera {self.target!r} is not open")
+            raise CameraError(f"camera {self.name!r} is not open")
         if self._grabber is not None:
             if self._grabber.error is not None:
                 raise CameraError(str(self._grabber.error))
@@ -312,7 +337,7 @@ def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[s
         elif path.is_file():
             source = OpenCVSource(spec, live=False)
         else:
-            raise CameraError(f"camera {spec!r}: no such device, file or folder (tried: picamera2, sim, a device "
+            raise CameraError(f"camera {redact(spec)!r}: no such device, file or folder (tried: picamera2, sim, a device "
                               "index like 0, /dev/videoN, a video file, a folder of images, a stream URL)")
     source.open()
     return source

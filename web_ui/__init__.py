@@ -10,6 +10,7 @@ corrections and undo.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Mapping
@@ -19,13 +20,17 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import FogCompanionError
+from companion.store import StoreUnavailableError
+
+log = logging.getLogger(__name__)
 
 
 def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask:
     """The panel for ``companion`` (anything with ``session``, ``camera``, ``hardware`` and ``new_game``)."""
     app = Flask(__name__)
     app.config.update(SECRET_KEY=os.urandom(24), PIN="", JSON_SORT_KEYS=False, SSE_KEEPALIVE=15.0,
-                      MAX_CONTENT_LENGTH=64 * 1024, MJPEG_FPS=5.0)
+                      MAX_CONTENT_LENGTH=64 * 1024, MJPEG_FPS=5.0, ALLOWED_HOSTS=(), DATA_DIR=None,
+                      SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True)
     app.config.update(dict(config or {}))
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
@@ -43,6 +48,20 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
         if _wants_json():
             return jsonify(error=exc.description or exc.name, status=exc.code), exc.code
         return exc
+
+    @app.errorhandler(StoreUnavailableError)
+    def storage_error(exc: StoreUnavailableError) -> Any:
+        # The disk is full or failing: nothing was changed; the panel says so in words.
+        return jsonify(error=str(exc), kind="storage", reason=exc.reason, status=507), 507
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:
+        # A bug must not leak a traceback to a phone; it is logged in full for the maintainer.
+        if isinstance(exc, HTTPException):
+            return http_error(exc)
+        log.exception("the panel failed on %s %s", request.method, request.path)
+        return jsonify(error="the companion hit an internal error; it is logged (journalctl -u fog-companion)",
+                       kind="internal", status=500), 500
 
     @app.errorhandler(FogCompanionError)
     def game_error(exc: FogCompanionError) -> Any:

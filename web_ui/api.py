@@ -30,15 +30,70 @@ def companion() -> Any:
     return current_app.extensions["companion"]
 
 
+MAX_DEPTH = 8  # the API's bodies are at most three levels deep
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deeply lists and objects nest (stops counting past ``limit``), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > limit:
+                return deepest
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None and request.get_data():
+    raw = request.get_data(cache=True)
+    if raw.count(b"[") + raw.count(b"{") > 4 * MAX_DEPTH and _nesting(raw) > MAX_DEPTH:
+        abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
+    if data is None and raw:
         abort(400, description="the body is not valid JSON")
+    if data is not None and _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
     if data is None:
         data = {}
     if not isinstance(data, dict):
         abort(400, description="the body must be a JSON object")
     return data
+
+
+def _nesting(raw: bytes) -> int:
+    """The deepest bracket nesting in raw JSON text, strings skipped (checked before parsing it)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def text_ok(value: str) -> bool:
+    """Text that can be stored and shown: no lone surrogates, no control characters."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(c) < 32 and c not in "\t" for c in value)
 
 
 def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], required: bool = True,
@@ -51,12 +106,20 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], requir
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
         abort(400, description=f"'{name}' must be {what or ' or '.join(k.__name__ for k in kinds)}")
+    if isinstance(value, str) and not text_ok(value):
+        abort(400, description=f"'{name}' holds characters that are not text (control characters or broken UTF-16)")
     if check is not None and not check(value):
         abort(400, description=f"'{name}' must be {what}")
     return value
 
 
 def ok(**extra: Any) -> Any:
+    """200 when everything asked is in the log; 202 when it waits for a full disk (``pending``)."""
+    session = companion().session
+    waiting = len(getattr(session, "pending", ()))
+    if waiting:
+        return jsonify(ok=True, pending=waiting, storage=session.status.storage_fault,
+                       state=state_json(companion()), **extra), 202
     return jsonify(ok=True, state=state_json(companion()), **extra)
 
 
@@ -95,7 +158,7 @@ def setup_choices() -> Any:
                    options_help="hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, "
                                 "team-scoring=sum|lowest, drive-off=standard|advanced, two-player=lower|total, "
                                 "advanced-fog (solo)", pin_required=security.pin_required(),
-                   unlocked=security.unlocked())
+                   pin_choice=security.pins().choice, unlocked=security.unlocked())
 
 
 @bp.get("/score")
@@ -146,6 +209,28 @@ def unlock() -> Any:
     if not security.unlock(pin):
         abort(401, description="wrong PIN")
     return jsonify(ok=True, unlocked=True)
+
+
+@bp.post("/pin")
+def choose_pin() -> Any:
+    """Choose the panel's PIN (``{"pin": "1234"}``) or leave it open on purpose (``{"open": true}``).
+
+    On the first run anyone may choose (the setup wizard asks); later only an unlocked panel may
+    change it, and a PIN from the config file is changed only there.
+    """
+    data = body()
+    pins = security.pins()
+    if pins.choice == "config":
+        abort(409, description="the PIN is set in the config file ([panel] pin); change it there")
+    if pins.choice is not None and not security.unlocked():
+        abort(401, description="enter the current PIN first (POST /api/unlock)")
+    if field(data, "open", bool, required=False, what="true or false"):
+        pins.choose(None)
+    else:
+        pin = field(data, "pin", str, check=lambda v: v.isdigit() and 4 <= len(v) <= 12, what="4 to 12 digits")
+        pins.choose(pin)
+        security.unlock(pin)
+    return jsonify(ok=True, pin_choice=pins.choice, pin_required=pins.required)
 
 
 # ---------------------------------------------------------------------------------------- setup

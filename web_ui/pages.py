@@ -17,7 +17,9 @@ NAV = (("live", "/", "Board"), ("setup", "/setup", "Setup"), ("table", "/table",
 def _page(name: str, **context: Any) -> str:
     companion = current_app.extensions["companion"]
     camera = getattr(companion, "camera", None)
-    return render_template(f"{name}.html", page=name, nav=NAV, simulated=bool(camera and camera.simulated), **context)
+    pin_choice = current_app.extensions["pin_store"].choice
+    return render_template(f"{name}.html", page=name, nav=NAV, simulated=bool(camera and camera.simulated),
+                           pin_choice=pin_choice, **context)
 
 
 def _add_page(name: str, rule: str) -> None:

@@ -28,6 +28,20 @@
   }
   count.onchange = playerRows;
   playerRows();
+  const pinForm = document.getElementById("pin-form");
+  const pinStatus = document.getElementById("pin-status");
+  pinForm.onsubmit = async (e) => {
+    e.preventDefault();
+    const res = await Fog.api("POST", "/api/pin", {pin: document.getElementById("pin-new").value.trim()});
+    pinStatus.textContent = res.ok ? "PIN set: this browser is unlocked." : res.data.error;
+    pinStatus.className = res.ok ? "status good" : "status error";
+    if (res.ok) setTimeout(() => location.reload(), 800);
+  };
+  const pinOpen = document.getElementById("pin-open");
+  if (pinOpen) pinOpen.onclick = async () => {
+    const res = await Fog.api("POST", "/api/pin", {open: true});
+    if (res.ok) location.reload(); else pinStatus.textContent = res.data.error;
+  };
   document.getElementById("setup-form").onsubmit = async (e) => {
     e.preventDefault();
     const body = {seed: Number(document.getElementById("seed").value || 0), options: document.getElementById("options").value};

@@ -11,6 +11,9 @@ a smaller r is "forwards" (towards the boats), the same r is "sideways", a large
 
 from __future__ import annotations
 
+import math
+import re
+
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BoardFileError
+from companion.games.fog.board_file import MAX_MARKER_ID, MAX_MM, Reader as _Reader, check_keys as _check_keys
 
 NATIONS: tuple[str, ...] = ("blue", "green", "red")
 ISLANDER_TYPES: tuple[str, ...] = ("leader", "elder", "warrior", "sailor", "commoner")
@@ -295,51 +299,26 @@ def _cached_board(key: str, text: str, source: str) -> Board:
     return _CACHE[ck]
 
 
-class _Reader:
-    """Small helper that names the exact key of a bad value in its error message."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, msg: str) -> BoardFileError:
-        return BoardFileError(f"{self.source}: {where}: {msg}")
-
-    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...],
-            default: Any = ...) -> Any:
-        if key not in table:
-            if default is ...:
-                raise self.fail(where, f"missing key {key!r}")
-            return default
-        value = table[key]
-        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise self.fail(f"{where}.{key}", f"expected {_kind_name(kind)}, got {value!r}")
-        if not isinstance(value, kind):
-            raise self.fail(f"{where}.{key}", f"expected {_kind_name(kind)}, got {value!r}")
-        return value
-
-    def point(self, table: Mapping[str, Any], key: str, where: str) -> tuple[float, float]:
-        value = self.get(table, key, where, list)
-        if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-            raise self.fail(f"{where}.{key}", f"expected [x, y] in mm, got {value!r}")
-        return (float(value[0]), float(value[1]))
-
-    def choice(self, value: str, allowed: Iterable[str], where: str) -> str:
-        allowed = tuple(allowed)
-        if value not in allowed:
-            raise self.fail(where, f"{value!r} is not one of {', '.join(allowed)}")
-        return value
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a table", bool: "true/false"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
 def _parse_board(data: Mapping[str, Any], source: str) -> Board:
     rd = _Reader(source)
+    _check_keys(rd, data)
     head = rd.get(data, "board", "file", dict)
     num = (int, float)
+    hex_size = rd.number(head, "hex_size_mm", "board", 3.0, 200.0)
+    size = rd.get(head, "size_mm", "board", list)
+    if len(size) != 2 or not all(isinstance(v, num) and not isinstance(v, bool) and math.isfinite(v)
+                                 and 50 <= v <= MAX_MM for v in size):
+        raise rd.fail("board.size_mm", f"expected [width, height] in mm, each 50 to {MAX_MM:g}, got {size!r}")
+    marker_limit = 4 * hex_size  # a marker must fit on a token on one hex (with a generous margin)
+    islander_mm = rd.number(head, "islander_marker_mm", "board", 3.0, marker_limit)
+    obstacle_mm = rd.number(head, "obstacle_marker_mm", "board", 3.0, marker_limit)
+    token_mm = rd.number(head, "token_height_mm", "board", 0.0, 100.0, 0.0)
+    mp = rd.number(head, "mp_per_turn", "board", 1, 99, 7, kind=int)
+    dictionary = rd.get(head, "marker_dictionary", "board", str)
+    sized = re.fullmatch(r"DICT_[4-7]X[4-7]_(50|100|250|1000)", dictionary)
+    if sized is None and dictionary not in ("DICT_ARUCO_ORIGINAL", "DICT_APRILTAG_36h11"):
+        raise rd.fail("board.marker_dictionary", f"{dictionary!r} is not an ArUco dictionary (e.g. \"DICT_4X4_100\")")
+    ids = int(sized.group(1)) if sized else 587
 
     rows: dict[str, Row] = {}
     for i, t in enumerate(rd.get(data, "rows", "file", list)):
@@ -352,7 +331,10 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
             empty = {str(k): int(v) for k, v in empty_raw.items()}
         else:
             raise rd.fail(f"{where}.empty", f"expected a number or a table with 'default', got {empty_raw!r}")
-        rows[rid] = Row(rid, rd.get(t, "obstacles", where, int, 0), empty, rd.get(t, "lost_rp", where, int))
+        if any(v < 0 or v > 99 for v in empty.values()):
+            raise rd.fail(f"{where}.empty", f"counts of empty fields are 0 to 99, got {empty_raw!r}")
+        rows[rid] = Row(rid, rd.number(t, "obstacles", where, 0, 99, 0, kind=int), empty,
+                        rd.number(t, "lost_rp", where, -99, 99, kind=int))
     if "shore" not in rows:
         raise rd.fail("rows", "a row with id = \"shore\" is required (its lost_rp)")
 
@@ -377,7 +359,7 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
             side=rd.get(t, "side", where, str, None),
             place=rd.get(t, "place", where, str, None),
             islander_type=rd.get(t, "islander_type", where, str, None),
-            capacity=rd.get(t, "capacity", where, int, 1),
+            capacity=rd.number(t, "capacity", where, 1, 99, 1, kind=int),
         )
         _check_cell(rd, cell, rows, where)
         cells[cid] = cell
@@ -438,7 +420,7 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
             type=rd.choice(rd.get(t, "type", where, str), ISLANDER_TYPES, f"{where}.type"),
             characteristic=rd.choice(rd.get(t, "characteristic", where, str), CHARACTERISTICS,
                                      f"{where}.characteristic"),
-            marker=rd.get(t, "marker", where, int),
+            marker=rd.number(t, "marker", where, 0, MAX_MARKER_ID, kind=int),
         )
         if isl.id in islanders:
             raise rd.fail(where, f"duplicate islander id {isl.id!r}")
@@ -448,7 +430,7 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
         where = f"obstacles[{i}]"
         obs = Obstacle(rd.get(t, "id", where, str),
                        rd.choice(rd.get(t, "kind", where, str), OBSTACLE_KINDS, f"{where}.kind"),
-                       rd.get(t, "marker", where, int))
+                       rd.number(t, "marker", where, 0, MAX_MARKER_ID, kind=int))
         if obs.id in obstacles or obs.id in islanders:
             raise rd.fail(where, f"duplicate piece id {obs.id!r}")
         obstacles[obs.id] = obs
@@ -461,8 +443,9 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
 
     special = {k: int(v) for k, v in data.get("markers", {}).items()}
     fiducials = tuple(
-        {"id": rd.get(f, "id", f"fiducials[{i}]", int), "center_mm": list(rd.point(f, "center_mm", f"fiducials[{i}]")),
-         "size_mm": float(rd.get(f, "size_mm", f"fiducials[{i}]", num))}
+        {"id": rd.number(f, "id", f"fiducials[{i}]", 0, MAX_MARKER_ID, kind=int),
+         "center_mm": list(rd.point(f, "center_mm", f"fiducials[{i}]")),
+         "size_mm": float(rd.number(f, "size_mm", f"fiducials[{i}]", 5.0, 300.0))}
         for i, f in enumerate(rd.get(data, "fiducials", "file", list))
     )
     if len(fiducials) != 4:
@@ -473,19 +456,20 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
             [(f"{k} marker", v) for k, v in special.items()]:
         if mid in markers:
             raise rd.fail("markers", f"marker id {mid} is used by both {markers[mid]} and {what}")
+        if mid >= ids:
+            raise rd.fail("markers", f"{what} has marker id {mid}, but {dictionary} has only ids 0 to {ids - 1}")
         markers[mid] = what
 
-    size = rd.get(head, "size_mm", "board", list)
     board = Board(
         name=rd.get(head, "name", "board", str),
         source=source,
-        hex_size_mm=float(rd.get(head, "hex_size_mm", "board", num)),
+        hex_size_mm=float(hex_size),
         size_mm=(float(size[0]), float(size[1])),
-        marker_dictionary=rd.get(head, "marker_dictionary", "board", str),
-        islander_marker_mm=float(rd.get(head, "islander_marker_mm", "board", num)),
-        obstacle_marker_mm=float(rd.get(head, "obstacle_marker_mm", "board", num)),
-        token_height_mm=float(rd.get(head, "token_height_mm", "board", num, 0.0)),
-        mp_per_turn=rd.get(head, "mp_per_turn", "board", int, 7),
+        marker_dictionary=dictionary,
+        islander_marker_mm=float(islander_mm),
+        obstacle_marker_mm=float(obstacle_mm),
+        token_height_mm=float(token_mm),
+        mp_per_turn=mp,
         fiducials=fiducials,
         rows=rows,
         cells=cells,

@@ -1,0 +1,156 @@
+"""``fog-companion doctor``: every part checked, each problem printed with its fix.
+
+It runs on a Pi that does not work yet, so each check catches its own failure and goes on:
+one missing package or a camera in use never hides what else is wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+import shutil
+import socket
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.errors import FogCompanionError
+from companion.paths import default_data_dir
+
+MIN_FREE_MB = 200
+
+
+def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) -> int:
+    """Check Python, OpenCV, the config, the camera and fiducials, LEDs, GPIO, data directory and port."""
+    from companion import config as config_mod
+
+    out = out or sys.stdout
+    problems = 0
+    logging.disable(logging.WARNING)  # every finding is printed below, once, with its fix
+
+    def report(ok: bool, what: str, detail: str, fix: str = "") -> None:
+        nonlocal problems
+        problems += 0 if ok else 1
+        print(f"{'ok     ' if ok else 'PROBLEM'}  {what}: {detail}", file=out)
+        if not ok and fix:
+            print(f"         fix: {fix}", file=out)
+
+    report(sys.version_info >= (3, 11), "python", platform.python_version(), "install Python 3.11 or newer")
+    try:
+        config = config_mod.load(args.config, environ).with_overrides(
+            {"camera.source": args.camera, "data.dir": args.data_dir})
+        report(True, "config", str(config.source or "no file: every default"))
+    except FogCompanionError as exc:
+        report(False, "config", str(exc), "correct the key named above (docs/config.md lists every key)")
+        config = config_mod.defaults()
+    try:
+        import cv2
+
+        has_aruco = hasattr(cv2, "aruco") and hasattr(cv2.aruco, "ArucoDetector")
+        report(has_aruco, "opencv", f"{cv2.__version__}" + ("" if has_aruco else " without cv2.aruco.ArucoDetector"),
+               "pip install 'opencv-python-headless>=4.8' (python3 bootstrap.py run does this)")
+    except ImportError as exc:
+        report(False, "opencv", str(exc), "pip install 'opencv-python-headless>=4.8'")
+    _doctor_camera(config, report)
+    _doctor_hardware(config, report, environ)
+    data_dir = Path(config["data"]["dir"]) if config["data"]["dir"] else default_data_dir(environ)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe = data_dir / ".doctor-probe"
+        probe.write_text("ok")
+        probe.unlink()
+        free_mb = shutil.disk_usage(data_dir).free / 1e6
+        report(True, "data directory", f"{data_dir} is writable")
+        report(free_mb >= MIN_FREE_MB, "disk space", f"{free_mb:,.0f} MB free in {data_dir}",
+               f"free at least {MIN_FREE_MB} MB: the game log must never hit a full disk")
+    except OSError as exc:
+        report(False, "data directory", f"{data_dir}: {exc.strerror or exc}",
+               "create it and give the companion's user write access (systemd/install.sh does this)")
+    host, port = config["panel"]["host"], config["panel"]["port"]
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+        report(True, "panel port", f"{host}:{port} is free")
+    except OSError as exc:
+        report(False, "panel port", f"{host}:{port}: {exc.strerror or exc} (is the companion already running?)",
+               "stop the other program or set [panel] port in the config")
+    print(f"{problems} problem(s) found" if problems else "everything looks fine", file=out)
+    logging.disable(logging.NOTSET)
+    return 1 if problems else 0
+
+
+def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
+    try:
+        from companion.games.fog.board import Board
+        from vision.detect import BoardDetector
+        from vision.sources import open_source
+    except ImportError as exc:
+        report(False, "camera", f"the camera code cannot load: {exc}", "pip install the project (bootstrap.py)")
+        return
+    cam = config["camera"]
+    try:
+        board = Board.load_named(config["game"]["board"])
+    except FogCompanionError as exc:
+        report(False, "board file", str(exc), "fix the board file or set [game] board = \"standard\"")
+        return
+    try:
+        source = open_source(cam["source"], board=board, placement={}, width=cam["width"], height=cam["height"])
+    except FogCompanionError as exc:
+        report(False, "camera", str(exc), "check the cable and `[camera] source`; `libcamera-hello` tests a Pi camera")
+        return
+    try:
+        frame, deadline = None, time.monotonic() + 5
+        while frame is None and time.monotonic() < deadline:
+            try:
+                frame = source.read()
+            except Exception as exc:  # the camera opened but cannot deliver
+                report(False, "camera", f"{cam['source']}: reading failed: {exc}", "reconnect the camera")
+                return
+            if frame is None:
+                time.sleep(0.1)
+    finally:
+        source.close()
+    if frame is None:
+        report(False, "camera", f"{cam['source']}: no frame within 5 s", "check the camera is not used by "
+               "another program (only one can hold it)")
+        return
+    report(True, "camera", f"{cam['source']}: {frame.shape[1]}x{frame.shape[0]} frame")
+    obs = BoardDetector(board).detect(frame)
+    seen = sorted(obs.fiducials_seen)
+    report(len(seen) >= 2, "fiducials", f"{len(seen)} of {len(board.fiducials)} corner markers seen {seen}",
+           "point the camera at the whole board, light it evenly; the calibration page shows what it sees")
+
+
+def _doctor_hardware(config: Config, report: Callable[..., None], environ: dict[str, str] | None) -> None:
+    try:
+        from hardware.controls import Controls
+        from hardware.output import make_strip
+
+        from companion.run import controls_config, led_config
+    except ImportError as exc:
+        report(False, "hardware", f"the hardware code cannot load: {exc}", "pip install the project (bootstrap.py)")
+        return
+    try:
+        strip, message = make_strip(led_config(config), environ)
+        strip.close()
+    except FogCompanionError as exc:
+        report(False, "LEDs", str(exc), "fix [leds] in the config (docs/wiring.md)")
+    else:
+        wanted = (environ if environ is not None else os.environ).get("FOG_LED_BACKEND", config["leds"]["backend"])
+        fell_back = "using the recording backend" in message
+        report(not fell_back or wanted == "recording", "LEDs", message,
+               "on a Pi 4: install .[pi] and run as root for PWM, or use [leds] backend = \"spi\" "
+               "(Pi 5: SPI only; enable it with raspi-config and add the user to the spi group)")
+    controls = Controls(controls_config(config))
+    try:
+        mock = "mock pins" in controls.message
+        report(not mock, "buttons", controls.message,
+               "on a Pi add the user to the gpio group (systemd/install.sh does this); elsewhere the panel's "
+               "buttons stand in")
+    finally:
+        controls.close()
