@@ -286,7 +286,6 @@ def run_companion(args: Any) -> int:
                                   scenario=args.solo, board=config["game"]["board"])
 
     wants_game = args.players is not None or args.solo is not None
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     companion = Companion(config, new_game if wants_game else None)
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda _s, _f: stopping.set())

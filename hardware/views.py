@@ -25,6 +25,7 @@ BEACH: RGB = (24, 18, 4)
 ALERT_RED: RGB = (255, 0, 0)
 WAITING: RGB = (80, 120, 255)
 CAMERA_LOST: RGB = (200, 0, 200)
+DISK_FULL: RGB = (0, 190, 190)  # teal: the game log cannot be written (no game state uses it)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class TableView:
     mp_left: int = 0
     mp_total: int = 0
     hourglass: float | None = None            # share of the turn's time left, None = no hourglass
-    alert: str | None = None                  # None, "illegal", "waiting", "camera-lost", "winner"
+    alert: str | None = None                  # None, "illegal", "waiting", "camera-lost", "disk-full", "winner"
     alert_rows: frozenset[str] = frozenset()  # rows to flash with "illegal"
     winner: RGB = OFF
 
@@ -116,6 +117,11 @@ def paint(output: LedOutput, view: TableView, t: float) -> None:
         else:
             mp = glass  # no segment of its own: the MP LEDs count the time down
     output.paint("mp", mp)
+    if view.alert == "disk-full":
+        # The log cannot be written: the MP segment blinks teal over the whole length
+        # (a pattern no game state uses), until the disk has room again.
+        seg = output.segments["mp"]
+        output.paint("mp", [DISK_FULL if _blink(t, 0.5) else OFF] * seg.length)
     if view.alert == "camera-lost":
         on = _blink(t, 1.0)
         for name in output.segments:

@@ -173,7 +173,7 @@ def get_score() -> Any:
 def list_games() -> Any:
     store = companion().session.store
     return jsonify(games=[{"id": g.id, "title": g.title, "status": g.status, "created": g.created,
-                           "events": g.events} for g in store.games()])
+                           "events": g.events, "note": g.note} for g in store.games()])
 
 
 @bp.get("/games/<game_id>")

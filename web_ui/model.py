@@ -9,6 +9,7 @@ from companion.games.fog import rules
 from companion.games.fog.board import Board
 from companion.games.fog.scoring import score
 from companion.games.fog.state import GameState
+from companion.session import DamagedLogError, replay_log
 
 
 def board_json(board: Board) -> dict[str, Any]:
@@ -52,6 +53,9 @@ def state_json(companion: Any) -> dict[str, Any]:
         "camera": {"present": camera is not None, "simulated": bool(camera is not None and camera.simulated),
                    "healthy": st.camera_fault is None, "fault": st.camera_fault,
                    "source": camera.name if camera is not None else None},
+        "storage": {"fault": st.storage_fault, "reason": st.storage_reason,
+                    "pending": len(getattr(session, "pending", ()))},
+        "damaged": getattr(session, "damaged", None),
         "verifying": st.verifying,
         "setup_differences": st.setup_differences,
         "out_of_sync": None if st.out_of_sync is None else {
@@ -106,17 +110,16 @@ def leds_json(hardware: Any) -> dict[str, Any] | None:
 
 
 def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
-    """A finished (or running) game after its first ``step`` logged events."""
+    """A game after its first ``step`` logged events; a damaged game replays up to its bad event."""
     store = companion.session.store
-    state = GameState.from_dict(store.setup(game_id))
     events = store.events(game_id)
     step = max(0, min(step, len(events)))
-    for event in events[:step]:
-        if event.kind == "action":
-            state = rules.apply(state, event.data["action"])
-        elif event.kind == "undo":
-            state = rules.undo(state)
-    return {"game": game_id, "step": step, "steps": len(events),
+    damaged = None
+    try:
+        state = replay_log(store.setup(game_id), events, step)
+    except DamagedLogError as exc:
+        state, step, damaged = exc.state, exc.good, str(exc)
+    return {"game": game_id, "step": step, "steps": len(events), "damaged": damaged,
             "event": None if step == 0 else {"seq": events[step - 1].seq, "kind": events[step - 1].kind,
                                              "data": events[step - 1].data},
             "phase": state.phase, "round": state.round, "active": state.active_colour, "mp_left": state.mp_left,

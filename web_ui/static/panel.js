@@ -80,6 +80,12 @@ const Fog = (() => {
     if (!b) return;
     b.replaceChildren();
     b.className = "banner";
+    if (s.storage && s.storage.fault) {
+      b.classList.add("alert");
+      b.appendChild(el("p", {id: "storage-banner"}, (s.storage.reason === "disk-full" ? "Disk full: " :
+        "The game log cannot be written: ") + s.storage.pending + " move(s) wait to be saved. Play goes on; " +
+        "they are written as soon as there is space. " + s.storage.fault));
+    }
     if (s.camera && !s.camera.healthy) {
       b.classList.add("warn");
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
