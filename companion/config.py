@@ -104,6 +104,8 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             "a video file, a folder of images or a stream URL"),
         Key("width", int, 1280, "frame width asked of the camera", low=160, high=4096),
         Key("height", int, 720, "frame height asked of the camera", low=120, high=3072),
+        Key("fps", float, 15.0, "frames looked at per second (the camera may deliver more; the rest are skipped)",
+            low=1, high=60),
         Key("fault_seconds", float, 3.0, "seconds of errors or missing frames before the companion switches to "
             "panel-only play", low=0.5, high=120),
         Key("frozen_seconds", float, 5.0, "seconds of bit-identical frames from a live camera that count as frozen",

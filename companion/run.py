@@ -43,6 +43,7 @@ from pathlib import Path  # noqa: E402
 from companion import console  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.errors import FogCompanionError  # noqa: E402
+from companion.memory import tune_malloc  # noqa: E402
 from companion.paths import default_data_dir  # noqa: E402
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,8 @@ class Companion:
                                      on_marker=lambda name, first: self.session.marker_moved(name, first),
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
-                                     fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"])
+                                     fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"],
+                                     interval=1.0 / cam["fps"])
             self.say(f"camera: {self.camera.name}")
             self.camera.start()
         if self.session.state is not None:
@@ -286,6 +288,7 @@ def run_companion(args: Any) -> int:
                                   scenario=args.solo, board=config["game"]["board"])
 
     wants_game = args.players is not None or args.solo is not None
+    tune_malloc()
     companion = Companion(config, new_game if wants_game else None)
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda _s, _f: stopping.set())

@@ -141,6 +141,7 @@ class LiveCamera:
         self._good_since: float | None = None
         self._last_good: float | None = None
         self._logged: set[str] = set()  # step failures already logged with a traceback (once each)
+        self._jpeg: tuple[tuple[Any, ...], bytes] | None = None  # the last snapshot, shared by every viewer
         self._same_since: float | None = None
         self._last_small: np.ndarray | None = None
         self._stop = threading.Event()
@@ -174,12 +175,14 @@ class LiveCamera:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            started = time.monotonic()
             try:
                 self.step()
             except Exception as exc:  # a bug in detection must not kill the camera thread silently
                 self._step_failed(exc)
                 self._stop.wait(0.5)
-            self._stop.wait(self.interval)
+            # Paced to the frame rate: a frame every ``interval`` seconds, never a busy loop.
+            self._stop.wait(max(0.002, self.interval - (time.monotonic() - started)))
 
     def _step_failed(self, exc: Exception) -> None:
         """Detection failed on a frame: a camera fault with the reason, logged in full once per kind."""
@@ -213,16 +216,23 @@ class LiveCamera:
             self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
             self.observer.reset()
             self._announced = False
-        try:
-            obs = self.observer.observe(frame)
-        except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
-            self._step_failed(exc)
-            return None
+        repeated = frame is self.latest_frame and self.latest_obs is not None and self.healthy
+        if repeated:  # the very same picture again (a renderer with nothing new): nothing to look at
+            obs = self.latest_obs
+            assert obs is not None
+            self.observer.last_motion = 0.0
+        else:
+            try:
+                obs = self.observer.observe(frame)
+            except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
+                self._step_failed(exc)
+                return None
         self._good()
-        with self._new_frame:
-            self.latest_frame, self.latest_obs = frame, obs
-            self.frames += 1
-            self._new_frame.notify_all()
+        if not repeated:
+            with self._new_frame:
+                self.latest_frame, self.latest_obs = frame, obs
+                self.frames += 1
+                self._new_frame.notify_all()
         if obs.board_found and self.observer.last_motion <= self.stabiliser.motion_threshold:
             for name, old, _new in self.markers.feed(obs.special):
                 if self.on_marker is not None:
@@ -324,19 +334,26 @@ class LiveCamera:
             return self.frames
 
     def snapshot(self, overlay: bool = True, quality: int = 80, max_width: int = 960) -> bytes | None:
-        """The latest frame as JPEG, with the detection overlay drawn."""
+        """The latest frame as JPEG, with the detection overlay drawn (encoded once per frame for all viewers)."""
         from vision.overlay import draw_overlay
 
         with self._frame_lock:
-            frame, obs = self.latest_frame, self.latest_obs
+            frame, obs, number = self.latest_frame, self.latest_obs, self.frames
         if frame is None:
             return None
+        key = (number, overlay, quality, max_width)
+        cached = self._jpeg
+        if cached is not None and cached[0] == key:
+            return cached[1]
         image = draw_overlay(frame, obs, self.board) if overlay and obs is not None else frame.copy()
         if image.shape[1] > max_width:
             scale = max_width / image.shape[1]
             image = cv2.resize(image, (max_width, int(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return data.tobytes() if ok else None
+        if not ok:
+            return None
+        self._jpeg = (key, data.tobytes())
+        return self._jpeg[1]
 
     def settings(self) -> dict[str, Any]:
         """What the calibration page shows about the camera and the detector."""

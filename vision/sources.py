@@ -281,6 +281,7 @@ class SimulatedTable(FrameSource):
         self._frame_no = 0
         self._lock = threading.Lock()
         self._open = False
+        self._cached: tuple[Any, np.ndarray] | None = None
 
     def set_placement(self, placement: Mapping[str, Sequence[str]]) -> None:
         with self._lock:
@@ -306,7 +307,14 @@ class SimulatedTable(FrameSource):
         with self._lock:
             placement, effects = dict(self._placement), self.effects
             self._frame_no += 1
-        return render(self.board, placement, self.pose, effects, seed=self.seed).frame
+            key = (tuple(sorted(placement.items())), effects.hand)
+            if self._cached is not None and self._cached[0] == key:
+                return self._cached[1]  # nothing moved: the same picture (a renderer needs no new one)
+        frame = render(self.board, placement, self.pose, effects, seed=self.seed).frame
+        frame.setflags(write=False)  # shared with every reader until the table changes
+        with self._lock:
+            self._cached = (key, frame)
+        return frame
 
     def close(self) -> None:
         self._open = False
