@@ -150,3 +150,112 @@ def test_a_board_changed_while_the_camera_was_away_is_reconciled_when_it_returns
     assert session.status.camera_fault is None, (session.state.where.get(piece), far)
     assert session.status.out_of_sync is not None and piece in session.status.out_of_sync.offenders, (
         session.state.where.get(piece), far)
+
+
+class OddFrames(FaultyCamera):
+    """A driver that delivers something, just not a picture the companion can use."""
+
+    def __init__(self, *args: Any, kind: str = "float64", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+
+    def read(self) -> Any:
+        frame = super().read()
+        if self.mode != "odd":
+            return frame
+        return {"float64": lambda: frame.astype(np.float64), "uint16": lambda: frame.astype(np.uint16) * 256,
+                "bool": lambda: frame > 128, "tiny": lambda: frame[:4, :4], "list": lambda: [[1, 2], [3, 4]],
+                "five": lambda: np.dstack([frame, frame[:, :, :2]])}[self.kind]()
+
+
+@pytest.mark.parametrize("kind, words", [("float64", "float64"), ("uint16", "uint16"), ("bool", "bool"),
+                                         ("tiny", "shape"), ("list", "list"), ("five", "5 colour channels")])
+def test_frames_of_the_wrong_kind_are_a_camera_fault_with_the_reason_not_a_traceback_loop(
+        tmp_path: Path, kind: str, words: str, caplog: Any):
+    clock = Clock()
+    companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=5), out=io.StringIO())
+    source = OddFrames(BOARD, companion.session.state.placement, kind=kind)
+    source.open()
+    camera = LiveCamera(source, BOARD, companion._on_picture, companion._on_health, clock=clock, fault_seconds=3.0)
+    companion.camera = camera
+    try:
+        source.mode = "odd"
+        for _ in range(20):
+            clock.now += 0.5
+            camera.step()
+        assert not camera.healthy and words in (camera.fault or ""), camera.fault
+        assert companion.session.status.camera_fault and words in companion.session.status.camera_fault
+        state = create_app(companion).test_client().get("/api/camera").get_json()
+        assert state["healthy"] is False and words in state["fault"]
+        assert "Traceback" not in caplog.text
+        source.mode = "ok"
+        for _ in range(6):
+            clock.now += 0.5
+            camera.step()
+        assert camera.healthy and companion.session.status.camera_fault is None
+    finally:
+        companion.camera = None
+        companion.stop()
+
+
+def test_detection_that_fails_on_every_frame_is_a_fault_logged_once(tmp_path: Path, caplog: Any):
+    clock = Clock()
+    source = FaultyCamera(BOARD, {})
+    source.open()
+    camera = LiveCamera(source, BOARD, clock=clock, fault_seconds=3.0)
+
+    def broken(frame: Any) -> Any:
+        raise RuntimeError("the detector is broken")
+
+    camera.observer.observe = broken  # type: ignore[method-assign]
+    for _ in range(40):
+        clock.now += 0.5
+        try:
+            camera.step()
+        except Exception as exc:  # noqa: BLE001 - the thread's own handler
+            camera._step_failed(exc)
+    assert not camera.healthy and "detection fails" in (camera.fault or "")
+    assert camera.settings()["healthy"] is False
+
+
+def test_a_camera_that_raises_anything_on_open_means_panel_play_not_a_crash(tmp_path: Path, monkeypatch: Any):
+    import vision.sources
+
+    def broken_open(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("libcamera: pipeline handler failed")
+
+    monkeypatch.setattr(vision.sources, "open_source", broken_open)
+    out = io.StringIO()
+    companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=5), out=out)
+    try:
+        companion.start()
+        assert companion.camera is None
+        assert companion.session.status.camera_fault and "RuntimeError" in companion.session.status.camera_fault
+        assert "playing from the panel only" in out.getvalue()
+    finally:
+        companion.stop()
+
+
+def test_a_slow_camera_is_reported_lost_once_and_does_not_flap(tmp_path: Path):
+    """A camera that delivers a frame every 4 s while a fault is 3 s without one: lost once, then calm."""
+    clock = Clock()
+    source = FaultyCamera(BOARD, {})
+    source.open()
+    reports: list[bool] = []
+    camera = LiveCamera(source, BOARD, on_health=lambda ok, why: reports.append(ok), clock=clock, fault_seconds=3.0)
+    for tick in range(240):  # 60 s at 4 looks a second; a frame every 16th look
+        clock.now += 0.25
+        source.mode = "ok" if tick % 16 == 0 else "none"
+        camera.step()
+    assert reports == [False], reports
+    assert "too few frames" in (camera.fault or "") or "no frames" in (camera.fault or "")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_timing_settings_must_be_finite(value: str):
+    from companion.config import ConfigError, parse
+
+    with pytest.raises(ConfigError, match="finite"):
+        parse(f"[camera]\nfault_seconds = {value}\n")
+    with pytest.raises(ValueError, match="finite"):
+        LiveCamera(FaultyCamera(BOARD, {}), BOARD, fault_seconds=float(value))
