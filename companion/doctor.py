@@ -88,7 +88,7 @@ def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
     try:
         from companion.games.fog.board import Board
         from vision.detect import BoardDetector
-        from vision.sources import open_source
+        from vision.sources import open_source, redact
     except ImportError as exc:
         report(False, "camera", f"the camera code cannot load: {exc}", "pip install the project (bootstrap.py)")
         return
@@ -100,8 +100,9 @@ def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
         return
     try:
         source = open_source(cam["source"], board=board, placement={}, width=cam["width"], height=cam["height"])
-    except FogCompanionError as exc:
-        report(False, "camera", str(exc), "check the cable and `[camera] source`; `libcamera-hello` tests a Pi camera")
+    except Exception as exc:  # noqa: BLE001 - any driver failure is a finding, not a crash of the doctor
+        report(False, "camera", str(exc) if isinstance(exc, FogCompanionError) else
+               f"{redact(cam['source'])}: {type(exc).__name__}: {exc}", "check the cable and `[camera] source`; `libcamera-hello` tests a Pi camera")
         return
     try:
         frame, deadline = None, time.monotonic() + 5
@@ -109,17 +110,17 @@ def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
             try:
                 frame = source.read()
             except Exception as exc:  # the camera opened but cannot deliver
-                report(False, "camera", f"{cam['source']}: reading failed: {exc}", "reconnect the camera")
+                report(False, "camera", f"{redact(cam['source'])}: reading failed: {exc}", "reconnect the camera")
                 return
             if frame is None:
                 time.sleep(0.1)
     finally:
         source.close()
     if frame is None:
-        report(False, "camera", f"{cam['source']}: no frame within 5 s", "check the camera is not used by "
+        report(False, "camera", f"{redact(cam['source'])}: no frame within 5 s", "check the camera is not used by "
                "another program (only one can hold it)")
         return
-    report(True, "camera", f"{cam['source']}: {frame.shape[1]}x{frame.shape[0]} frame")
+    report(True, "camera", f"{redact(cam['source'])}: {frame.shape[1]}x{frame.shape[0]} frame")
     obs = BoardDetector(board).detect(frame)
     seen = sorted(obs.fiducials_seen)
     report(len(seen) >= 2, "fiducials", f"{len(seen)} of {len(board.fiducials)} corner markers seen {seen}",

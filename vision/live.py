@@ -216,23 +216,16 @@ class LiveCamera:
             self.stabiliser.initialised = False  # what stands on the board now must be seen afresh
             self.observer.reset()
             self._announced = False
-        repeated = frame is self.latest_frame and self.latest_obs is not None and self.healthy
-        if repeated:  # the very same picture again (a renderer with nothing new): nothing to look at
-            obs = self.latest_obs
-            assert obs is not None
-            self.observer.last_motion = 0.0
-        else:
-            try:
-                obs = self.observer.observe(frame)
-            except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
-                self._step_failed(exc)
-                return None
+        try:
+            obs = self.observer.observe(frame)  # an unchanged picture costs only the motion check
+        except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
+            self._step_failed(exc)
+            return None
         self._good()
-        if not repeated:
-            with self._new_frame:
-                self.latest_frame, self.latest_obs = frame, obs
-                self.frames += 1
-                self._new_frame.notify_all()
+        with self._new_frame:
+            self.latest_frame, self.latest_obs = frame, obs
+            self.frames += 1
+            self._new_frame.notify_all()
         if obs.board_found and self.observer.last_motion <= self.stabiliser.motion_threshold:
             for name, old, _new in self.markers.feed(obs.special):
                 if self.on_marker is not None:
