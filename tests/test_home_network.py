@@ -202,3 +202,20 @@ def test_stopping_closes_the_panel_with_streams_open(tmp_path: Path):
     assert all(r.status == 200 for r in streams)
     companion.stop()
     assert wait_port_closed(port)
+
+
+def test_a_body_that_never_finishes_holds_no_worker_and_is_dropped(running: tuple[Companion, int]):
+    _, port = running
+    stalled = []
+    for _ in range(40):  # more stalled uploads than there are worker threads
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(f"POST /api/draft HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 100\r\n\r\n{\"islander\":".encode())
+        stalled.append(s)
+    try:
+        status, _, _ = request(port, "GET", "/api/state", headers={"Host": f"127.0.0.1:{port}"}, timeout=3.0)
+        assert status == 200  # the workers are free: a half-sent body never reaches one
+        assert stalled[0].recv(100) == b""  # and the stalled upload is closed (after the idle timeout)
+    finally:
+        for s in stalled:
+            s.close()

@@ -28,8 +28,8 @@ class ServerLimits:
 
     threads: int = 32  # 20 event streams + camera views + ordinary requests
     connection_limit: int = 1000  # idle sockets are cheap; the listen queue takes the rest
-    channel_timeout: int = 15  # seconds an idle connection (no request in flight) is kept
-    cleanup_interval: int = 5  # how often idle connections are looked for
+    channel_timeout: int = 5  # seconds an idle or stalled connection (no request in flight) is kept
+    cleanup_interval: int = 2  # how often idle connections are looked for
     max_request_body: int = 64 * 1024  # the API's bodies are small; bigger ones are cut off at once
     open_files: int = 4096  # the soft limit raised to this (within the hard limit) at start
 
