@@ -121,6 +121,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     setup = ctx.new_page()
     errors: list[str] = []
     setup.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the Content-Security-Policy must not block anything the pages themselves do
+    ctx.on("console", lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None)
 
     # --- create a 3-player game on the setup page
     setup.goto(f"{base}/setup")
