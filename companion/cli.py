@@ -22,6 +22,7 @@ from companion.games.fog.game import FogGame
 from companion.games.fog.scoring import CATEGORY_TITLES, score
 from companion.games.fog.state import GameState
 from companion.games.fog.text import render
+from companion.statefile import read_state, write_out
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[Handler, Callable[[argparse.ArgumentParser], None], str]] = {}
@@ -32,21 +33,6 @@ def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentPar
         COMMANDS[name] = (fn, configure, help_text)
         return fn
     return deco
-
-
-def read_state(path: str) -> GameState:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return GameState.from_json(text)
-
-
-def write_out(text: str, output: str | None) -> None:
-    if output:
-        Path(output).write_text(text + "\n", encoding="utf-8")
-    else:
-        print(text)
 
 
 # ----------------------------------------------------------------------------- new-game

@@ -34,3 +34,64 @@ def test_the_rules_core_does_not_reach_into_vision_hardware_or_the_panel():
         if path.name in ("run.py", "doctor.py"):
             continue  # the places that wire everything together (and check every part of it)
         assert not imported_top_modules(path) & {"vision", "hardware", "web_ui"}, path
+
+
+PACKAGES = ("companion", "vision", "hardware", "web_ui")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports_of(path: Path, known: set[str]) -> set[str]:
+    """Every project module this file imports, inside functions too (``if TYPE_CHECKING:`` excluded)."""
+    tree = ast.parse(path.read_text(), str(path))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip |= {id(n) for n in ast.walk(node)}
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            subs = [f"{node.module}.{a.name}" for a in node.names]
+            # ``from pkg import module`` depends on that module, not on the package's __init__
+            names = subs if all(sub in known for sub in subs) else [node.module] + subs
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name:
+                out.add(name)
+    return out
+
+
+def test_no_import_cycles_counting_imports_inside_functions():
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(files)
+    graph = {m: _imports_of(p, known) - {m} for m, p in files.items()}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                cycles.append(stack[stack.index(n):] + [n])
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)

@@ -72,7 +72,7 @@ def render_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from companion.cli import read_state
+    from companion.statefile import read_state
     from vision.render import render_state
 
     state = read_state(args.state)
@@ -98,7 +98,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Print every stable change of the board as a JSON line (a live check of camera and markers)."""
     import time
 
-    from companion.cli import read_state
+    from companion.statefile import read_state
     from vision.detect import BoardDetector
     from vision.sources import open_source
     from vision.stabilise import Stabiliser, StreamObserver

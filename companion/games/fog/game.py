@@ -44,7 +44,7 @@ class FogGame(Game):
         return rules.apply(state, action)
 
     def explain(self, before: GameState, after: GameState) -> Any:
-        from companion.games.fog.movement import explain
+        from companion.games.fog.explain import explain
 
         return explain(before, after)
 

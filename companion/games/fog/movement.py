@@ -673,12 +673,5 @@ def legal_movements(state: GameState) -> LegalMoves:
     return LegalMoves(state)
 
 
-def explain(before: GameState, after):  # type: ignore[no-untyped-def]
-    """See :func:`companion.games.fog.explain.explain` (kept here for the game interface)."""
-    from companion.games.fog.explain import explain as _explain
-
-    return _explain(before, after)
-
-
 def is_legal(state: GameState, move: MoveAction | Movement | str) -> bool:
     return move in LegalMoves(state)

@@ -109,7 +109,7 @@ def score(state: GameState) -> ScoreReport:
     solo = state.mode == "solo"
     scenario = None
     if solo:
-        from companion.games.fog.solo import load_scenario
+        from companion.games.fog.scenario import load_scenario
 
         scenario = load_scenario(state.scenario or "")
     min_crew_on = state.options.minimum_boat_crew or bool(scenario and scenario.min_crew_penalty is not None)

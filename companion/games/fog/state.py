@@ -157,7 +157,7 @@ class GameState:
 
     def _start_fog(self, b: Board) -> int:
         if self.mode == "solo":
-            from companion.games.fog.solo import load_scenario
+            from companion.games.fog.scenario import load_scenario
 
             return load_scenario(self.scenario or "").fog_start_index(b, self.options.advanced_fog)
         return b.fog_start_index(self.setup_key)
