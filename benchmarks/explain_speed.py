@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.games.fog import rules  # noqa: E402
 from companion.games.fog.explain import explain  # noqa: E402
-from companion.games.fog.movement import apply_move, legal_movements  # noqa: E402
+from companion.games.fog.legality import apply_move, legal_movements  # noqa: E402
 from companion.games.fog.options import Options  # noqa: E402
 from companion.games.fog.setup import new_game  # noqa: E402
 

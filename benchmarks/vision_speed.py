@@ -28,6 +28,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from companion.games.fog.board import Board  # noqa: E402
+from companion.games.fog.layout import board_layout  # noqa: E402
 from companion.games.fog.setup import new_game  # noqa: E402
 from vision.detect import BoardDetector  # noqa: E402
 from vision.render import Effects, make_pose, render  # noqa: E402
@@ -36,7 +37,7 @@ from vision.stabilise import StreamObserver  # noqa: E402
 
 def frames(board: Board, count: int, seed: int):  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(seed)
-    pose = make_pose(board, float(rng.uniform(5, 30)), float(rng.uniform(0, 360)), float(rng.uniform(-15, 15)),
+    pose = make_pose(board_layout(board), float(rng.uniform(5, 30)), float(rng.uniform(0, 360)), float(rng.uniform(-15, 15)),
                      16.5)
     state = new_game(board, 4, seed=seed)
     placement = {c: list(p) for c, p in state.placement.items()}
@@ -52,7 +53,7 @@ def frames(board: Board, count: int, seed: int):  # type: ignore[no-untyped-def]
         if free:
             dst = free[int(rng.integers(len(free)))]
             placement[dst] = placement.pop(src)
-        r = render(board, {c: tuple(p) for c, p in placement.items() if p}, pose, eff, seed=k)
+        r = render(board_layout(board), {c: tuple(p) for c, p in placement.items() if p}, pose, eff, seed=k)
         out.append(r)
     return out
 
@@ -78,8 +79,8 @@ def main() -> int:
     assert all(r.frame.shape[:2] == (720, 1280) for r in rendered), "frames must be 1280x720"
     grays = [cv2.cvtColor(r.frame, cv2.COLOR_BGR2GRAY) for r in rendered]
     stock = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_100))
-    detector = BoardDetector(board)
-    observer = StreamObserver(BoardDetector(board))
+    detector = BoardDetector(board_layout(board))
+    observer = StreamObserver(BoardDetector(board_layout(board)))
     observer.observe(rendered[0].frame)  # the first frame finds the board
 
     def timed(fn, items):  # type: ignore[no-untyped-def]
@@ -93,7 +94,7 @@ def main() -> int:
     t_stock = timed(lambda g: stock.detectMarkers(g), grays)
     t_indep = timed(lambda r: detector.detect(r.frame), rendered)
     t_changed = timed(lambda r: observer.observe(r.frame), rendered[1:])
-    s_found, s_visible, s_wrong = accuracy(StreamObserver(BoardDetector(board)).observe, rendered)
+    s_found, s_visible, s_wrong = accuracy(StreamObserver(BoardDetector(board_layout(board))).observe, rendered)
     t_idle = timed(lambda _: observer.observe(rendered[-1].frame), range(len(rendered)))
     found, visible, wrong = accuracy(detector.detect, rendered)
     print(f"{len(rendered)} frames of 1280x720, piece markers about 16 px:")

@@ -16,12 +16,7 @@ from typing import Any
 
 from companion import __version__
 from companion.errors import FogCompanionError, StateFormatError
-from companion.games.fog import rules
-from companion.games.fog.board import Board
-from companion.games.fog.game import FogGame
-from companion.games.fog.scoring import CATEGORY_TITLES, score
-from companion.games.fog.state import GameState
-from companion.games.fog.text import render
+from companion.games import Game, Layout, get_game, names
 from companion.statefile import read_state, write_out
 
 Handler = Callable[[argparse.Namespace], int]
@@ -36,7 +31,23 @@ def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentPar
 
 
 # ----------------------------------------------------------------------------- new-game
+def _game_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="fog", choices=names(), help="which game (default: fog)")
+
+
+def _game(args: argparse.Namespace) -> Game:
+    return get_game(getattr(args, "game", None) or "fog")
+
+
+def new_state(args: argparse.Namespace) -> Any:
+    """A new game from the command line's setup answers."""
+    names_ = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
+    return _game(args).new_game(players=args.players, seed=args.seed, options=args.options, names=names_,
+                                scenario=args.solo, board=args.board or "standard")
+
+
 def _new_game_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("--players", type=int, default=4, help="2, 3 or 4 (1 = solo; see --solo)")
     p.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     p.add_argument("--seed", type=int, default=0, help="seed of the random setup")
@@ -49,112 +60,80 @@ def _new_game_args(p: argparse.ArgumentParser) -> None:
 
 @command("new-game", "set up a new game (seeded) and print it", _new_game_args)
 def cmd_new_game(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.names.split(",") if n.strip()] or None
-    state = FogGame().new_game(players=args.players, seed=args.seed, options=args.options, names=names,
-                               scenario=args.solo, board=args.board)
+    game = _game(args)
+    state = new_state(args)
+    text = json.dumps(game.to_json(state), indent=1)
     if args.output:
-        write_out(state.to_json(indent=1), args.output)
+        write_out(text, args.output)
     if args.json:
-        print(state.to_json(indent=1))
+        print(text)
     elif not args.output:
-        print(render(state))
-        order = ", ".join(f"{c} ({state.player_of(c).name})" for c in state.turn_order)  # type: ignore[union-attr]
-        print(f"turn board: {order}; boat areas {state.area_values}")
+        print(game.text(state))
     return 0
 
 
 # ----------------------------------------------------------------------------- score
 def _score_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
     p.add_argument("--json", action="store_true")
 
 
 @command("score", "score a game state and print the breakdown", _score_args)
 def cmd_score(args: argparse.Namespace) -> int:
-    report = score(read_state(args.state))
-    if args.json:
-        print(json.dumps(report.to_dict(), indent=1))
-        return 0
-    for colour, sheet in report.colours.items():
-        cats = ", ".join(f"{CATEGORY_TITLES[k]} {v:+d}" for k, v in sheet.categories.items())
-        print(f"{colour:>7}: {sheet.total:>4} RP  ({cats})")
-    for s in report.standings:
-        print(f"  {s.name}: {s.score} RP, {s.lost} lost, {s.commoners_rescued} commoners rescued")
-    print("winner: " + " and ".join(report.winners) + (f" ({report.tiebreak})" if report.tiebreak else ""))
-    if report.rescue_level:
-        print(f"rescue level: {report.rescue_level}")
+    game = _game(args)
+    report = game.score(read_state(args.state, game))
+    print(json.dumps(report.to_dict(), indent=1) if args.json else "\n".join(report.lines()))
     return 0
 
 
 # ----------------------------------------------------------------------------- board
 def _board_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--json", action="store_true", help="geometry for the camera, as JSON")
 
 
-def board_geometry(board: Board) -> dict[str, Any]:
-    """The board's geometry in the shape the vision code and the panel read."""
-    cells = []
-    for c in board.cells.values():
-        entry: dict[str, Any] = {"id": c.id, "kind": c.kind, "center_mm": list(c.center_mm)}
-        for key in ("row", "q", "r", "pier", "boat", "area", "side", "place", "islander_type"):
-            if getattr(c, key) is not None:
-                entry[key] = getattr(c, key)
-        if c.kind == "boat":
-            entry["capacity"] = c.capacity
-        cells.append(entry)
-    pieces: list[dict[str, Any]] = [
-        {"marker": i.marker, "id": i.id, "kind": "islander", "size_mm": board.islander_marker_mm,
-         "nation": i.nation, "type": i.type, "characteristic": i.characteristic}
-        for i in board.islanders.values()
-    ]
-    pieces += [{"marker": o.marker, "id": o.id, "kind": "obstacle", "size_mm": board.obstacle_marker_mm,
-                "obstacle": o.kind} for o in board.obstacles.values()]
-    pieces += [{"marker": m, "id": f"{name}-marker", "kind": name, "size_mm": board.islander_marker_mm}
-               for name, m in board.special_markers.items()]
-    return {
-        "name": board.name,
-        "units": "mm",
-        "size_mm": list(board.size_mm),
-        "hex_size_mm": board.hex_size_mm,
-        "token_height_mm": board.token_height_mm,
-        "marker_dictionary": board.marker_dictionary,
-        "fiducials": [dict(f) for f in board.fiducials],
-        "cells": cells,
-        "links": [{"a": lk.a, "b": lk.b, "kind": lk.kind} for lk in board.links],
-        "pieces": pieces,
-    }
+def board_geometry(layout: Layout) -> dict[str, Any]:
+    """A board's geometry as the camera and the panel read it (any game's layout)."""
+    cells = [{"id": c.id, "kind": c.kind, "center_mm": list(c.center_mm),
+              "outline": [list(p) for p in c.outline], **{k: v for k, v in c.facts.items() if v is not None}}
+             for c in layout.cells.values()]
+    pieces = [{"marker": p.marker, "id": p.id, "kind": p.kind, "size_mm": p.marker_mm, "facing": p.facing,
+               **dict(p.facts)} for p in layout.pieces.values()]
+    pieces += [{"marker": m, "id": f"{name}-marker", "kind": name, "size_mm": layout.marker_mm}
+               for name, m in layout.special_markers.items()]
+    return {"name": layout.name, "units": "mm", "size_mm": list(layout.size_mm), "snap_mm": layout.snap_mm,
+            "piece_height_mm": layout.piece_height_mm, "marker_dictionary": layout.marker_dictionary,
+            "fiducials": [dict(f) for f in layout.fiducials], "cells": cells,
+            "edges": [{"a": e.a, "b": e.b, "kind": e.kind} for e in layout.edges], "pieces": pieces}
 
 
 @command("board", "describe the board (text, or --json geometry for the camera)", _board_args)
 def cmd_board(args: argparse.Namespace) -> int:
-    board = Board.load_named(args.board)
+    game = _game(args)
     if args.json:
-        print(json.dumps(board_geometry(board), indent=1))
-        return 0
-    print(f"board {board.name} ({board.source}), {board.size_mm[0]:.0f} x {board.size_mm[1]:.0f} mm, "
-          f"markers {board.marker_dictionary}")
-    for rid in board.beach_rows:
-        row = board.rows[rid]
-        print(f"  row {rid}: {len(board.row_cells[rid]):>2} hexes, {row.obstacles} obstacles / "
-              f"{row.empty_for('4')} empty, {row.lost_rp} RP per islander lost")
-    print(f"  shore: {len(board.row_cells['shore'])} hexes; boats {', '.join(board.boat_order)}; "
-          f"FOG track {' > '.join(f.label for f in board.fog_fields)}")
+        print(json.dumps(board_geometry(game.layout(board=args.board)), indent=1))
+    else:
+        print(game.describe_board(args.board))
     return 0
 
 
 # ----------------------------------------------------------------------------- show / act
 def _show_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
 
 
 @command("show", "draw a saved game state as text", _show_args)
 def cmd_show(args: argparse.Namespace) -> int:
-    print(render(read_state(args.state)))
+    game = _game(args)
+    print(game.text(read_state(args.state, game)))
     return 0
 
 
 def _act_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
     p.add_argument("actions", nargs="+", help="actions, e.g. 'draft black blue-leader-1' or 'end-turn'")
     p.add_argument("-o", "--output", help="write the new state here (default: print it)")
@@ -162,15 +141,17 @@ def _act_args(p: argparse.ArgumentParser) -> None:
 
 @command("act", "apply actions to a saved state and print the new state", _act_args)
 def cmd_act(args: argparse.Namespace) -> int:
-    state = read_state(args.state)
+    game = _game(args)
+    state = read_state(args.state, game)
     for text in args.actions:
-        state = rules.apply(state, text)
-    write_out(state.to_json(indent=1), args.output)
+        state = game.apply(state, text)
+    write_out(json.dumps(game.to_json(state), indent=1), args.output)
     return 0
 
 
 # ----------------------------------------------------------------------------- explain
 def _explain_args(p: argparse.ArgumentParser) -> None:
+    _game_arg(p)
     p.add_argument("before", help="the expected game state (JSON)")
     p.add_argument("after", help="a game state or an observation {\"placement\": {cell: [piece, ...]}}")
     p.add_argument("--json", action="store_true")
@@ -188,18 +169,17 @@ def read_placement(path: str) -> dict[str, list[str]]:
     return placement
 
 
-@command("explain", "the cheapest legal movements that turn BEFORE into AFTER", _explain_args)
+@command("explain", "read AFTER (a picture) against BEFORE: the legal actions that lead there", _explain_args)
 def cmd_explain(args: argparse.Namespace) -> int:
-    from companion.games.fog.explain import explain
-
-    answer = explain(read_state(args.before), read_placement(args.after))
+    game = _game(args)
+    answer = game.reconcile(read_state(args.before, game), read_placement(args.after))
     if args.json:
         print(json.dumps(answer.to_dict(), indent=1))
     elif answer.ok:
-        for i, option in enumerate(answer.options, 1):
-            print(f"option {i}: {option.cost} MP" + (f", bonuses {list(option.gains)}" if option.gains else ""))
-            for m in option.movements:
-                print(f"  {m}")
+        for i, choice in enumerate(answer.choices, 1):
+            print(f"option {i}: {choice.summary}")
+            for action in choice.actions:
+                print(f"  {action}")
     else:
         print(f"no legal explanation: {answer.reason}")
     return 0
@@ -218,6 +198,7 @@ def _run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--console", action="store_true", help="read terminal commands from standard input even when it "
                    "is not a terminal (they are read from a terminal anyway; the service reads none)")
     g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
+    g.add_argument("--game", choices=names(), help="which game (default from the config: fog)")
     g.add_argument("--players", type=int, help="2, 3 or 4 (1 = solo; see --solo)")
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
@@ -237,10 +218,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from companion.terminal import play
 
-    names = [n.strip() for n in args.names.split(",") if n.strip()] or None
-    state = FogGame().new_game(players=args.players, seed=args.seed, options=args.options, names=names,
-                               scenario=args.solo, board=args.board)
-    return play(state, save_to=Path(args.output) if args.output else None)
+    return play(new_state(args), save_to=Path(args.output) if args.output else None, game=_game(args))
 
 
 def _doctor_args(p: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import FogCompanionError
+from companion.games import names
 
 SYSTEM_CONFIG = Path("/etc/fog-companion/config.toml")
 
@@ -74,8 +76,8 @@ def _segments_problem(value: list[Any]) -> str | None:
         extra = set(seg) - {"name", "start", "length", "reversed"}
         if extra:
             return f"segment {i + 1}: unknown key(s) {', '.join(sorted(extra))}"
-        if seg.get("name") not in ("fog", "turn", "mp", "hourglass"):
-            return f"segment {i + 1}: name must be one of fog, turn, mp, hourglass"
+        if not isinstance(seg.get("name"), str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", seg["name"]):
+            return f"segment {i + 1}: name must be a short lower-case word (the games use fog, turn, mp, hourglass)"
         if seg["name"] in seen:
             return f"segment {seg['name']!r} is listed twice"
         seen.add(seg["name"])
@@ -117,7 +119,9 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("hold_seconds", float, 3.0, "a piece hidden (by a hand) for less than this is assumed to be still there",
             low=0, high=60),
     )),
-    "game": ("The board file and what a game started from the command line looks like.", (
+    "game": ("Which game, its board file, and what a game started from the command line looks like.", (
+        Key("name", str, "fog", "the game a new game from the command line is (a registered game's name)",
+            allowed=tuple(names())),
         Key("board", str, "standard", "a packaged board name or the path of a board file"),
     )),
     "leds": ("The LED strip (see docs/wiring.md).", (

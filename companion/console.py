@@ -8,17 +8,21 @@ does that).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from companion.errors import FogCompanionError
 
 RUN_HELP = """commands (the camera does the rest):
   table PIECE CELL     move a piece on the simulated table (as a hand would; CELL '-' takes it off)
-  draft ISLANDER       choose an islander in the draft (auto-draft: the rest at random)
-  end | undo | accept | decide N | status | quit"""
+  draft ISLANDER       choose an islander in the draft (auto: the rest of the phase at random)
+  ACTION               any action in the game's notation (e.g. move run blue-sailor-2 C3>D3)
+  end | undo | accept | decide N | status | score | board | save FILE | help | quit"""
 
 
 def wants_console(forced: bool, stdin: TextIO | None) -> bool:
@@ -33,9 +37,19 @@ def wants_console(forced: bool, stdin: TextIO | None) -> bool:
         return False
 
 
-def read_commands(companion: Any, stopping: threading.Event, stdin: TextIO) -> None:
-    """Run commands until ``quit`` (which stops the companion) or the end of the input (which does not)."""
-    for line in stdin:
+def read_commands(companion: Any, stopping: threading.Event, stdin: TextIO,
+                  prompt: Callable[[], str] | None = None) -> None:
+    """Run commands until ``quit`` or the end of the input; ``run`` and ``play`` share this loop.
+
+    Under ``run``, ``quit`` stops the companion and the end of the input does not; ``play``
+    simply ends with either.
+    """
+    while not stopping.is_set():
+        if prompt is not None:
+            companion.say(prompt(), end="")
+        line = stdin.readline()
+        if not line:
+            break
         words = line.split()
         if not words:
             continue
@@ -43,29 +57,33 @@ def read_commands(companion: Any, stopping: threading.Event, stdin: TextIO) -> N
             stopping.set()
             return
         try:
-            command(companion, words)
+            command(companion, words, line)
         except (FogCompanionError, ValueError) as exc:
             companion.say(f"not possible: {exc}")
-    companion.say("(end of the terminal input: the companion goes on; stop it with Ctrl+C or SIGTERM)")
+    companion.say("(end of the terminal input: the companion goes on; stop it with Ctrl+C or SIGTERM)"
+                  if prompt is None else "")
 
 
-def command(companion: Any, words: list[str]) -> None:
-    """One terminal command."""
-    from companion.games.fog import rules
-
+def command(companion: Any, words: list[str], line: str = "") -> None:
+    """One terminal command, for any game: the session does the work."""
     session = companion.session
     verb = words[0]
-    if session.state is None and verb != "table":
-        companion.say(f"no game yet: start one on the panel ({companion.panel_url or 'run without --no-panel'})"
-                      " or restart with --players N")
+    state = session.state
+    if verb == "help":
+        companion.say(RUN_HELP)
     elif verb == "table" and len(words) == 3:
         companion.table(words[1], words[2])
-    elif verb == "draft" and len(words) == 2:
-        session.act(f"draft {session.state.active_colour} {words[1]}")
-    elif verb == "auto-draft":
+    elif state is None:
+        where = getattr(companion, "panel_url", None) or "run without --no-panel"
+        companion.say(f"no game yet: start one on the panel ({where}) or restart with --players N")
+    elif (game := session.game) is None:
+        raise FogCompanionError("no game")
+    elif verb == "auto":
         rng = random.Random(0)
-        while session.state.phase == "draft":
-            session.act(str(rng.choice(rules.legal_drafts(session.state))))
+        phase = game.view(state).get("phase")
+        while session.state is not None and game.view(session.state).get("phase") == phase and \
+                game.outcome(session.state) is None:
+            session.act(str(rng.choice(list(game.legal_actions(session.state)))))
     elif verb == "end":
         session.end_turn("panel")
     elif verb == "undo":
@@ -76,10 +94,17 @@ def command(companion: Any, words: list[str]) -> None:
         session.decide(int(words[1]) - 1)
     elif verb == "status":
         st = session.status
-        companion.say(f"{session.state!r}; out of sync: {st.out_of_sync is not None}; verifying: {st.verifying}; "
+        companion.say(f"{state!r}; out of sync: {st.out_of_sync is not None}; verifying: {st.verifying}; "
                       f"camera: {st.camera_fault or 'ok'}; storage: {st.storage_fault or 'ok'}")
+    elif verb == "score":
+        companion.say("\n".join(game.score(state).lines()))
+    elif verb == "board":
+        companion.say(game.text(state))
+    elif verb == "save" and len(words) == 2:
+        Path(words[1]).write_text(json.dumps(game.to_json(state), indent=1) + "\n", encoding="utf-8")
+        companion.say(f"saved to {words[1]}")
     else:
-        companion.say(RUN_HELP)
+        session.act(game.complete_action(state, line or " ".join(words)))
 
 
 def start(companion: Any, stopping: threading.Event, forced: bool, stdin: TextIO | None = None) -> bool:

@@ -86,7 +86,7 @@ def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) ->
 
 def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
     try:
-        from companion.games.fog.board import Board
+        from companion.games import get_game
         from vision.detect import BoardDetector
         from vision.sources import open_source, redact
     except ImportError as exc:
@@ -94,7 +94,7 @@ def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
         return
     cam = config["camera"]
     try:
-        board = Board.load_named(config["game"]["board"])
+        board = get_game(config["game"]["name"]).layout(board=config["game"]["board"])
     except FogCompanionError as exc:
         report(False, "board file", str(exc), "fix the board file or set [game] board = \"standard\"")
         return

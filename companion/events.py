@@ -27,6 +27,7 @@ class Event:
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
     seq: int | None = None  # position in the game's log, once persisted
+    snapshot: Any = field(default=None, compare=False, repr=False)  # the session as it was (companion.session)
     at: float = field(default_factory=time.time)
 
 
@@ -130,3 +131,24 @@ class EventBus:
             subs = list(self._subs)
         for sub in subs:
             sub.close()
+
+
+class InlineBus(EventBus):
+    """A bus that calls its subscribers on the publisher's thread, in order (the terminal game)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[Event], None]] = []
+
+    def subscribe(self, callback: Callable[[Event], None], kinds: Iterable[str] | None = None) -> Subscription:
+        self._callbacks.append(callback)
+        return _NoSubscription()  # type: ignore[return-value]
+
+    def publish(self, event: Event) -> None:
+        for callback in list(self._callbacks):
+            callback(event)
+
+
+class _NoSubscription:
+    def close(self, wait: float = 1.0) -> None:
+        pass

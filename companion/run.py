@@ -76,7 +76,8 @@ class Companion:
 
     def __init__(self, config: Config, state_factory: Callable[[], Any] | None = None, out: Any = None,
                  environ: dict[str, str] | None = None, pin_factory: Any = None) -> None:
-        from companion.games.fog.board import Board
+        from companion.games import get_game
+        from companion.reconciler import Reconciler
         from companion.session import Session
         from companion.store import GameStore
         from hardware.table import TableHardware
@@ -86,10 +87,9 @@ class Companion:
         self.data_dir = Path(config["data"]["dir"]) if config["data"]["dir"] else default_data_dir(environ)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = GameStore(self.data_dir / "games.db")
-        self.session = Session(self.store)
-        self.board = Board.load_named(config["game"]["board"])
+        self.session = Session(self.store, game=get_game(config["game"]["name"]))
         if self.session.resume():
-            self.say(f"resumed game {self.session.game_id}")
+            self.say(f"resumed game {self.session.game_id} ({self.session.game.title})")
         elif self.session.damaged:
             self.say(self.session.damaged + " (its log stays in the data directory; `fog-companion export` "
                      "gives it as JSON)")
@@ -101,20 +101,25 @@ class Companion:
             self.say(f"new game {self.session.game_id}")
         else:
             self.say("no game yet: start one on the panel's setup page")
-        if self.session.state is not None:
-            self.board = self.session.state.board_data
-        self.hardware = TableHardware(self.board.rgb, led_config(config), controls_config(config),
+        self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
+        self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
         for message in self.hardware.messages:
             self.say(message)
         self.hardware.on_button("end_turn", lambda: self._safely(lambda: self.session.end_turn("button")))
         self.hardware.on_button("undo", lambda: self._safely(self.session.undo))
-        self.hardware.on_hourglass_expired = lambda: self._safely(lambda: self.session.end_turn("hourglass"))
+        self.hardware.on_hourglass_expired = lambda key: self._safely(lambda: self.session.timer_expired(key))
         self.subscription = self.session.bus.subscribe(self._on_event)
+        self.reconciler = Reconciler(self._read_picture)
         self.camera: Any = None
         self.panel: Any = None
         self.panel_url: str | None = None
         self._stopped = False
+
+    @property
+    def game(self) -> Any:
+        """The game being played (or the configured one before the first game)."""
+        return self.session.game
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -127,35 +132,33 @@ class Companion:
 
     # ------------------------------------------------------------------ events -> LEDs and log
     def _on_event(self, event: Any) -> None:
-        state = self.session.state
-        if state is None:
+        snap = event.snapshot
+        if snap is None or snap.state is None:
             return
-        status = self.session.status
-        alert, rows = None, frozenset()
+        status = snap.status
+        alert, offenders = None, ()
         if status.storage_fault is not None:
             alert = "disk-full"
         elif status.camera_fault is not None:
             alert = "camera-lost"
         elif status.out_of_sync is not None:
-            alert = "illegal"
-            rows = frozenset(r for p in status.out_of_sync.offenders
-                             if (c := state.where.get(p)) and (r := self.board.row_of(c)))
+            alert, offenders = "illegal", status.out_of_sync.offenders
         elif status.decision:
             alert = "waiting"
-        self.hardware.show(state, alert, rows)
-        if event.kind in ("out-of-sync", "decision-needed", "game-over", "setup-differs", "setup-verified", "in-sync",
-                          "camera-lost", "camera-back", "game-started", "marker-moved", "storage-fault",
-                          "storage-back"):
+        self.hardware.show(snap.state, alert, offenders, game=snap.game)
+        if event.kind == "action":
+            notes = ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "action")
+            self.say(f"[action] {event.data['action']}" + (f" ({notes})" if notes else ""))
+        elif event.kind not in ("undone", "game-resumed"):
             self.say(f"[{event.kind}] " + ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "lines")[:300])
-        elif event.kind == "action":
-            self.say(f"[action] {event.data['action']} (MP left {event.data['mp_left']}, "
-                     f"{event.data['active']} to play)" + (f"; flip {event.data['flip']}" if "flip" in event.data else ""))
 
     # ------------------------------------------------------------------ games
-    def new_game(self, state: Any, title: str = "") -> str:
+    def new_game(self, state: Any, title: str = "", game: Any = None) -> str:
         """Start a game (from the panel's setup wizard); the camera then verifies the physical setup."""
-        game_id = self.session.start(state, title=title, verify=True)
-        self.board = state.board_data
+        game_id = self.session.start(state, title=title, verify=True, game=game)
+        self.layout = self.session.game.layout(state)
+        if self.camera is not None:
+            self.camera.set_layout(self.layout)
         self.verify_now()
         return game_id
 
@@ -169,6 +172,10 @@ class Companion:
         return self.session.verify_setup(picture)
 
     def _on_picture(self, placement: dict[str, tuple[str, ...]], first: bool) -> None:
+        """On the camera's thread: hand the picture over and go back to the frames."""
+        self.reconciler.post(placement)
+
+    def _read_picture(self, placement: dict[str, tuple[str, ...]]) -> None:
         if self.session.state is None:
             return
         self._safely(lambda: self.session.on_stable_change(placement))
@@ -188,9 +195,9 @@ class Companion:
         from vision.stabilise import Stabiliser
 
         cam = self.config["camera"]
-        placement = self.session.state.placement if self.session.state is not None else {}
+        placement = self.session.expected() if self.session.state is not None else {}
         try:
-            source = open_source(cam["source"], board=self.board, placement=placement, width=cam["width"],
+            source = open_source(cam["source"], board=self.layout, placement=placement, width=cam["width"],
                                  height=cam["height"])
         except Exception as exc:  # noqa: BLE001 - any driver failure: the panel and the buttons still run the game
             from vision.sources import redact
@@ -201,7 +208,7 @@ class Companion:
             self.session.camera_lost(why)
         else:
             det = self.config["detector"]
-            self.camera = LiveCamera(source, self.board, self._on_picture, self._on_health,
+            self.camera = LiveCamera(source, self.layout, self._on_picture, self._on_health,
                                      on_marker=lambda name, first: self.session.marker_moved(name, first),
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
@@ -210,7 +217,7 @@ class Companion:
             self.say(f"camera: {self.camera.name}")
             self.camera.start()
         if self.session.state is not None:
-            self.hardware.show(self.session.state)
+            self.hardware.show(self.session.state, game=self.session.game)
         self.hardware.start()
         if panel:
             self.start_panel()
@@ -252,6 +259,7 @@ class Companion:
             self.panel.stop()  # open event and camera streams end, every connection is closed
         if self.camera is not None:
             self.camera.stop()
+        self.reconciler.stop()
         self.hardware.close()
         self.subscription.close()
         left = self.session.flush_pending() if self.session.pending else 0
@@ -276,16 +284,17 @@ def _reachable_host(host: str) -> str:
 def run_companion(args: Any) -> int:
     from companion import config as config_mod
     from companion import systemd
-    from companion.games.fog.game import FogGame
+    from companion.games import get_game
 
     config = config_mod.load(args.config).with_overrides({
         "camera.source": args.camera, "panel.host": args.host, "panel.port": args.port, "data.dir": args.data_dir,
-        "game.board": args.board})
+        "game.board": args.board, "game.name": getattr(args, "game", None)})
     names = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
 
     def new_game() -> Any:
-        return FogGame().new_game(players=args.players or 1, seed=args.seed, options=args.options, names=names,
-                                  scenario=args.solo, board=config["game"]["board"])
+        return get_game(config["game"]["name"]).new_game(
+            players=args.players or 1, seed=args.seed, options=args.options, names=names, scenario=args.solo,
+            board=config["game"]["board"])
 
     wants_game = args.players is not None or args.solo is not None
     tune_malloc()

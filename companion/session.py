@@ -1,32 +1,29 @@
-"""A game at the table: the rules engine, what the camera sees, the log and the listeners.
+"""A game at the table, for any game: the log, undo, turns, what the camera sees, and the listeners.
 
-The session owns the expected game state. Every stable board change from the camera is
-reconciled with it: one cheapest legal explanation is applied and its MP charged; explanations
-that differ in outcome are put to the players; a change no legal sequence explains puts the
-session out of sync, naming the islander and the rule, until the board is put back or a person
-accepts a correction. Every action is written to the log (:class:`~companion.store.GameStore`)
-before anything is published, and the state is always a replay of that log, so a restart
-resumes exactly where the game was.
+The session owns the expected game state and knows the game only through its
+:class:`~companion.games.base.Game`. Every stable board change from the camera is reconciled
+with it: a single legal reading is applied; readings that differ are put to the players; a
+change no legal reading explains puts the session out of sync, naming the pieces and the rule,
+until the board is put back or a person accepts a correction. Every action is written to the
+log (:class:`~companion.store.GameStore`) before anything is published, and the state is
+always a replay of that log, so a restart resumes exactly where the game was. Events carry a
+:class:`Snapshot` taken under the lock, so listeners never read back into the session.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.errors import FogCompanionError, IllegalMoveError
+from companion.errors import FogCompanionError, IllegalMoveError, StateFormatError
 from companion.events import Event, EventBus
-from companion.games.fog import rules
-from companion.games.fog.actions import Correction, Relocation
-from companion.games.fog.explain import Explanation, Option, explain
-from companion.games.fog.movement import apply_move
-from companion.games.fog.scoring import score
-from companion.games.fog.state import GameState, StateFormatError
+from companion.games import Choice, Game, Reconciliation, get_game
 from companion.store import GameStore, LoggedEvent, StoreUnavailableError
 
 Placement = Mapping[str, Sequence[str]]
+MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
 
 
 class SessionError(FogCompanionError):
@@ -48,75 +45,131 @@ class Status:
     verifying: bool = False
     setup_differences: list[dict[str, Any]] = field(default_factory=list)
     out_of_sync: OutOfSync | None = None
-    decision: list[Option] = field(default_factory=list)
+    decision: list[Choice] = field(default_factory=list)
     decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
     camera_fault: str | None = None  # set while the camera is failing: the panel is the only input
     storage_fault: str | None = None  # set while the log cannot be written (full disk): moves wait in memory
     storage_reason: str | None = None  # "disk-full", "read-only", "io-error", ...
+
+    def copy(self) -> Status:
+        return replace(self, setup_differences=list(self.setup_differences), decision=list(self.decision),
+                       decision_seen=dict(self.decision_seen))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The session at one instant, taken under its lock: what every event carries to its listeners."""
+
+    game: Game
+    game_id: str | None
+    seq: int
+    state: Any
+    status: Status
+    pending: int
+    damaged: str | None
 
 
 def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
     return {c: tuple(sorted(ps)) for c, ps in placement.items() if ps}
 
 
+def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
+    return [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
+            for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
+
+
 class DamagedLogError(SessionError):
     """A logged event no longer replays (edited by hand, or written by another version)."""
 
-    def __init__(self, message: str, good: int, state: GameState) -> None:
+    def __init__(self, message: str, good: int, state: Any) -> None:
         super().__init__(message)
         self.good = good  # how many events replay
         self.state = state  # the state after them
 
 
-def replay_log(setup: dict[str, Any], events: Sequence[LoggedEvent], upto: int | None = None) -> GameState:
-    """The state after the first ``upto`` events (all by default); DamagedLogError names a bad event."""
-    state = GameState.from_dict(setup)
+def replay_states(game: Game, setup: dict[str, Any], events: Sequence[LoggedEvent],
+                  upto: int | None = None) -> list[tuple[str | None, Any]]:
+    """The undo stack after the first ``upto`` events: (None, setup), then (action, state) per standing action."""
+    states: list[tuple[str | None, Any]] = [(None, game.from_json(setup))]
     for done, event in enumerate(events if upto is None else events[:upto]):
         try:
             if event.kind == "action":
-                state = rules.apply(state, event.data["action"])
+                action = event.data["action"]
+                states.append((str(action), game.apply(states[-1][1], action)))
             elif event.kind == "undo":
-                state = rules.undo(state)
+                if len(states) == 1:
+                    raise SessionError("an undo with nothing to undo")
+                states.pop()
         except (FogCompanionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise DamagedLogError(f"event {event.seq} ({event.kind}: {str(event.data)[:120]}) does not replay: "
-                                  f"{exc}", done, state) from exc
-    return state
+                                  f"{exc}", done, states[-1][1]) from exc
+    return states
+
+
+def replay_log(game: Game, setup: dict[str, Any], events: Sequence[LoggedEvent], upto: int | None = None) -> Any:
+    """The state after the first ``upto`` events (all by default); DamagedLogError names a bad event."""
+    return replay_states(game, setup, events, upto)[-1][1]
 
 
 class Session:
-    def __init__(self, store: GameStore, bus: EventBus | None = None) -> None:
+    def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None) -> None:
         self.store = store
         self.bus = bus or EventBus()
+        self.game: Game = game or get_game()
         self._lock = threading.RLock()
         self.game_id: str | None = None
-        self.state: GameState | None = None
+        self._states: list[tuple[str | None, Any]] = []  # the undo stack: (None, setup), then (action, state after)
         self.status = Status()
         self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
         self.last_picture: dict[str, tuple[str, ...]] | None = None  # the last stable camera picture
-        self._markers: dict[str, tuple[int, ...]] = {}  # game position when each marker was last seen to move
+        self._markers: dict[str, str] = {}  # where the game had each special marker when it was last seen to move
         self.damaged: str | None = None  # set by resume when the last game's log no longer replays
         self.pending: list[tuple[str, dict[str, Any]]] = []  # events waiting for the disk (in order)
         self._finish_pending = False
+        self._version = 0  # changes with every state change (a reading made meanwhile is stale)
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1][1] if self._states else None
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        """Put a position on the table in place of the current one (tests and scripted tables only:
+        the log does not know of it)."""
+        self._states[-1] = (self._states[-1][0], state)
+        self._version += 1
+
+    def _set_state(self, state: Any, action: str) -> None:
+        self._states.append((action, state))
+        self._version += 1
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return Snapshot(self.game, self.game_id, self.last_seq, self.state, self.status.copy(), len(self.pending),
+                            self.damaged)
 
     # ------------------------------------------------------------------ life cycle
-    def start(self, state: GameState, title: str = "", verify: bool = True) -> str:
+    def start(self, state: Any, title: str = "", verify: bool = True, game: Game | None = None) -> str:
         """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
         with self._lock:
-            running = self.game_id if self.state is not None and self.state.phase != "finished" else None
+            game = game or self.game
+            running = self.game_id if self.state is not None and self.game.outcome(self.state) is None else None
             if self.pending:
                 self.flush_pending()
                 if self.pending:
                     raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk "
                                        f"({self.status.storage_fault}); free space first")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
-            game_id = self.store.create_game(state.to_dict(), title=title, replaces=running)
+            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running)
             fault = self.status.camera_fault
-            self.game_id = game_id
-            self.state = state
+            self.game, self.game_id = game, game_id
+            self._states = [(None, state)]
+            self._version += 1
+            self._markers = {}
             self.status = Status(verifying=verify and fault is None, camera_fault=fault)
             self.last_seq = 0
-        self._publish("game-started", {"game": self.game_id, "verifying": verify})
-        return self.game_id
+            self._publish("game-started", {"game": self.game_id, "name": game.name, "verifying": verify})
+        return game_id
 
     def resume(self) -> bool:
         """Continue the last unfinished game from the log. False when there is none.
@@ -132,24 +185,24 @@ class Session:
                 return False
             events = self.store.events(game_id)
             try:
-                state = replay_log(self.store.setup(game_id), events)
+                game = get_game(self.store.game_name(game_id))
+                states = replay_states(game, self.store.setup(game_id), events)
             except (DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
                 self.store.mark_damaged(game_id, str(exc))
                 self.damaged = f"game {game_id} cannot be resumed and was marked damaged: {exc}"
                 return False
-            self.game_id = game_id
-            self.state = state
+            self.game, self.game_id = game, game_id
+            self._states = states
+            self._version += 1
             self.status = Status(camera_fault=self.status.camera_fault)
             self.last_seq = events[-1].seq if events else 0
-        self._publish("game-resumed", {"game": game_id})
+            self._publish("game-resumed", {"game": game_id, "name": game.name})
         return True
 
-    def _replay(self, game_id: str) -> GameState:
-        return replay_log(self.store.setup(game_id), self.store.events(game_id))
-
-    def replayed(self) -> GameState:
+    def replayed(self) -> Any:
         """The state rebuilt from the log alone (equals ``state`` at all times)."""
-        return self._replay(self._game())
+        game_id = self._game()
+        return replay_log(self.game, self.store.setup(game_id), self.store.events(game_id))
 
     # ------------------------------------------------------------------ helpers
     def _game(self) -> str:
@@ -158,7 +211,8 @@ class Session:
         return self.game_id
 
     def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None:
-        self.bus.publish(Event(kind, data, seq))
+        with self._lock:  # the snapshot and the order of events agree
+            self.bus.publish(Event(kind, data, seq, snapshot=self.snapshot()))
 
     def _log(self, kind: str, data: dict[str, Any]) -> int | None:
         """Write one event; on a full disk keep it pending (in order) and return None.
@@ -205,91 +259,110 @@ class Session:
                 self._publish("storage-back", {"seq": self.last_seq})
         return 0
 
-    def _commit(self, state: GameState, action: str, kind: str = "action") -> int | None:
+    def _commit(self, state: Any, action: str) -> int | None:
         """Log first (or keep pending on a full disk), then switch to the new state; the seq or None."""
-        seq = self._log(kind, {"action": action})
+        seq = self._log("action", {"action": action})
         if seq is not None:
             self.last_seq = seq
-        self.state = state
-        if state.phase == "finished":
+        self._set_state(state, action)
+        if self.game.outcome(state) is not None:
             self._finish_pending = True
             self.flush_pending()
         return seq
 
     def expected(self) -> dict[str, tuple[str, ...]]:
         assert self.state is not None
-        return _canonical(self.state.placement)
+        return _canonical(self.game.expected(self.state))
 
     # ------------------------------------------------------------------ setup verification
     def verify_setup(self, seen: Placement) -> list[dict[str, Any]]:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            expected = self.expected()
-            seen_c = _canonical(seen)
-            diffs = [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen_c.get(c, ()))}
-                     for c in sorted(set(expected) | set(seen_c)) if expected.get(c, ()) != seen_c.get(c, ())]
+            diffs = _differences(self.expected(), _canonical(seen))
             self.status.setup_differences = diffs
             if not diffs:
                 self.status.verifying = False
-        self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
+            self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
         return diffs
 
-    # ------------------------------------------------------------------ draft and turns
-    def act(self, action: str) -> GameState:
+    # ------------------------------------------------------------------ actions and turns
+    def act(self, action: str) -> Any:
         """Apply an action given by a person (draft pick, end turn, ...), logged and published."""
         with self._lock:
             self._game()
-            assert self.state is not None
             if self.status.verifying:
                 diffs = len(self.status.setup_differences)
                 raise SessionError(f"the board does not match the setup yet: {diffs} cells differ" if diffs else
                                    "the camera has not checked the setup yet")
-            before = self.state
-            new = rules.apply(before, action)
-            seq = self._commit(new, action)
-        self._after(before, new, action, seq)
-        return new
+            self._apply(action)
+            self._forced()
+            return self.state
 
-    def end_turn(self, reason: str = "panel") -> GameState:
-        return self.act(f"end-turn {reason}")
-
-    def undo(self) -> GameState:
+    def end_turn(self, reason: str = "panel") -> Any:
         with self._lock:
             self._game()
-            assert self.state is not None
-            if not self.state.history:
+            action = self.game.end_turn_action(self.state, reason)
+            if action is None:
+                raise SessionError("there is no turn to end now")
+        return self.act(str(action))
+
+    def timer_expired(self, timer_key: tuple[Any, ...]) -> None:
+        """A turn timer ran out: its expiry action, if that turn is still the one running."""
+        with self._lock:
+            if self.state is None:
+                return
+            timer = self.game.turn_timer(self.state)
+            if timer is None or timer.key != timer_key:
+                return  # the turn ended meanwhile: the timer is stale
+            self.act(timer.on_expiry)
+
+    def _apply(self, action: str) -> None:
+        before = self.state
+        new = self.game.apply(before, action)
+        seq = self._commit(new, str(action))
+        self._after(before, new, str(action), seq)
+
+    def _forced(self) -> None:
+        """Actions the rules take by themselves (The FOG: the turn ends when the MP are spent)."""
+        for _ in range(MAX_FORCED):
+            action = self.game.forced_action(self.state)
+            if action is None:
+                return
+            self._apply(str(action))
+
+    def undo(self) -> Any:
+        with self._lock:
+            self._game()
+            if len(self._states) < 2:
                 raise SessionError("nothing to undo")
-            new = rules.undo(self.state)
-            seq = self._log("undo", {"undone": self.state.history[-1]})
+            seq = self._log("undo", {"undone": self._states[-1][0]})
             if seq is not None:
                 self.last_seq = seq
-            self.state = new
+            self._states.pop()
+            self._version += 1
             self.status.out_of_sync = None
             self.status.decision = []
-        self._publish("undone", {"state": new.to_dict(), "expected": {c: list(p) for c, p in self.expected().items()}},
-                      seq)
+            new = self.state
+            self._publish("undone", {"state": self.game.to_json(new),
+                                     "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
         return new
 
-    def _after(self, before: GameState, new: GameState, action: str, seq: int | None) -> None:
-        data: dict[str, Any] = {"action": action, "mp_left": new.mp_left, "active": new.active_colour}
-        swallowed = sorted(set(new.lost) - set(before.lost))
-        if swallowed:
-            data["flip"] = swallowed  # turn these tokens over: the FOG took them
-        self._publish("action", data, seq)
-        if new.phase == "finished" and before.phase != "finished":
-            self._publish("game-over", {**score(new).to_dict(), **self._final_picture_check(new)})
+    def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:
+        self._publish("action", {"action": action, **self.game.notes(before, new)}, seq)
+        outcome = self.game.outcome(new)
+        if outcome is not None and self.game.outcome(before) is None:
+            self._publish("game-over", {**self.game.score(new).to_dict(), **self._final_picture_check(new)})
 
-    def _final_picture_check(self, final: GameState) -> dict[str, Any]:
-        """Is the scored position the one the camera last saw (boats, piers, beach), swallowed tokens aside?"""
+    def _final_picture_check(self, final: Any) -> dict[str, Any]:
+        """Is the scored position the one the camera last saw? Pieces the game took off the board aside."""
         if self.last_picture is None:
             return {"picture": "none"}
-        lost = set(final.lost)
-        seen = {c: tuple(p for p in ps if p not in lost) for c, ps in self.last_picture.items()}
-        seen = {c: ps for c, ps in seen.items() if ps}
-        expected = {c: ps for c, ps in self.expected().items() if ps}
-        diffs = [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
-                 for c in sorted(set(seen) | set(expected)) if seen.get(c, ()) != expected.get(c, ())]
+        expected = self.expected()
+        placed = {p for ps in expected.values() for p in ps}
+        gone = set(self.game.layout(final).pieces) - placed  # taken off (the FOG turns them over)
+        seen = {c: tuple(p for p in ps if p not in gone) for c, ps in self.last_picture.items()}
+        diffs = _differences(expected, {c: ps for c, ps in seen.items() if ps})
         return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
     # ------------------------------------------------------------------ the camera
@@ -300,7 +373,7 @@ class Session:
                 return
             self.status.camera_fault = why
             self.status.verifying = False  # nobody can verify without a camera; the panel player vouches
-        self._publish("camera-lost", {"reason": why})
+            self._publish("camera-lost", {"reason": why})
 
     def camera_back(self) -> None:
         """Frames are back: the next stable picture is reconciled as usual."""
@@ -308,138 +381,116 @@ class Session:
             if self.status.camera_fault is None:
                 return
             self.status.camera_fault = None
-        self._publish("camera-back", {})
+            self._publish("camera-back", {})
 
     def marker_moved(self, marker: str, first_sighting: bool = False) -> bool:
-        """The camera saw the FOG or turn marker come to rest somewhere new.
+        """The camera saw a special marker (The FOG: the FOG and turn markers) come to rest somewhere new.
 
-        The players move the turn marker at every turn end and the FOG marker when the FOG
-        advances; a marker moved at any other time is reported (never applied: the engine keeps
-        its own count). Returns True when the move was expected.
+        The players move those markers when the game says so; a marker moved at any other time is
+        reported (never applied: the game keeps its own count). Returns True when the move was expected.
         """
         with self._lock:
             if self.state is None:
                 return True
-            now = (self.state.fog,) if marker == "fog" else (self.state.round, self.state.turn_index)
+            title, where = self.game.markers(self.state).get(marker, (marker, ""))
             before = self._markers.get(marker)
-            self._markers[marker] = now
-            expected = first_sighting or before is None or before != now
-        if not expected:
-            what = "FOG" if marker == "fog" else "turn"
-            where = (f"the FOG is at {self.state.fog}" if marker == "fog" else
-                     f"it is {self.state.active_colour}'s turn, round {self.state.round}")
-            self._publish("marker-moved", {"marker": marker, "reason": f"the {what} marker was moved by hand; "
+            self._markers[marker] = where
+            if first_sighting or before is None or before != where:
+                return True
+            self._publish("marker-moved", {"marker": marker, "reason": f"the {title} marker was moved by hand; "
                                            f"the game did not move it ({where}): put it back"})
-        return expected
+        return False
 
-    def move(self, piece: str, cell: str | None) -> Explanation | None:
+    def move(self, piece: str, cell: str | None) -> Reconciliation:
         """A move entered on the panel: reconciled exactly as if the camera had seen it."""
         with self._lock:
             self._game()
-            assert self.state is not None
-            if piece not in self.state.board_data.islanders and piece not in self.state.board_data.obstacles:
+            layout = self.game.layout(self.state)
+            if piece not in layout.pieces:
                 raise SessionError(f"no piece {piece!r} on this board")
-            if cell is not None and cell not in self.state.board_data.cells:
+            if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
-            if self.state.phase != "moving":
-                raise SessionError(f"moves are made in the moving phase, not in the {self.state.phase} phase")
             seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
             if cell is not None:
                 seen.setdefault(cell, []).append(piece)
-            answer = explain(self.state, _canonical(seen))
+            seen_c = _canonical(seen)
+            answer = self.game.reconcile(self.state, seen_c)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
                 raise IllegalMoveError(answer.reason or f"{piece} cannot reach {cell} now")
-            return self._settle(answer, _canonical(seen))
-
-    def on_stable_change(self, seen: Placement) -> Explanation | None:
-        """Reconcile a stable camera picture with the expected state."""
-        with self._lock:
-            self._game()
-            assert self.state is not None
-            seen_c = _canonical(seen)
-            self.last_picture = seen_c
-            if self.status.verifying:
-                self.verify_setup(seen_c)
-                return None
-            if seen_c == self.expected():
-                if self.status.out_of_sync is not None:
-                    self.status.out_of_sync = None
-                    self._publish("in-sync", {})
-                return None
-            if self.state.phase != "moving":
-                return self._out_of_sync(Explanation(reason=f"pieces moved in the {self.state.phase} phase",
-                                                     rule="phase"), seen_c)
-            answer = explain(self.state, seen_c)
-            if not answer.ok:
-                return self._out_of_sync(answer, seen_c)
             return self._settle(answer, seen_c)
 
-    def _settle(self, answer: Explanation, seen: dict[str, tuple[str, ...]]) -> Explanation:
+    def on_stable_change(self, seen: Placement) -> Reconciliation | None:
+        """Reconcile a stable camera picture with the expected state.
+
+        The reading itself (a search that can take a while) runs outside the lock, so the panel
+        and the buttons are never held up by it; if the game moved on meanwhile it is read again.
+        """
+        seen_c = _canonical(seen)
+        while True:
+            with self._lock:
+                self._game()
+                self.last_picture = seen_c
+                if self.status.verifying:
+                    self.verify_setup(seen_c)
+                    return None
+                if seen_c == self.expected():
+                    if self.status.out_of_sync is not None:
+                        self.status.out_of_sync = None
+                        self._publish("in-sync", {})
+                    return None
+                state, version = self.state, self._version
+            answer = self.game.reconcile(state, seen_c)
+            with self._lock:
+                if version != self._version:
+                    continue  # a move from the panel or a button came first: read the picture again
+                if not answer.ok:
+                    return self._out_of_sync(answer, seen_c)
+                return self._settle(answer, seen_c)
+
+    def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
         if answer.ambiguous:
-            self.status.decision = list(answer.options)
+            self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
-            self._publish("decision-needed", {"options": [o.to_dict() for o in answer.options]})
+            self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices]})
             return answer
-        self._apply_option(answer.options[0])
+        self._apply_choice(answer.choices[0])
         return answer
 
-    def _out_of_sync(self, answer: Explanation, seen: dict[str, tuple[str, ...]]) -> Explanation:
+    def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
         self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", answer.offenders, answer.rule, seen)
         self._publish("out-of-sync", {"reason": answer.reason, "offenders": list(answer.offenders),
                                       "rule": answer.rule})
         return answer
 
-    def _apply_option(self, option: Option) -> None:
-        assert self.state is not None
-        for action in option.actions:
-            before = self.state
-            new = apply_move(before, action)
-            seq = self._commit(new, str(action))
-            self._after(before, new, str(action), seq)
+    def _apply_choice(self, choice: Choice) -> None:
+        for action in choice.actions:
+            self._apply(action)
         self.status.out_of_sync = None
         self.status.decision = []
-        state = self.state
-        if state.phase == "moving" and state.mp_left == 0 and not self._endurance_possible(state):
-            self.end_turn("mp")
-
-    @staticmethod
-    def _endurance_possible(state: GameState) -> bool:
-        board = state.board_data
-        return not state.endurance_used and any(board.islanders[i].characteristic == "endurance" for i in state.moved)
+        self._forced()
 
     def decide(self, index: int) -> None:
-        """The players chose one of the offered explanations."""
+        """The players chose one of the offered readings."""
         with self._lock:
             if not self.status.decision:
                 raise SessionError("no decision is waiting")
             if not 0 <= index < len(self.status.decision):
                 raise SessionError(f"choose 1 to {len(self.status.decision)}")
-            option = self.status.decision[index]
-            self._apply_option(option)
+            self._apply_choice(self.status.decision[index])
 
-    def accept_correction(self, seen: Placement | None = None) -> GameState:
+    def accept_correction(self, seen: Placement | None = None) -> Any:
         """A person says the board as seen is right: record the difference as a manual correction."""
         with self._lock:
             self._game()
-            assert self.state is not None
             target = _canonical(seen) if seen is not None else (
                 self.status.out_of_sync.seen if self.status.out_of_sync else None)
-            if target is None:
+            if target is None or target == self.expected():
                 raise SessionError("nothing to correct: the board matches the game")
-            where_now = self.state.where
-            where_seen = {p: c for c, ps in target.items() for p in ps}
-            moves = tuple(Relocation(p, where_now.get(p, "-"), where_seen.get(p, "-"))
-                          for p in sorted(set(where_now) | set(where_seen))
-                          if where_now.get(p) != where_seen.get(p))
-            if not moves:
-                raise SessionError("nothing to correct: the board matches the game")
-            action = str(Correction(moves))
-            before = self.state
+            action = str(self.game.correction(self.state, target))
             try:
-                new = rules.apply(before, action)
+                self._apply(action)
             except IllegalMoveError as exc:
                 raise SessionError(str(exc)) from exc
-            seq = self._commit(new, action)
             self.status.out_of_sync = None
-        self._after(before, new, action, seq)
-        return new
+            return self.state
+

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.errors import StateFormatError
-from companion.games.fog.state import GameState
+from companion.games import Game, get_game
 
 
-def read_state(path: str) -> GameState:
+def read_state(path: str, game: Game | None = None) -> Any:
+    """A saved state of ``game`` (The FOG by default) from a file or standard input."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise StateFormatError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return GameState.from_json(text)
+    return (game or get_game()).from_json(text)
 
 
 def write_out(text: str, output: str | None) -> None:

@@ -243,6 +243,14 @@ class GameStore:
             raise StoreError(f"no game {game_id!r}")
         return json.loads(row[0])
 
+    def game_name(self, game_id: str) -> str:
+        """Which game (by its registered name) this log is of."""
+        with self._lock:
+            row = self._db.execute("SELECT game FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id!r}")
+        return str(row[0])
+
     def events(self, game_id: str) -> list[LoggedEvent]:
         with self._lock:
             rows = self._db.execute("SELECT seq, at, kind, data FROM events WHERE game_id=? ORDER BY seq",

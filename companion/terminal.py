@@ -1,78 +1,67 @@
-"""Play The FOG at the terminal: the companion without camera, LEDs or panel.
+"""Play any game at the terminal (``fog-companion play``): the session without camera, LEDs or panel.
 
-Reads one command per line: ``draft ISLANDER``, ``move ...`` (movement notation), ``end``,
-``undo``, ``score``, ``board``, ``save FILE``, ``help``, ``quit``. End of input quits cleanly.
+The commands are those of ``run`` (:mod:`companion.console`, one loop for both); the game is
+kept in a store in a temporary directory, and ``--output`` saves the state after every action.
 """
 
 from __future__ import annotations
 
+import json
 import sys
+import tempfile
+import threading
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from companion.errors import FogCompanionError
-from companion.games.fog import rules
-from companion.games.fog.scoring import score
-from companion.games.fog.state import GameState
-from companion.games.fog.text import render
-
-HELP = """commands:
-  draft ISLANDER     choose an islander in the draft (e.g. draft blue-leader-1)
-  move MOVEMENT      move an islander (e.g. move run blue-sailor-2 C3>D3)
-  end                end the active colour's turn
-  undo               take back the last action
-  score              show the score as it stands
-  board              draw the board again
-  save FILE          save the game as JSON
-  quit               leave"""
+from companion import console
+from companion.events import InlineBus
+from companion.games import Game, get_game
+from companion.session import Session
+from companion.store import GameStore
 
 
-def play(state: GameState, save_to: Path | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None) -> int:
-    inp, out = stdin or sys.stdin, stdout or sys.stdout
-    print(render(state), file=out)
-    print("type 'help' for commands", file=out)
-    while True:
-        print(f"[{state.phase} {state.active_colour or '-'} MP {state.mp_left}]> ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            print(file=out)
-            break
-        words = line.split()
-        if not words:
-            continue
-        verb = words[0]
-        try:
-            if verb in ("quit", "exit"):
-                break
-            if verb == "help":
-                print(HELP, file=out)
-                continue
-            if verb == "board":
-                print(render(state), file=out)
-                continue
-            if verb == "score":
-                for c, sheet in score(state).colours.items():
-                    print(f"  {c}: {sheet.total} RP {sheet.categories}", file=out)
-                continue
-            if verb == "save" and len(words) == 2:
-                Path(words[1]).write_text(state.to_json(indent=1) + "\n", encoding="utf-8")
-                print(f"saved to {words[1]}", file=out)
-                continue
-            if verb == "undo":
-                state = rules.undo(state)
-            elif verb == "end":
-                state = rules.apply(state, "end-turn")
-            elif verb == "draft" and len(words) == 2:
-                state = rules.apply(state, f"draft {state.active_colour} {words[1]}")
-            else:
-                state = rules.apply(state, line.strip())
-            print(render(state), file=out)
-            if save_to is not None:
-                save_to.write_text(state.to_json(indent=1) + "\n", encoding="utf-8")
-            if state.phase == "finished":
-                report = score(state)
-                print("game over: " + ", ".join(f"{s.name} {s.score} RP" for s in report.standings), file=out)
-        except FogCompanionError as exc:
-            print(f"  not possible: {exc}", file=out)
+class _Terminal:
+    """What the console loop needs of a companion: a session and somewhere to speak."""
+
+    def __init__(self, session: Session, out: TextIO, save_to: Path | None) -> None:
+        self.session, self.out, self.save_to = session, out, save_to
+        self.panel_url = None
+
+    def say(self, text: str, end: str = "\n") -> None:
+        print(text, end=end, file=self.out, flush=True)
+
+    def table(self, piece: str, cell: str) -> None:
+        self.say("there is no table at the terminal: type the move instead")
+
+    def on_event(self, kind: str, snapshot: Any) -> None:
+        game = snapshot.game
+        if kind in ("action", "undone"):
+            self.say(game.text(snapshot.state))
+            if self.save_to is not None:
+                self.save_to.write_text(json.dumps(game.to_json(snapshot.state), indent=1) + "\n", encoding="utf-8")
+        if kind == "game-over":
+            report = game.score(snapshot.state).to_dict()
+            standings = report.get("standings") or []
+            self.say("game over: " + ", ".join(f"{s['name']} {s['score']}" for s in standings))
+
+
+def play(state: Any, save_to: Path | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         game: Game | None = None) -> int:
+    game = game or get_game()
+    out = stdout or sys.stdout
+    with tempfile.TemporaryDirectory(prefix="fog-play-") as folder:
+        store = GameStore(Path(folder) / "games.db")
+        session = Session(store, InlineBus(), game=game)  # events in order, on this thread
+        terminal = _Terminal(session, out, save_to)
+        session.start(state, verify=False, game=game)
+        session.bus.subscribe(lambda event: terminal.on_event(event.kind, event.snapshot))
+        terminal.say(game.text(state))
+        terminal.say("type 'help' for commands")
+
+        def prompt() -> str:
+            view = game.view(session.state)
+            return f"[{view.get('phase', '-')} {view.get('active') or '-'} MP {view.get('mp_left', '-')}]> "
+
+        console.read_commands(terminal, threading.Event(), stdin or sys.stdin, prompt)
+        store.close()
     return 0

@@ -1,29 +1,31 @@
-"""The table's hardware in one object: LEDs, buttons, buzzer and hourglass, wired to handlers.
+"""The table's hardware in one object, for any game: LEDs, buttons, buzzer and the turn timer.
 
-The session (or, until it exists, whoever holds the game state) calls :meth:`TableHardware.show`
-with each new state and subscribes handlers for the buttons. Nothing here blocks the caller:
-the LEDs repaint on the animator's thread, and gpiozero calls the button handlers on its own.
+The companion calls :meth:`TableHardware.show` with each new state (from the snapshot an event
+carries) and subscribes handlers for the buttons. The picture comes from the game's
+:meth:`~companion.games.base.Game.led_scene`; the turn timer from its
+:meth:`~companion.games.base.Game.turn_timer`. Nothing here blocks the caller: the LEDs repaint
+on the animator's thread, and gpiozero calls the button handlers on its own.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.games.fog.state import GameState
+from companion.games import Game, LedScene, TableStatus
 from hardware.controls import Controls, ControlsConfig
 from hardware.output import LedConfig, LedOutput, make_strip
 from hardware.strip import LedStrip
-from hardware.views import Animator, Hourglass, view_of
+from hardware.views import SYSTEM_ALERTS, Animator, Hourglass, TableView
 
 
 class TableHardware:
-    def __init__(self, rgb: Mapping[str, tuple[int, int, int]], led_config: LedConfig = LedConfig(),
+    def __init__(self, game: Game, led_config: LedConfig = LedConfig(),
                  controls_config: ControlsConfig = ControlsConfig(), strip: LedStrip | None = None,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
                  environ: Mapping[str, str] | None = None) -> None:
-        self.rgb = dict(rgb)
+        self.game = game
         self.clock = clock
         if strip is None:
             strip, self.led_message = make_strip(led_config, environ)
@@ -34,9 +36,11 @@ class TableHardware:
         self.controls = Controls(controls_config, pin_factory=pin_factory, clock=clock)
         self.animator = Animator(self.output, led_config.fps, clock=clock, on_tick=self._tick)
         self.hourglass: Hourglass | None = None
-        self.on_hourglass_expired: Callable[[], None] | None = None
-        self._state: GameState | None = None
-        self._alert: tuple[str | None, frozenset[str]] = (None, frozenset())
+        self.on_hourglass_expired: Callable[[tuple[Any, ...]], None] | None = None
+        self._state: Any = None
+        self._scene = LedScene({})
+        self._timer_key: tuple[Any, ...] | None = None
+        self._alert: tuple[str | None, tuple[str, ...]] = (None, ())
 
     @property
     def messages(self) -> list[str]:
@@ -49,34 +53,39 @@ class TableHardware:
         self.controls.on(name, handler)
 
     # ------------------------------------------------------------------ output
-    def show(self, state: GameState, alert: str | None = None, alert_rows: frozenset[str] = frozenset()) -> None:
-        """Show a game state (and an alert); starts the hourglass when a new turn begins."""
-        previous = self._state
+    def show(self, state: Any, alert: str | None = None, offenders: Sequence[str] = (),
+             game: Game | None = None) -> None:
+        """Show a game state and an alert (``illegal`` with the offending pieces, ``waiting``,
+        ``camera-lost``, ``disk-full``); starts the turn timer when a new timed turn begins."""
+        if game is not None:
+            self.game = game
         self._state = state
-        self._alert = (alert, alert_rows)
-        seconds = state.options.hourglass_seconds
-        new_turn = previous is None or (previous.round, previous.turn_index, previous.phase) != \
-            (state.round, state.turn_index, state.phase)
-        if seconds and state.phase == "moving" and new_turn:
-            self.hourglass = Hourglass(float(seconds), self.clock, warn_before=min(10.0, seconds / 4),
+        self._alert = (alert, tuple(offenders))
+        timer = self.game.turn_timer(state)
+        if timer is not None and timer.key != self._timer_key:
+            key = timer.key
+            self.hourglass = Hourglass(timer.seconds, self.clock, warn_before=min(10.0, timer.seconds / 4),
                                        on_warn=lambda: self.controls.beep(1),
-                                       on_expire=self._expired)
+                                       on_expire=lambda: self._expired(key))
             self.hourglass.start()
-        elif state.phase != "moving" and self.hourglass is not None:
+        elif timer is None and self.hourglass is not None:
             self.hourglass.stop()
+        self._timer_key = timer.key if timer is not None else None
+        status = TableStatus(waiting=alert == "waiting", offenders=tuple(offenders) if alert == "illegal" else ())
+        self._scene = self.game.led_scene(state, status)  # once per state: the animator only adds time
         self._refresh()
 
     def _refresh(self) -> None:
         if self._state is None:
             return
         left = self.hourglass.left() if self.hourglass is not None else None
-        alert, rows = self._alert
-        self.animator.show(view_of(self._state, self.rgb, left, alert, rows))
+        alert = self._alert[0]
+        self.animator.show(TableView(self._scene, alert if alert in SYSTEM_ALERTS else None, left))
 
-    def _expired(self) -> None:
+    def _expired(self, key: tuple[Any, ...]) -> None:
         self.controls.beep(3)
         if self.on_hourglass_expired is not None:
-            self.on_hourglass_expired()
+            self.on_hourglass_expired(key)
 
     def _tick(self, now: float) -> None:
         if self.hourglass is not None:

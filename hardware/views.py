@@ -1,9 +1,11 @@
-"""What the LEDs show: the FOG row, whose turn it is, movement points, the hourglass, alerts.
+"""The LED strip for any game: a generic segment painter, an animator thread and a turn timer.
 
-:func:`view_of` reduces a game state to a :class:`TableView`; :func:`paint` draws a view at a
-moment ``t`` (animations are pure functions of time, so tests pin ``t``); :class:`Animator`
-repaints on its own thread at a fixed rate, so the session only ever swaps the view and is
-never blocked by the LEDs. :class:`Hourglass` counts a turn down on an injectable clock.
+A game says what each segment shows as a :class:`~companion.games.base.LedScene` (colours that
+stay, blink or pulse); :func:`paint` draws a scene at a moment ``t`` (animations are pure
+functions of time, so tests pin ``t``) and lays the system's own alerts over it (the camera is
+lost, the log cannot be written) and the turn timer; :class:`Animator` repaints on its own
+thread at a fixed rate, so the session only ever swaps the picture and is never blocked by the
+LEDs. :class:`Hourglass` counts a turn down on an injectable clock.
 """
 
 from __future__ import annotations
@@ -11,64 +13,26 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from companion.games.fog.state import GameState
+from companion.games import LedScene, Light
 from hardware.output import LedOutput
 from hardware.strip import OFF, RGB
 
-SWALLOWED: RGB = (40, 40, 48)
-FOG_WHITE: RGB = (200, 200, 220)
-WARN: RGB = (255, 110, 0)
-BEACH: RGB = (24, 18, 4)
 ALERT_RED: RGB = (255, 0, 0)
-WAITING: RGB = (80, 120, 255)
 CAMERA_LOST: RGB = (200, 0, 200)
-DISK_FULL: RGB = (0, 190, 190)  # teal: the game log cannot be written (no game state uses it)
+DISK_FULL: RGB = (0, 190, 190)  # teal: the game log cannot be written (no game's scene uses it)
+SYSTEM_ALERTS = ("camera-lost", "disk-full")
 
 
 @dataclass(frozen=True)
 class TableView:
-    rows: tuple[str, ...] = ()                # beach rows A-J, then "shore"
-    covered: frozenset[str] = frozenset()     # swallowed by the FOG
-    fog_row: str | None = None                # the row the FOG marker stands at now
-    next_rows: frozenset[str] = frozenset()   # swallowed at the next FOG advance
-    active: RGB = OFF
-    next: RGB = OFF
-    mp_left: int = 0
-    mp_total: int = 0
-    hourglass: float | None = None            # share of the turn's time left, None = no hourglass
-    alert: str | None = None                  # None, "illegal", "waiting", "camera-lost", "disk-full", "winner"
-    alert_rows: frozenset[str] = frozenset()  # rows to flash with "illegal"
-    winner: RGB = OFF
+    """What the animator draws: a game's scene, a system alert, and the turn timer's share left."""
 
-
-def view_of(state: GameState, rgb: Mapping[str, tuple[int, int, int]], hourglass: float | None = None,
-            alert: str | None = None, alert_rows: frozenset[str] = frozenset()) -> TableView:
-    """The LED picture of a game state (colours from the board file's ``[colours] rgb``)."""
-    board = state.board_data
-    rows = tuple(board.beach_rows) + ("shore",)
-    covered = board.swallowed_rows(state.fog)
-    here = board.fog_fields[state.fog].swallows
-    nxt = frozenset(board.swallowed_rows(state.fog + 1) - covered) if state.fog + 1 < len(board.fog_fields) \
-        else frozenset()
-    active = tuple(rgb.get(state.active_colour or "", OFF))
-    following = tuple(rgb.get(state.next_colour or "", OFF))
-    winner: RGB = OFF
-    if state.phase == "finished" and alert is None:
-        from companion.games.fog.scoring import score
-
-        report = score(state)
-        names = set(report.winners)
-        colours = [c for s in report.standings if s.name in names for c in s.colours]
-        if colours:
-            winner = tuple(rgb.get(colours[0], OFF))  # type: ignore[assignment]
-            alert = "winner"
-    return TableView(rows, frozenset(covered), here[-1] if here else None, nxt, active, following,  # type: ignore[arg-type]
-                     state.mp_left if state.phase == "moving" else 0,
-                     state.mp_for(state.active_colour) if state.phase == "moving" and state.active_colour else 0,
-                     hourglass, alert, alert_rows, winner)
+    scene: LedScene = LedScene({})
+    alert: str | None = None            # None, "camera-lost" or "disk-full"
+    timer_left: float | None = None
 
 
 def _scale(c: RGB, k: float) -> RGB:
@@ -84,44 +48,38 @@ def _blink(t: float, hz: float) -> bool:
     return (t * hz) % 1.0 < 0.5
 
 
+def light_at(light: Light, t: float) -> RGB:
+    """One LED's colour at time ``t``."""
+    if light.effect == "blink":
+        return light.colour if _blink(t, light.hz) else _scale(light.colour, light.low)
+    if light.effect == "pulse":
+        return _scale(light.colour, light.low + (1 - light.low) * _pulse(t, light.hz))
+    return light.colour
+
+
 def paint(output: LedOutput, view: TableView, t: float) -> None:
     """Draw a view at time ``t`` (seconds) into the output's segments (not yet flushed)."""
     output.clear()
-    if view.alert == "winner":
+    scene = view.scene
+    if "*" in scene.segments:  # one light over the whole strip (a game's end: the winner's colour)
+        colour = light_at(scene.segments["*"][0], t)
         for name, seg in output.segments.items():
-            output.paint(name, [_scale(view.winner, 0.4 + 0.6 * _pulse(t, 0.5))] * seg.length)
+            output.paint(name, [colour] * seg.length)
         return
-    fog = []
-    for row in view.rows:
-        if view.alert == "illegal" and row in view.alert_rows:
-            fog.append(ALERT_RED if _blink(t, 3.0) else OFF)
-        elif row == view.fog_row:
-            fog.append(_scale(FOG_WHITE, 0.25 + 0.75 * _pulse(t, 0.7)))
-        elif row in view.covered:
-            fog.append(SWALLOWED)
-        elif row in view.next_rows:
-            fog.append(WARN if _blink(t, 1.0) else _scale(WARN, 0.2))
-        else:
-            fog.append(BEACH)
-    output.paint("fog", fog)
-    if view.alert == "waiting":
-        output.paint("turn", [_scale(WAITING, 0.3 + 0.7 * _pulse(t, 1.0))] * 2)
-    else:
-        output.paint("turn", [view.active, _scale(view.next, 0.2)])
-    mp = [_scale(view.active, 0.5) if i < view.mp_left else OFF for i in range(view.mp_total)]
-    if view.hourglass is not None:
-        glass = _hourglass_colours(view.hourglass, output.segments["hourglass"].length
-                                   if "hourglass" in output.segments else len(mp), t)
-        if "hourglass" in output.segments:
-            output.paint("hourglass", glass)
-        else:
-            mp = glass  # no segment of its own: the MP LEDs count the time down
-    output.paint("mp", mp)
-    if view.alert == "disk-full":
-        # The log cannot be written: the MP segment blinks teal over the whole length
-        # (a pattern no game state uses), until the disk has room again.
-        seg = output.segments["mp"]
-        output.paint("mp", [DISK_FULL if _blink(t, 0.5) else OFF] * seg.length)
+    for name, lights in scene.segments.items():
+        if name in output.segments:
+            output.paint(name, [light_at(light, t) for light in lights])
+    timer = next((n for n in scene.timer.split("|") if n and n in output.segments), None)
+    if view.timer_left is not None and timer is not None:
+        # A segment of its own counts the time down over its length; a segment the scene already
+        # uses (the FOG's MP LEDs) counts it down over the LEDs the scene gave it.
+        length = len(scene.segments[timer]) if timer in scene.segments else output.segments[timer].length
+        output.paint(timer, _hourglass_colours(view.timer_left, length, t))
+    if view.alert == "disk-full" and scene.status in output.segments:
+        # The log cannot be written: the status segment blinks teal over its whole length
+        # (a pattern no game uses), until the disk has room again.
+        seg = output.segments[scene.status]
+        output.paint(scene.status, [DISK_FULL if _blink(t, 0.5) else OFF] * seg.length)
     if view.alert == "camera-lost":
         on = _blink(t, 1.0)
         for name in output.segments:
@@ -235,6 +193,3 @@ class Hourglass:
             if self.on_expire:
                 self.on_expire()
 
-
-def with_alert(view: TableView, alert: str | None, rows: frozenset[str] = frozenset()) -> TableView:
-    return replace(view, alert=alert, alert_rows=rows)

@@ -12,7 +12,7 @@ import time
 
 from companion.games.fog import rules
 from companion.games.fog.board import Board
-from companion.games.fog.movement import apply_move, legal_movements
+from companion.games.fog.legality import apply_move, legal_movements
 from companion.games.fog.setup import new_game
 from companion.session import Session
 from companion.store import GameStore

@@ -8,12 +8,14 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.fog.board import Board
+from companion.games.fog.layout import board_layout
 from companion.games.fog.options import Options
 from companion.games.fog.setup import new_game
 from companion.games.fog.solo import new_solo_game
 from companion.games.fog.state import GameState, Player
 
 BOARD = Board.standard()
+LAYOUT = board_layout(BOARD)  # what the camera works from
 
 
 def nb(cell: str, *directions: str) -> str:

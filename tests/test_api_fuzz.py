@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD, sim_config
+from tests.tables import BOARD, LAYOUT, sim_config
 from vision.live import LiveCamera
 from vision.sources import SimulatedTable
 from web_ui import create_app
@@ -72,9 +72,9 @@ def comparable(companion: Companion) -> str:
 def test_ten_thousand_generated_requests_never_500_and_rejections_change_nothing(
         tmp_path: Path, figures: Callable[[str], None]):
     companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=8), out=io.StringIO())
-    source = SimulatedTable(BOARD, companion.session.state.placement)
+    source = SimulatedTable(LAYOUT, companion.session.state.placement)
     source.open()
-    companion.camera = LiveCamera(source, BOARD)  # not started: the table routes work, no frames
+    companion.camera = LiveCamera(source, LAYOUT)  # not started: the table routes work, no frames
     session = companion.session
     session.on_stable_change(session.state.placement)
     while session.state.phase == "draft":

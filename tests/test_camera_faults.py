@@ -12,7 +12,7 @@ import pytest
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
-from tests.tables import BOARD, sim_config
+from tests.tables import BOARD, LAYOUT, sim_config
 from vision.live import LiveCamera
 from vision.sources import CameraError, SimulatedTable
 from web_ui import create_app
@@ -57,9 +57,9 @@ class FaultyCamera(SimulatedTable):
 def table(tmp_path: Path) -> Any:
     clock = Clock()
     companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=5), out=io.StringIO())
-    source = FaultyCamera(BOARD, companion.session.state.placement)
+    source = FaultyCamera(LAYOUT, companion.session.state.placement)
     source.open()
-    camera = LiveCamera(source, BOARD, companion._on_picture, companion._on_health, clock=clock,
+    camera = LiveCamera(source, LAYOUT, companion._on_picture, companion._on_health, clock=clock,
                         fault_seconds=3.0, frozen_seconds=5.0)
     camera.stabiliser.clock = clock
     companion.camera = camera
@@ -70,6 +70,7 @@ def table(tmp_path: Path) -> Any:
         for _ in range(n):
             clock.now += dt
             camera.step()
+            companion.reconciler.wait_idle()  # the picture is read on its own thread
         sub.drain()
 
     frames(4)
@@ -174,15 +175,16 @@ def test_frames_of_the_wrong_kind_are_a_camera_fault_with_the_reason_not_a_trace
         tmp_path: Path, kind: str, words: str, caplog: Any):
     clock = Clock()
     companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=5), out=io.StringIO())
-    source = OddFrames(BOARD, companion.session.state.placement, kind=kind)
+    source = OddFrames(LAYOUT, companion.session.state.placement, kind=kind)
     source.open()
-    camera = LiveCamera(source, BOARD, companion._on_picture, companion._on_health, clock=clock, fault_seconds=3.0)
+    camera = LiveCamera(source, LAYOUT, companion._on_picture, companion._on_health, clock=clock, fault_seconds=3.0)
     companion.camera = camera
     try:
         source.mode = "odd"
         for _ in range(20):
             clock.now += 0.5
             camera.step()
+            companion.reconciler.wait_idle()  # the picture is read on its own thread
         assert not camera.healthy and words in (camera.fault or ""), camera.fault
         assert companion.session.status.camera_fault and words in companion.session.status.camera_fault
         state = create_app(companion).test_client().get("/api/camera").get_json()
@@ -192,6 +194,7 @@ def test_frames_of_the_wrong_kind_are_a_camera_fault_with_the_reason_not_a_trace
         for _ in range(6):
             clock.now += 0.5
             camera.step()
+            companion.reconciler.wait_idle()  # the picture is read on its own thread
         assert camera.healthy and companion.session.status.camera_fault is None
     finally:
         companion.camera = None
@@ -200,9 +203,9 @@ def test_frames_of_the_wrong_kind_are_a_camera_fault_with_the_reason_not_a_trace
 
 def test_detection_that_fails_on_every_frame_is_a_fault_logged_once(tmp_path: Path, caplog: Any):
     clock = Clock()
-    source = FaultyCamera(BOARD, {})
+    source = FaultyCamera(LAYOUT, {})
     source.open()
-    camera = LiveCamera(source, BOARD, clock=clock, fault_seconds=3.0)
+    camera = LiveCamera(source, LAYOUT, clock=clock, fault_seconds=3.0)
 
     def broken(frame: Any) -> Any:
         raise RuntimeError("the detector is broken")
@@ -212,6 +215,7 @@ def test_detection_that_fails_on_every_frame_is_a_fault_logged_once(tmp_path: Pa
         clock.now += 0.5
         try:
             camera.step()
+            companion.reconciler.wait_idle()  # the picture is read on its own thread
         except Exception as exc:  # noqa: BLE001 - the thread's own handler
             camera._step_failed(exc)
     assert not camera.healthy and "detection fails" in (camera.fault or "")
@@ -239,10 +243,10 @@ def test_a_camera_that_raises_anything_on_open_means_panel_play_not_a_crash(tmp_
 def test_a_slow_camera_is_reported_lost_once_and_does_not_flap(tmp_path: Path):
     """A camera that delivers a frame every 4 s while a fault is 3 s without one: lost once, then calm."""
     clock = Clock()
-    source = FaultyCamera(BOARD, {})
+    source = FaultyCamera(LAYOUT, {})
     source.open()
     reports: list[bool] = []
-    camera = LiveCamera(source, BOARD, on_health=lambda ok, why: reports.append(ok), clock=clock, fault_seconds=3.0)
+    camera = LiveCamera(source, LAYOUT, on_health=lambda ok, why: reports.append(ok), clock=clock, fault_seconds=3.0)
     for tick in range(240):  # 60 s at 4 looks a second; a frame every 16th look
         clock.now += 0.25
         source.mode = "ok" if tick % 16 == 0 else "none"
@@ -258,4 +262,4 @@ def test_timing_settings_must_be_finite(value: str):
     with pytest.raises(ConfigError, match="finite"):
         parse(f"[camera]\nfault_seconds = {value}\n")
     with pytest.raises(ValueError, match="finite"):
-        LiveCamera(FaultyCamera(BOARD, {}), BOARD, fault_seconds=float(value))
+        LiveCamera(FaultyCamera(LAYOUT, {}), LAYOUT, fault_seconds=float(value))

@@ -40,7 +40,7 @@ def test_the_example_in_the_docs_is_a_valid_config():
     ("[buttons]\nundo = 99\n", "a BCM GPIO number 2 to 27"),
     ("[detector]\nstable_frames = true\n", "expected a whole number"),
     ("[leds]\nsegments = [{ name = \"fog\", start = 0 }]\n", "length must be a whole number"),
-    ("[leds]\nsegments = [{ name = \"sparkle\", start = 0, length = 2 }]\n", "name must be one of"),
+    ("[leds]\nsegments = [{ name = \"Sparkle!\", start = 0, length = 2 }]\n", "name must be a short lower-case word"),
     ("camera = 3\n", "expected a [camera] table"),
     ("[camera\n", "not valid TOML"),
 ])

@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.cli import main
 from companion.games.fog import rules
 from companion.games.fog.explain import apply_explanation, explain
-from companion.games.fog.movement import apply_move, legal_movements
+from companion.games.fog.legality import apply_move, legal_movements
 from companion.games.fog.options import Options
 from companion.games.fog.setup import new_game
 from tests.tables import BOARD, moved, nb, position
@@ -166,7 +166,7 @@ def test_explain_on_the_command_line(tmp_path: Path, capsys):
     (tmp_path / "after.json").write_text(json.dumps({"placement": {c: list(p) for c, p in after.placement.items()}}))
     assert main(["explain", str(tmp_path / "before.json"), str(tmp_path / "after.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["ok"] and out["cost"] == 1 and out["options"][0]["movements"] == [f"run blue-elder-1 {E}>{nb(E, 'NW')}"]
+    assert out["ok"] and out["choices"][0]["cost"] == 1 and out["choices"][0]["movements"] == [f"run blue-elder-1 {E}>{nb(E, 'NW')}"]
     (tmp_path / "after.json").write_text(after.to_json())
     assert main(["explain", str(tmp_path / "before.json"), str(tmp_path / "after.json")]) == 0
     assert "run blue-elder-1" in capsys.readouterr().out

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.games.fog import rules
-from companion.games.fog.movement import apply_move, legal_movements
+from companion.games.fog.legality import apply_move, legal_movements
 from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
 from companion.run import Companion

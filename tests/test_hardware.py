@@ -13,7 +13,9 @@ from companion.games.fog.setup import new_game
 from hardware.output import LedConfig, LedOutput, Segment, make_strip
 from hardware.strip import HardwareError, RecordingStrip, encode_spi
 from hardware.table import TableHardware
-from hardware.views import ALERT_RED, CAMERA_LOST, SWALLOWED, WARN, TableView, paint
+from companion.games import LedScene, Light, get_game
+from companion.games.fog.table import ALERT_RED, SWALLOWED, WARN
+from hardware.views import CAMERA_LOST, TableView, paint
 from tests.tables import BOARD, nb, position
 
 RGB = BOARD.rgb
@@ -31,7 +33,7 @@ class Clock:
 def table(clock: Clock | None = None, **led: object) -> tuple[TableHardware, MockFactory]:
     factory = MockFactory()
     config = LedConfig(backend="recording", **{**PLAIN, **led})  # type: ignore[arg-type]
-    hw = TableHardware(RGB, config, pin_factory=factory, clock=clock or Clock())
+    hw = TableHardware(get_game("fog"), config, pin_factory=factory, clock=clock or Clock())
     return hw, factory
 
 
@@ -147,7 +149,7 @@ def test_movement_points_drop_as_they_are_spent():
 def test_alerts_flash_the_offending_row_pulse_while_waiting_and_mark_a_lost_camera():
     hw, _ = table()
     state = position({"D3": "blue-elder-1"}, {"blue-elder-1": "black"})
-    hw.show(state, alert="illegal", alert_rows=frozenset({"D"}))
+    hw.show(state, alert="illegal", offenders=("blue-elder-1",))  # it stands in row D
     hw.animator.tick(0.0)
     assert seg(hw, "fog")[3] == ALERT_RED
     hw.animator.tick(0.2)
@@ -205,7 +207,8 @@ def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_
     hw, factory = table(clock)
     game = {"state": position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, options="hourglass=60")}
 
-    def expired() -> None:
+    def expired(key: tuple) -> None:
+        assert key == (game["state"].round, game["state"].turn_index)  # the turn whose time ran out
         game["state"] = rules.apply(game["state"], "end-turn hourglass")
         hw.show(game["state"])
 
@@ -254,9 +257,12 @@ def test_the_animator_thread_never_blocks_the_caller_and_survives_a_broken_strip
     hw.animator._thread.join(timeout=2)  # type: ignore[union-attr]
 
 
-def test_a_view_is_a_plain_value_the_panel_can_draw():
-    view = TableView(rows=("A", "B"), covered=frozenset({"A"}), active=(255, 0, 0), mp_left=2, mp_total=3)
+def test_a_scene_is_a_plain_value_any_game_can_hand_the_painter():
+    scene = LedScene({"fog": (Light(SWALLOWED), Light((24, 18, 4))), "mp": (Light((128, 0, 0)),) * 2 + (Light((0, 0, 0)),)},
+                     status="mp")
     strip = RecordingStrip(30)
     out = LedOutput(strip, LedConfig(**PLAIN))
-    paint(out, replace(view, alert=None), 0.0)
+    paint(out, replace(TableView(scene), alert=None), 0.0)
     assert out.logical()[0] == SWALLOWED and out.logical()[13:16] == ((128, 0, 0), (128, 0, 0), (0, 0, 0))
+    paint(out, TableView(scene, alert="disk-full"), 0.0)  # the system's alert takes the scene's status segment
+    assert out.logical()[13] == (0, 190, 190) and out.logical()[0] == SWALLOWED

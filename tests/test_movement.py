@@ -13,7 +13,8 @@ import pytest
 
 from companion.errors import IllegalMoveError
 from companion.games.fog import rules
-from companion.games.fog.movement import MoveAction, Movement, apply_move, is_legal, legal_movements
+from companion.games.fog.legality import apply_move, is_legal, legal_movements
+from companion.games.fog.movement import MoveAction, Movement
 from companion.games.fog.state import GameState
 from tests.tables import nb, position
 

@@ -367,13 +367,16 @@ def test_without_a_camera_the_camera_routes_say_so(client: Any):
 def test_the_board_geometry_and_setup_choices_for_the_pages(client: Any):
     board = client.get("/api/board").get_json()
     cells = {c["id"]: c for c in board["cells"]}
-    assert len(cells) == len(BOARD.cells) and board["rows"] == list(BOARD.beach_rows)
+    assert len(cells) == len(BOARD.cells) and {c["group"] for c in cells.values() if c["kind"] == "beach"} == \
+        set(BOARD.beach_rows)
     assert len(cells["A1"]["outline"]) == 6 and cells["A1"]["kind"] == "beach"
     boat = next(c for c in board["cells"] if c["kind"] == "boat")
-    assert boat["boat"] in board["boats"] and boat["outline"] == []
-    assert board["islanders"]["blue-leader-1"] == {"nation": "blue", "type": "leader", "characteristic": "push",
-                                                   "marker": 10}
+    boats = next(t for t in board["tracks"] if t["id"] == "boats")
+    assert boat["boat"] in boats["spaces"] and len(boat["outline"]) >= 3  # every place has an outline to draw
+    islander = board["pieces"]["blue-leader-1"]
+    assert {"nation": "blue", "type": "leader", "characteristic": "push", "marker": 10}.items() <= islander.items()
     assert board["colours"]["pink"] == "#ff3c96"
     choices = client.get("/api/setup/choices").get_json()
     assert choices["colours"] == list(BOARD.player_colours) and "1" in choices["scenarios"]
+    assert [g["name"] for g in choices["games"]] == ["fog"] and choices["game"] == "fog"  # only The FOG is offered
     assert choices["pin_required"] is False and choices["unlocked"] is True

@@ -137,7 +137,7 @@ def test_a_hung_camera_thread_stops_the_watchdog_pings(tmp_path: Path, figures: 
 
     companion = Companion(sim_config(tmp_path), out=io.StringIO())
     source = HangingSource()
-    companion.camera = LiveCamera(source, companion.board, interval=0.01)  # type: ignore[arg-type]
+    companion.camera = LiveCamera(source, companion.layout, interval=0.01)  # type: ignore[arg-type]
     companion.camera.start()
     sock = NotifySocket(tmp_path)
     stopping = threading.Event()

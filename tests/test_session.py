@@ -66,7 +66,7 @@ def test_a_legal_move_seen_by_the_camera_is_applied_logged_and_published(tmp_pat
     piece, src, dst = own_islander_with_a_free_forward_hex(session)
     mp = session.state.mp_left  # type: ignore[union-attr]
     answer = session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))  # type: ignore[union-attr]
-    assert answer is not None and answer.ok and answer.cost == 1
+    assert answer is not None and answer.ok and answer.choices[0].details["cost"] == 1
     assert session.state.where[piece] == dst and session.state.mp_left == mp - 1  # type: ignore[union-attr]
     assert session.replayed() == session.state
     assert "action" in listener.kinds()

@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.games.fog.setup import new_game
-from tests.tables import BOARD
+from tests.tables import BOARD, LAYOUT
 from vision.detect import BoardDetector
 from vision.markers import dictionary, marker_image
 from vision.render import Effects, make_pose, random_pose, render
@@ -21,12 +21,12 @@ FRAMES = 300
 
 @pytest.fixture(scope="module")
 def detector() -> BoardDetector:
-    return BoardDetector(BOARD)
+    return BoardDetector(LAYOUT)
 
 
 def test_a_clean_view_puts_every_piece_on_its_cell(detector: BoardDetector):
     state = new_game(BOARD, 4, seed=3)
-    shot = render(BOARD, state.placement, make_pose(BOARD, 10, 40, 5, 20.0), Effects(), seed=3)
+    shot = render(LAYOUT, state.placement, make_pose(LAYOUT, 10, 40, 5, 20.0), Effects(), seed=3)
     obs = detector.detect(shot.frame)
     assert obs.board_found and obs.fiducials_seen == [0, 1, 2, 3]
     assert obs.pieces == shot.truth
@@ -46,7 +46,7 @@ def test_hundreds_of_varied_frames_never_put_a_piece_on_a_wrong_cell(
         effects = Effects.random(rng, hand_chance=0.3)
         if k % 4 == 0:
             effects.hand = f"fiducial:{k // 4 % 4}"
-        shot = render(BOARD, state.placement, random_pose(BOARD, rng), effects, seed=k)
+        shot = render(LAYOUT, state.placement, random_pose(LAYOUT, rng), effects, seed=k)
         obs = detector.detect(shot.frame)
         frames_found += obs.board_found
         if effects.hand and effects.hand.startswith("fiducial"):
@@ -80,7 +80,7 @@ def _fiducial_corners(pose, ids=(0, 1, 2, 3)):  # type: ignore[no-untyped-def]
 
 
 def test_a_piece_between_cells_off_the_board_or_in_the_woods_is_reported_not_guessed(detector: BoardDetector):
-    pose = make_pose(BOARD, 15, 0, 0, 20.0)
+    pose = make_pose(LAYOUT, 15, 0, 0, 20.0)
     corners, ids = _fiducial_corners(pose)
     e3, e4 = BOARD.cells["E3"].center_mm, BOARD.cells["E4"].center_mm
     between = ((e3[0] + e4[0]) / 2, (e3[1] + e4[1]) / 2)
@@ -95,7 +95,7 @@ def test_a_piece_between_cells_off_the_board_or_in_the_woods_is_reported_not_gue
 
 
 def test_unknown_and_duplicate_markers_are_reported_and_never_assigned(detector: BoardDetector):
-    pose = make_pose(BOARD, 5, 0, 0, 20.0)
+    pose = make_pose(LAYOUT, 5, 0, 0, 20.0)
     corners, ids = _fiducial_corners(pose)
     for cell, marker in (("C3", 99), ("D3", 20), ("D4", 20)):
         corners.append(_corners_of(pose, *BOARD.cells[cell].center_mm, 14.0))
@@ -105,7 +105,7 @@ def test_unknown_and_duplicate_markers_are_reported_and_never_assigned(detector:
 
 
 def test_a_marker_of_the_wrong_size_is_a_false_detection(detector: BoardDetector):
-    pose = make_pose(BOARD, 5, 0, 0, 20.0)
+    pose = make_pose(LAYOUT, 5, 0, 0, 20.0)
     corners, ids = _fiducial_corners(pose)
     corners.append(_corners_of(pose, *BOARD.cells["C3"].center_mm, 40.0))
     ids.append(10)
@@ -114,7 +114,7 @@ def test_a_marker_of_the_wrong_size_is_a_false_detection(detector: BoardDetector
 
 
 def test_two_corner_markers_solve_the_board_one_needs_the_last_fit(detector: BoardDetector):
-    pose = make_pose(BOARD, 20, 60, 10, 20.0)
+    pose = make_pose(LAYOUT, 20, 60, 10, 20.0)
     two, _ = _fiducial_corners(pose, ids=(0, 2))
     assert detector.observe(two, np.array([[0], [2]])).board_found
     one, _ = _fiducial_corners(pose, ids=(1,))
@@ -123,7 +123,7 @@ def test_two_corner_markers_solve_the_board_one_needs_the_last_fit(detector: Boa
     full, _ = _fiducial_corners(pose)
     prior = detector.observe(full, np.array([[0], [1], [2], [3]])).homography
     assert detector.observe(one, np.array([[1]]), prior=prior).board_found
-    moved = make_pose(BOARD, 20, 60, 40, 20.0)  # the board was bumped: the old fit no longer holds
+    moved = make_pose(LAYOUT, 20, 60, 40, 20.0)  # the board was bumped: the old fit no longer holds
     bumped, _ = _fiducial_corners(moved, ids=(1,))
     assert not detector.observe(bumped, np.array([[1]]), prior=prior).board_found
 
@@ -132,7 +132,7 @@ def test_detect_on_the_command_line_prints_one_json_object_per_image(tmp_path, c
     state = new_game(BOARD, 3, seed=8)
     paths = []
     for seed in (1, 2):
-        shot = render(BOARD, state.placement, random_pose(BOARD, np.random.default_rng(seed)), Effects(), seed=seed)
+        shot = render(LAYOUT, state.placement, random_pose(LAYOUT, np.random.default_rng(seed)), Effects(), seed=seed)
         path = tmp_path / f"frame{seed}.png"
         cv2.imwrite(str(path), shot.frame)
         paths.append(str(path))

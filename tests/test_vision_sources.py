@@ -10,7 +10,7 @@ import pytest
 
 from vision.detect import BoardDetector
 from vision.sources import CameraError, OpenCVSource, Picamera2Source, SimulatedTable, _Grabber, open_source
-from tests.tables import BOARD
+from tests.tables import BOARD, LAYOUT
 
 
 def test_a_folder_of_images_is_read_in_name_order(tmp_path):
@@ -72,8 +72,8 @@ def test_the_grabber_keeps_only_the_newest_frame():
 
 
 def test_the_simulated_table_shows_what_is_placed_on_it():
-    with SimulatedTable(BOARD, {"C3": ("blue-leader-1",)}, seed=2) as table:
-        detector = BoardDetector(BOARD)
+    with SimulatedTable(LAYOUT, {"C3": ("blue-leader-1",)}, seed=2) as table:
+        detector = BoardDetector(LAYOUT)
         assert detector.detect(table.read()).pieces == {"blue-leader-1": "C3"}
         table.set_placement({"D4": ("blue-leader-1",), "E4": ("rock-1",)})
         assert detector.detect(table.read()).pieces == {"blue-leader-1": "D4", "rock-1": "E4"}

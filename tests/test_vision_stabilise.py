@@ -11,9 +11,9 @@ from companion.games.fog.setup import new_game
 from vision.detect import BoardDetector
 from vision.render import Effects, make_pose, render
 from vision.stabilise import Stabiliser, StreamObserver
-from tests.tables import BOARD
+from tests.tables import BOARD, LAYOUT
 
-POSE = make_pose(BOARD, 12, 30, 4, 19.0)
+POSE = make_pose(LAYOUT, 12, 30, 4, 19.0)
 LIGHT = Effects(blur_sigma=0.3, noise_sigma=1.5, light_low=0.85)
 
 
@@ -23,12 +23,12 @@ class Table:
     def __init__(self, placement: dict[str, tuple[str, ...]], hold: float = 3.0) -> None:
         self.placement = {c: tuple(p) for c, p in placement.items()}
         self.now = 0.0
-        self.observer = StreamObserver(BoardDetector(BOARD))
+        self.observer = StreamObserver(BoardDetector(LAYOUT))
         self.stabiliser = Stabiliser(frames_needed=3, hold_seconds=hold, clock=lambda: self.now)
         self.changes: list = []
 
     def frame(self, hand: str | None = None) -> None:
-        shot = render(BOARD, self.placement, POSE, replace(LIGHT, hand=hand), seed=7)
+        shot = render(LAYOUT, self.placement, POSE, replace(LIGHT, hand=hand), seed=7)
         self.now += 0.1
         obs = self.observer.observe(shot.frame)
         change = self.stabiliser.feed(obs, self.observer.last_motion)
@@ -100,7 +100,7 @@ def test_pieces_covered_longer_than_the_hold_time_are_reported_gone():
     table.frames(25, hand_over("E4"))  # 2.5 s under a resting hand
     assert len(table.changes) == 1
     gone = {p for p, (_before, after) in table.changes[0].moved.items() if after is None}
-    covered = render(BOARD, table.placement, POSE, replace(LIGHT, hand=hand_over("E4")), seed=7)
+    covered = render(LAYOUT, table.placement, POSE, replace(LIGHT, hand=hand_over("E4")), seed=7)
     near_hand = cv2.dilate(covered.hand_mask.astype(np.uint8), np.ones((61, 61), np.uint8)) > 0
     for piece in gone:  # everything reported gone was under the hand or right beside it
         x, y = BOARD.cells[covered.truth[piece]].center_mm
@@ -117,7 +117,7 @@ def test_motion_gating_reuses_the_last_observation_on_an_idle_board():
     first = table.observer.last_motion
     table.frame()
     assert first < 0.0015 and table.observer.last_motion < 0.0015
-    assert np.isfinite(table.observer.observe(render(BOARD, table.placement, POSE, LIGHT, seed=7).frame).ms)
+    assert np.isfinite(table.observer.observe(render(LAYOUT, table.placement, POSE, LIGHT, seed=7).frame).ms)
 
 
 def test_the_fog_marker_moved_is_noticed_once_it_rests_and_jitter_is_not():

@@ -13,7 +13,12 @@ from pathlib import Path
 import cv2
 
 from companion.errors import FogCompanionError
-from companion.games.fog.board import Board
+from companion.games import Layout, get_game
+
+
+def _layout(board: str) -> Layout:
+    """The layout of a board of the default game (the camera commands work before any game exists)."""
+    return get_game().layout(board=board)
 
 
 def markers_args(p: argparse.ArgumentParser) -> None:
@@ -25,7 +30,7 @@ def markers_args(p: argparse.ArgumentParser) -> None:
 def cmd_markers(args: argparse.Namespace) -> int:
     from vision.markers import write_sheet
 
-    for path in write_sheet(Board.load_named(args.board), args.output, dpi=args.dpi):
+    for path in write_sheet(_layout(args.board), args.output, dpi=args.dpi):
         print(f"wrote {path}")
     return 0
 
@@ -39,7 +44,7 @@ def detect_args(p: argparse.ArgumentParser) -> None:
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.detect import BoardDetector
 
-    detector = BoardDetector(Board.load_named(args.board))
+    detector = BoardDetector(_layout(args.board))
     status = 0
     for name in args.images:
         frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
@@ -75,8 +80,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     from companion.statefile import read_state
     from vision.render import render_state
 
-    state = read_state(args.state)
-    rendered = render_state(state.board_data, state.placement, seed=args.seed, hand=args.hand, clean=args.clean)
+    game = get_game()
+    state = read_state(args.state, game)
+    rendered = render_state(game.layout(state), game.expected(state), seed=args.seed, hand=args.hand, clean=args.clean)
     if not cv2.imwrite(args.output, rendered.frame):
         raise FogCompanionError(f"cannot write {args.output} (use .png or .jpg)")
     w, h = rendered.pose.frame_size if rendered.pose else (0, 0)
@@ -103,8 +109,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.stabilise import Stabiliser, StreamObserver
 
-    board = Board.load_named(args.board)
-    placement = read_state(args.state).placement if args.state else {}
+    board = _layout(args.board)
+    placement = get_game().expected(read_state(args.state)) if args.state else {}
     observer = StreamObserver(BoardDetector(board))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     if placement:

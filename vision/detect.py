@@ -11,7 +11,6 @@ and unknown or duplicated marker ids are reported too - never guessed.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.fog.board import Board
+from companion.games import Layout
 from vision.markers import dictionary
 
 # A piece this far from a cell centre (in units of the hex's inner radius) is not on that cell.
@@ -86,19 +85,19 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
 class BoardDetector:
     """Detect markers and map them onto the board. One per camera; cheap to call per frame."""
 
-    def __init__(self, board: Board, parameters: cv2.aruco.DetectorParameters | None = None) -> None:
+    def __init__(self, board: Layout, parameters: cv2.aruco.DetectorParameters | None = None) -> None:
         self.board = board
         self.aruco = cv2.aruco.ArucoDetector(dictionary(board.marker_dictionary),
                                              parameters or detector_parameters())
         self.fiducials = {int(f["id"]): f for f in board.fiducials}
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
-        self.piece_size = {i.marker: board.islander_marker_mm for i in board.islanders.values()}
-        self.piece_size.update({o.marker: board.obstacle_marker_mm for o in board.obstacles.values()})
+        self.piece_size = {p.marker: p.marker_mm for p in board.pieces.values()}
         self.cell_ids = [c.id for c in board.cells.values()]
         self.cell_xy = np.array([c.center_mm for c in board.cells.values()], np.float64)
         self.cell_kind = [c.kind for c in board.cells.values()]
-        self.inner_r = board.hex_size_mm * math.sqrt(3) / 2
+        self.cell_standable = [c.standable for c in board.cells.values()]
+        self.inner_r = board.snap_mm
         self._rate = -1.0
 
     # ------------------------------------------------------------------ main entry
@@ -218,15 +217,15 @@ class BoardDetector:
                 obs.special[self.special[marker]] = where
                 continue
             piece = self.pieces[marker]
-            expected = self.piece_size.get(marker, self.board.islander_marker_mm)
+            expected = self.piece_size.get(marker, self.board.marker_mm)
             if not 0.6 * expected <= sides[k] <= 1.6 * expected:
                 reason = "wrong-size"  # most likely a false detection in the busy picture
             elif not (0 <= cx <= w and 0 <= cy <= hgt):
                 reason = "off-board"
             elif dist[k] > limit:
                 reason = "between-cells"
-            elif self.cell_kind[int(nearest[k])] == "woods":
-                reason = "woods"
+            elif not self.cell_standable[int(nearest[k])]:
+                reason = self.cell_kind[int(nearest[k])]  # a printed place no piece stands on (The FOG: woods)
             else:
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker

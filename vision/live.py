@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.fog.board import Board
+from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.sources import FrameSource, SimulatedTable
 from vision.stabilise import Stabiliser, StreamObserver
@@ -103,7 +103,7 @@ class LiveCamera:
     is called when the camera fails and when it recovers. Both are called on the camera thread.
     """
 
-    def __init__(self, source: FrameSource, board: Board,
+    def __init__(self, source: FrameSource, board: Layout,
                  on_picture: Callable[[Placement, bool], None] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
                  on_marker: Callable[[str, bool], None] | None = None,
@@ -314,6 +314,16 @@ class LiveCamera:
         return self.clock() - self.last_heartbeat < stall_seconds
 
     # ------------------------------------------------------------------ for the panel
+    def set_layout(self, layout: Layout) -> None:
+        """A new game on another board (or another game): detect against its layout from the next frame."""
+        if layout is self.board:
+            return
+        self.board = layout
+        self.observer = StreamObserver(BoardDetector(layout))
+        self.stabiliser.initialised = False
+        if hasattr(self.source, "board"):
+            self.source.board = layout  # the simulated table draws the new board
+
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""
         if not self.stabiliser.initialised:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.errors import FogCompanionError
-from companion.games.fog.board import Board
+from companion.games import Layout
 
 PAGE_MM = (210.0, 297.0)  # A4 portrait
 MARGIN_MM = 10.0
@@ -52,13 +52,12 @@ class SheetItem:
     size_mm: float
 
 
-def sheet_items(board: Board) -> list[SheetItem]:
+def sheet_items(board: Layout) -> list[SheetItem]:
     """Everything to print: fiducials first (larger), then pieces, then the FOG/turn markers."""
     items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
              for i, f in enumerate(board.fiducials)]
-    items += [SheetItem(i.marker, i.id, board.islander_marker_mm) for i in board.islanders.values()]
-    items += [SheetItem(o.marker, o.id, board.obstacle_marker_mm) for o in board.obstacles.values()]
-    items += [SheetItem(m, f"{name} marker", board.islander_marker_mm) for name, m in board.special_markers.items()]
+    items += [SheetItem(p.marker, p.id, p.marker_mm) for p in board.pieces.values()]
+    items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
     return items
 
 
@@ -87,7 +86,7 @@ def layout(items: list[SheetItem]) -> list[Placed]:
     return out
 
 
-def write_sheet(board: Board, path: Path | str, dpi: int = 300) -> list[Path]:
+def write_sheet(board: Layout, path: Path | str, dpi: int = 300) -> list[Path]:
     """Write the sticker sheet(s) as PDF (one file, several pages) or PNG (one file per page)."""
     path = Path(path)
     dict_ = dictionary(board.marker_dictionary)

@@ -9,12 +9,11 @@ colours.
 
 from __future__ import annotations
 
-import math
 
 import cv2
 import numpy as np
 
-from companion.games.fog.board import Board
+from companion.games import Layout
 from vision.detect import Observation
 
 GRID = (170, 200, 90)       # BGR: the projected cell grid
@@ -34,7 +33,7 @@ def _label(img: np.ndarray, text: str, xy: tuple[float, float], colour: tuple[in
     cv2.putText(img, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
 
 
-def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Board) -> np.ndarray:
+def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> np.ndarray:
     """A copy of ``frame`` with the detection drawn on it."""
     img = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     scale = max(0.35, img.shape[1] / 2400)
@@ -46,17 +45,10 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Board) -> np
         h_inv = np.linalg.inv(obs.homography)
     except np.linalg.LinAlgError:
         return img
-    r = board.hex_size_mm
     for cell in board.cells.values():
-        cx, cy = cell.center_mm
-        if cell.axial is not None:
-            pts = np.array([[cx + r * math.cos(math.radians(60 * k + 30)), cy + r * math.sin(math.radians(60 * k + 30))]
-                            for k in range(6)])
-            if cell.kind == "woods":
-                continue
-        else:
-            pts = np.array([[cx + 14 * math.cos(math.radians(45 * k)), cy + 14 * math.sin(math.radians(45 * k))]
-                            for k in range(8)])
+        if not cell.standable or len(cell.outline) < 3:
+            continue
+        pts = np.array(cell.outline, np.float64)
         poly = _project(h_inv, pts).round().astype(np.int32)
         cv2.polylines(img, [poly], True, GRID, 1, cv2.LINE_AA)
     for f in board.fiducials:

@@ -18,13 +18,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.games.fog.board import Board
+from companion.games import Layout
 from vision.markers import QUIET_MM, dictionary, marker_image
 
 FRAME_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
 SAND = (150, 196, 222)
-NATION_BGR = {"blue": (200, 110, 40), "green": (60, 150, 40), "red": (40, 40, 200)}
-OBSTACLE_BGR = {"rock": (120, 120, 120), "driftwood": (60, 100, 140), "bush": (50, 110, 60)}
 SKIN = (125, 160, 215)
 TOKEN_MM = 26.0  # token diameter
 CAMERA_MM = 900.0  # camera distance from the board centre
@@ -48,13 +46,17 @@ class Pose:
                          self.focal * cam[:, 1] / cam[:, 2] + self.principal[1]], axis=1)
 
 
+def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
+
+
 def _rot(axis: np.ndarray, angle: float) -> np.ndarray:
     axis = axis / np.linalg.norm(axis)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
     return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
 
 
-def make_pose(board: Board, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float, marker_px: float,
+def make_pose(board: Layout, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float, marker_px: float,
               shift: tuple[float, float] = (0.5, 0.5)) -> Pose:
     """A pose with the board centre in view and piece markers about ``marker_px`` pixels wide."""
     centre = np.array([board.size_mm[0] / 2, board.size_mm[1] / 2, 0.0])
@@ -62,7 +64,7 @@ def make_pose(board: Board, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float
     axis = np.array([math.cos(math.radians(tilt_dir_deg)), math.sin(math.radians(tilt_dir_deg)), 0.0])
     m = yaw @ _rot(axis, math.radians(tilt_deg))
     cam_centre = centre + m @ np.array([0.0, 0.0, -CAMERA_MM])
-    focal = marker_px / board.islander_marker_mm * CAMERA_MM
+    focal = marker_px / board.marker_mm * CAMERA_MM
     corners = np.array([[0, 0, 0], [board.size_mm[0], 0, 0], [board.size_mm[0], board.size_mm[1], 0],
                         [0, board.size_mm[1], 0]], float)
     probe = Pose((0, 0), focal, tuple(map(tuple, m)), tuple(cam_centre), (0.0, 0.0))
@@ -79,7 +81,7 @@ def make_pose(board: Board, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float
     return Pose((w, h), focal, tuple(map(tuple, m)), tuple(cam_centre), (float(offset[0]), float(offset[1])))
 
 
-def random_pose(board: Board, rng: np.random.Generator, max_tilt: float = 35.0,
+def random_pose(board: Layout, rng: np.random.Generator, max_tilt: float = 35.0,
                 marker_px: tuple[float, float] = (16.0, 40.0)) -> Pose:
     return make_pose(board, tilt_deg=float(rng.uniform(0, max_tilt)), tilt_dir_deg=float(rng.uniform(0, 360)),
                      yaw_deg=float(rng.uniform(0, 360)), marker_px=float(rng.uniform(*marker_px)),
@@ -127,23 +129,14 @@ def _texture(board_key: int, px_per_mm: float) -> np.ndarray:
     img = np.full((h, w, 3), SAND, np.uint8)
     noise = np.random.default_rng(7).normal(0, 10, (h // 8 + 1, w // 8 + 1, 1))
     img = np.clip(img + cv2.resize(noise, (w, h))[..., None], 0, 255).astype(np.uint8)
-    hex_r = board.hex_size_mm * s
-    for cell in board.cells.values():
-        cx, cy = cell.center_mm[0] * s, cell.center_mm[1] * s
-        if cell.axial is not None:
-            poly = np.array([[cx + hex_r * math.cos(math.radians(60 * k + 30)),
-                              cy + hex_r * math.sin(math.radians(60 * k + 30))] for k in range(6)], np.int32)
-            if cell.kind == "woods":
-                cv2.fillPoly(img, [poly], (40, 90, 40))
-            elif cell.kind == "shore":
-                cv2.fillPoly(img, [poly], (200, 190, 150))
-            cv2.polylines(img, [poly], True, (110, 150, 170), max(1, round(s * 0.8)), cv2.LINE_AA)
-        elif cell.kind == "pier":
-            half = 13 * s
-            cv2.rectangle(img, (round(cx - half), round(cy - half)), (round(cx + half), round(cy + half)),
-                          (60, 100, 140), -1)
-        else:
-            cv2.circle(img, (round(cx), round(cy)), round(14 * s), (50, 80, 120), max(1, round(s)), cv2.LINE_AA)
+    for cell in board.cells.values():  # the layout says how each place is drawn
+        if len(cell.outline) < 3:
+            continue
+        poly = np.array([[x * s, y * s] for x, y in cell.outline], np.int32)
+        if cell.fill is not None:
+            cv2.fillPoly(img, [poly], _bgr(cell.fill))
+        if cell.line is not None:
+            cv2.polylines(img, [poly], True, _bgr(cell.line), max(1, round(s * 0.8)), cv2.LINE_AA)
     dict_ = dictionary(board.marker_dictionary)
     for f in board.fiducials:
         size = f["size_mm"] * s
@@ -157,7 +150,7 @@ def _texture(board_key: int, px_per_mm: float) -> np.ndarray:
     return img
 
 
-_BOARDS: dict[int, Board] = {}
+_BOARDS: dict[int, Layout] = {}
 
 
 @lru_cache(maxsize=128)
@@ -166,13 +159,11 @@ def _token_patch(board_key: int, piece: str, px_per_mm: float) -> np.ndarray:
     board = _BOARDS[board_key]
     size = round(TOKEN_MM * px_per_mm)
     patch = np.zeros((size, size, 4), np.uint8)
-    colour = (NATION_BGR[board.islanders[piece].nation] if piece in board.islanders
-              else OBSTACLE_BGR.get(board.obstacles[piece].kind, (90, 90, 90)) if piece in board.obstacles
-              else (90, 90, 90))
+    look = board.pieces.get(piece)
+    colour = _bgr(look.colour) if look is not None and look.colour is not None else (90, 90, 90)
     cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (*colour, 255), -1, cv2.LINE_AA)
-    marker_mm = board.islander_marker_mm if piece in board.islanders else board.obstacle_marker_mm
-    marker_id = (board.islanders[piece].marker if piece in board.islanders
-                 else board.obstacles[piece].marker if piece in board.obstacles else board.special_markers[piece])
+    marker_mm = look.marker_mm if look is not None else board.marker_mm
+    marker_id = look.marker if look is not None else board.special_markers[piece]
     white = round((marker_mm + 2 * QUIET_MM) * px_per_mm)  # as printed on the sticker sheet
     o = (size - white) // 2
     patch[o:o + white, o:o + white] = (255, 255, 255, 255)
@@ -201,7 +192,7 @@ def _paste(frame: np.ndarray, patch: np.ndarray, dst: np.ndarray) -> None:
 
 
 # ----------------------------------------------------------------------------- rendering
-def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, effects: Effects | None = None,
+def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, effects: Effects | None = None,
            seed: int = 0) -> Rendered:
     """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it."""
     _BOARDS[id(board)] = board
@@ -221,7 +212,7 @@ def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, eff
     truth: dict[str, str] = {}
     marker_polys: dict[str, np.ndarray] = {}
     patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
-    z = -board.token_height_mm
+    z = -board.piece_height_mm
     for cell_id, pieces in placement.items():
         cell = board.cells[cell_id]
         for k, piece in enumerate(pieces):
@@ -238,7 +229,7 @@ def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, eff
                         z - 0.5 * k) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
             dst_pts = pose.project(np.array(corners))
             _paste(frame, _token_patch(id(board), piece, patch_scale), dst_pts)
-            marker_mm = board.islander_marker_mm if piece in board.islanders else board.obstacle_marker_mm
+            marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm
             mh = marker_mm / 2
             mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),
                          cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), z)
@@ -259,7 +250,7 @@ def render(board: Board, placement: Mapping[str, Sequence[str]], pose: Pose, eff
     return Rendered(frame, truth, visible, hand_mask, pose)
 
 
-def _hand(frame: np.ndarray, board: Board, pose: Pose, effects: Effects, rng: np.random.Generator) -> np.ndarray | None:
+def _hand(frame: np.ndarray, board: Layout, pose: Pose, effects: Effects, rng: np.random.Generator) -> np.ndarray | None:
     if not effects.hand:
         return None
     h, w = frame.shape[:2]
@@ -305,7 +296,7 @@ def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generato
     return frame
 
 
-def render_state(board: Board, placement: Mapping[str, Sequence[str]], seed: int = 0, hand: bool = False,
+def render_state(board: Layout, placement: Mapping[str, Sequence[str]], seed: int = 0, hand: bool = False,
                  clean: bool = False) -> Rendered:
     """A random plausible view of a placement (the ``render`` command and the simulator)."""
     rng = np.random.default_rng(seed)

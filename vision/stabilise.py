@@ -112,7 +112,7 @@ class StreamObserver:
         if h is None:
             return 16.0
         cx, cy = board.size_mm[0] / 2, board.size_mm[1] / 2
-        s = board.islander_marker_mm / 2
+        s = board.marker_mm / 2
         square = np.array([[[cx - s, cy - s]], [[cx + s, cy - s]], [[cx + s, cy + s]], [[cx - s, cy + s]]], np.float64)
         try:
             px = cv2.perspectiveTransform(square, np.linalg.inv(h)).reshape(-1, 2)

@@ -13,10 +13,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request
 
 from companion.errors import FogCompanionError
-from companion.games.fog.options import Options
-from companion.games.fog.setup import new_game
-from companion.games.fog.solo import new_solo_game, scenario_ids
-from companion.games.fog.state import Player
+from companion.games import get_game, names
 from companion.store import StoreError
 from web_ui import security
 from web_ui.model import board_json, leds_json, replay_json, state_json
@@ -120,9 +117,9 @@ def get_state() -> Any:
 
 @bp.get("/board")
 def get_board() -> Any:
-    c = companion()
-    board = c.session.state.board_data if c.session.state is not None else c.board
-    return jsonify(board_json(board))
+    snap = companion().session.snapshot()
+    layout = snap.game.layout(snap.state) if snap.state is not None else companion().layout
+    return jsonify(board_json(layout))
 
 
 @bp.get("/leds")
@@ -135,12 +132,24 @@ def get_leds() -> Any:
 
 @bp.get("/setup/choices")
 def setup_choices() -> Any:
+    """The setup page's questions: the games to choose from, and each game's own questions."""
     c = companion()
-    return jsonify(colours=list(c.board.player_colours), scenarios=scenario_ids(), players=[2, 3, 4],
-                   options_help="hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, "
-                                "team-scoring=sum|lowest, drive-off=standard|advanced, two-player=lower|total, "
-                                "advanced-fog (solo)", pin_required=security.pin_required(),
+    board = _board_name()
+    games = [{"name": n, "title": get_game(n).title, "players": list(get_game(n).players),
+              "schema": get_game(n).setup_schema(board)} for n in names()]
+    current = next(g for g in games if g["name"] == c.session.game.name)
+    by_name = {f["name"]: f for f in current["schema"]}
+    return jsonify(games=games, game=current["name"], schema=current["schema"],
+                   colours=by_name.get("seats", {}).get("colours", []),
+                   scenarios=by_name.get("scenario", {}).get("choices", []),
+                   players=[n for n in current["players"] if n > 1],
+                   options_help=by_name.get("options", {}).get("help", ""), pin_required=security.pin_required(),
                    pin_choice=security.pins().choice, unlocked=security.unlocked())
+
+
+def _board_name() -> str | None:
+    config = getattr(companion(), "config", None)
+    return config["game"]["board"] if config is not None else None
 
 
 @bp.get("/score")
@@ -222,56 +231,40 @@ def create_game() -> Any:
     """Start a new game (the setup wizard)."""
     c = companion()
     data = body()
+    name = field(data, "game", str, required=False, check=lambda v: v in names(),
+                 what=f"one of the games: {', '.join(names())}") or c.session.game.name
+    game = get_game(name)
     seed = field(data, "seed", int, required=False, check=lambda v: 0 <= v < 2**31, what="0 to 2147483647") or 0
-    options_text = field(data, "options", str, required=False, check=lambda v: len(v) <= 300,
-                         what="option text, e.g. 'hourglass=90,enhanced'") or ""
+    options = field(data, "options", str, required=False, check=lambda v: len(v) <= 300,
+                    what="option text, e.g. 'hourglass=90,enhanced'") or ""
     title = field(data, "title", str, required=False, check=lambda v: len(v) <= 80, what="a title up to 80 "
                   "characters") or ""
-    try:
-        options = Options.parse(options_text)
-    except FogCompanionError as exc:
-        abort(400, description=str(exc))
     solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
+    board = _board_name() or "standard"
     try:
         if solo is not None:
-            if solo not in scenario_ids():
-                abort(400, description=f"'solo': no scenario {solo!r} (known: {', '.join(scenario_ids())})")
-            name = field(data, "name", str, required=False, check=lambda v: 0 < len(v) <= MAX_NAME,
-                         what=f"a name up to {MAX_NAME} characters") or "Guardian"
-            state = new_solo_game(solo, options, name=name, seed=seed)
+            scenarios = next((f.get("choices", []) for f in game.setup_schema(board) if f["name"] == "scenario"), [])
+            if solo not in scenarios:
+                abort(400, description=f"'solo': no scenario {solo!r} (known: {', '.join(scenarios)})")
+            player = field(data, "name", str, required=False, check=lambda v: 0 < len(v) <= MAX_NAME,
+                           what=f"a name up to {MAX_NAME} characters") or "Guardian"
+            state = game.new_game(players=1, seed=seed, options=options, scenario=solo, names=[player])
         else:
-            state = new_game(c.board, _players(data, c.board.player_colours), seed=seed, options=options)
+            low, high = min(n for n in game.players if n > 1), max(game.players)
+            seats = field(data, "players", list, check=lambda v: low <= len(v) <= high,
+                          what=f"a list of {low} to {high} players, each {{name, colours}}")
+            for i, seat in enumerate(seats):
+                if not isinstance(seat, dict):
+                    abort(400, description=f"player {i + 1} must be an object {{name, colours}}")
+                field(seat, "name", str, required=False, check=lambda v: 0 < len(v.strip()) <= MAX_NAME,
+                      what=f"a name up to {MAX_NAME} characters")
+                field(seat, "colours", list, required=False, check=lambda v: all(isinstance(x, str) for x in v),
+                      what="a list of colour names")
+            state = game.new_game(players=len(seats), seed=seed, options=options, seats=seats, board=board)
     except FogCompanionError as exc:
         abort(400, description=str(exc))
-    game_id = c.new_game(state, title=title)
+    game_id = c.new_game(state, title=title, game=game)
     return ok(game=game_id)
-
-
-def _players(data: dict[str, Any], colours: tuple[str, ...]) -> tuple[Player, ...]:
-    players = field(data, "players", list, check=lambda v: 2 <= len(v) <= 4,
-                    what="a list of 2 to 4 players, each {name, colours}")
-    count = len(players)
-    per_player = 2 if count == 2 else 1
-    out, taken = [], set()
-    for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            abort(400, description=f"player {i + 1} must be an object {{name, colours}}")
-        name = field(p, "name", str, required=False, check=lambda v: 0 < len(v.strip()) <= MAX_NAME,
-                     what=f"a name up to {MAX_NAME} characters") or f"Player {i + 1}"
-        chosen = field(p, "colours", list, required=False, check=lambda v: all(isinstance(x, str) for x in v),
-                       what="a list of colour names")
-        if chosen is None:
-            chosen = [c for c in colours if c not in taken][:per_player]
-        if len(chosen) != per_player:
-            abort(400, description=f"player {i + 1}: with {count} players each plays {per_player} colour(s)")
-        for colour in chosen:
-            if colour not in colours:
-                abort(400, description=f"player {i + 1}: no colour {colour!r} (colours: {', '.join(colours)})")
-            if colour in taken:
-                abort(400, description=f"player {i + 1}: colour {colour!r} is already taken")
-            taken.add(colour)
-        out.append(Player(name.strip(), tuple(chosen)))
-    return tuple(out)
 
 
 @bp.post("/setup/verify")
@@ -290,11 +283,23 @@ def verify() -> Any:
 # ---------------------------------------------------------------------------------------- play
 @bp.post("/draft")
 def draft() -> Any:
+    """The FOG's draft pick (``{"islander": id}``): the active colour's ``draft`` action."""
     state = _state_or_409()
     islander = field(body(), "islander", str, check=lambda v: len(v) <= 60, what="an islander id")
-    if state.phase != "draft":
-        abort(409, description=f"the draft is over (phase: {state.phase})")
-    companion().session.act(f"draft {state.active_colour} {islander}")
+    session = companion().session
+    phase = session.game.view(state).get("phase")
+    if phase != "draft":
+        abort(409, description=f"the draft is over (phase: {phase})")
+    session.act(session.game.complete_action(state, f"draft {islander}"))
+    return ok()
+
+
+@bp.post("/act")
+def act() -> Any:
+    """Any action in the game's notation (``{"action": "end-turn"}``), as a player would say it."""
+    _state_or_409()
+    text = field(body(), "action", str, check=lambda v: 0 < len(v) <= 400, what="an action's text")
+    companion().session.act(text)
     return ok()
 
 
@@ -345,12 +350,12 @@ def correction() -> Any:
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off the "
                  "board)")
-    board = state.board_data
-    if piece not in board.islanders and piece not in board.obstacles:
+    layout = session.game.layout(state)
+    if piece not in layout.pieces:
         abort(400, description=f"no piece {piece!r} on this board")
-    if cell is not None and cell not in board.cells:
+    if cell is not None and cell not in layout.cells:
         abort(400, description=f"no cell {cell!r} on this board")
-    placement = {c: [p for p in ps if p != piece] for c, ps in state.placement.items()}
+    placement = {c: [p for p in ps if p != piece] for c, ps in session.expected().items()}
     if cell is not None:
         placement.setdefault(cell, []).append(piece)
     session.accept_correction(placement)
@@ -374,10 +379,10 @@ def table_move() -> Any:
     data = body()
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off)")
-    board = camera.board
-    if piece not in board.islanders and piece not in board.obstacles:
+    layout = camera.board
+    if piece not in layout.pieces:
         abort(400, description=f"no piece {piece!r} on this board")
-    if cell is not None and cell not in board.cells:
+    if cell is not None and cell not in layout.cells:
         abort(400, description=f"no cell {cell!r} on this board")
     camera.move_piece(piece, cell)
     return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
@@ -387,8 +392,8 @@ def table_move() -> Any:
 def table_setup() -> Any:
     """Hands set the simulated table up as the game expects it (the generated setup, or now)."""
     camera = _camera()
-    state = _state_or_409()
-    camera.set_table(state.placement)
+    _state_or_409()
+    camera.set_table(companion().session.expected())
     return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
 
 

@@ -53,7 +53,8 @@ def events() -> Response:
         last_beat = time.monotonic()
         try:
             yield "retry: 2000\n\n"
-            yield _sse("state", state_json(companion), companion.session.last_seq)
+            first = companion.session.snapshot()
+            yield _sse("state", state_json(companion, first), first.seq)
             while not stopping.is_set():
                 try:
                     event = inbox.get(timeout=LED_INTERVAL)
@@ -61,8 +62,8 @@ def events() -> Response:
                     event = None
                 if event is not None:
                     yield _sse("game", {"kind": event.kind, "data": event.data, "seq": event.seq}, event.seq)
-                    if inbox.empty():  # one fresh state after a burst of events is enough
-                        yield _sse("state", state_json(companion), companion.session.last_seq)
+                    if inbox.empty() and event.snapshot is not None:  # one state after a burst is enough
+                        yield _sse("state", state_json(companion, event.snapshot), event.snapshot.seq)
                     sent += 1
                     if max_events is not None and sent >= max_events:
                         return

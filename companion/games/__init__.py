@@ -1,19 +1,40 @@
-"""Table games the companion knows. Each game is a module with a :class:`~companion.games.base.Game`."""
+"""The games the companion knows, found by name (like python-chess's variants).
+
+Each game is a package ``companion/games/<name>/`` whose ``game`` module defines one object that
+fulfils :class:`~companion.games.base.Game`. Everything outside ``companion/games/`` reaches a game
+only through :func:`get_game`, so adding a game is adding a package and a line in ``GAMES``.
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 from companion.errors import FogCompanionError
-from companion.games.base import Game
+from companion.games.base import (Cell, Choice, Edge, Game, Layout, LedScene, Light, Outcome, Piece,
+                                  Reconciliation, TableStatus, Track, TurnTimer)
 
-GAMES: dict[str, str] = {"fog": "companion.games.fog.game:FogGame"}
+GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME"}
+
+__all__ = ["Cell", "Choice", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
+           "TableStatus", "Track", "TurnTimer", "get_game", "names"]
 
 
+class UnknownGameError(FogCompanionError, ValueError):
+    """No game of that name is registered."""
+
+
+def names() -> list[str]:
+    """The registered games' short names, in the order they were added."""
+    return list(GAMES)
+
+
+@cache
 def get_game(name: str = "fog") -> Game:
     """The rules object of a game by its short name."""
     try:
-        module, _, cls = GAMES[name].partition(":")
-    except KeyError:
-        raise FogCompanionError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
-    return getattr(import_module(module), cls)()
+        module, _, attr = GAMES[name].partition(":")
+    except (KeyError, TypeError):
+        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
+    game: Game = getattr(import_module(module), attr)
+    return game

@@ -1,47 +1,300 @@
-"""The small interface every table game implements, so the session, panel and LEDs stay generic.
+"""The door every table game comes through: one :class:`Game` protocol and the values it speaks in.
 
-The FOG is the first game; others from the rules shelf will follow. A game module exposes one
-object with these methods. States are immutable values with a JSON form; actions are values
-with a text form that parses back (like python-chess's ``Move.from_uci``).
+The session, the camera, the LEDs and the panel know a game only through this module: they ask
+a :class:`Game` for its setup questions, a new state, the legal actions, what the camera should
+see (:meth:`Game.expected`), what a camera picture means (:meth:`Game.reconcile`), what a panel
+may show (:meth:`Game.view`) and what the LEDs show (:meth:`Game.led_scene`). A game is pure
+functions over immutable states (boardgame.io's shape); actions have a text form that parses
+back (python-chess's ``Move.from_uci``). The framework owns the log, undo, replay, turn timers
+and the out-of-sync state, so a new game writes rules and nothing else.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+Placement = Mapping[str, Sequence[str]]
 
 
-class Game(ABC):
+# ------------------------------------------------------------------------------------------ geometry
+@dataclass(frozen=True)
+class Cell:
+    """A place a piece can stand: a hex, a square, a track space, a card spot, a boat place."""
+
+    id: str
+    kind: str                             # the game's word for it ("beach", "pier", "track", ...)
+    center_mm: Point
+    outline: tuple[Point, ...] = ()       # polygon in board millimetres (empty: a point)
+    label: str = ""
+    group: str | None = None              # a row, a region, a track the cell belongs to
+    fill: RGB | None = None               # how a drawing paints it (None: not filled)
+    line: RGB | None = None               # its outline's colour (None: no outline)
+    standable: bool = True                # False: printed, but no piece ever stands there (woods)
+    facts: Mapping[str, Any] = field(default_factory=dict)  # game facts a panel may show (JSON-able)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "x": self.center_mm[0], "y": self.center_mm[1],
+                "outline": [[round(x, 2), round(y, 2)] for x, y in self.outline], "label": self.label,
+                "group": self.group, "fill": _hex(self.fill), "line": _hex(self.line), "standable": self.standable,
+                **dict(self.facts)}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A physical piece: its marker, how large the printed marker is, how it looks."""
+
+    id: str
+    marker: int
+    marker_mm: float
+    kind: str = "piece"
+    label: str = ""
+    colour: RGB | None = None
+    facing: bool = False                  # does the way it points matter to the rules?
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "marker": self.marker, "kind": self.kind, "label": self.label,
+                "colour": _hex(self.colour), "facing": self.facing, **dict(self.facts)}
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Two cells a piece can stand between, or step across (``kind``: the game's word)."""
+
+    a: str
+    b: str
+    kind: str = "adjacent"
+
+
+@dataclass(frozen=True)
+class Track:
+    """A printed track whose position a game value gives (a FOG track, a score track, a round track)."""
+
+    id: str
+    label: str
+    spaces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A board's geometry in millimetres: all the camera and a drawing need, and nothing of the rules."""
+
+    name: str
+    size_mm: Point
+    marker_dictionary: str
+    fiducials: tuple[Mapping[str, Any], ...]   # {"id", "center_mm": [x, y], "size_mm"}
+    cells: Mapping[str, Cell]
+    pieces: Mapping[str, Piece]
+    marker_mm: float                           # the usual piece marker's side
+    snap_mm: float                             # a piece this near a cell centre stands on it
+    piece_height_mm: float = 0.0               # markers sit this far above the board
+    special_markers: Mapping[str, int] = field(default_factory=dict)  # e.g. a turn marker
+    edges: tuple[Edge, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    colours: Mapping[str, RGB] = field(default_factory=dict)          # player colours by name
+
+    @property
+    def marker_to_piece(self) -> dict[int, str]:
+        return {p.marker: p.id for p in self.pieces.values()}
+
+    def marker_size(self, marker: int) -> float:
+        for piece in self.pieces.values():
+            if piece.marker == marker:
+                return piece.marker_mm
+        return self.marker_mm
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "size_mm": list(self.size_mm),
+                "cells": [c.to_json() for c in self.cells.values()],
+                "pieces": {p.id: p.to_json() for p in self.pieces.values()},
+                "edges": [[e.a, e.b, e.kind] for e in self.edges],
+                "tracks": [{"id": t.id, "label": t.label, "spaces": list(t.spaces)} for t in self.tracks],
+                "colours": {k: _hex(v) for k, v in self.colours.items()},
+                "special_markers": dict(self.special_markers)}
+
+
+def polygon(center: Point, radius: float, corners: int, turn_deg: float = 0.0) -> tuple[Point, ...]:
+    """A regular polygon's outline (a pointy-top hex is ``corners=6, turn_deg=30``)."""
+    cx, cy = center
+    return tuple((round(cx + radius * math.cos(math.radians(360 * k / corners + turn_deg)), 2),
+                  round(cy + radius * math.sin(math.radians(360 * k / corners + turn_deg)), 2))
+                 for k in range(corners))
+
+
+def _hex(rgb: RGB | None) -> str | None:
+    return None if rgb is None else "#%02x%02x%02x" % tuple(rgb)
+
+
+# ------------------------------------------------------------------------------------------ answers
+@dataclass(frozen=True)
+class Choice:
+    """One way a camera picture can be read: the actions, in order, and what they hand out."""
+
+    actions: tuple[str, ...]
+    summary: str
+    details: Mapping[str, Any] = field(default_factory=dict)   # JSON-able, shown on the panel
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"actions": list(self.actions), "summary": self.summary, **dict(self.details)}
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """What a picture means: one reading (apply it), several (ask), or none (illegal, and why)."""
+
+    choices: tuple[Choice, ...] = ()
+    reason: str | None = None          # set when no legal reading exists
+    offenders: tuple[str, ...] = ()    # the pieces that break a rule
+    rule: str | None = None            # the rule's short name
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.choices)
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.choices) > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "ambiguous": self.ambiguous, "choices": [c.to_dict() for c in self.choices],
+                "reason": self.reason, "offenders": list(self.offenders), "rule": self.rule}
+
+    @classmethod
+    def illegal(cls, reason: str, offenders: Sequence[str] = (), rule: str | None = None) -> Reconciliation:
+        return cls((), reason, tuple(offenders), rule)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[str, ...]
+    reason: str
+
+
+@runtime_checkable
+class ScoreReport(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def lines(self) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class TurnTimer:
+    """A turn's time limit (the FOG's hourglass): ``key`` changes when a new turn begins."""
+
+    key: tuple[Any, ...]
+    seconds: float
+    on_expiry: str                      # the action the session takes when time runs out
+
+
+@dataclass(frozen=True)
+class Light:
+    """One LED: a colour and how it moves (``steady``, ``blink`` or ``pulse`` at ``hz``)."""
+
+    colour: RGB
+    effect: str = "steady"
+    hz: float = 1.0
+    low: float = 0.0                    # the dim end of a blink or pulse (share of the colour)
+
+
+OFF_LIGHT = Light((0, 0, 0))
+
+
+@dataclass(frozen=True)
+class LedScene:
+    """What each LED segment shows. ``status`` is the segment a system alert (disk full) takes over."""
+
+    segments: Mapping[str, tuple[Light, ...]]   # "*": one light over the whole strip
+    status: str = ""
+    timer: str = ""                     # segments a turn timer may count down on, "a|b": the first present
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """What the session adds to a game's LED scene: a waiting question, offending pieces."""
+
+    waiting: bool = False               # the players are asked which reading happened
+    offenders: tuple[str, ...] = ()     # out of sync: these pieces break a rule
+
+
+# ------------------------------------------------------------------------------------------ the game
+@runtime_checkable
+class Game(Protocol):
     """Rules of one table game. Pure: no I/O, no clocks, no randomness beyond a given seed."""
 
-    name: str = ""
-    title: str = ""
+    name: str
+    title: str
+    players: tuple[int, ...]            # the player counts it supports
 
-    @abstractmethod
-    def new_game(self, **settings: Any) -> Any:
-        """A fresh, seeded game state from setup settings (players, options, seed, ...)."""
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md)."""
 
-    @abstractmethod
-    def state_from_json(self, text: str) -> Any:
-        """Parse a saved state; raises the project's ``StateFormatError`` on bad input."""
+    def new_game(self, players: int, seed: int = 0, **settings: Any) -> Any:
+        """A fresh, seeded state from the answers to :meth:`setup_schema` (SetupError / ValueError if bad)."""
 
-    @abstractmethod
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """A JSON-able dict that :meth:`from_json` turns back into an equal state."""
+
+    def from_json(self, data: Any) -> Any:
+        """Parse a saved state; ``StateFormatError`` names what is wrong."""
+
+    def parse_action(self, text: str) -> Any:
+        """An action from its text; ``str(action)`` parses back to an equal action."""
+
+    def complete_action(self, state: Any, text: str) -> str:
+        """The full text of an action a player typed short at a terminal (or the text as it is)."""
+
     def legal_actions(self, state: Any) -> Sequence[Any]:
-        """Actions the active player may take now."""
+        """Every action the active player may take now, ending the turn included."""
 
-    @abstractmethod
     def apply(self, state: Any, action: Any) -> Any:
-        """The state after an action (value or its text); raises ``IllegalMoveError`` if illegal."""
+        """The state after an action (value or text); never mutates; ``IllegalMoveError`` if illegal."""
 
-    @abstractmethod
-    def explain(self, before: Any, after: Any) -> Any:
-        """The cheapest legal action sequence that turns ``before``'s placement into ``after``'s."""
+    def end_turn_action(self, state: Any, reason: str) -> Any:
+        """The action that ends the active player's turn now (the End-turn button), or None."""
 
-    @abstractmethod
-    def score(self, state: Any) -> Any:
-        """A score report with a per-player breakdown."""
+    def forced_action(self, state: Any) -> Any:
+        """An action the rules take by themselves now (a turn with nothing left ends), or None."""
 
-    @abstractmethod
-    def undo(self, state: Any) -> Any:
-        """The state before the last action (every game keeps an explicit history)."""
+    def correction(self, state: Any, seen: Placement) -> Any:
+        """The action that records "the board as seen is right" (a manual correction)."""
+
+    def layout(self, state: Any | None = None, board: str | None = None) -> Layout:
+        """The board's geometry: the state's board, else the named board (None: the default)."""
+
+    def expected(self, state: Any) -> dict[str, tuple[str, ...]]:
+        """What the camera should see now: cell -> sorted piece ids."""
+
+    def reconcile(self, state: Any, seen: Placement) -> Reconciliation:
+        """What a stable camera picture means in ``state``."""
+
+    def notes(self, before: Any, after: Any) -> dict[str, Any]:
+        """What an action changed that the table should hear (JSON-able: "flip these tokens")."""
+
+    def markers(self, state: Any) -> dict[str, tuple[str, str]]:
+        """Special markers the players move (name -> (title, where the game has it now))."""
+
+    def turn_timer(self, state: Any) -> TurnTimer | None:
+        """The running turn's time limit, if the game uses one."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while the game runs; the winners and why once it is over."""
+
+    def score(self, state: Any) -> ScoreReport:
+        """A per-player (or per-team) breakdown, JSON-able through ``to_dict``."""
+
+    def view(self, state: Any, seat: str | None = None) -> dict[str, Any]:
+        """What a panel may show (hidden information removed for ``seat``)."""
+
+    def led_scene(self, state: Any, status: TableStatus = TableStatus()) -> LedScene:
+        """What the LEDs show for ``state``."""
+
+    def text(self, state: Any) -> str:
+        """A plain-text picture of the state, for the terminal and for logs."""
+
+    def describe_board(self, board: str | None = None) -> str:
+        """The named board in words (the ``board`` command)."""

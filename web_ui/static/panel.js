@@ -173,11 +173,11 @@ const Fog = (() => {
     cellAt(x, y) {
       let best = null, bestD = Infinity;
       this.g.cells.forEach((c) => {
-        if (c.kind === "woods") return;
+        if (c.standable === false) return;
         const d = Math.hypot(c.x - x, c.y - y);
         if (d < bestD) { best = c; bestD = d; }
       });
-      return bestD <= this.g.hex_size_mm * 1.1 ? best.id : null;
+      return bestD <= this.g.snap_mm * 1.27 ? best.id : null;
     }
     toBoard(evt) {
       const pt = this.svg.createSVGPoint();
@@ -203,27 +203,27 @@ const Fog = (() => {
         (this.selected === id ? " selected" : "") + ((info.moved || []).includes(id) ? " moved" : ""));
       g.setAttribute("data-piece", id);
       g.setAttribute("transform", `translate(${x},${y})`);
-      const isl = this.g.islanders[id];
+      const look = this.g.pieces[id] || {label: id, short: "?", colour: "#888"};
       let shape;
-      if (isl) {
+      if (look.shape !== "square") {
         shape = document.createElementNS(SVGNS, "circle");
         shape.setAttribute("r", 8.5);
-        shape.setAttribute("fill", colours[isl.nation] || "#888");
+        shape.setAttribute("fill", look.colour || "#888");
         const owner = (info.owners || {})[id];
         shape.setAttribute("stroke", owner ? colours[owner] : "#fff");
         shape.setAttribute("stroke-width", owner ? 2.6 : 1);
       } else {
         shape = document.createElementNS(SVGNS, "rect");
         shape.setAttribute("x", -8); shape.setAttribute("y", -8); shape.setAttribute("width", 16); shape.setAttribute("height", 16);
-        shape.setAttribute("fill", "#6b6b6b"); shape.setAttribute("stroke", "#222");
+        shape.setAttribute("fill", look.colour || "#6b6b6b"); shape.setAttribute("stroke", "#222");
       }
       g.appendChild(shape);
       const label = document.createElementNS(SVGNS, "text");
       label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3");
-      label.textContent = isl ? (isl.type[0].toUpperCase() + isl.characteristic.slice(0, 2)) : "▲";
+      label.textContent = look.short || "";
       g.appendChild(label);
       const title = document.createElementNS(SVGNS, "title");
-      title.textContent = isl ? `${id}: ${isl.type}, ${isl.characteristic}` : id;
+      title.textContent = look.label || id;
       g.appendChild(title);
       g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
       if (this.opts.onDrop) this._draggable(g, id, x, y);

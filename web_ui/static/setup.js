@@ -6,6 +6,9 @@
   const rows = document.getElementById("player-rows");
   const scenario = document.getElementById("scenario");
   choices.scenarios.forEach((s) => scenario.appendChild(Fog.el("option", {value: s}, "Scenario " + s)));
+  const gameSelect = document.getElementById("game");
+  choices.games.forEach((g) => gameSelect.appendChild(Fog.el("option", {value: g.name}, g.title)));
+  gameSelect.value = choices.game;
   function playerRows() {
     rows.replaceChildren();
     const solo = count.value === "solo";
@@ -44,7 +47,8 @@
   };
   document.getElementById("setup-form").onsubmit = async (e) => {
     e.preventDefault();
-    const body = {seed: Number(document.getElementById("seed").value || 0), options: document.getElementById("options").value};
+    const body = {game: gameSelect.value, seed: Number(document.getElementById("seed").value || 0),
+                  options: document.getElementById("options").value};
     if (count.value === "solo") {
       body.solo = scenario.value;
       const name = rows.querySelector(".name").value.trim();
@@ -92,9 +96,9 @@
       const box = document.getElementById("draft-choices");
       box.replaceChildren();
       s.drafts.forEach((id) => {
-        const isl = board.g.islanders[id];
-        const b = Fog.el("button", {"class": "draft", "data-islander": id}, `${id} (${isl.type}, ${isl.characteristic})`);
-        b.style.borderColor = Fog.colourOf(board.g, isl.nation);
+        const look = board.g.pieces[id] || {label: id};
+        const b = Fog.el("button", {"class": "draft", "data-islander": id}, look.label || id);
+        b.style.borderColor = look.colour || "#999";
         b.onclick = () => pick(id);
         box.appendChild(b);
       });

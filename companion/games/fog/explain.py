@@ -488,7 +488,7 @@ def _explain_by_clusters(before: GameState, target: Mapping[str, tuple[str, ...]
     searches the whole change at once.
     """
     from companion.errors import IllegalMoveError
-    from companion.games.fog.movement import apply_move
+    from companion.games.fog.legality import apply_move
 
     board = before.board_data
     where_after = {p: c for c, ps in target.items() for p in ps}
@@ -541,7 +541,7 @@ def _explain_by_clusters(before: GameState, target: Mapping[str, tuple[str, ...]
 
 def apply_explanation(before: GameState, option: Option) -> GameState:
     """Apply an option's movements as confirmed moves."""
-    from companion.games.fog.movement import apply_move
+    from companion.games.fog.legality import apply_move
 
     state = before
     for action in option.actions:

@@ -1,55 +1,218 @@
-"""The FOG behind the generic :class:`~companion.games.base.Game` interface."""
+"""The FOG behind the door (:class:`~companion.games.base.Game`): the one object the companion uses.
+
+Everything FOG-specific the session, the camera, the LEDs and the panel used to know lives here
+or in the modules it calls: the draft and colour allocation of the setup, reading a camera picture
+as movements (:mod:`explain`), the turn that ends when the MP are spent, the tokens the FOG takes,
+the FOG and turn markers, the hourglass, the scoring.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.base import Game
-from companion.games.fog import rules, scoring
+from companion.errors import SetupError
+from companion.games.base import Choice, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
+from companion.games.fog import rules, table
+from companion.games.fog.actions import Correction, EndTurn, Relocation, parse_action
+from companion.games.fog.board import Board
+from companion.games.fog.explain import Option, explain
+from companion.games.fog.layout import board_layout
+from companion.games.fog.legality import legal_movements
 from companion.games.fog.options import Options
+from companion.games.fog.scenario import scenario_ids
+from companion.games.fog.scoring import ScoreReport, score
 from companion.games.fog.setup import new_game
 from companion.games.fog.solo import new_solo_game
-from companion.games.fog.state import GameState
+from companion.games.fog.state import GameState, Player
+from companion.games.fog.text import render
 
-replay = rules.replay
+MAX_NAME = 40
+OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, team-scoring=sum|lowest, "
+                "drive-off=standard|advanced, two-player=lower|total, advanced-fog (solo)")
 
 
-class FogGame(Game):
+def _choice(option: Option) -> Choice:
+    text = ", ".join(str(m) for m in option.movements) or "nothing moved"
+    return Choice(tuple(str(a) for a in option.actions), f"{text} ({option.cost} MP)", option.to_dict())
+
+
+def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -> tuple[Player, ...]:
+    """Players from the setup page's seats ({name, colours}); with 2 players each plays two colours."""
+    count = len(answers)
+    if not 2 <= count <= 4:
+        raise SetupError(f"The FOG is played by 2, 3 or 4 players (or solo), not {count}")
+    per_player = 2 if count == 2 else 1
+    out, taken = [], set()
+    for i, seat in enumerate(answers):
+        if not isinstance(seat, Mapping):
+            raise SetupError(f"player {i + 1} must be an object {{name, colours}}")
+        name = seat.get("name") or f"Player {i + 1}"
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
+            raise SetupError(f"player {i + 1}: a name is 1 to {MAX_NAME} characters")
+        chosen = seat.get("colours")
+        if chosen is None:
+            chosen = [c for c in colours if c not in taken][:per_player]
+        if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+            raise SetupError(f"player {i + 1}: 'colours' must be a list of colour names")
+        if len(chosen) != per_player:
+            raise SetupError(f"player {i + 1}: with {count} players each plays {per_player} colour(s)")
+        for colour in chosen:
+            if colour not in colours:
+                raise SetupError(f"player {i + 1}: no colour {colour!r} (colours: {', '.join(colours)})")
+            if colour in taken:
+                raise SetupError(f"player {i + 1}: colour {colour!r} is already taken")
+            taken.add(colour)
+        out.append(Player(name.strip(), tuple(chosen)))
+    return tuple(out)
+
+
+class FogGame:
+    """The FOG: Escape from Paradise, 1 (solo scenarios) to 4 players."""
+
     name = "fog"
     title = "The FOG: Escape from Paradise"
+    players = (1, 2, 3, 4)
+
+    # ------------------------------------------------------------------ setup
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        colours = list(Board.load_named(board or "standard").player_colours)
+        return [
+            {"name": "players", "label": "Players", "kind": "count", "choices": list(self.players),
+             "solo": 1},
+            {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": colours,
+             "colours_per_player": {"2": 2, "default": 1}, "max_name": MAX_NAME},
+            {"name": "scenario", "label": "Solo scenario", "kind": "choice", "choices": scenario_ids(),
+             "when": {"players": 1}},
+            {"name": "options", "label": "Options", "kind": "text", "max": 300, "help": OPTIONS_HELP},
+            {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1},
+        ]
 
     def new_game(self, players: int = 4, seed: int = 0, options: Options | str | None = None,
-                 names: list[str] | None = None, scenario: str | None = None,
-                 board: str = "standard", **_: Any) -> GameState:
+                 names: list[str] | None = None, scenario: str | None = None, board: str = "standard",
+                 seats: Sequence[Mapping[str, Any]] | None = None, **_: Any) -> GameState:
         opts = options if isinstance(options, Options) else Options.parse(options)
         if scenario is not None or players == 1:
-            name = (names or ["Guardian"])[0]
-            return new_solo_game(scenario or "1", opts, name=name, seed=seed)
-        return new_game(players=players, seed=seed, options=opts, names=names, board_name=board)
+            name = (names or [s.get("name") for s in seats or () if isinstance(s, Mapping)] or ["Guardian"])[0]
+            return new_solo_game(scenario or "1", opts, name=name or "Guardian", seed=seed)
+        layout_board = Board.load_named(board)
+        if seats is not None:
+            return new_game(layout_board, seats_from(seats, layout_board.player_colours), seed=seed, options=opts)
+        return new_game(layout_board, players, seed=seed, options=opts, names=names)
 
-    def state_from_json(self, text: str) -> GameState:
-        return GameState.from_json(text)
+    # ------------------------------------------------------------------ values
+    def to_json(self, state: GameState) -> dict[str, Any]:
+        return state.to_dict()
 
-    def legal_actions(self, state: GameState) -> Sequence[Any]:
+    def from_json(self, data: Any) -> GameState:
+        return GameState.from_json(data) if isinstance(data, str) else GameState.from_dict(data)
+
+    def parse_action(self, text: str) -> Any:
+        return parse_action(text)
+
+    def complete_action(self, state: GameState, text: str) -> str:
+        """``draft ISLANDER`` typed at a terminal is the active colour's pick."""
+        words = text.split()
+        if len(words) == 2 and words[0] == "draft" and state.active_colour:
+            return f"draft {state.active_colour} {words[1]}"
+        if words == ["end"]:
+            return "end-turn"
+        return text.strip()
+
+    def text(self, state: GameState) -> str:
+        """The beach as text, and whose turn it is."""
+        order = ", ".join(f"{c} ({p.name})" for c in state.turn_order if (p := state.player_of(c)))
+        return render(state) + f"\nturn board: {order}; boat areas {dict(state.area_values)}"
+
+    def describe_board(self, board: str = "standard") -> str:
+        b = Board.load_named(board)
+        lines = [f"board {b.name} ({b.source}), {b.size_mm[0]:.0f} x {b.size_mm[1]:.0f} mm, "
+                 f"markers {b.marker_dictionary}"]
+        for rid in b.beach_rows:
+            row = b.rows[rid]
+            lines.append(f"  row {rid}: {len(b.row_cells[rid]):>2} hexes, {row.obstacles} obstacles / "
+                         f"{row.empty_for('4')} empty, {row.lost_rp} RP per islander lost")
+        lines.append(f"  shore: {len(b.row_cells['shore'])} hexes; boats {', '.join(b.boat_order)}; "
+                     f"FOG track {' > '.join(f.label for f in b.fog_fields)}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ rules
+    def legal_actions(self, state: GameState) -> list[Any]:
         if state.phase == "draft":
-            return rules.legal_drafts(state)
+            return list(rules.legal_drafts(state))
         if state.phase == "moving":
-            from companion.games.fog.movement import legal_movements
-
-            return legal_movements(state)
+            return [*legal_movements(state), EndTurn("done")]
         return []
 
     def apply(self, state: GameState, action: Any) -> GameState:
         return rules.apply(state, action)
 
-    def explain(self, before: GameState, after: GameState) -> Any:
-        from companion.games.fog.explain import explain
+    def end_turn_action(self, state: GameState, reason: str) -> EndTurn:
+        return EndTurn(reason)
 
-        return explain(before, after)
+    def forced_action(self, state: GameState) -> EndTurn | None:
+        """The turn ends by itself once the MP are spent, unless an endurance run is still open."""
+        if state.phase != "moving" or state.mp_left > 0 or state.endurance_used:
+            return None
+        board = state.board_data
+        if any(board.islanders[i].characteristic == "endurance" for i in state.moved):
+            return None
+        return EndTurn("mp")
 
-    def score(self, state: GameState) -> scoring.ScoreReport:
-        return scoring.score(state)
+    def correction(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> Correction:
+        where_now = state.where
+        where_seen = {p: c for c, ps in seen.items() for p in ps}
+        return Correction(tuple(Relocation(p, where_now.get(p, "-"), where_seen.get(p, "-"))
+                                for p in sorted(set(where_now) | set(where_seen))
+                                if where_now.get(p) != where_seen.get(p)))
 
-    def undo(self, state: GameState) -> GameState:
-        return rules.undo(state)
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.phase != "finished":
+            return None
+        report = score(state)
+        return Outcome(tuple(report.winners), state.end_reason or "the game is over")
+
+    def score(self, state: GameState) -> ScoreReport:
+        return score(state)
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: GameState | None = None, board: str | None = None) -> Layout:
+        return board_layout(state.board_data if state is not None else Board.load_named(board or "standard"))
+
+    def expected(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        return {c: tuple(sorted(ps)) for c, ps in state.placement.items() if ps}
+
+    def reconcile(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+        """The cheapest legal movements of the active colour that lead to the picture (A* in :mod:`explain`)."""
+        if state.phase != "moving":
+            return Reconciliation.illegal(f"pieces moved in the {state.phase} phase", rule="phase")
+        answer = explain(state, seen)
+        if not answer.ok:
+            return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)
+        return Reconciliation(tuple(_choice(o) for o in answer.options))
+
+    def notes(self, before: GameState, after: GameState) -> dict[str, Any]:
+        out: dict[str, Any] = {"mp_left": after.mp_left, "active": after.active_colour}
+        swallowed = sorted(set(after.lost) - set(before.lost))
+        if swallowed:
+            out["flip"] = swallowed  # turn these tokens over: the FOG took them
+        return out
+
+    def markers(self, state: GameState) -> dict[str, tuple[str, str]]:
+        return {"fog": ("FOG", f"the FOG is at {state.fog}"),
+                "turn": ("turn", f"it is {state.active_colour}'s turn, round {state.round}")}
+
+    def turn_timer(self, state: GameState) -> TurnTimer | None:
+        seconds = state.options.hourglass_seconds
+        if not seconds or state.phase != "moving":
+            return None
+        return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass")
+
+    def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
+        return table.view(state, seat)
+
+    def led_scene(self, state: GameState, status: TableStatus = TableStatus()) -> LedScene:
+        return table.led_scene(state, status)
+
+
+GAME = FogGame()

@@ -173,7 +173,8 @@ def apply(state: GameState, action) -> GameState:  # type: ignore[no-untyped-def
         return end_turn(state, action)
     if isinstance(action, Correction):
         return correct(state, action)
-    from companion.games.fog.movement import MoveAction, apply_move
+    from companion.games.fog.legality import apply_move
+    from companion.games.fog.movement import MoveAction
 
     if isinstance(action, MoveAction):
         return apply_move(state, action)

@@ -71,6 +71,19 @@ class ScoreReport:
     departed: dict[str, bool]
     rescue_level: str | None = None
 
+    def lines(self) -> list[str]:
+        """The breakdown as text, one line per colour and per standing."""
+        out = []
+        for colour, sheet in self.colours.items():
+            cats = ", ".join(f"{CATEGORY_TITLES[k]} {v:+d}" for k, v in sheet.categories.items())
+            out.append(f"{colour:>7}: {sheet.total:>4} RP  ({cats})")
+        for s in self.standings:
+            out.append(f"  {s.name}: {s.score} RP, {s.lost} lost, {s.commoners_rescued} commoners rescued")
+        out.append("winner: " + " and ".join(self.winners) + (f" ({self.tiebreak})" if self.tiebreak else ""))
+        if self.rescue_level:
+            out.append(f"rescue level: {self.rescue_level}")
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "mode": self.mode,

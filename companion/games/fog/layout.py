@@ -1,0 +1,69 @@
+"""The FOG's board as a generic :class:`~companion.games.base.Layout`: what the camera and the panel draw.
+
+The camera needs only the geometry (fiducials, cell centres and outlines, which marker is which
+piece); the panel draws the same outlines. Everything else about a cell (row, pier, boat, area)
+travels as ``facts`` a panel may show, never as something the generic code reasons about.
+"""
+
+from __future__ import annotations
+
+import math
+from companion.games.base import Cell, Edge, Layout, Piece, Track, polygon
+from companion.games.fog.board import Board
+
+# How a drawing paints the cells and tokens (RGB). The camera does not use colours.
+FILL = {"woods": (40, 90, 40), "shore": (150, 190, 200), "pier": (140, 100, 60)}
+HEX_LINE = (170, 150, 110)
+BOAT_LINE = (120, 80, 50)
+NATION_RGB = {"blue": (40, 110, 200), "green": (40, 150, 60), "red": (200, 40, 40)}
+OBSTACLE_RGB = {"rock": (120, 120, 120), "driftwood": (140, 100, 60), "bush": (60, 110, 50)}
+PIER_HALF_MM = 13.0
+BOAT_PLACE_MM = 14.0
+
+
+_LAYOUTS: dict[int, tuple[Board, Layout]] = {}
+
+
+def board_layout(board: Board) -> Layout:
+    """The layout of one board file (boards are immutable and cached, so each is built once)."""
+    cached = _LAYOUTS.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    layout = _build(board)
+    _LAYOUTS[id(board)] = (board, layout)
+    return layout
+
+
+def _build(board: Board) -> Layout:
+    r = board.hex_size_mm
+    cells: dict[str, Cell] = {}
+    for c in board.cells.values():
+        if c.axial is not None:
+            outline, fill, line = polygon(c.center_mm, r, 6, 30), FILL.get(c.kind), HEX_LINE
+        elif c.kind == "pier":
+            x, y = c.center_mm
+            h = PIER_HALF_MM
+            outline, fill, line = ((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)), FILL["pier"], None
+        else:
+            outline, fill, line = polygon(c.center_mm, BOAT_PLACE_MM, 16), None, BOAT_LINE
+        facts = {"row": c.row, "pier": c.pier, "boat": c.boat, "area": c.area, "place": c.place,
+                 "islander_type": c.islander_type}
+        cells[c.id] = Cell(c.id, c.kind, c.center_mm, outline, c.id, c.row, fill, line, c.kind != "woods", facts)
+    pieces: dict[str, Piece] = {}
+    for i in board.islanders.values():
+        pieces[i.id] = Piece(i.id, i.marker, board.islander_marker_mm, "islander",
+                             f"{i.id} ({i.type}, {i.characteristic})", NATION_RGB.get(i.nation),
+                             facts={"nation": i.nation, "type": i.type, "characteristic": i.characteristic,
+                                    "short": i.type[0].upper() + i.characteristic[:2], "shape": "disc"})
+    for o in board.obstacles.values():
+        pieces[o.id] = Piece(o.id, o.marker, board.obstacle_marker_mm, "obstacle", o.kind,
+                             OBSTACLE_RGB.get(o.kind), facts={"obstacle": o.kind, "short": "▲", "shape": "square"})
+    edges = tuple(Edge(a, b, "neighbour") for a in sorted(board.cells) for b in sorted(board.neighbours(a)) if a < b)
+    return Layout(
+        name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
+        fiducials=board.fiducials, cells=cells, pieces=pieces, marker_mm=board.islander_marker_mm,
+        snap_mm=r * math.sqrt(3) / 2, piece_height_mm=board.token_height_mm,
+        special_markers=dict(board.special_markers), edges=edges,
+        tracks=(Track("fog", "FOG track", tuple(f.label for f in board.fog_fields)),
+                Track("boats", "boats", tuple(board.boat_order))),
+        colours=dict(board.rgb))
