@@ -20,7 +20,7 @@ from companion.errors import FogCompanionError
 
 RUN_HELP = """commands (the camera does the rest):
   table PIECE CELL     move a piece on the simulated table (as a hand would; CELL '-' takes it off)
-  draft ISLANDER       choose an islander in the draft (auto: the rest of the phase at random)
+  draft ISLANDER       choose an islander in the draft (auto-draft: the rest of the phase at random)
   ACTION               any action in the game's notation (e.g. move run blue-sailor-2 C3>D3)
   end | undo | accept | decide N | status | score | board | save FILE | help | quit"""
 
@@ -78,7 +78,7 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
         companion.say(f"no game yet: start one on the panel ({where}) or restart with --players N")
     elif (game := session.game) is None:
         raise FogCompanionError("no game")
-    elif verb == "auto":
+    elif verb in ("auto", "auto-draft"):
         rng = random.Random(0)
         phase = game.view(state).get("phase")
         while session.state is not None and game.view(session.state).get("phase") == phase and \

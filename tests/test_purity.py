@@ -95,3 +95,24 @@ def test_no_import_cycles_counting_imports_inside_functions():
         if m not in state:
             visit(m)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_outside_companion_games_nothing_imports_a_game_s_own_package():
+    """The session, the camera, the LEDs and the panel know games only through ``companion.games``."""
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(files)
+    games = ROOT / "companion" / "games"
+    offenders = []
+    for module, path in files.items():
+        if games in path.parents:
+            continue
+        reached = {m for m in _imports_of(path, known) if m.startswith("companion.games.") and m != "companion.games.base"}
+        if reached:
+            offenders.append(f"{path.relative_to(ROOT)} imports {sorted(reached)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_no_product_module_is_over_600_lines():
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 600]
+    assert not long, long

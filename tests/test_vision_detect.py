@@ -33,6 +33,25 @@ def test_a_clean_view_puts_every_piece_on_its_cell(detector: BoardDetector):
     assert obs.unplaced == [] and obs.unknown_markers == []
 
 
+def test_each_piece_is_reported_with_its_position_and_the_way_it_faces(detector: BoardDetector):
+    """The renderer turns every token by a seeded angle; the detector reads it back from the marker."""
+    import math
+    import zlib
+
+    state = new_game(BOARD, 3, seed=5)
+    shot = render(LAYOUT, state.placement, make_pose(LAYOUT, 15, 120, 20, 20.0), Effects(), seed=5)
+    obs = detector.detect(shot.frame)
+    assert obs.pieces == shot.truth and set(obs.poses) == set(obs.pieces)
+    for piece, (x, y, angle) in obs.poses.items():
+        own = np.random.default_rng(zlib.crc32(f"5:{piece}:{shot.truth[piece]}".encode()))
+        own.uniform(-2.0, 2.0, 2)  # the token's offset, drawn first
+        turned = math.degrees(own.uniform(0, 2 * math.pi))
+        off = (angle - (-turned) % 360 + 180) % 360 - 180
+        assert abs(off) < 4.0, (piece, angle, turned)
+        cx, cy = BOARD.cells[shot.truth[piece]].center_mm
+        assert math.hypot(x - cx, y - cy) < 6.0  # within a few mm of its cell's centre
+
+
 def test_hundreds_of_varied_frames_never_put_a_piece_on_a_wrong_cell(
         detector: BoardDetector, figures: Callable[[str], None]):
     """Tilt up to 35°, any rotation, markers 16-40 px, blur, noise, JPEG, uneven light, hands.
@@ -145,7 +164,7 @@ def test_detect_on_the_command_line_prints_one_json_object_per_image(tmp_path, c
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["image"] for line in lines] == paths + [str(blank), str(tmp_path / "unknown.png")]
     first = lines[0]
-    assert first["board_found"] and {"marker", "id", "cell"} == set(first["pieces"][0])
+    assert first["board_found"] and {"marker", "id", "cell", "pose"} == set(first["pieces"][0])
     assert {"unplaced", "unknown_markers", "ms"} <= set(first) and first["ms"] > 0
     assert {p["id"]: p["cell"] for p in first["pieces"]} == dict(
         (p, c) for c, ps in state.placement.items() for p in ps)

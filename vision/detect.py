@@ -42,6 +42,7 @@ class Observation:
     special: dict[str, list[float]] = field(default_factory=dict)  # e.g. "fog" -> board mm
     homography: np.ndarray | None = None  # image px -> board mm
     image_xy: dict[str, tuple[float, float]] = field(default_factory=dict)  # piece -> marker centre in px
+    poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # piece -> (x mm, y mm, angle deg)
     reason: str | None = None
     ms: float = 0.0
 
@@ -57,7 +58,9 @@ class Observation:
             out["image"] = image
         out.update({
             "board_found": self.board_found,
-            "pieces": [{"marker": self.markers[p], "id": p, "cell": c} for p, c in sorted(self.pieces.items())],
+            "pieces": [{"marker": self.markers[p], "id": p, "cell": c,
+                        **({"pose": list(self.poses[p])} if p in self.poses else {})}
+                       for p, c in sorted(self.pieces.items())],
             "unplaced": self.unplaced,
             "unknown_markers": sorted(self.unknown_markers),
             "duplicate_markers": sorted(self.duplicates),
@@ -208,6 +211,10 @@ class BoardDetector:
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
         dist, nearest = self._nearest(centres)
+        # The marker's top edge (its first two corners) on the board: the way the piece faces,
+        # 0 degrees along the board's x axis, counter-clockwise as seen from above (y grows down).
+        edge = quads[:, 1, :] - quads[:, 0, :]
+        angles = np.degrees(np.arctan2(-edge[:, 1], edge[:, 0])) % 360.0
         w, hgt = self.board.size_mm
         limit = ON_CELL * self.inner_r
         for k, marker in enumerate(ids):
@@ -229,6 +236,7 @@ class BoardDetector:
             else:
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker
+                obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))
                 obs.image_xy[piece] = tuple(map(float, markers[marker].mean(axis=0)))  # type: ignore[assignment]
                 continue
             obs.unplaced.append({"marker": marker, "id": piece, "reason": reason, "board_mm": where})

@@ -15,7 +15,8 @@
   function draw() {
     if (!state || !state.placement) return;
     board.selected = selected;
-    board.render(state.placement, {owners: state.owners, swallowed: state.fog.swallowed, nextFog: state.fog.next,
+    const fog = state.fog || {};  /* a game's view: only The FOG has a FOG */
+    board.render(state.placement, {owners: state.owners, swallowed: fog.swallowed, nextFog: fog.next,
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved});
   }
   const text = (id, v) => { document.getElementById(id).textContent = v; };
@@ -33,14 +34,15 @@
     const dots = document.getElementById("mp-dots");
     dots.replaceChildren();
     for (let i = 0; i < s.mp_total; i++) dots.appendChild(Fog.el("span", {"class": i < s.mp_left ? "dot on" : "dot"}));
-    text("fog", s.fog.label);
-    text("swallowed", s.fog.swallowed.join(" ") || "none");
+    text("fog", s.fog ? s.fog.label : "–");
+    text("swallowed", s.fog ? s.fog.swallowed.join(" ") || "none" : "–");
     document.getElementById("hourglass-row").hidden = s.hourglass_left === null;
     if (s.hourglass_left !== null) text("hourglass", Math.round(s.hourglass_left));
     const log = document.getElementById("log");
     log.replaceChildren();
-    log.start = s.history.length;
-    s.history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
+    const history = s.history || [];
+    log.start = history.length;
+    history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
     draw();
   });
   document.getElementById("end-turn").onclick = () => Fog.api("POST", "/api/end-turn", {});

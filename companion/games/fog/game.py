@@ -186,6 +186,12 @@ class FogGame:
         """The cheapest legal movements of the active colour that lead to the picture (A* in :mod:`explain`)."""
         if state.phase != "moving":
             return Reconciliation.illegal(f"pieces moved in the {state.phase} phase", rule="phase")
+        target = {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}
+        ended = rules.apply(state, EndTurn("done"))
+        if ended.lost != state.lost and self.expected(ended) == target:
+            # The tokens the FOG takes at the end of this turn were turned over: the turn ended.
+            taken = ", ".join(sorted(set(ended.lost) - set(state.lost)))
+            return Reconciliation((Choice(("end-turn done",), f"the turn ended and the FOG took {taken}"),))
         answer = explain(state, seen)
         if not answer.ok:
             return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)

@@ -1,0 +1,88 @@
+"""Every registered game keeps the promises of the door, checked over random playouts.
+
+For every game in ``companion.games.names()``: an action's text parses back to an equal action,
+``apply`` never changes the state it is given, and the picture the camera would see after any
+legal action is read back (``reconcile``) as legal actions that lead to that same picture.
+The FOG's panel view and LED scene also agree on where the FOG goes next.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.games import Game, TableStatus, get_game, names
+from companion.games.fog.table import WARN
+from tests.tables import BOARD, position
+
+SEEDS = (1, 2, 3)
+STEPS = 300         # actions per playout (the draft, then many turns)
+SAMPLE = 4          # legal actions checked in full at each step
+
+
+def frozen(game: Game, state: Any) -> str:
+    return json.dumps(game.to_json(state), sort_keys=True)
+
+
+def playout(game: Game, seed: int) -> list[Any]:
+    """States along one random game (the states a table can reach)."""
+    rng = random.Random(seed)
+    players = sorted(game.players)[min(seed, len(game.players) - 1)]
+    state = game.new_game(players=players, seed=seed)
+    states = [state]
+    for _ in range(STEPS):
+        if game.outcome(state) is not None:
+            break
+        actions = list(game.legal_actions(state))
+        if not actions:
+            break
+        state = game.apply(state, rng.choice(actions))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_actions_parse_back_apply_never_mutates_and_pictures_read_back(name: str, seed: int):
+    game = get_game(name)
+    rng = random.Random(seed * 7919)
+    read_back = 0
+    for state in playout(game, seed):
+        actions = list(game.legal_actions(state))
+        for action in rng.sample(actions, min(SAMPLE, len(actions))):
+            text = str(action)
+            assert game.parse_action(text) == action and str(game.parse_action(text)) == text
+            before = frozen(game, state)
+            after = game.apply(state, action)
+            assert frozen(game, state) == before, f"{text} changed the state it was applied to"
+            assert game.from_json(json.loads(frozen(game, after))) == after  # the saved form parses back
+            picture = game.expected(after)
+            if picture == game.expected(state):
+                continue  # nothing moved on the table (a draft pick, the end of a turn)
+            answer = game.reconcile(state, picture)
+            assert answer.ok, f"{text}: the picture after it was read as illegal: {answer.reason}"
+            for choice in answer.choices:
+                replayed = state
+                for step in choice.actions:
+                    replayed = game.apply(replayed, step)
+                assert game.expected(replayed) == picture, f"{text}: {choice.summary} leads elsewhere"
+            read_back += 1
+    assert read_back > 0  # the playout moved pieces, so the camera side was exercised
+
+
+@pytest.mark.parametrize("fog", range(len(BOARD.fog_fields)))
+def test_the_panel_and_the_leds_agree_on_the_rows_the_fog_takes_next(fog: int):
+    """One definition: the rows blinking amber on the LEDs are the panel's "next" rows, at every FOG position."""
+    game = get_game("fog")
+    state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, fog=fog)
+    panel_next = set(game.view(state)["fog"]["next"])
+    scene = game.led_scene(state, TableStatus())
+    rows = list(BOARD.beach_rows) + ["shore"]
+    led_next = {row for row, light in zip(rows, scene.segments["fog"], strict=True)
+                if light.colour == WARN and light.effect == "blink"}
+    assert panel_next == led_next
+    if fog + 1 < len(BOARD.fog_fields):
+        assert panel_next == set(BOARD.fog_fields[fog + 1].swallows) - set(game.view(state)["fog"]["swallowed"])
