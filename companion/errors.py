@@ -43,3 +43,29 @@ class IllegalMoveError(RulesError, ValueError):
 
 class NotationError(FogCompanionError, ValueError):
     """A movement or action text does not parse."""
+
+
+class SessionError(FogCompanionError):
+    """The session cannot do what was asked now (wrong phase, no decision pending, ...)."""
+
+
+class OutOfSyncError(SessionError):
+    """The table and the game disagree: the turn cannot end (nor another action start) until they agree."""
+
+    kind = "out-of-sync"
+
+
+class DecisionPendingError(SessionError):
+    """A camera picture waits for the players to say how it is read."""
+
+    kind = "decision-pending"
+
+
+class GameRunningError(SessionError):
+    """Another game is being played: replacing it needs a confirmation (it is paused, never lost)."""
+
+    kind = "game-running"
+
+    def __init__(self, message: str, running: str) -> None:
+        super().__init__(message)
+        self.details = {"running": running}

@@ -141,6 +141,8 @@ class Companion:
             alert = "disk-full"
         elif status.camera_fault is not None:
             alert = "camera-lost"
+        elif status.view_blocked:
+            alert = "waiting"  # a hand rests over the board: calm, nothing is judged
         elif status.out_of_sync is not None:
             alert, offenders = "illegal", status.out_of_sync.offenders
         elif status.decision:
@@ -161,6 +163,15 @@ class Companion:
             self.camera.set_layout(self.layout)
         self.verify_now()
         return game_id
+
+    def resume_game(self, game_id: str) -> None:
+        """Bring a paused game back (the panel's Games page); the camera checks the table against it."""
+        if not self.session.resume(game_id, verify=self.camera is not None):
+            raise FogCompanionError(self.session.damaged or f"game {game_id} cannot be resumed")
+        self.layout = self.session.game.layout(self.session.state)
+        if self.camera is not None:
+            self.camera.set_layout(self.layout)
+        self.verify_now()
 
     def verify_now(self) -> list[dict[str, Any]] | None:
         """Compare the camera's current stable picture with the setup (None: no picture yet)."""
@@ -210,6 +221,7 @@ class Companion:
             det = self.config["detector"]
             self.camera = LiveCamera(source, self.layout, self._on_picture, self._on_health,
                                      on_marker=lambda name, first: self.session.marker_moved(name, first),
+                                     on_blocked=self.session.view_blocked,
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
                                      fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"],

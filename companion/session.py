@@ -14,101 +14,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.errors import FogCompanionError, IllegalMoveError, StateFormatError
+from companion.errors import (DecisionPendingError, IllegalMoveError, OutOfSyncError, SessionError,
+                              StateFormatError)
 from companion.events import Event, EventBus
 from companion.games import Choice, Game, Reconciliation, get_game
-from companion.store import GameStore, LoggedEvent, StoreUnavailableError
+from companion.replay import DamagedLogError, replay_log, replay_states
+from companion.store import GameStore, StoreUnavailableError
+from companion.sync import (OutOfSync, Snapshot, Status, _canonical, _differences, _on, misplaced)
+
+__all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
+           "Snapshot", "Status", "replay_log", "replay_states"]
 
 Placement = Mapping[str, Sequence[str]]
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
-
-
-class SessionError(FogCompanionError):
-    """The session cannot do what was asked now (wrong phase, no decision pending, ...)."""
-
-
-@dataclass
-class OutOfSync:
-    reason: str
-    offenders: tuple[str, ...]
-    rule: str | None
-    seen: dict[str, tuple[str, ...]]
-
-
-@dataclass
-class Status:
-    """What the session is doing besides the game state (not persisted: recomputed from the camera)."""
-
-    verifying: bool = False
-    setup_differences: list[dict[str, Any]] = field(default_factory=list)
-    out_of_sync: OutOfSync | None = None
-    decision: list[Choice] = field(default_factory=list)
-    decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    camera_fault: str | None = None  # set while the camera is failing: the panel is the only input
-    storage_fault: str | None = None  # set while the log cannot be written (full disk): moves wait in memory
-    storage_reason: str | None = None  # "disk-full", "read-only", "io-error", ...
-
-    def copy(self) -> Status:
-        return replace(self, setup_differences=list(self.setup_differences), decision=list(self.decision),
-                       decision_seen=dict(self.decision_seen))
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The session at one instant, taken under its lock: what every event carries to its listeners."""
-
-    game: Game
-    game_id: str | None
-    seq: int
-    state: Any
-    status: Status
-    pending: int
-    damaged: str | None
-
-
-def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
-    return {c: tuple(sorted(ps)) for c, ps in placement.items() if ps}
-
-
-def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
-    return [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
-            for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
-
-
-class DamagedLogError(SessionError):
-    """A logged event no longer replays (edited by hand, or written by another version)."""
-
-    def __init__(self, message: str, good: int, state: Any) -> None:
-        super().__init__(message)
-        self.good = good  # how many events replay
-        self.state = state  # the state after them
-
-
-def replay_states(game: Game, setup: dict[str, Any], events: Sequence[LoggedEvent],
-                  upto: int | None = None) -> list[tuple[str | None, Any]]:
-    """The undo stack after the first ``upto`` events: (None, setup), then (action, state) per standing action."""
-    states: list[tuple[str | None, Any]] = [(None, game.from_json(setup))]
-    for done, event in enumerate(events if upto is None else events[:upto]):
-        try:
-            if event.kind == "action":
-                action = event.data["action"]
-                states.append((str(action), game.apply(states[-1][1], action)))
-            elif event.kind == "undo":
-                if len(states) == 1:
-                    raise SessionError("an undo with nothing to undo")
-                states.pop()
-        except (FogCompanionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise DamagedLogError(f"event {event.seq} ({event.kind}: {str(event.data)[:120]}) does not replay: "
-                                  f"{exc}", done, states[-1][1]) from exc
-    return states
-
-
-def replay_log(game: Game, setup: dict[str, Any], events: Sequence[LoggedEvent], upto: int | None = None) -> Any:
-    """The state after the first ``upto`` events (all by default); DamagedLogError names a bad event."""
-    return replay_states(game, setup, events, upto)[-1][1]
 
 
 class Session:
@@ -160,7 +80,8 @@ class Session:
                     raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk "
                                        f"({self.status.storage_fault}); free space first")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
-            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running)
+            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running,
+                                             replaced_status="paused")
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = [(None, state)]
@@ -171,16 +92,33 @@ class Session:
             self._publish("game-started", {"game": self.game_id, "name": game.name, "verifying": verify})
         return game_id
 
-    def resume(self) -> bool:
-        """Continue the last unfinished game from the log. False when there is none.
+    def running(self) -> str | None:
+        """The game being played now (None: none, or the last one is over)."""
+        with self._lock:
+            if self.state is None or self.game.outcome(self.state) is not None:
+                return None
+            return self.game_id
 
-        A game whose log no longer replays is marked ``damaged`` (it stays listed and exportable,
-        its good prefix replayable) and the companion starts without it instead of failing at
-        every start; ``damaged`` then says which game and why.
+    def resume(self, game_id: str | None = None, verify: bool = False) -> bool:
+        """Continue a game from its log: ``game_id`` (a paused one), else the last one being played.
+
+        False when there is none. A game whose log no longer replays is marked ``damaged`` (it
+        stays listed and exportable, its good prefix replayable) and the companion starts without
+        it instead of failing at every start; ``damaged`` then says which game and why. Resuming
+        a paused game pauses the running one in the same transaction; with ``verify`` the camera
+        checks the table against the resumed position before play goes on.
         """
         self.damaged = None
         with self._lock:
-            game_id = self.store.unfinished()
+            chosen = game_id is not None
+            if game_id is not None:
+                status = self.store.record(game_id).status
+                if status in ("finished", "damaged"):
+                    raise SessionError(f"game {game_id} is {status}: it can be replayed, not resumed")
+                if self.pending:
+                    raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk; free "
+                                       "space first")
+            game_id = game_id or self.store.unfinished()
             if game_id is None:
                 return False
             events = self.store.events(game_id)
@@ -191,12 +129,17 @@ class Session:
                 self.store.mark_damaged(game_id, str(exc))
                 self.damaged = f"game {game_id} cannot be resumed and was marked damaged: {exc}"
                 return False
+            if chosen and self.game_id != game_id:
+                self.store.switch_to(game_id, pauses=self.running())
+            fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = states
             self._version += 1
-            self.status = Status(camera_fault=self.status.camera_fault)
+            self._markers = {}
+            self.status = Status(verifying=verify and fault is None, camera_fault=fault)
             self.last_seq = events[-1].seq if events else 0
-            self._publish("game-resumed", {"game": game_id, "name": game.name})
+            self._publish("game-resumed", {"game": game_id, "name": game.name, "verifying": self.status.verifying})
+            self._check_sync("resuming the game")
         return True
 
     def replayed(self) -> Any:
@@ -287,17 +230,37 @@ class Session:
         return diffs
 
     # ------------------------------------------------------------------ actions and turns
-    def act(self, action: str) -> Any:
-        """Apply an action given by a person (draft pick, end turn, ...), logged and published."""
+    def act(self, action: str, force: bool = False) -> Any:
+        """Apply an action given by a person (draft pick, end turn, ...), logged and published.
+
+        While the table and the game disagree nothing new starts: the disagreement would be
+        carried into the next turn and blamed on it. ``force`` is for the rules' own clock (the
+        hourglass ends the turn with what was confirmed, whatever the table shows).
+        """
         with self._lock:
             self._game()
             if self.status.verifying:
                 diffs = len(self.status.setup_differences)
                 raise SessionError(f"the board does not match the setup yet: {diffs} cells differ" if diffs else
                                    "the camera has not checked the setup yet")
+            if not force:
+                self._must_agree()
             self._apply(action)
             self._forced()
+            self._check_sync(f"'{action}'")
             return self.state
+
+    def _must_agree(self) -> None:
+        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask)."""
+        st = self.status
+        if st.camera_fault is not None or self.last_picture is None:
+            return
+        if st.out_of_sync is not None:
+            raise OutOfSyncError(f"the table and the game disagree ({st.out_of_sync.reason}): put the pieces back, "
+                                 "accept the board as it is, or correct a piece first")
+        if st.decision:
+            raise DecisionPendingError("the last change on the table can be read several ways: say which one "
+                                       "happened first")
 
     def end_turn(self, reason: str = "panel") -> Any:
         with self._lock:
@@ -305,7 +268,7 @@ class Session:
             action = self.game.end_turn_action(self.state, reason)
             if action is None:
                 raise SessionError("there is no turn to end now")
-        return self.act(str(action))
+        return self.act(str(action), force=reason == "hourglass")
 
     def timer_expired(self, timer_key: tuple[Any, ...]) -> None:
         """A turn timer ran out: its expiry action, if that turn is still the one running."""
@@ -315,7 +278,7 @@ class Session:
             timer = self.game.turn_timer(self.state)
             if timer is None or timer.key != timer_key:
                 return  # the turn ended meanwhile: the timer is stale
-            self.act(timer.on_expiry)
+            self.act(timer.on_expiry, force=True)  # the hourglass ends the turn with what was confirmed
 
     def _apply(self, action: str) -> None:
         before = self.state
@@ -339,13 +302,13 @@ class Session:
             seq = self._log("undo", {"undone": self._states[-1][0]})
             if seq is not None:
                 self.last_seq = seq
-            self._states.pop()
+            undone = self._states.pop()[0]
             self._version += 1
-            self.status.out_of_sync = None
-            self.status.decision = []
+            self.status.decision, self.status.question = [], None
             new = self.state
             self._publish("undone", {"state": self.game.to_json(new),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
+            self._check_sync(f"undoing '{undone}'")
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:
@@ -364,6 +327,76 @@ class Session:
         seen = {c: tuple(p for p in ps if p not in gone) for c, ps in self.last_picture.items()}
         diffs = _differences(expected, {c: ps for c, ps in seen.items() if ps})
         return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
+
+    # ------------------------------------------------------------------ the table and the game
+    def _strip(self, seen: dict[str, tuple[str, ...]]) -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, str], ...]]:
+        """The picture without the pieces the rules took off the table, and where those still are.
+
+        The FOG turns swallowed tokens over; until the players have done so the camera still sees
+        them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
+        """
+        taken = set(self.game.taken_off(self.state))
+        kept: dict[str, list[str]] = {}
+        left: list[tuple[str, str]] = []
+        for cell, pieces in seen.items():
+            for piece in pieces:
+                if piece in taken:
+                    left.append((piece, cell))
+                else:
+                    kept.setdefault(cell, []).append(piece)
+        return _canonical(kept), tuple(sorted(left))
+
+    def _set_to_clear(self, left: tuple[tuple[str, str], ...]) -> None:
+        if left != self.status.to_clear:
+            self.status.to_clear = left
+            self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
+
+    def _check_sync(self, after: str) -> None:
+        """Compare what the game expects now with the last stable camera picture, and say which it is.
+
+        Runs after every change of what the game expects (an action, undo, a correction, a
+        decision, a resume), so a difference is reported at once and never blamed on the next move.
+        """
+        st = self.status
+        if self.state is None or self.last_picture is None or st.camera_fault is not None or st.verifying:
+            if st.out_of_sync is not None:  # a person put it right with no camera to ask: nothing to compare
+                st.out_of_sync = None
+                self._publish("sync-unchecked", {"after": after})
+            return
+        seen, left = self._strip(self.last_picture)
+        self._set_to_clear(left)
+        expected = self.expected()
+        if seen == expected:
+            if st.out_of_sync is not None:
+                st.out_of_sync = None
+                self._publish("in-sync", {"after": after})
+            return
+        if st.decision:
+            return  # the picture waits for the players' reading
+        pieces = misplaced(expected, seen)
+        reason = f"after {after} the camera sees " + "; ".join(
+            f"{m.piece} {_on(m.seen)} where the game has it {_on(m.belongs)}" for m in pieces[:4]) + (
+            f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "")
+        st.out_of_sync = OutOfSync(reason, tuple(m.piece for m in pieces), "table", seen, pieces)
+        self._publish("out-of-sync", st.out_of_sync.to_dict())
+
+    def preview_correction(self) -> dict[str, Any]:
+        """What accepting the board as the camera sees it would log, before anybody taps."""
+        with self._lock:
+            self._game()
+            target = self.status.out_of_sync.seen if self.status.out_of_sync else None
+            if target is None or target == self.expected():
+                raise SessionError("nothing to correct: the board matches the game")
+            action = self.game.correction(self.state, target)
+            return {"actions": [str(action)], **self._costs(self.state, self.game.apply(self.state, action)),
+                    "pieces": [m.to_dict() for m in misplaced(self.expected(), target)]}
+
+    def _costs(self, before: Any, after: Any) -> dict[str, Any]:
+        """What an action spends, in the game's own counter when its view has one (The FOG: MP)."""
+        a, b = self.game.view(before), self.game.view(after)
+        if isinstance(a.get("mp_left"), int) and isinstance(b.get("mp_left"), int):
+            return {"mp": a["mp_left"] - b["mp_left"], "mp_left": b["mp_left"]}
+        return {"mp": None, "mp_left": None}
 
     # ------------------------------------------------------------------ the camera
     def camera_lost(self, why: str) -> None:
@@ -425,18 +458,22 @@ class Session:
         The reading itself (a search that can take a while) runs outside the lock, so the panel
         and the buttons are never held up by it; if the game moved on meanwhile it is read again.
         """
-        seen_c = _canonical(seen)
+        picture = _canonical(seen)
         while True:
             with self._lock:
                 self._game()
-                self.last_picture = seen_c
+                self.last_picture = picture
+                self.status.view_blocked = False
                 if self.status.verifying:
-                    self.verify_setup(seen_c)
+                    self.verify_setup(picture)
                     return None
+                seen_c, left = self._strip(picture)
+                self._set_to_clear(left)
                 if seen_c == self.expected():
+                    self.status.decision, self.status.question = [], None
                     if self.status.out_of_sync is not None:
                         self.status.out_of_sync = None
-                        self._publish("in-sync", {})
+                        self._publish("in-sync", {"after": "the pieces were put back"})
                     return None
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)
@@ -447,36 +484,58 @@ class Session:
                     return self._out_of_sync(answer, seen_c)
                 return self._settle(answer, seen_c)
 
+    def view_blocked(self, blocked: bool) -> None:
+        """Something rests over the board (a hand, an arm): pieces under it are neither moved nor gone.
+
+        Nothing is judged while it lasts; the LEDs show a calm waiting pattern and the panel says
+        the view is blocked. When it lifts, the next stable picture is read as usual.
+        """
+        with self._lock:
+            if self.status.view_blocked == blocked or self.state is None:
+                return
+            self.status.view_blocked = blocked
+            self._publish("view-blocked" if blocked else "view-clear", {})
+
     def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
         if answer.ambiguous:
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
-            self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices]})
+            self.status.question = answer.question
+            self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
+                                              "question": answer.question})
             return answer
-        self._apply_choice(answer.choices[0])
+        self._apply_choice(answer.choices[0], "the move read by the camera")
         return answer
 
     def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
-        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", answer.offenders, answer.rule, seen)
-        self._publish("out-of-sync", {"reason": answer.reason, "offenders": list(answer.offenders),
-                                      "rule": answer.rule})
+        pieces = misplaced(self.expected(), seen)
+        offenders = answer.offenders or tuple(m.piece for m in pieces)
+        self.status.decision, self.status.question = [], None
+        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
+        self._publish("out-of-sync", self.status.out_of_sync.to_dict())
         return answer
 
-    def _apply_choice(self, choice: Choice) -> None:
+    def _apply_choice(self, choice: Choice, what: str) -> None:
         for action in choice.actions:
             self._apply(action)
-        self.status.out_of_sync = None
-        self.status.decision = []
+        self.status.decision, self.status.question = [], None
         self._forced()
+        self._check_sync(what)
 
-    def decide(self, index: int) -> None:
-        """The players chose one of the offered readings."""
+    def decide(self, index: int | None) -> None:
+        """The players chose one of the offered readings (``None``: none of them happened)."""
         with self._lock:
             if not self.status.decision:
                 raise SessionError("no decision is waiting")
+            if index is None:
+                seen = self.status.decision_seen
+                self.status.decision, self.status.question = [], None
+                self._out_of_sync(Reconciliation.illegal(
+                    "the players said none of the offered readings happened: put the pieces back"), seen)
+                return
             if not 0 <= index < len(self.status.decision):
                 raise SessionError(f"choose 1 to {len(self.status.decision)}")
-            self._apply_choice(self.status.decision[index])
+            self._apply_choice(self.status.decision[index], "the reading the players chose")
 
     def accept_correction(self, seen: Placement | None = None) -> Any:
         """A person says the board as seen is right: record the difference as a manual correction."""
@@ -491,6 +550,7 @@ class Session:
                 self._apply(action)
             except IllegalMoveError as exc:
                 raise SessionError(str(exc)) from exc
-            self.status.out_of_sync = None
+            self.status.decision, self.status.question = [], None
+            self._check_sync("the correction")
             return self.state
 

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     game TEXT NOT NULL,
     title TEXT NOT NULL,
-    status TEXT NOT NULL,               -- playing | finished | abandoned | damaged
+    status TEXT NOT NULL,               -- playing | paused | finished | abandoned | damaged
     setup TEXT NOT NULL,                -- the state after setup, JSON
     note TEXT NOT NULL DEFAULT ''       -- why a game is damaged
 );
@@ -220,6 +220,19 @@ class GameStore:
             except sqlite3.Error as exc:
                 raise unavailable(self.path, exc, "written") from exc
         return seq
+
+    def switch_to(self, game_id: str, pauses: str | None = None) -> None:
+        """Resume ``game_id``; ``pauses`` (the running game) is paused in the same transaction."""
+        statements = [("UPDATE games SET status='playing' WHERE id=?", (game_id,))]
+        if pauses is not None and pauses != game_id:
+            statements.insert(0, ("UPDATE games SET status='paused' WHERE id=? AND status='playing'", (pauses,)))
+        self._write("written", *statements)
+
+    def record(self, game_id: str) -> GameRecord:
+        for record in self.games():
+            if record.id == game_id:
+                return record
+        raise StoreError(f"no game {game_id!r} in {self.path}")
 
     def set_status(self, game_id: str, status: str, note: str = "") -> None:
         self._write("written", ("UPDATE games SET status=?, note=? WHERE id=?", (status, note, game_id)))

@@ -248,3 +248,109 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     shot(games, "10-replay")
     assert not errors, errors
     ctx.close()
+
+
+def post_json(page: Any, url: str, body: dict[str, Any] | None = None) -> Any:
+    return page.request.post(url, data=body or {}, headers={"Content-Type": "application/json"})
+
+
+def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
+    """At phone size: a running game is paused, never lost; the table and the game disagreeing is
+    said piece by piece, End turn waits, accepting the board shows what it logs first; swallowed
+    tokens are listed until turned over."""
+    base = panel_url
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    first = post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 5, "confirm": True}).json()["game"]
+
+    # --- "Create game" while a game runs asks first; the running game is paused, and resumed whole
+    page.goto(f"{base}/setup")
+    page.select_option("#count", "2")
+    page.click("#create")
+    page.wait_for_selector("#confirm-box")
+    assert "Pause it" in page.locator("#confirm-box").inner_text()
+    shot(page, "11-phone-new-game-asks")
+    page.click("#confirm-no")  # keep playing: nothing happened
+    assert api_state(page, base)["game"] == first
+    page.click("#create")
+    page.click("#confirm-yes")
+    deadline = time.monotonic() + 10
+    while api_state(page, base)["game"] == first and time.monotonic() < deadline:
+        time.sleep(0.05)
+    second = api_state(page, base)["game"]
+    assert second != first
+    page.goto(f"{base}/games")
+    page.wait_for_selector(f'button.resume[data-game="{first}"]')
+    shot(page, "12-phone-games-resume")
+    page.click(f'button.resume[data-game="{first}"]')
+    page.click("#confirm-yes")
+    page.wait_for_url(f"{base}/")
+    assert api_state(page, base)["game"] == first
+    statuses = {g["id"]: g["status"] for g in page.request.get(f"{base}/api/games").json()["games"]}
+    assert statuses[first] == "playing" and statuses[second] == "paused"
+
+    # --- the camera checks the resumed game's table; the draft is done on the API
+    post_json(page, f"{base}/api/table/setup")
+    deadline = time.monotonic() + 30
+    while api_state(page, base)["verifying"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    while (s := api_state(page, base))["phase"] == "draft":
+        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+
+    # --- an islander put where no move takes it: every piece named, End turn waits
+    state = api_state(page, base)
+    where = {p: c for c, ps in state["placement"].items() for p in ps}
+    piece = sorted(p for p, o in state["owners"].items() if o == state["active"] and p in where)[0]
+    home = where[piece]
+    far = next(c.id for c in BOARD.boat_places() if c.id not in state["placement"])
+    page.goto(f"{base}/")
+    page.wait_for_selector("g.piece")
+    post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": far})
+    page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=30_000)
+    assert f"put it back on {home}" in page.locator("#sync-pieces").inner_text()
+    page.click("#end-turn")
+    page.wait_for_selector("#flash:not([hidden])")
+    assert "disagree" in page.locator("#flash").inner_text()
+    assert api_state(page, base)["history"] == state["history"]  # nothing logged: the turn did not end
+    shot(page, "13-phone-out-of-sync")
+    page.click("#accept-correction")
+    page.wait_for_selector("#confirm-box")
+    text = page.locator("#confirm-box").inner_text()
+    assert f"correct {piece}:{home}>{far}" in text and "0 MP" in text
+    shot(page, "14-phone-accept-preview")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#sync-banner", state="detached", timeout=10_000)
+    assert api_state(page, base)["out_of_sync"] is None
+    page.click("#undo")  # the correction is taken back: the camera still sees it far away
+    page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=10_000)
+    post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": home})
+    page.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
+
+    # --- the FOG swallows a row: every token still on the table is listed and marked until turned over
+    for _ in range(60):
+        s = api_state(page, base)
+        if s["to_turn_over"] or s["phase"] != "moving":
+            break
+        seq = s["seq"]
+        assert post_json(page, f"{base}/api/end-turn").ok
+        deadline = time.monotonic() + 10
+        while api_state(page, base)["seq"] == seq and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    deadline = time.monotonic() + 30
+    while not api_state(page, base)["to_turn_over"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    chores = api_state(page, base)["to_turn_over"]
+    assert chores
+    page.wait_for_selector("#turn-over-banner")
+    for chore in chores:
+        assert page.locator(f'g.piece.turn-over[data-piece="{chore["piece"]}"]').count() == 1
+    shot(page, "15-phone-turn-over")
+    for chore in chores:
+        assert post_json(page, f"{base}/api/table/turn-over", {"piece": chore["piece"]}).ok
+    page.wait_for_selector("#turn-over-banner", state="detached", timeout=30_000)
+    assert not errors, errors
+    ctx.close()

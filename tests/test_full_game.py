@@ -53,7 +53,7 @@ def test_a_whole_game_played_on_the_simulated_table(tmp_path: Path, figures: Cal
                             companion.table(piece, cell)
                 wait_for(lambda: bool(session.status.decision) or session.state.placement == target.placement)
                 if session.status.decision:  # the players are asked
-                    played = [i for i, o in enumerate(session.status.decision) if o.movements == move.movements]
+                    played = [i for i, o in enumerate(session.status.decision) if o.actions == (str(move),)]
                     session.decide(played[0] if played else 0)
                 assert wait_for(lambda: session.state.placement == target.placement), \
                     f"camera did not follow {move}\n{out.getvalue()[-2000:]}"

@@ -139,10 +139,11 @@ def test_bad_setups_are_refused_with_the_field_named_and_nothing_changes(client:
 def test_a_solo_game_and_a_two_player_game_can_be_set_up(client: Any):
     solo = post(client, "/api/games", {"solo": "1", "name": "Dana"}).get_json()["state"]
     assert solo["mode"] == "solo" and solo["players"][0]["name"] == "Dana"
-    two = post(client, "/api/games", {"players": [{"name": "A"}, {"name": "B"}], "options": "enhanced"}).get_json()
+    two = post(client, "/api/games", {"players": [{"name": "A"}, {"name": "B"}], "options": "enhanced",
+                                      "confirm": True}).get_json()
     assert [len(p["colours"]) for p in two["state"]["players"]] == [2, 2] and two["state"]["options"] == "enhanced"
     games = client.get("/api/games").get_json()["games"]
-    assert [g["status"] for g in games] == ["abandoned", "playing"]  # a new game never silently deletes the old
+    assert [g["status"] for g in games] == ["paused", "playing"]  # a new game never silently deletes the old
 
 
 def test_bodies_that_are_not_json_objects_are_400(client: Any):

@@ -160,16 +160,26 @@ def test_the_end_of_the_game_is_checked_against_the_final_camera_picture(tmp_pat
     assert over and over[-1].data["picture"] == "matches" and over[-1].data["winners"]
 
 
-def test_a_swallowed_token_still_seen_on_the_board_is_flagged(tmp_path: Path):
+def test_swallowed_tokens_still_on_the_board_are_a_chore_not_a_disagreement(tmp_path: Path):
     session, listener = drafted_session(tmp_path)
     before = session.state
     assert before is not None
     while session.state.fog < BOARD.fog_index("7"):  # type: ignore[union-attr]
         session.end_turn()
     taken = sorted(session.state.lost)  # type: ignore[union-attr]
+    assert len(taken) >= 2
     session.on_stable_change(before.placement)  # nobody turned the swallowed tokens over
-    sync = session.status.out_of_sync
-    assert sync is not None and sync.rule == "fog" and set(sync.offenders) <= set(taken)
-    assert "taken by the FOG" in sync.reason
-    session.on_stable_change(session.state.placement)  # type: ignore[union-attr]  # now they are
-    assert session.status.out_of_sync is None
+    assert session.status.out_of_sync is None  # the game goes on
+    assert sorted(p for p, _ in session.status.to_clear) == taken  # every one of them, all at once
+    assert listener.kinds().count("to-clear") == 1
+    # A move on the rest of the board is still read while they lie there.
+    piece, src, dst = own_islander_with_a_free_forward_hex(session)
+    seen = moved({c: ps for c, ps in before.placement.items()}, **{piece.replace("-", "_"): dst})
+    session.on_stable_change(seen)
+    assert session.state.where[piece] == dst and session.status.out_of_sync is None  # type: ignore[union-attr]
+    # One token turned over: the list shrinks; all of them: it is empty.
+    first = taken[0]
+    session.on_stable_change({c: [p for p in ps if p != first] for c, ps in seen.items()})
+    assert [p for p, _ in session.status.to_clear] == taken[1:]
+    session.on_stable_change({c: [p for p in ps if p not in taken] for c, ps in seen.items()})
+    assert session.status.to_clear == () and session.status.out_of_sync is None

@@ -236,7 +236,7 @@ def test_starting_a_new_game_is_one_transaction(tmp_path: Path):
     store._db.execute("DROP TRIGGER refuse")
     session.start(new_game(BOARD, 3, seed=5), verify=False)
     statuses = {g.id: g.status for g in store.games()}
-    assert statuses[running] == "abandoned" and statuses[session.game_id] == "playing"
+    assert statuses[running] == "paused" and statuses[session.game_id] == "playing"
     store.close()
 
 

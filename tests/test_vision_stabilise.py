@@ -10,7 +10,7 @@ import numpy as np
 from companion.games.fog.setup import new_game
 from vision.detect import BoardDetector
 from vision.render import Effects, make_pose, render
-from vision.stabilise import Stabiliser, StreamObserver
+from vision.stabilise import Stabiliser, StreamObserver, watch
 from tests.tables import BOARD, LAYOUT
 
 POSE = make_pose(LAYOUT, 12, 30, 4, 19.0)
@@ -30,8 +30,7 @@ class Table:
     def frame(self, hand: str | None = None) -> None:
         shot = render(LAYOUT, self.placement, POSE, replace(LIGHT, hand=hand), seed=7)
         self.now += 0.1
-        obs = self.observer.observe(shot.frame)
-        change = self.stabiliser.feed(obs, self.observer.last_motion)
+        _obs, change = watch(self.observer, self.stabiliser, shot.frame)
         if change is not None:
             self.changes.append(change)
 
@@ -93,22 +92,38 @@ def test_moving_a_piece_gives_exactly_one_change_once_the_hand_is_gone():
     assert table.changes[0].moved == {piece: (src, dst)}
 
 
-def test_pieces_covered_longer_than_the_hold_time_are_reported_gone():
+def test_a_hand_resting_over_the_board_blocks_the_view_and_removes_nothing():
     state = new_game(BOARD, 3, seed=12)
     table = Table(dict(state.placement), hold=1.0)
     table.frames(4)
-    table.frames(25, hand_over("E4"))  # 2.5 s under a resting hand
-    assert len(table.changes) == 1
-    gone = {p for p, (_before, after) in table.changes[0].moved.items() if after is None}
-    covered = render(LAYOUT, table.placement, POSE, replace(LIGHT, hand=hand_over("E4")), seed=7)
-    near_hand = cv2.dilate(covered.hand_mask.astype(np.uint8), np.ones((61, 61), np.uint8)) > 0
-    for piece in gone:  # everything reported gone was under the hand or right beside it
-        x, y = BOARD.cells[covered.truth[piece]].center_mm
-        u, v = POSE.project(np.array([[x, y, 0.0]]))[0]
-        assert near_hand[int(v), int(u)], piece
-    assert len(gone) >= len(set(covered.truth) - covered.visible) - 2
-    table.frames(5)  # the hand goes: they are back
-    assert len(table.changes) == 2 and set(table.changes[1].moved) == gone
+    x, y = BOARD.cells["E4"].center_mm
+    for i in range(60):  # 6 s: a hand resting, never quite still
+        hand = f"at:{x + (i % 3) - 1},{y + (i % 2)}"
+        table.frame(hand)
+        assert table.changes == [], i
+    shot = render(LAYOUT, table.placement, POSE, replace(LIGHT, hand=hand), seed=7)
+    hidden = set(shot.truth) - shot.visible
+    assert len(hidden) >= 3  # the hand hides several pieces
+    covered = table.stabiliser.covered  # held as covered (the others are still seen, or were just now)
+    assert table.stabiliser.blocked and len(covered) >= 3 and covered <= hidden
+    table.frames(5)  # the hand goes: nothing moved, nothing to report
+    assert table.changes == [] and not table.stabiliser.blocked
+
+
+def test_a_piece_taken_off_is_reported_gone_once_the_hand_is_away():
+    table = start()
+    piece, src = next((p, c) for c, ps in table.placement.items() for p in ps if p in BOARD.islanders)
+    table.frames(3, hand_over(src))
+    rest = tuple(p for p in table.placement[src] if p != piece)
+    if rest:
+        table.placement[src] = rest
+    else:
+        del table.placement[src]
+    table.frames(2, hand_over(src))
+    assert table.changes == []
+    table.frames(40)  # 4 s: longer than the hold time
+    assert len(table.changes) == 1 and table.changes[0].moved == {piece: (src, None)}
+    assert not table.stabiliser.blocked
 
 
 def test_motion_gating_reuses_the_last_observation_on_an_idle_board():

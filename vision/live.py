@@ -22,7 +22,7 @@ import numpy as np
 from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.sources import FrameSource, SimulatedTable
-from vision.stabilise import Stabiliser, StreamObserver
+from vision.stabilise import Stabiliser, StreamObserver, watch
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ class LiveCamera:
                  on_picture: Callable[[Placement, bool], None] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
                  on_marker: Callable[[str, bool], None] | None = None,
+                 on_blocked: Callable[[bool], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
                  fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02,
                  recover_seconds: float | None = None) -> None:
@@ -115,6 +116,8 @@ class LiveCamera:
         self.on_picture = on_picture
         self.on_health = on_health
         self.on_marker = on_marker
+        self.on_blocked = on_blocked  # called when something starts/stops resting over the board
+        self.blocked = False
         self.markers = MarkerWatch()
         self.clock = clock
         self.observer = StreamObserver(BoardDetector(board))
@@ -217,7 +220,8 @@ class LiveCamera:
             self.observer.reset()
             self._announced = False
         try:
-            obs = self.observer.observe(frame)  # an unchanged picture costs only the motion check
+            # An unchanged picture costs only the motion check; pieces under a resting hand are held.
+            obs, change = watch(self.observer, self.stabiliser, frame)
         except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
             self._step_failed(exc)
             return None
@@ -230,7 +234,10 @@ class LiveCamera:
             for name, old, _new in self.markers.feed(obs.special):
                 if self.on_marker is not None:
                     self.on_marker(name, old is None)  # first sighting: where it stands is just noted
-        change = self.stabiliser.feed(obs, self.observer.last_motion)
+        if self.stabiliser.blocked != self.blocked:
+            self.blocked = self.stabiliser.blocked
+            if self.on_blocked is not None:
+                self.on_blocked(self.blocked)
         if not self.healthy:
             return obs  # pictures wait until the camera counts as back; the first one then is handed on whole
         if change is not None:
@@ -394,6 +401,13 @@ class LiveCamera:
         if cell:
             placement.setdefault(cell, []).append(piece)
         table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
+
+    def turn_over(self, piece: str) -> None:
+        """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays."""
+        self._sim().turn_over(piece)
+
+    def face_down(self) -> list[str]:
+        return self._sim().face_down()
 
     def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
         """Put every token on the simulated table where ``placement`` says (setting the board up)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -154,13 +154,16 @@ _BOARDS: dict[int, Layout] = {}
 
 
 @lru_cache(maxsize=128)
-def _token_patch(board_key: int, piece: str, px_per_mm: float) -> np.ndarray:
-    """A token seen from straight above: coloured disc, white square, marker."""
+def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool = False) -> np.ndarray:
+    """A token seen from straight above: coloured disc, white square, marker (face down: a plain grey disc)."""
     board = _BOARDS[board_key]
     size = round(TOKEN_MM * px_per_mm)
     patch = np.zeros((size, size, 4), np.uint8)
     look = board.pieces.get(piece)
     colour = _bgr(look.colour) if look is not None and look.colour is not None else (90, 90, 90)
+    if face_down:
+        cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (120, 120, 125, 255), -1, cv2.LINE_AA)
+        return patch
     cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (*colour, 255), -1, cv2.LINE_AA)
     marker_mm = look.marker_mm if look is not None else board.marker_mm
     marker_id = look.marker if look is not None else board.special_markers[piece]
@@ -193,8 +196,8 @@ def _paste(frame: np.ndarray, patch: np.ndarray, dst: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------------- rendering
 def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, effects: Effects | None = None,
-           seed: int = 0) -> Rendered:
-    """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it."""
+           seed: int = 0, face_down: Collection[str] = ()) -> Rendered:
+    """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it; ``face_down`` tokens show no marker."""
     _BOARDS[id(board)] = board
     effects = effects or Effects()
     rng = np.random.default_rng(seed)
@@ -228,7 +231,9 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
                         cy + half * (math.sin(angle) * dx + math.cos(angle) * dy),
                         z - 0.5 * k) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
             dst_pts = pose.project(np.array(corners))
-            _paste(frame, _token_patch(id(board), piece, patch_scale), dst_pts)
+            _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
+            if piece in face_down:
+                continue  # its back is blank: the camera cannot tell which token it is
             marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm
             mh = marker_mm / 2
             mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),

@@ -282,10 +282,22 @@ class SimulatedTable(FrameSource):
         self._lock = threading.Lock()
         self._open = False
         self._cached: tuple[Any, np.ndarray] | None = None
+        self._face_down: set[str] = set()
 
     def set_placement(self, placement: Mapping[str, Sequence[str]]) -> None:
         with self._lock:
             self._placement = {c: tuple(p) for c, p in placement.items() if p}
+            on_table = {p for ps in self._placement.values() for p in ps}
+            self._face_down &= on_table  # a token taken off and put back lies face up
+
+    def turn_over(self, piece: str) -> None:
+        """Turn a token over where it lies (face down its marker cannot be seen); again: face up."""
+        with self._lock:
+            self._face_down ^= {piece}
+
+    def face_down(self) -> list[str]:
+        with self._lock:
+            return sorted(self._face_down)
 
     def placement(self) -> dict[str, tuple[str, ...]]:
         with self._lock:
@@ -305,12 +317,12 @@ class SimulatedTable(FrameSource):
         if not self._open:
             raise CameraError("the simulated table is not open")
         with self._lock:
-            placement, effects = dict(self._placement), self.effects
+            placement, effects, down = dict(self._placement), self.effects, frozenset(self._face_down)
             self._frame_no += 1
-            key = (tuple(sorted(placement.items())), effects.hand)
+            key = (tuple(sorted(placement.items())), effects.hand, down)
             if self._cached is not None and self._cached[0] == key:
                 return self._cached[1]  # nothing moved: the same picture (a renderer needs no new one)
-        frame = render(self.board, placement, self.pose, effects, seed=self.seed).frame
+        frame = render(self.board, placement, self.pose, effects, seed=self.seed, face_down=down).frame
         frame.setflags(write=False)  # shared with every reader until the table changes
         with self._lock:
             self._cached = (key, frame)

@@ -27,6 +27,7 @@ MOTION_WIDTH = 256  # frames are compared at this width
 REFRESH_EVERY = 30  # frames: a full look at the board now and then, whatever the motion gate says
 ROI_MAX_SHARE = 0.25  # above this share of the board changed, look at the whole board again
 ROI_GROW_PX = 48  # grow the changed area so markers at its edge are wholly inside
+OCCLUDER_MARKERS = 20  # a changed patch this many marker areas large is a hand or an arm, not a lifted token
 
 
 def _copy(obs: Observation, ms: float) -> Observation:
@@ -71,10 +72,14 @@ class StreamObserver:
     last_motion: float = 1.0
     _roi_aruco: cv2.aruco.ArucoDetector | None = None
     _since_full: int = 0
+    _small_now: np.ndarray | None = None   # this frame, small
+    _reference: np.ndarray | None = None   # the frame when the board last stood still as the stable picture
+    _frame_width: int = 0
 
     def observe(self, frame: np.ndarray) -> Observation:
         start = time.perf_counter()
         small = _small_gray(frame)
+        self._small_now, self._frame_width = small, frame.shape[1]
         last = self._last_obs
         roi = None
         self._since_full += 1
@@ -104,7 +109,47 @@ class StreamObserver:
 
     def reset(self) -> None:
         """Forget the last frame (after a camera fault): the next frame is searched whole."""
-        self._last_small, self._last_obs = None, None
+        self._last_small, self._last_obs, self._reference = None, None, None
+
+    def set_reference(self) -> None:
+        """This frame shows the stable picture with every piece in view: what 'nothing over the board' looks like."""
+        self._reference = self._small_now
+
+    def covered(self, pieces: dict[str, str], h: np.ndarray | None) -> set[str]:
+        """Which of ``pieces`` (piece -> the cell it stood on, now unseen) lie under something large.
+
+        A token lifted off the board changes a token-sized patch of the picture; a hand or an arm
+        resting over the board changes a patch many markers large around the tokens it hides. So a
+        missing piece inside a large changed patch (against the last calm picture) is covered,
+        not gone, however long the hand rests.
+        """
+        ref, now = self._reference, self._small_now
+        if not pieces or ref is None or now is None or h is None or ref.shape != now.shape:
+            return set()
+        changed = cv2.dilate((cv2.absdiff(now, ref) > 18).astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        scale = now.shape[1] / max(1, self._frame_width)
+        m = self._marker_px(h) * scale
+        large = stats[:, cv2.CC_STAT_AREA] >= OCCLUDER_MARKERS * m * m
+        large[0] = False  # the unchanged background
+        try:
+            inv = np.linalg.inv(h)
+        except np.linalg.LinAlgError:
+            return set()
+        cells = self.detector.board.cells
+        ids = [p for p, c in pieces.items() if c in cells]
+        if not ids:
+            return set()
+        mm = np.array([[cells[pieces[p]].center_mm] for p in ids], np.float64)
+        uv = cv2.perspectiveTransform(mm, inv).reshape(-1, 2) * scale
+        r = max(1, round(m))
+        out = set()
+        for piece, (u, v) in zip(ids, uv, strict=True):
+            x, y = int(round(u)), int(round(v))
+            window = labels[max(0, y - r):max(0, y + r + 1), max(0, x - r):max(0, x + r + 1)]
+            if window.size and bool(large[window].any()):
+                out.add(piece)
+        return out
 
     def _marker_px(self, h: np.ndarray | None) -> float:
         """The side of a piece marker in pixels at the board centre, from the board fit."""
@@ -221,6 +266,14 @@ class Stabiliser:
     _candidate: dict[str, str] | None = None
     _count: int = 0
     initialised: bool = False
+    covered: set[str] = field(default_factory=set)  # stable pieces unseen under a hand or an arm right now
+    _covered_since: float | None = None
+    _now: float = 0.0
+
+    @property
+    def blocked(self) -> bool:
+        """Something has rested over pieces longer than the hold time: the view is blocked (not a move)."""
+        return self._covered_since is not None and self._now - self._covered_since >= self.hold_seconds
 
     def reset(self, placement: dict[str, str]) -> None:
         """Start from a known placement (piece -> cell), e.g. the engine's expected state."""
@@ -229,9 +282,16 @@ class Stabiliser:
         self.last_seen = {p: now for p in placement}
         self._candidate, self._count, self.initialised = None, 0, True
 
-    def feed(self, obs: Observation, motion: float = 0.0) -> StableChange | None:
-        """One observation (and the motion score of its frame); a change when the board settled."""
-        now = self.clock()
+    def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset()
+             ) -> StableChange | None:
+        """One observation (the motion score of its frame, the unseen pieces lying under something large);
+        a change when the board settled."""
+        now = self._now = self.clock()
+        self.covered = set(covered) & set(self.stable)
+        if not self.covered:
+            self._covered_since = None
+        elif self._covered_since is None:
+            self._covered_since = now
         if motion > self.motion_threshold or not obs.board_found:
             self._candidate, self._count = None, 0
             return None
@@ -239,8 +299,8 @@ class Stabiliser:
             self.last_seen[piece] = now
         candidate = dict(obs.pieces)
         for piece, cell in self.stable.items():
-            if piece not in candidate and now - self.last_seen.get(piece, now) < self.hold_seconds:
-                candidate[piece] = cell  # covered (by a hand?) only briefly: assume it is still there
+            if piece not in candidate and (piece in self.covered or now - self.last_seen.get(piece, now) < self.hold_seconds):
+                candidate[piece] = cell  # under a hand, or unseen only briefly: it is still there
         if candidate == self._candidate:
             self._count += 1
         else:
@@ -255,3 +315,18 @@ class Stabiliser:
         change = StableChange(dict(self.stable), candidate, now)
         self.stable = candidate
         return change
+
+
+def watch(observer: StreamObserver, stabiliser: Stabiliser, frame: np.ndarray) -> tuple[Observation, StableChange | None]:
+    """One frame through the observer and the stabiliser, the way the live camera does it.
+
+    Missing pieces are checked for a hand over them; a calm frame that shows the stable picture
+    whole becomes the reference that check compares against.
+    """
+    obs = observer.observe(frame)
+    missing = {p: c for p, c in stabiliser.stable.items() if p not in obs.pieces}
+    covered = observer.covered(missing, obs.homography) if missing and obs.board_found else set()
+    change = stabiliser.feed(obs, observer.last_motion, covered)
+    if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
+        observer.set_reference()
+    return obs, change

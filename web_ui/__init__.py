@@ -67,7 +67,8 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     def game_error(exc: FogCompanionError) -> Any:
         # The game refused (illegal move, wrong phase, nothing to undo): the request was understood
         # but conflicts with the state of the game.
-        return jsonify(error=str(exc), kind=type(exc).__name__, status=409), 409
+        return jsonify(error=str(exc), kind=getattr(exc, "kind", type(exc).__name__), status=409,
+                       **getattr(exc, "details", {})), 409
 
     return app
 

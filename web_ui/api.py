@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from companion.errors import FogCompanionError
+from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names
 from companion.store import StoreError
 from web_ui import security
@@ -225,6 +225,30 @@ def choose_pin() -> Any:
 
 
 # ---------------------------------------------------------------------------------------- setup
+def _confirmed(data: dict[str, Any], doing: str) -> None:
+    """Nothing replaces the running game on one tap: the request must say ``"confirm": true``."""
+    confirm = field(data, "confirm", bool, required=False, what="true to confirm")
+    running = companion().session.running()
+    if running is not None and not confirm:
+        raise GameRunningError(f"game {running} is being played: {doing} it (it can be resumed from the Games "
+                               "page); send \"confirm\": true to go ahead", running)
+
+
+@bp.post("/games/<game_id>/resume")
+@security.guarded
+def resume_game(game_id: str) -> Any:
+    """Bring a paused game back whole: its log, its position, the camera's check of the table."""
+    c = companion()
+    data = body()
+    try:
+        c.session.store.record(game_id)
+    except StoreError:
+        abort(404, description=f"no game {game_id!r}")
+    if c.session.running() != game_id:
+        _confirmed(data, "resuming another game pauses")
+    c.resume_game(game_id)
+    return ok(game=game_id)
+
 @bp.post("/games")
 @security.guarded
 def create_game() -> Any:
@@ -239,6 +263,7 @@ def create_game() -> Any:
                     what="option text, e.g. 'hourglass=90,enhanced'") or ""
     title = field(data, "title", str, required=False, check=lambda v: len(v) <= 80, what="a title up to 80 "
                   "characters") or ""
+    _confirmed(data, "starting a new game pauses")
     solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
     board = _board_name() or "standard"
     try:
@@ -332,7 +357,11 @@ def undo() -> Any:
 @bp.post("/decide")
 def decide() -> Any:
     _state_or_409()
-    option = field(body(), "option", int, check=lambda v: 0 <= v < 100, what="the number of an offered option")
+    data = body()
+    if field(data, "none", bool, required=False, what="true when none of the offered readings happened"):
+        companion().session.decide(None)
+        return ok()
+    option = field(data, "option", int, check=lambda v: 0 <= v < 100, what="the number of an offered option")
     companion().session.decide(option)
     return ok()
 
@@ -347,6 +376,8 @@ def correction() -> Any:
     if field(data, "accept", bool, required=False, what="true or false"):
         session.accept_correction()
         return ok()
+    if field(data, "preview", bool, required=False, what="true or false"):
+        return jsonify(ok=True, preview=session.preview_correction())
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off the "
                  "board)")
@@ -397,10 +428,21 @@ def table_setup() -> Any:
     return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
 
 
+@bp.post("/table/turn-over")
+def table_turn_over() -> Any:
+    """Turn a token over on the simulated table, as a hand would: its marker is hidden, the token stays."""
+    camera = _camera()
+    piece = field(body(), "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
+    if piece not in camera.board.pieces:
+        abort(400, description=f"no piece {piece!r} on this board")
+    camera.turn_over(piece)
+    return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()}, face_down=camera.face_down())
+
+
 @bp.get("/table")
 def table() -> Any:
     camera = _camera()
-    return jsonify(table={c: list(ps) for c, ps in camera.table().items()})
+    return jsonify(table={c: list(ps) for c, ps in camera.table().items()}, face_down=camera.face_down())
 
 
 @bp.post("/table/hand")

@@ -36,9 +36,11 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "damaged": snap.damaged,
         "verifying": st.verifying,
         "setup_differences": st.setup_differences,
-        "out_of_sync": None if st.out_of_sync is None else {
-            "reason": st.out_of_sync.reason, "offenders": list(st.out_of_sync.offenders), "rule": st.out_of_sync.rule},
+        "out_of_sync": None if st.out_of_sync is None else st.out_of_sync.to_dict(),
         "decision": [c.to_dict() for c in st.decision],
+        "question": st.question,
+        "to_turn_over": [{"piece": p, "cell": c} for p, c in st.to_clear],
+        "view_blocked": st.view_blocked,
         "leds": leds_json(hardware),
     }
     if snap.state is None:

@@ -151,6 +151,8 @@ class Reconciliation:
     reason: str | None = None          # set when no legal reading exists
     offenders: tuple[str, ...] = ()    # the pieces that break a rule
     rule: str | None = None            # the rule's short name
+    question: str | None = None        # set when the players must confirm even a single reading (it hides
+    #                                    something the camera cannot see); the session then asks
 
     @property
     def ok(self) -> bool:
@@ -158,11 +160,13 @@ class Reconciliation:
 
     @property
     def ambiguous(self) -> bool:
-        return len(self.choices) > 1
+        """The players are asked: several readings, or one that must be confirmed."""
+        return len(self.choices) > 1 or (bool(self.choices) and self.question is not None)
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "ambiguous": self.ambiguous, "choices": [c.to_dict() for c in self.choices],
-                "reason": self.reason, "offenders": list(self.offenders), "rule": self.rule}
+                "reason": self.reason, "offenders": list(self.offenders), "rule": self.rule,
+                "question": self.question}
 
     @classmethod
     def illegal(cls, reason: str, offenders: Sequence[str] = (), rule: str | None = None) -> Reconciliation:
@@ -269,8 +273,15 @@ class Game(Protocol):
     def expected(self, state: Any) -> dict[str, tuple[str, ...]]:
         """What the camera should see now: cell -> sorted piece ids."""
 
+    def taken_off(self, state: Any) -> Sequence[str]:
+        """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
+        tokens, turned over by hand). The session lists them as a chore, never as a disagreement."""
+
     def reconcile(self, state: Any, seen: Placement) -> Reconciliation:
-        """What a stable camera picture means in ``state``."""
+        """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left out).
+
+        A reading that hides what the camera cannot see (a piece that ends where it started, a
+        move that ends the turn early) is returned with a ``question``: the players confirm it."""
 
     def notes(self, before: Any, after: Any) -> dict[str, Any]:
         """What an action changed that the table should hear (JSON-able: "flip these tokens")."""

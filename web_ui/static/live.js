@@ -16,8 +16,12 @@
     if (!state || !state.placement) return;
     board.selected = selected;
     const fog = state.fog || {};  /* a game's view: only The FOG has a FOG */
-    board.render(state.placement, {owners: state.owners, swallowed: fog.swallowed, nextFog: fog.next,
-      offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved});
+    /* tokens the rules took but still on the table are drawn where the camera sees them, marked */
+    const shown = Object.fromEntries(Object.entries(state.placement).map(([c, ps]) => [c, ps.slice()]));
+    (state.to_turn_over || []).forEach((t) => { (shown[t.cell] = shown[t.cell] || []).push(t.piece); });
+    board.render(shown, {owners: state.owners, swallowed: fog.swallowed, nextFog: fog.next,
+      offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
+      turnOver: (state.to_turn_over || []).map((t) => t.piece)});
   }
   const text = (id, v) => { document.getElementById(id).textContent = v; };
   Fog.on("state", (s) => {
@@ -45,6 +49,12 @@
     history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
     draw();
   });
+  function correctMode() {
+    document.querySelector("input[name=mode][value=correct]").checked = true;
+    document.getElementById("mode-hint").textContent = "Correct: tap the piece, then the cell where it really is.";
+  }
+  document.addEventListener("fog-correct", correctMode);
+  if (location.hash === "#correct") correctMode();
   document.getElementById("end-turn").onclick = () => Fog.api("POST", "/api/end-turn", {});
   document.getElementById("undo").onclick = () => Fog.api("POST", "/api/undo", {});
   Fog.connect();

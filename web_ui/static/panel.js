@@ -22,7 +22,7 @@ const Fog = (() => {
         }
       }
     }
-    if (!res.ok) {
+    if (!res.ok && data.kind !== "game-running") {  /* a running game is asked about on the page itself */
       flash(data.error || ("error " + res.status));
     }
     return {ok: res.ok, status: res.status, data};
@@ -60,7 +60,6 @@ const Fog = (() => {
     es.addEventListener("game", (e) => {
       const g = JSON.parse(e.data);
       if (g.kind === "marker-moved") flash(g.data.reason);
-      if (g.kind === "action" && g.data.flip) flash("The FOG took them: turn over " + g.data.flip.join(", "));
       if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
       listeners.game.forEach((fn) => fn(g));
     });
@@ -91,27 +90,88 @@ const Fog = (() => {
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
         "). Play goes on here: move islanders on the Board page."));
     }
+    if (s.view_blocked) {
+      b.classList.add("ask");
+      b.appendChild(el("p", {id: "blocked-banner"}, "Something rests over the board: the camera waits until it " +
+        "is lifted. Nothing is judged meanwhile."));
+    }
     if (s.out_of_sync) {
       b.classList.add("alert");
-      b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: " + s.out_of_sync.reason +
-        (s.out_of_sync.offenders.length ? " (" + s.out_of_sync.offenders.join(", ") + ")" : "") +
-        ". Put the pieces back, or accept the board as it is."));
-      const accept = el("button", {id: "accept-correction"}, "Accept the board as it is");
-      accept.onclick = () => api("POST", "/api/correction", {accept: true});
+      b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. End turn waits " +
+        "until they agree. " + s.out_of_sync.reason + "."));
+      const list = el("ul", {id: "sync-pieces", "class": "fixes"});
+      (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
+        m.piece + ": " + (m.belongs ? "put it back on " + m.belongs : "take it off the board") +
+        (m.seen ? " (the camera sees it on " + m.seen + ")" : " (the camera does not see it)"))));
+      b.appendChild(list);
+      const accept = el("button", {id: "accept-correction"}, "Accept the board as it is…");
+      accept.onclick = acceptBoard;
       b.appendChild(accept);
+      if (document.body.dataset.page !== "live") {
+        b.appendChild(el("a", {href: "/#correct", "class": "button-link"}, "Correct one piece"));
+      } else {
+        const fix = el("button", {id: "correct-one", "class": "secondary"}, "Correct one piece");
+        fix.onclick = () => document.dispatchEvent(new CustomEvent("fog-correct"));
+        b.appendChild(fix);
+      }
     }
     if (s.decision && s.decision.length) {
       b.classList.add("ask");
-      b.appendChild(el("p", {id: "decision-banner"}, "The move can be read several ways. Which one happened?"));
+      b.appendChild(el("p", {id: "decision-banner"}, s.question ||
+        "The move can be read several ways. Which one happened?"));
       s.decision.forEach((o, i) => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
-          (i + 1) + ": " + (o.movements || []).join(", ") + " (" + o.cost + " MP" +
-          (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")");
+          (i + 1) + ": " + (o.movements || o.actions || []).join(", ") + (o.cost === undefined ? "" : " (" + o.cost + " MP" +
+          (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")"));
         btn.onclick = () => api("POST", "/api/decide", {option: i});
         b.appendChild(btn);
       });
+      const none = el("button", {id: "decide-none", "class": "secondary"}, "None of these: I'll put the pieces back");
+      none.onclick = () => api("POST", "/api/decide", {none: true});
+      b.appendChild(none);
+    }
+    if (s.to_turn_over && s.to_turn_over.length) {
+      b.classList.add("warn");
+      b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
+        "board: " + s.to_turn_over.map((t) => t.piece + " (" + t.cell + ")").join(", ") + "."));
     }
     b.hidden = b.childElementCount === 0;
+  }
+
+  /* Accepting the board logs a correction: show what it will log first, act only on a second tap. */
+  async function acceptBoard() {
+    const res = await api("POST", "/api/correction", {preview: true});
+    if (!res.ok) return;
+    const p = res.data.preview;
+    const lines = p.pieces.map((m) => m.piece + ": " + (m.belongs || "off the board") + " → " + (m.seen || "off the board"));
+    const cost = p.mp === null ? "" : " It spends " + p.mp + " MP" + (p.mp_left === null ? "" : " (" + p.mp_left + " left)") + ".";
+    if (await confirmBox("Accept the board as the camera sees it? This logs: " + p.actions.join("; ") + "." + cost +
+                         " Undo takes it back.", lines, "Accept the board", "Cancel")) {
+      await api("POST", "/api/correction", {accept: true});
+    }
+  }
+
+  /* A question on the page (not a browser pop-up): resolves true on the first button, false otherwise. */
+  function confirmBox(text, lines, yes, no) {
+    return new Promise((resolve) => {
+      document.getElementById("confirm-box")?.remove();
+      const box = el("div", {id: "confirm-box", "class": "confirm", role: "dialog", "aria-modal": "true",
+                             "aria-labelledby": "confirm-text"});
+      box.appendChild(el("p", {id: "confirm-text"}, text));
+      if (lines && lines.length) {
+        const ul = el("ul", {"class": "fixes"});
+        lines.forEach((l) => ul.appendChild(el("li", {}, l)));
+        box.appendChild(ul);
+      }
+      const ok = el("button", {id: "confirm-yes"}, yes);
+      const cancel = el("button", {id: "confirm-no", "class": "secondary"}, no);
+      const done = (v) => { box.remove(); resolve(v); };
+      ok.onclick = () => done(true);
+      cancel.onclick = () => done(false);
+      box.appendChild(ok); box.appendChild(cancel);
+      document.body.appendChild(box);
+      cancel.focus();
+    });
   }
 
   function drawLeds(leds) {
@@ -200,6 +260,7 @@ const Fog = (() => {
     _drawPiece(id, x, y, info, colours) {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
+        ((info.turnOver || []).includes(id) ? " turn-over" : "") + ((info.faceDown || []).includes(id) ? " face-down" : "") +
         (this.selected === id ? " selected" : "") + ((info.moved || []).includes(id) ? " moved" : ""));
       g.setAttribute("data-piece", id);
       g.setAttribute("transform", `translate(${x},${y})`);
@@ -257,5 +318,5 @@ const Fog = (() => {
 
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
-  return {api, flash, on, connect, board, el, colourOf};
+  return {api, flash, on, connect, board, el, colourOf, confirmBox};
 })();

@@ -58,7 +58,12 @@
         name: r.querySelector(".name").value.trim() || "Player " + (i + 1),
         colours: [...r.querySelectorAll(".colour")].map((s) => s.value)}));
     }
-    const res = await Fog.api("POST", "/api/games", body);
+    let res = await Fog.api("POST", "/api/games", body);
+    if (res.status === 409 && res.data.kind === "game-running" &&
+        await Fog.confirmBox("A game is being played. Pause it and start the new one? The running game stays " +
+                             "on the Games page, where Resume brings it back.", [], "Pause it and start", "Keep playing")) {
+      res = await Fog.api("POST", "/api/games", {...body, confirm: true});
+    }
     document.getElementById("setup-error").textContent = res.ok ? "" : res.data.error;
   };
   const simButton = document.getElementById("sim-setup");

@@ -9,6 +9,7 @@ the FOG and turn markers, the hourglass, the scoring.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import SetupError
@@ -35,6 +36,35 @@ OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, 
 def _choice(option: Option) -> Choice:
     text = ", ".join(str(m) for m in option.movements) or "nothing moved"
     return Choice(tuple(str(a) for a in option.actions), f"{text} ({option.cost} MP)", option.to_dict())
+
+
+def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
+    """Why a reading must be confirmed by the players, or None when it is what they most likely did.
+
+    The cheapest reading is not always the one a person made. Three readings hide something the
+    camera cannot see (rules interpretation 31): an islander that ends where it started (pushed
+    others and ran back), a move in which none of the active colour's islanders changed field
+    (another colour's islander dragged out of turn looks like a push and a run back), and the
+    free endurance run while MP are left (it ends the turn).
+    """
+    before, after = state.where, {p: c for c, ps in seen.items() for p in ps}
+    movers = dict.fromkeys(m.islander for m in option.movements)
+    back = [i for i in movers if before.get(i) == after.get(i)]
+    own = set(state.islanders_of(state.active_colour)) if state.active_colour else set()
+    active = state.active_colour
+    changed = [p for p in set(before) | set(after) if before.get(p) != after.get(p)]
+    if changed and not own & set(changed):
+        return (f"only {', '.join(sorted(changed))} moved, and it is {active}'s turn: did "
+                f"{' and '.join(back or movers)} push and run back ({option.cost} MP)? If a piece was moved out of "
+                "turn, put it back.")
+    if back:
+        return (f"{' and '.join(back)} ended where {'they' if len(back) > 1 else 'it'} started: was that a push and "
+                f"a run back ({option.cost} MP)? If not, put the pieces back.")
+    free = [m.islander for m in option.movements if m.kind == "endurance"]
+    if free and state.mp_left - option.cost > 0:
+        return (f"{free[0]}'s last field can be its free endurance run, which ends the turn with "
+                f"{state.mp_left - option.cost} MP unused, or a plain run that keeps the turn going: which was it?")
+    return None
 
 
 def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -> tuple[Player, ...]:
@@ -195,7 +225,19 @@ class FogGame:
         answer = explain(state, seen)
         if not answer.ok:
             return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)
-        return Reconciliation(tuple(_choice(o) for o in answer.options))
+        choices = tuple(_choice(o) for o in answer.options)
+        question = hidden_in(state, answer.options[0], target)
+        if question is None:
+            return Reconciliation(choices)
+        plain: tuple[Choice, ...] = ()
+        if any(m.kind == "endurance" for m in answer.options[0].movements):
+            # The same picture without the free run: a plain run, paid for, the turn goes on.
+            other = explain(replace(state, endurance_used=True), seen)
+            plain = tuple(_choice(o) for o in other.options if o.cost <= state.mp_left)
+        return Reconciliation(plain + choices, question=question)
+
+    def taken_off(self, state: GameState) -> tuple[str, ...]:
+        return tuple(sorted(state.lost))
 
     def notes(self, before: GameState, after: GameState) -> dict[str, Any]:
         out: dict[str, Any] = {"mp_left": after.mp_left, "active": after.active_colour}

@@ -1,0 +1,276 @@
+"""The honest loop, played at the table: the companion never says "in sync" when the table differs,
+never charges a reading nobody made, and never loses a game to one tap.
+
+The camera is the session's own door for pictures (``on_stable_change``), exactly what the
+camera thread calls; the panel is Flask's test client on a companion with the simulated table.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.events import EventBus
+from companion.games.fog import rules
+from companion.games.fog.setup import new_game
+from companion.run import Companion
+from companion.session import OutOfSyncError, Session
+from companion.store import GameStore
+from tests.tables import BOARD, moved, nb, position, sim_config
+from web_ui import create_app
+
+E = "E4"
+
+
+def post(client: Any, path: str, body: Any = None) -> Any:
+    return client.post(path, data=json.dumps(body if body is not None else {}),
+                       headers={"Content-Type": "application/json"})
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Companion]:
+    c = Companion(sim_config(tmp_path), out=io.StringIO())
+    yield c
+    c.stop()
+
+
+@pytest.fixture
+def client(companion: Companion) -> Any:
+    return create_app(companion).test_client()
+
+
+def playing(companion: Companion, client: Any, seed: int = 21) -> Session:
+    """Three players, the setup seen by the camera, the draft done: the first turn of phase 2."""
+    res = post(client, "/api/games", {"players": [{}, {}, {}], "seed": seed})
+    assert res.status_code == 200, res.get_json()
+    session = companion.session
+    session.on_stable_change(session.state.placement)  # the camera sees the setup
+    while session.state.phase == "draft":
+        assert post(client, "/api/draft", {"islander": client.get("/api/state").get_json()["drafts"][0]}).status_code == 200
+    return session
+
+
+def forward_step(state: Any) -> tuple[str, str, str]:
+    """An islander of the active colour, where it stands and a free beach field ahead of it."""
+    for piece in state.islanders_of(state.active_colour):
+        cell = state.where.get(piece)
+        if cell and BOARD.cells[cell].kind == "beach":
+            for d in ("NW", "NE"):
+                n = BOARD.step(cell, d)
+                if n and BOARD.cells[n].kind == "beach" and n not in state.placement:
+                    return piece, cell, n
+    raise AssertionError("no free field ahead")
+
+
+def far_cell(state: Any, piece: str) -> str:
+    """A free beach field far from the piece: no legal move gets it there."""
+    row = BOARD.row_of(state.where[piece])
+    return next(c for c, cell in BOARD.cells.items() if cell.kind == "beach" and c not in state.placement
+                and abs(ord(BOARD.row_of(c)[0]) - ord(row[0])) >= 5)
+
+
+# ------------------------------------------------------------------------------ out of sync, and the ways out
+def test_end_turn_is_refused_while_an_islander_stands_where_no_move_takes_it(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece = forward_step(session.state)[0]
+    src, far = session.state.where[piece], far_cell(session.state, piece)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
+    state = client.get("/api/state").get_json()
+    sync = state["out_of_sync"]
+    assert sync and piece in sync["offenders"]
+    assert {"piece": piece, "belongs": src, "seen": far} in sync["pieces"]  # where it belongs, where it is seen
+    for _ in range(3):  # the panel, again and again: never a turn ended with the table wrong
+        res = post(client, "/api/end-turn")
+        assert res.status_code == 409 and res.get_json()["kind"] == "out-of-sync"
+    with pytest.raises(OutOfSyncError):
+        session.end_turn("button")
+    assert session.state.round == 1 and session.state.turn_index == 0
+    session.on_stable_change(session.state.placement)  # hands put it back
+    assert client.get("/api/state").get_json()["out_of_sync"] is None
+    assert post(client, "/api/end-turn").status_code == 200
+
+
+def test_the_hourglass_ends_the_turn_with_what_was_confirmed_even_out_of_sync(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece = forward_step(session.state)[0]
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far_cell(session.state, piece)}))
+    assert session.status.out_of_sync is not None
+    turn = session.state.turn_index
+    session.end_turn("hourglass")
+    assert session.state.turn_index != turn and session.state.history[-1] == "end-turn hourglass"
+    assert session.status.out_of_sync is not None  # the table is still wrong, and still said so
+
+
+def test_in_panel_only_play_end_turn_works_as_before(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece = forward_step(session.state)[0]
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far_cell(session.state, piece)}))
+    session.camera_lost("unplugged")
+    assert post(client, "/api/end-turn").status_code == 200
+
+
+def test_a_correction_the_camera_contradicts_is_out_of_sync_not_in_sync(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, src, _ = forward_step(session.state)
+    far = far_cell(session.state, piece)
+    res = post(client, "/api/correction", {"piece": piece, "cell": far})  # the table still has it on src
+    assert res.status_code == 200
+    sync = res.get_json()["state"]["out_of_sync"]
+    assert sync and sync["offenders"] == [piece] and {"piece": piece, "belongs": far, "seen": src} in sync["pieces"]
+    assert post(client, "/api/end-turn").get_json()["kind"] == "out-of-sync"
+    # Undo takes the correction back: the game and the camera agree again, at once.
+    res = post(client, "/api/undo")
+    assert res.status_code == 200 and res.get_json()["state"]["out_of_sync"] is None
+
+
+def test_accepting_the_board_shows_what_it_will_log_first_and_undo_takes_it_back(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, src, _ = forward_step(session.state)
+    far = far_cell(session.state, piece)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
+    before = client.get("/api/state").get_json()
+    preview = post(client, "/api/correction", {"preview": True}).get_json()["preview"]
+    assert preview["actions"] == [f"correct {piece}:{src}>{far}"] and preview["mp"] == 0
+    assert preview["pieces"] == [{"piece": piece, "belongs": src, "seen": far}]
+    assert client.get("/api/state").get_json() == before  # a preview changes nothing
+    res = post(client, "/api/correction", {"accept": True})
+    assert res.status_code == 200 and res.get_json()["state"]["out_of_sync"] is None
+    assert session.state.where[piece] == far
+    res = post(client, "/api/undo")  # the camera still sees it on the far field: out of sync again, said at once
+    sync = res.get_json()["state"]["out_of_sync"]
+    assert sync and {"piece": piece, "belongs": src, "seen": far} in sync["pieces"]
+
+
+def test_undoing_a_move_the_camera_read_says_at_once_which_piece_to_put_back(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, src, dst = forward_step(session.state)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))
+    assert session.state.where[piece] == dst and session.status.out_of_sync is None
+    res = post(client, "/api/undo")
+    sync = res.get_json()["state"]["out_of_sync"]
+    assert sync["offenders"] == [piece] and sync["pieces"] == [{"piece": piece, "belongs": src, "seen": dst}]
+    assert "undoing" in sync["reason"]
+
+
+# ------------------------------------------------------------------------------ swallowed tokens
+def test_every_swallowed_token_still_on_the_table_is_listed_at_once_and_turning_them_over_clears_it(
+        companion: Companion, client: Any):
+    session = playing(companion, client)
+    table = dict(session.state.placement)
+    while not session.state.lost:
+        session.on_stable_change(table)
+        assert post(client, "/api/end-turn").status_code == 200
+    session.on_stable_change(table)  # nobody turned them over yet
+    state = client.get("/api/state").get_json()
+    taken = sorted(session.state.lost)
+    assert state["out_of_sync"] is None and sorted(t["piece"] for t in state["to_turn_over"]) == taken
+    assert all(t["cell"] == next(c for c, ps in table.items() if t["piece"] in ps) for t in state["to_turn_over"])
+    assert post(client, "/api/end-turn").status_code == 200  # the game goes on meanwhile
+    session.on_stable_change({c: [p for p in ps if p not in taken] for c, ps in table.items()})
+    assert client.get("/api/state").get_json()["to_turn_over"] == []
+
+
+# ------------------------------------------------------------------------------ readings that are asked, not charged
+def table_session(tmp_path: Path, state: Any) -> Session:
+    session = Session(GameStore(tmp_path / "games.db"), EventBus())
+    session.start(state, verify=False)
+    session.on_stable_change(state.placement)
+    return session
+
+
+def test_a_plain_run_is_applied_without_asking(tmp_path: Path):
+    state = position({E: "blue-elder-1"}, {"blue-elder-1": "black"})
+    session = table_session(tmp_path, state)
+    session.on_stable_change(moved(state.placement, blue_elder_1=nb(E, "NW")))
+    assert session.state.where["blue-elder-1"] == nb(E, "NW") and session.state.mp_left == 6
+    assert session.status.decision == []
+
+
+def test_a_last_field_that_could_be_the_free_endurance_run_is_asked_while_mp_are_left(tmp_path: Path):
+    # blue-warrior-3 (endurance) has moved; one more field could be its free run (ending the turn
+    # with 3 MP unused) or a plain run. The players say which; nothing is charged meanwhile.
+    a = nb(E, "NW")
+    state = position({a: "blue-warrior-3"}, {"blue-warrior-3": "black"}, mp_left=3, moved=("blue-warrior-3",))
+    session = table_session(tmp_path, state)
+    session.on_stable_change(moved(state.placement, blue_warrior_3=nb(a, "NE")))
+    assert session.state == state and session.status.question and "endurance" in session.status.question
+    kinds = [c.details["movements"][0].split()[0] for c in session.status.decision]
+    assert kinds == ["run", "endurance"]  # the plain reading first
+    with pytest.raises(Exception, match="say which one"):
+        session.end_turn("panel")
+    session.decide(0)
+    assert session.state.mp_left == 2 and session.state.turn_index == 0 and not session.state.endurance_used
+
+
+def test_another_colours_islander_dragged_out_of_turn_is_asked_never_charged(tmp_path: Path):
+    # Black's leader could have pushed red-elder-1 and run back: the camera sees only red-elder-1 move.
+    a = nb(E, "NW")
+    state = position({E: "blue-leader-1", a: "red-elder-1"}, {"blue-leader-1": "black", "red-elder-1": "pink"})
+    session = table_session(tmp_path, state)
+    session.on_stable_change(moved(state.placement, red_elder_1=nb(a, "NW")))
+    assert session.state == state  # nothing charged
+    assert session.status.question and "red-elder-1" in session.status.question
+    session.decide(None)  # none of that happened: it was moved out of turn
+    sync = session.status.out_of_sync
+    assert sync is not None and sync.offenders == ("red-elder-1",) and session.state.mp_left == 7
+
+
+def test_a_push_then_a_run_back_is_charged_only_when_the_players_confirm_it(tmp_path: Path):
+    a = nb(E, "NW")
+    state = position({E: "blue-leader-1", a: "red-elder-1"}, {"blue-leader-1": "black", "red-elder-1": "pink"})
+    session = table_session(tmp_path, state)
+    session.on_stable_change(moved(state.placement, red_elder_1=nb(a, "NW")))
+    [reading] = session.status.decision
+    session.decide(0)
+    assert session.state.where == {"blue-leader-1": E, "red-elder-1": nb(a, "NW")}
+    assert session.state.mp_left == 7 - reading.details["cost"] and reading.details["cost"] >= 3
+
+
+# ------------------------------------------------------------------------------ one tap never destroys a game
+def test_a_new_game_needs_a_confirmation_and_the_running_one_is_paused_and_resumed_whole(
+        companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, _, dst = forward_step(session.state)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))
+    first, position_before = session.game_id, session.state
+    res = post(client, "/api/games", {"players": [{}, {}]})
+    assert res.status_code == 409 and res.get_json()["kind"] == "game-running" and res.get_json()["running"] == first
+    assert session.game_id == first  # nothing happened
+    res = post(client, "/api/games", {"players": [{}, {}], "confirm": True})
+    assert res.status_code == 200
+    second = session.game_id
+    games = {g["id"]: g["status"] for g in client.get("/api/games").get_json()["games"]}
+    assert games == {first: "paused", second: "playing"}
+    res = post(client, f"/api/games/{first}/resume")
+    assert res.status_code == 409 and res.get_json()["kind"] == "game-running"
+    res = post(client, f"/api/games/{first}/resume", {"confirm": True})
+    assert res.status_code == 200 and session.game_id == first
+    assert session.state == position_before and session.replayed() == position_before  # its log and its position
+    games = {g["id"]: g["status"] for g in client.get("/api/games").get_json()["games"]}
+    assert games == {first: "playing", second: "paused"}
+
+
+def test_a_finished_game_cannot_be_resumed(companion: Companion, client: Any):
+    session = playing(companion, client)
+    while session.state.phase != "finished":
+        session.on_stable_change(session.state.placement)
+        post(client, "/api/end-turn")
+    done = session.game_id
+    assert post(client, "/api/games", {"players": [{}, {}, {}]}).status_code == 200  # nothing runs: no question
+    res = post(client, f"/api/games/{done}/resume", {"confirm": True})
+    assert res.status_code == 409 and "finished" in res.get_json()["error"]
+    assert post(client, "/api/games/nope/resume", {"confirm": True}).status_code == 404
+
+
+def test_a_resumed_game_is_checked_by_the_camera_again(tmp_path: Path):
+    session = Session(GameStore(tmp_path / "games.db"), EventBus())
+    first = session.start(new_game(BOARD, 3, seed=1), verify=False)
+    session.start(new_game(BOARD, 3, seed=2), verify=False)
+    assert session.resume(first, verify=True) and session.status.verifying
+    assert session.verify_setup(session.state.placement) == [] and not session.status.verifying
+    assert rules.legal_drafts(session.state)
