@@ -2,7 +2,9 @@
 
 Prints p50/p90/p99/max in milliseconds over N turns (default 1,000). Each turn is a full turn of
 random legal moves (until the MP run out or the endurance run is made), played from a position
-reached by a random draft and a random number of rounds; then ``explain(before, after)`` is timed.
+reached by a random draft and a random number of rounds; then ``explain(before, after)`` is timed,
+and the whole reading the session runs on its reconciler thread (``Game.reconcile``: the search,
+the questions it must ask, the plain alternative to a free endurance run).
 
     python benchmarks/explain_speed.py [--turns 1000] [--seed 1]
 """
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.games.fog import rules  # noqa: E402
 from companion.games.fog.explain import explain  # noqa: E402
+from companion.games.fog.game import GAME  # noqa: E402
 from companion.games.fog.legality import apply_move, legal_movements  # noqa: E402
 from companion.games.fog.options import Options  # noqa: E402
 from companion.games.fog.setup import new_game  # noqa: E402
@@ -59,6 +62,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     times: list[float] = []
+    readings: list[float] = []
+    asked = 0
     failures = 0
     searched: list[int] = []
     for before, after in random_turns(args.turns, args.seed):
@@ -67,16 +72,24 @@ def main() -> int:
         times.append((time.perf_counter() - start) * 1000)
         searched.append(answer.searched)
         failures += not answer.ok
+        start = time.perf_counter()
+        reading = GAME.reconcile(before, after.placement)
+        readings.append((time.perf_counter() - start) * 1000)
+        asked += reading.question is not None
     times.sort()
+    readings.sort()
 
-    def pct(p: float) -> float:
-        return times[min(len(times) - 1, int(round(p / 100 * (len(times) - 1))))]
+    def pct(p: float, values: list[float] | None = None) -> float:
+        values = times if values is None else values
+        return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
     print(f"explain on {len(times)} random full turns (seed {args.seed}):")
     print(f"  p50 {pct(50):.1f} ms   p90 {pct(90):.1f} ms   p99 {pct(99):.1f} ms   max {times[-1]:.1f} ms   "
           f"mean {statistics.mean(times):.1f} ms")
     print(f"  positions searched: median {statistics.median(searched):.0f}, max {max(searched)}; "
           f"unexplained: {failures}")
+    print(f"reconcile (what the session runs): p50 {pct(50, readings):.1f} ms   p99 {pct(99, readings):.1f} ms   "
+          f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}")
     return 0
 
 
