@@ -116,7 +116,8 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
     "detector": ("How a picture becomes a settled board.", (
         Key("stable_frames", int, 3, "identical observations in a row before a board picture counts as settled",
             low=1, high=30),
-        Key("hold_seconds", float, 3.0, "a piece hidden (by a hand) for less than this is assumed to be still there",
+        Key("hold_seconds", float, 3.0, "a piece unseen for less than this is assumed to be still there; one under a "
+            "hand or an arm resting over the board is held for as long as it rests (the view is blocked)",
             low=0, high=60),
     )),
     "game": ("Which game, its board file, and what a game started from the command line looks like.", (

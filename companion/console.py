@@ -20,9 +20,11 @@ from companion.errors import FogCompanionError
 
 RUN_HELP = """commands (the camera does the rest):
   table PIECE CELL     move a piece on the simulated table (as a hand would; CELL '-' takes it off)
+  turn-over PIECE      turn a token over on the simulated table (its marker disappears, it stays)
   draft ISLANDER       choose an islander in the draft (auto-draft: the rest of the phase at random)
   ACTION               any action in the game's notation (e.g. move run blue-sailor-2 C3>D3)
-  end | undo | accept | decide N | status | score | board | save FILE | help | quit"""
+  end | undo | accept | decide N | decide none | status | score | board | save FILE | help | quit
+  (status says what the camera disagrees with, piece by piece; accept prints what it logged)"""
 
 
 def wants_console(forced: bool, stdin: TextIO | None) -> bool:
@@ -73,6 +75,11 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
         companion.say(RUN_HELP)
     elif verb == "table" and len(words) == 3:
         companion.table(words[1], words[2])
+    elif verb == "turn-over" and len(words) == 2:
+        camera = getattr(companion, "camera", None)
+        if camera is None or not camera.simulated:
+            raise FogCompanionError("turn-over works on the simulated table (camera source 'sim')")
+        camera.turn_over(words[1])
     elif state is None:
         where = getattr(companion, "panel_url", None) or "run without --no-panel"
         companion.say(f"no game yet: start one on the panel ({where}) or restart with --players N")
@@ -89,13 +96,13 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
     elif verb == "undo":
         session.undo()
     elif verb == "accept":
+        preview = session.preview_correction()
         session.accept_correction()
+        companion.say(f"logged: {'; '.join(preview['actions'])} (undo takes it back)")
     elif verb == "decide" and len(words) == 2:
-        session.decide(int(words[1]) - 1)
+        session.decide(None if words[1] == "none" else int(words[1]) - 1)
     elif verb == "status":
-        st = session.status
-        companion.say(f"{state!r}; out of sync: {st.out_of_sync is not None}; verifying: {st.verifying}; "
-                      f"camera: {st.camera_fault or 'ok'}; storage: {st.storage_fault or 'ok'}")
+        companion.say(status_text(session))
     elif verb == "score":
         companion.say("\n".join(game.score(state).lines()))
     elif verb == "board":
@@ -115,3 +122,26 @@ def start(companion: Any, stopping: threading.Event, forced: bool, stdin: TextIO
     companion.say(RUN_HELP)
     threading.Thread(target=read_commands, args=(companion, stopping, stdin), name="console", daemon=True).start()
     return True
+
+
+def status_text(session: Any) -> str:
+    """The session in words: what the camera disagrees with, piece by piece, and what waits."""
+    st = session.status
+    lines = [f"verifying the setup: {'yes' if st.verifying else 'no'}; camera: {st.camera_fault or 'ok'}; "
+             f"storage: {st.storage_fault or 'ok'}" + ("; the view is blocked (something rests over the board)"
+                                                       if st.view_blocked else "")]
+    if st.out_of_sync is None:
+        lines.append("the table and the game agree" if session.last_picture is not None and st.camera_fault is None
+                     else "no camera picture to compare with")
+    else:
+        lines.append(f"OUT OF SYNC: {st.out_of_sync.reason}")
+        lines += [f"  {m.piece}: put it {'back on ' + m.belongs if m.belongs else 'off the board'} (seen "
+                  f"{'on ' + m.seen if m.seen else 'nowhere'})" for m in st.out_of_sync.pieces]
+        lines.append("  ways out: put the pieces back, 'accept' the board as it is, or correct one piece")
+    if st.decision:
+        lines.append(st.question or "the change can be read several ways:")
+        lines += [f"  decide {i + 1}: {c.summary}" for i, c in enumerate(st.decision)]
+        lines.append("  decide none: none of these happened (then put the pieces back)")
+    if st.to_clear:
+        lines.append("turn these over or take them off: " + ", ".join(f"{p} ({c})" for p, c in st.to_clear))
+    return "\n".join(lines)

@@ -28,6 +28,7 @@ __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncErr
            "Snapshot", "Status", "replay_log", "replay_states"]
 
 Placement = Mapping[str, Sequence[str]]
+Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
 
 
@@ -329,7 +330,7 @@ class Session:
         return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
     # ------------------------------------------------------------------ the table and the game
-    def _strip(self, seen: dict[str, tuple[str, ...]]) -> tuple[dict[str, tuple[str, ...]], tuple[tuple[str, str], ...]]:
+    def _strip(self, seen: Picture) -> tuple[Picture, tuple[tuple[str, str], ...]]:
         """The picture without the pieces the rules took off the table, and where those still are.
 
         The FOG turns swallowed tokens over; until the players have done so the camera still sees

@@ -43,6 +43,16 @@ class TableHardware:
         self._alert: tuple[str | None, tuple[str, ...]] = (None, ())
 
     @property
+    def alert(self) -> str | None:
+        """The alert the LEDs show now (``illegal``, ``waiting``, ``camera-lost``, ``disk-full``) or None."""
+        return self._alert[0]
+
+    @property
+    def scene(self) -> LedScene:
+        """The game's LED picture as last shown (the animator adds only time to it)."""
+        return self._scene
+
+    @property
     def messages(self) -> list[str]:
         """What the hardware found, for the start-up log ("using the fake backends")."""
         return [self.led_message, self.controls.message]

@@ -51,7 +51,8 @@ def playing(companion: Companion, client: Any, seed: int = 21) -> Session:
     session = companion.session
     session.on_stable_change(session.state.placement)  # the camera sees the setup
     while session.state.phase == "draft":
-        assert post(client, "/api/draft", {"islander": client.get("/api/state").get_json()["drafts"][0]}).status_code == 200
+        pick = client.get("/api/state").get_json()["drafts"][0]
+        assert post(client, "/api/draft", {"islander": pick}).status_code == 200
     return session
 
 
@@ -98,7 +99,8 @@ def test_end_turn_is_refused_while_an_islander_stands_where_no_move_takes_it(com
 def test_the_hourglass_ends_the_turn_with_what_was_confirmed_even_out_of_sync(companion: Companion, client: Any):
     session = playing(companion, client)
     piece = forward_step(session.state)[0]
-    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far_cell(session.state, piece)}))
+    far = far_cell(session.state, piece)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
     assert session.status.out_of_sync is not None
     turn = session.state.turn_index
     session.end_turn("hourglass")
@@ -109,7 +111,8 @@ def test_the_hourglass_ends_the_turn_with_what_was_confirmed_even_out_of_sync(co
 def test_in_panel_only_play_end_turn_works_as_before(companion: Companion, client: Any):
     session = playing(companion, client)
     piece = forward_step(session.state)[0]
-    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far_cell(session.state, piece)}))
+    far = far_cell(session.state, piece)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
     session.camera_lost("unplugged")
     assert post(client, "/api/end-turn").status_code == 200
 
@@ -274,3 +277,22 @@ def test_a_resumed_game_is_checked_by_the_camera_again(tmp_path: Path):
     assert session.resume(first, verify=True) and session.status.verifying
     assert session.verify_setup(session.state.placement) == [] and not session.status.verifying
     assert rules.legal_drafts(session.state)
+
+
+def test_the_terminal_says_piece_by_piece_what_the_camera_disagrees_with(companion: Companion, client: Any):
+    from companion.console import command
+
+    said: list[str] = []
+    companion.say = said.append  # type: ignore[method-assign]
+    session = playing(companion, client)
+    piece, src, _ = forward_step(session.state)
+    far = far_cell(session.state, piece)
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
+    command(companion, ["status"])
+    assert "OUT OF SYNC" in said[-1] and f"{piece}: put it back on {src} (seen on {far})" in said[-1]
+    with pytest.raises(OutOfSyncError):
+        command(companion, ["end"])
+    command(companion, ["accept"])
+    assert said[-1] == f"logged: correct {piece}:{src}>{far} (undo takes it back)"
+    command(companion, ["status"])
+    assert "the table and the game agree" in said[-1]

@@ -8,7 +8,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
@@ -18,9 +21,11 @@ from tests.tables import BOARD, sim_config, wait_for
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path):
+@contextmanager
+def drafted_table(tmp_path: Path, **overrides: Any) -> Iterator[tuple[Companion, io.StringIO]]:
+    """The whole companion on the simulated table, the setup seen by the camera, the draft made."""
     out = io.StringIO()
-    companion = Companion(sim_config(tmp_path), lambda: new_game(BOARD, 3, seed=9), out=out,
+    companion = Companion(sim_config(tmp_path, **overrides), lambda: new_game(BOARD, 3, seed=9), out=out,
                           environ={"FOG_LED_BACKEND": "recording"})
     companion.start()
     try:
@@ -28,6 +33,14 @@ def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path
         assert wait_for(lambda: not session.status.verifying), out.getvalue()
         while session.state.phase == "draft":
             session.act(str(rules.legal_drafts(session.state)[0]))
+        yield companion, out
+    finally:
+        companion.stop()
+
+
+def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path):
+    with drafted_table(tmp_path) as (companion, out):
+        session = companion.session
         state = session.state
         piece, src, dst = next(
             (p, state.where[p], n) for p in state.islanders_of(state.active_colour)
@@ -38,8 +51,6 @@ def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path
         assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()
         assert session.state.mp_left == 6 and session.replayed() == session.state
         assert companion.hardware.strip.frames  # the LEDs were painted
-    finally:
-        companion.stop()
     assert "stopped: LEDs off, camera released, log closed" in out.getvalue()
 
 
@@ -66,7 +77,7 @@ def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_
     # and the game is there to resume
     again = subprocess.run([sys.executable, "-m", "companion", "run", "--console"], input="status\nquit\n",
                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
-    assert "resumed game" in again.stdout and "out of sync" in again.stdout  # status answered, then quit
+    assert "resumed game" in again.stdout and "verifying the setup:" in again.stdout  # status answered, then quit
 
 
 def test_the_end_of_the_terminal_input_ends_the_commands_not_the_companion():
@@ -90,3 +101,20 @@ def test_the_end_of_the_terminal_input_ends_the_commands_not_the_companion():
     assert stopping.is_set()
     assert not console.wants_console(False, io.StringIO(""))  # a pipe or /dev/null: no commands read
     assert console.wants_console(True, io.StringIO(""))  # unless --console asks for them
+
+
+def test_a_hand_resting_over_the_board_blocks_the_view_calmly_and_removes_nothing(tmp_path: Path):
+    with drafted_table(tmp_path, **{"detector.hold_seconds": 1.0}) as (companion, out):
+        session = companion.session
+        before = session.state
+        crowded = max(BOARD.cells, key=lambda c: sum(1 for n in BOARD.neighbours(c) if n in before.placement))
+        x, y = BOARD.cells[crowded].center_mm
+        companion.camera.source.set_hand(f"at:{x},{y}")  # a hand comes to rest over the board
+        assert wait_for(lambda: session.status.view_blocked, timeout=60), out.getvalue()
+        assert session.status.out_of_sync is None and session.state == before  # nothing judged, nothing removed
+        assert wait_for(lambda: companion.hardware.alert == "waiting")  # calm, not the red alarm
+        assert companion.hardware.scene.segments["turn"][0].effect == "pulse"
+        companion.camera.source.set_hand(None)
+        assert wait_for(lambda: not session.status.view_blocked, timeout=60), out.getvalue()
+        assert session.status.out_of_sync is None and session.state == before
+        assert companion.hardware.alert is None

@@ -299,7 +299,8 @@ class Stabiliser:
             self.last_seen[piece] = now
         candidate = dict(obs.pieces)
         for piece, cell in self.stable.items():
-            if piece not in candidate and (piece in self.covered or now - self.last_seen.get(piece, now) < self.hold_seconds):
+            recent = now - self.last_seen.get(piece, now) < self.hold_seconds
+            if piece not in candidate and (piece in self.covered or recent):
                 candidate[piece] = cell  # under a hand, or unseen only briefly: it is still there
         if candidate == self._candidate:
             self._count += 1
@@ -317,7 +318,8 @@ class Stabiliser:
         return change
 
 
-def watch(observer: StreamObserver, stabiliser: Stabiliser, frame: np.ndarray) -> tuple[Observation, StableChange | None]:
+def watch(observer: StreamObserver, stabiliser: Stabiliser,
+          frame: np.ndarray) -> tuple[Observation, StableChange | None]:
     """One frame through the observer and the stabiliser, the way the live camera does it.
 
     Missing pieces are checked for a hand over them; a calm frame that shows the stable picture
