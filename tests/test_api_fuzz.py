@@ -26,7 +26,7 @@ REQUESTS = 10_000
 PIECES = sorted(BOARD.islanders)[:6] + ["rock-1", "nobody", ""]
 CELLS = sorted(BOARD.cells)[:8] + ["Z9", "", "A1' OR 1=1"]
 FIELDS = ["players", "seed", "options", "solo", "name", "title", "islander", "piece", "cell", "option", "accept",
-          "pin", "where", "colours"]
+          "pin", "where", "colours", "confirm", "preview", "none", "action", "game"]
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(allow_nan=False),
                       st.text(max_size=30), st.sampled_from(PIECES + CELLS + ["random", "fiducial:2", "black", "1"]))
@@ -39,7 +39,8 @@ bodies = st.one_of(
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),  # not JSON at all
 )
 POSTS = ["/api/games", "/api/setup/verify", "/api/draft", "/api/move", "/api/end-turn", "/api/undo", "/api/decide",
-         "/api/correction", "/api/unlock", "/api/table/move", "/api/table/setup", "/api/table/hand"]
+         "/api/correction", "/api/unlock", "/api/table/move", "/api/table/setup", "/api/table/hand", "/api/act",
+         "/api/table/turn-over", "/api/games/{game}/resume", "/api/games/{text}/resume"]
 GETS = ["/api/state", "/api/board", "/api/leds", "/api/setup/choices", "/api/score", "/api/games", "/api/camera",
         "/api/table", "/api/games/{game}", "/api/games/{game}/replay", "/api/games/{text}", "/api/nothing",
         "/snapshot.jpg", "/", "/setup", "/games/{text}"]

@@ -296,3 +296,22 @@ def test_the_terminal_says_piece_by_piece_what_the_camera_disagrees_with(compani
     assert said[-1] == f"logged: correct {piece}:{src}>{far} (undo takes it back)"
     command(companion, ["status"])
     assert "the table and the game agree" in said[-1]
+
+
+def test_resuming_the_game_being_played_changes_nothing(companion: Companion, client: Any):
+    session = playing(companion, client)
+    before, status = session.state, client.get("/api/state").get_json()
+    res = post(client, f"/api/games/{session.game_id}/resume")
+    assert res.status_code == 200 and session.state is before
+    assert client.get("/api/state").get_json() == status
+
+
+def test_an_own_islander_running_alone_is_read_as_its_own_run_not_as_a_push_and_back(tmp_path: Path):
+    # The same picture as a push by black's leader and a run back, but the elder is black's too:
+    # its own one-field run is what a player most likely made, and it is cheaper. Applied, not asked.
+    a = nb(E, "NW")
+    state = position({E: "blue-leader-1", a: "blue-elder-1"}, {"blue-leader-1": "black", "blue-elder-1": "black"})
+    session = table_session(tmp_path, state)
+    session.on_stable_change(moved(state.placement, blue_elder_1=nb(a, "NW")))
+    assert session.status.decision == [] and session.state.history[-1] == f"move run blue-elder-1 {a}>{nb(a, 'NW')}"
+    assert session.state.mp_left == 6

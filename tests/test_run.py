@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -118,3 +119,39 @@ def test_a_hand_resting_over_the_board_blocks_the_view_calmly_and_removes_nothin
         assert wait_for(lambda: not session.status.view_blocked, timeout=60), out.getvalue()
         assert session.status.out_of_sync is None and session.state == before
         assert companion.hardware.alert is None
+
+
+class SlowReading:
+    """The game, but reading a picture takes until the test says so (a search of a hard position)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def reconcile(self, state: Any, seen: Any) -> Any:
+        self.entered.set()
+        self.release.wait(60)
+        return self.game.reconcile(state, seen)
+
+
+def test_a_slow_reading_never_holds_up_the_camera_or_the_panel(tmp_path: Path):
+    with drafted_table(tmp_path) as (companion, out):
+        session = companion.session
+        slow = SlowReading(session.game)
+        session.game = slow  # type: ignore[assignment]
+        state = session.state
+        piece = next(p for p in state.islanders_of(state.active_colour) if BOARD.cells[state.where[p]].kind == "beach")
+        dst = next(n for n in BOARD.neighbours(state.where[piece])
+                   if BOARD.cells[n].kind == "beach" and n not in state.placement)
+        companion.table(piece, dst)
+        assert slow.entered.wait(30), out.getvalue()  # the reading is under way ...
+        frames = companion.camera.frames
+        assert wait_for(lambda: companion.camera.frames >= frames + 5)  # ... and frames keep coming
+        assert companion.healthy()  # the watchdog keeps being fed
+        assert session.snapshot().state is state  # the panel reads the session meanwhile
+        slow.release.set()
+        assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()

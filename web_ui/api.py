@@ -244,8 +244,9 @@ def resume_game(game_id: str) -> Any:
         c.session.store.record(game_id)
     except StoreError:
         abort(404, description=f"no game {game_id!r}")
-    if c.session.running() != game_id:
-        _confirmed(data, "resuming another game pauses")
+    if c.session.running() == game_id:
+        return ok(game=game_id)  # it is the game being played: nothing to do
+    _confirmed(data, "resuming another game pauses")
     c.resume_game(game_id)
     return ok(game=game_id)
 
