@@ -311,9 +311,10 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": far})
     page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=30_000)
     assert f"put it back on {home}" in page.locator("#sync-pieces").inner_text()
-    page.click("#end-turn")
-    page.wait_for_selector("#flash:not([hidden])")
-    assert "disagree" in page.locator("#flash").inner_text()
+    assert page.locator("#end-turn").is_disabled()  # End turn waits, and says why
+    assert "disagree" in page.locator("#end-turn-why").inner_text()
+    res = post_json(page, f"{base}/api/end-turn")  # a script (or a stale page) is refused all the same
+    assert res.status == 409 and res.json()["kind"] == "out-of-sync"
     assert api_state(page, base)["history"] == state["history"]  # nothing logged: the turn did not end
     shot(page, "13-phone-out-of-sync")
     page.click("#accept-correction")

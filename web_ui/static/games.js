@@ -6,7 +6,8 @@
     body.replaceChildren();
     res.data.games.slice().reverse().forEach((g) => {
       const tr = Fog.el("tr", {"data-game": g.id});
-      const a = Fog.el("a", {href: "/games/" + g.id}, g.title);
+      const a = Fog.el("a", {href: "/games/" + g.id}, g.title === g.id ? "Game of " +
+        new Date(g.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"}) : g.title);
       const td = Fog.el("td"); td.appendChild(a); tr.appendChild(td);
       tr.appendChild(Fog.el("td", {}, g.status));
       tr.appendChild(Fog.el("td", {}, String(g.events)));

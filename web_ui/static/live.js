@@ -24,9 +24,22 @@
       turnOver: (state.to_turn_over || []).map((t) => t.piece)});
   }
   const text = (id, v) => { document.getElementById(id).textContent = v; };
+  /* End turn is offered only when it would be taken; otherwise the reason is said next to it. */
+  function endTurnState(s) {
+    const camera = s.camera && s.camera.healthy;
+    const why = !s.placement ? "No game yet: start one on Setup." :
+      s.outcome ? "The game is over." :
+      s.verifying ? "The camera checks the setup first." :
+      s.phase !== "moving" ? "The draft comes first." :
+      (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
+      (s.decision && s.decision.length && camera) ? "Say how the last move is read first." : "";
+    document.getElementById("end-turn").disabled = !!why;
+    text("end-turn-why", why);
+  }
   Fog.on("state", (s) => {
     state = s;
     text("phase", s.phase);
+    endTurnState(s);
     if (!s.placement) { text("active-name", "no game: open Setup"); return; }
     text("round", s.round);
     const active = document.getElementById("active");

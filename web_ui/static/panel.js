@@ -28,19 +28,26 @@ const Fog = (() => {
     return {ok: res.ok, status: res.status, data};
   }
 
+  /* A notice that stays until dismissed, in the page's flow under the header: it never covers a control. */
   function flash(text) {
     let box = document.getElementById("flash");
     if (!box) {
       box = document.createElement("div");
       box.id = "flash";
-      box.className = "flash";
+      box.className = "notice";
       box.setAttribute("role", "alert");
-      document.body.appendChild(box);
+      const msg = document.createElement("p");
+      msg.className = "notice-text";
+      const close = document.createElement("button");
+      close.className = "secondary dismiss";
+      close.textContent = "Dismiss";
+      close.onclick = () => { box.hidden = true; };
+      box.append(msg, close);
+      const banner = document.getElementById("banner");
+      (banner ? banner.parentNode : document.body).insertBefore(box, banner ? banner.nextSibling : null);
     }
-    box.textContent = text;
+    box.querySelector(".notice-text").textContent = text;
     box.hidden = false;
-    clearTimeout(box._t);
-    box._t = setTimeout(() => { box.hidden = true; }, 6000);
   }
 
   const listeners = {state: [], game: [], leds: []};
@@ -49,8 +56,10 @@ const Fog = (() => {
   function connect() {
     const conn = document.getElementById("conn");
     const es = new EventSource("/events");
-    es.addEventListener("open", () => conn && conn.classList.add("up"));
-    es.addEventListener("error", () => conn && conn.classList.remove("up"));
+    const say = (up) => { if (!conn) return; conn.classList.toggle("up", up);
+      conn.textContent = up ? "● live" : "● offline: reconnecting…"; };
+    es.addEventListener("open", () => say(true));
+    es.addEventListener("error", () => say(false));
     es.addEventListener("state", (e) => {
       last = JSON.parse(e.data);
       banner(last);
@@ -194,9 +203,8 @@ const Fog = (() => {
       this.opts = opts || {};
       this.cells = {};
       geometry.cells.forEach((c) => { this.cells[c.id] = c; });
-      const [w, h] = geometry.size_mm;
       const svg = document.createElementNS(SVGNS, "svg");
-      svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+      svg.setAttribute("viewBox", Board.frame(geometry).join(" "));
       svg.setAttribute("class", "board-svg");
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", "the board");
@@ -206,6 +214,17 @@ const Fog = (() => {
       geometry.cells.forEach((c) => this._drawCell(c));
       container.replaceChildren(svg);
       this.selected = null;
+    }
+    /* The part of the board where pieces stand (cells and their outlines, a small margin): the
+       printed margin around it would only make the cells smaller on a phone. */
+    static frame(geometry) {
+      const xs = [], ys = [];
+      geometry.cells.forEach((c) => {
+        (c.outline.length ? c.outline : [[c.x - 13, c.y - 13], [c.x + 13, c.y + 13]]).forEach(([x, y]) => { xs.push(x); ys.push(y); });
+      });
+      if (!xs.length) return [0, 0, geometry.size_mm[0], geometry.size_mm[1]];
+      const m = 4, x0 = Math.min(...xs) - m, y0 = Math.min(...ys) - m;
+      return [x0, y0, Math.max(...xs) + m - x0, Math.max(...ys) + m - y0];
     }
     _layer(name) { const g = document.createElementNS(SVGNS, "g"); g.setAttribute("class", name); this.svg.appendChild(g); return g; }
     _drawCell(c) {
