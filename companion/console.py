@@ -135,7 +135,7 @@ def status_text(session: Any) -> str:
                      else "no camera picture to compare with")
     else:
         lines.append(f"OUT OF SYNC: {st.out_of_sync.reason}")
-        lines += [f"  {m.piece}: put it {'back on ' + m.belongs if m.belongs else 'off the board'} (seen "
+        lines += [f"  {m.piece}: put it {'on ' + m.belongs if m.belongs else 'off the board'} (seen "
                   f"{'on ' + m.seen if m.seen else 'nowhere'})" for m in st.out_of_sync.pieces]
         lines.append("  ways out: put the pieces back, 'accept' the board as it is, or correct one piece")
     if st.decision:

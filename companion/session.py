@@ -375,9 +375,9 @@ class Session:
         if st.decision:
             return  # the picture waits for the players' reading
         pieces = misplaced(expected, seen)
-        reason = f"after {after} the camera sees " + "; ".join(
+        reason = "the camera sees " + "; ".join(
             f"{m.piece} {_on(m.seen)} where the game has it {_on(m.belongs)}" for m in pieces[:4]) + (
-            f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "")
+            f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + f" (checked after {after})"
         st.out_of_sync = OutOfSync(reason, tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())
 
@@ -451,7 +451,7 @@ class Session:
             answer = self.game.reconcile(self.state, seen_c)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
                 raise IllegalMoveError(answer.reason or f"{piece} cannot reach {cell} now")
-            return self._settle(answer, seen_c)
+            return self._settle(answer, seen_c, "the move entered on the panel")
 
     def on_stable_change(self, seen: Placement) -> Reconciliation | None:
         """Reconcile a stable camera picture with the expected state.
@@ -497,7 +497,8 @@ class Session:
             self.status.view_blocked = blocked
             self._publish("view-blocked" if blocked else "view-clear", {})
 
-    def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
+    def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
+                what: str = "the move read by the camera") -> Reconciliation:
         if answer.ambiguous:
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
@@ -505,7 +506,7 @@ class Session:
             self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
                                               "question": answer.question})
             return answer
-        self._apply_choice(answer.choices[0], "the move read by the camera")
+        self._apply_choice(answer.choices[0], what)
         return answer
 
     def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:

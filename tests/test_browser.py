@@ -310,7 +310,7 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     page.wait_for_selector("g.piece")
     post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": far})
     page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=30_000)
-    assert f"put it back on {home}" in page.locator("#sync-pieces").inner_text()
+    assert f"put it on {home}" in page.locator("#sync-pieces").inner_text()
     assert page.locator("#end-turn").is_disabled()  # End turn waits, and says why
     assert "disagree" in page.locator("#end-turn-why").inner_text()
     res = post_json(page, f"{base}/api/end-turn")  # a script (or a stale page) is refused all the same
@@ -353,5 +353,52 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     for chore in chores:
         assert post_json(page, f"{base}/api/table/turn-over", {"piece": chore["piece"]}).ok
     page.wait_for_selector("#turn-over-banner", state="detached", timeout=30_000)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: str, browser: Any) -> None:
+    """At 390 px the cells fill the width, pieces are at least 24 px, rows are named on the edge,
+    a tapped piece shows where it can go, and a move can be made with the keyboard alone."""
+    base = panel_url
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 7, "confirm": True})
+    post_json(page, f"{base}/api/table/setup")
+    deadline = time.monotonic() + 30
+    while api_state(page, base)["verifying"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    while (s := api_state(page, base))["phase"] == "draft":
+        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+    page.goto(f"{base}/")
+    page.wait_for_selector("g.piece")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways
+    cells = page.evaluate("""() => { const b = [...document.querySelectorAll('.cell')].map((c) => c.getBoundingClientRect());
+        return Math.max(...b.map((r) => r.right)) - Math.min(...b.map((r) => r.left)); }""")
+    assert cells >= 0.9 * 390, cells
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('g.piece')]
+        .map((p) => p.getBoundingClientRect().width))""")
+    assert smallest >= 24, smallest
+    rows = page.evaluate("() => [...document.querySelectorAll('.edge-label')].map((t) => t.textContent)")
+    assert sorted(rows) == list("ABCDEFGHIJ"), rows
+    for selector in ("nav a", "#end-turn", "#undo"):
+        heights = page.evaluate(f"() => [...document.querySelectorAll('{selector}')].map((e) => e.getBoundingClientRect().height)")
+        assert min(heights) >= 44, (selector, heights)
+    # the keyboard alone: focus an islander of the player to move, Enter, Tab to a dot, Enter
+    state = api_state(page, base)
+    piece, target = forward_step(state)
+    page.focus(f'g.piece[data-piece="{piece}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'.target[data-target="{target}"]')
+    shot(page, "16-phone-targets")
+    page.focus(f'.target[data-target="{target}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#mp').textContent === '6'", timeout=10_000)
+    assert api_state(page, base)["placement"].get(target) == [piece]
+    page.wait_for_selector(f'line.arrow.last-move[data-to="{target}"]')  # the last move drawn as an arrow
+    shot(page, "17-phone-last-move")
     assert not errors, errors
     ctx.close()

@@ -289,7 +289,7 @@ def test_the_terminal_says_piece_by_piece_what_the_camera_disagrees_with(compani
     far = far_cell(session.state, piece)
     session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
     command(companion, ["status"])
-    assert "OUT OF SYNC" in said[-1] and f"{piece}: put it back on {src} (seen on {far})" in said[-1]
+    assert "OUT OF SYNC" in said[-1] and f"{piece}: put it on {src} (seen on {far})" in said[-1]
     with pytest.raises(OutOfSyncError):
         command(companion, ["end"])
     command(companion, ["accept"])
@@ -315,3 +315,15 @@ def test_an_own_islander_running_alone_is_read_as_its_own_run_not_as_a_push_and_
     session.on_stable_change(moved(state.placement, blue_elder_1=nb(a, "NW")))
     assert session.status.decision == [] and session.state.history[-1] == f"move run blue-elder-1 {a}>{nb(a, 'NW')}"
     assert session.state.mp_left == 6
+
+
+def test_a_move_entered_on_the_panel_waits_for_the_piece_on_the_table(companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, src, dst = forward_step(session.state)
+    res = post(client, "/api/move", {"piece": piece, "cell": dst})
+    sync = res.get_json()["state"]["out_of_sync"]
+    assert session.state.where[piece] == dst  # the move is logged ...
+    assert sync["pieces"] == [{"piece": piece, "belongs": dst, "seen": src}]  # ... and the table asked to follow
+    assert "entered on the panel" in sync["reason"]
+    session.on_stable_change(session.state.placement)  # a hand moves it there
+    assert session.status.out_of_sync is None and session.state.where[piece] == dst

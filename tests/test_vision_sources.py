@@ -81,6 +81,16 @@ def test_the_simulated_table_shows_what_is_placed_on_it():
         table.read()
 
 
+def test_a_token_turned_over_on_the_simulated_table_stays_but_its_marker_is_gone():
+    with SimulatedTable(LAYOUT, {"C3": ("blue-leader-1",), "E4": ("rock-1",)}, seed=2) as table:
+        detector = BoardDetector(LAYOUT)
+        table.turn_over("blue-leader-1")
+        assert table.placement()["C3"] == ("blue-leader-1",) and table.face_down() == ["blue-leader-1"]
+        assert detector.detect(table.read()).pieces == {"rock-1": "E4"}  # the camera cannot tell which token it is
+        table.set_placement({"C3": ("blue-leader-1",), "E4": ("rock-1",)}, face_up=True)  # the board set up again
+        assert detector.detect(table.read()).pieces == {"blue-leader-1": "C3", "rock-1": "E4"}
+
+
 def test_watch_reads_a_camera_and_reports_stable_changes_as_json(tmp_path, capsys):
     import json
 

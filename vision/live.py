@@ -410,8 +410,8 @@ class LiveCamera:
         return self._sim().face_down()
 
     def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
-        """Put every token on the simulated table where ``placement`` says (setting the board up)."""
-        self._sim().set_placement(placement)
+        """Put every token on the simulated table where ``placement`` says, face up (setting the board up)."""
+        self._sim().set_placement(placement, face_up=True)
 
     def table(self) -> Placement:
         return self._sim().placement()

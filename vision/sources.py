@@ -284,11 +284,12 @@ class SimulatedTable(FrameSource):
         self._cached: tuple[Any, np.ndarray] | None = None
         self._face_down: set[str] = set()
 
-    def set_placement(self, placement: Mapping[str, Sequence[str]]) -> None:
+    def set_placement(self, placement: Mapping[str, Sequence[str]], face_up: bool = False) -> None:
+        """Put the tokens where ``placement`` says; ``face_up``: every one of them face up (a board set up)."""
         with self._lock:
             self._placement = {c: tuple(p) for c, p in placement.items() if p}
             on_table = {p for ps in self._placement.values() for p in ps}
-            self._face_down &= on_table  # a token taken off and put back lies face up
+            self._face_down = set() if face_up else self._face_down & on_table  # taken off and put back: face up
 
     def turn_over(self, piece: str) -> None:
         """Turn a token over where it lies (face down its marker cannot be seen); again: face up."""

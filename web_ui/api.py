@@ -122,6 +122,18 @@ def get_board() -> Any:
     return jsonify(board_json(layout))
 
 
+@bp.get("/targets")
+def get_targets() -> Any:
+    """Where a piece can go with one legal action now (``?piece=ID``): the dots the board draws."""
+    state = _state_or_409()
+    piece = request.args.get("piece", "")
+    session = companion().session
+    if piece not in session.game.layout(state).pieces:
+        abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
+    targets = session.game.targets(state, piece)
+    return jsonify(piece=piece, targets=[{"cell": c, "action": a} for c, a in targets.items()])
+
+
 @bp.get("/leds")
 def get_leds() -> Any:
     leds = leds_json(getattr(companion(), "hardware", None))

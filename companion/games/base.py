@@ -273,6 +273,9 @@ class Game(Protocol):
     def expected(self, state: Any) -> dict[str, tuple[str, ...]]:
         """What the camera should see now: cell -> sorted piece ids."""
 
+    def targets(self, state: Any, piece: str) -> dict[str, str]:
+        """Where ``piece`` can go with one legal action now: cell -> that action's text (the panel's dots)."""
+
     def taken_off(self, state: Any) -> Sequence[str]:
         """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
         tokens, turned over by hand). The session lists them as a chore, never as a disagreement."""

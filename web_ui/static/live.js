@@ -2,15 +2,26 @@
 (async () => {
   let state = null, selected = null;
   const mode = () => document.querySelector("input[name=mode]:checked").value;
+  const hint = (t) => { document.getElementById("mode-hint").textContent = t; };
+  async function send(piece, cell) {
+    selected = null; board.selected = null; board.showTargets(null, []);
+    if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
+    else await Fog.api("POST", "/api/move", {piece, cell});
+    hint("Tap an islander, then a cell.");
+  }
   const board = await Fog.board("board", {
-    onPiece: (id) => { selected = id; draw(); document.getElementById("mode-hint").textContent = id + ": now tap a cell."; },
-    onCell: async (cell) => {
-      if (!selected) return;
-      const piece = selected; selected = null; board.selected = null;
-      if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
-      else await Fog.api("POST", "/api/move", {piece, cell});
-      document.getElementById("mode-hint").textContent = "Tap an islander, then a cell.";
+    onPiece: async (id) => {
+      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap an islander, then a cell."); return; }
+      selected = id; draw();
+      if (mode() === "correct") { board.showTargets(null, []); hint(id + ": tap the cell where it really stands."); return; }
+      const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
+      const cells = res.ok ? res.data.targets.map((t) => t.cell) : [];
+      if (selected !== id) return;
+      board.showTargets(id, cells);
+      hint(cells.length ? id + ": tap a dot to move it there." : id + " cannot move now.");
     },
+    onTarget: (piece, cell) => send(piece, cell),
+    onCell: (cell) => { if (selected) send(selected, cell); },
   });
   function draw() {
     if (!state || !state.placement) return;
@@ -21,6 +32,7 @@
     (state.to_turn_over || []).forEach((t) => { (shown[t.cell] = shown[t.cell] || []).push(t.piece); });
     board.render(shown, {owners: state.owners, swallowed: fog.swallowed, nextFog: fog.next,
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
+      lastMove: state.last_move || [], misplaced: state.out_of_sync ? state.out_of_sync.pieces || [] : [],
       turnOver: (state.to_turn_over || []).map((t) => t.piece)});
   }
   const text = (id, v) => { document.getElementById(id).textContent = v; };
@@ -36,7 +48,12 @@
     document.getElementById("end-turn").disabled = !!why;
     text("end-turn-why", why);
   }
+  let seq = null;
   Fog.on("state", (s) => {
+    if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
+      selected = null; board.showTargets(null, []); hint("Tap an islander, then a cell.");
+    }
+    seq = s.seq;
     state = s;
     text("phase", s.phase);
     endTurnState(s);

@@ -110,7 +110,7 @@ const Fog = (() => {
         "until they agree. " + s.out_of_sync.reason + "."));
       const list = el("ul", {id: "sync-pieces", "class": "fixes"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
-        m.piece + ": " + (m.belongs ? "put it back on " + m.belongs : "take it off the board") +
+        m.piece + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
         (m.seen ? " (the camera sees it on " + m.seen + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
       const accept = el("button", {id: "accept-correction"}, "Accept the board as it is…");
@@ -209,9 +209,17 @@ const Fog = (() => {
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", "the board");
       this.svg = svg;
+      const defs = document.createElementNS(SVGNS, "defs");
+      defs.innerHTML = '<marker id="arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" ' +
+        'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker>';
+      svg.appendChild(defs);
       this.cellLayer = this._layer("cells");
+      this.labelLayer = this._layer("labels");
+      this.arrowLayer = this._layer("arrows");
       this.pieceLayer = this._layer("pieces");
+      this.targetLayer = this._layer("targets");
       geometry.cells.forEach((c) => this._drawCell(c));
+      this._edgeLabels();
       container.replaceChildren(svg);
       this.selected = null;
     }
@@ -249,6 +257,51 @@ const Fog = (() => {
       shape.addEventListener("click", () => this.opts.onCell && this.opts.onCell(c.id));
       this.cellLayer.appendChild(shape);
     }
+    /* Each row's name at the board's left edge (messages name cells: "A1"). */
+    _edgeLabels() {
+      const rows = {};
+      this.g.cells.forEach((c) => {
+        if (!c.row || c.standable === false) return;
+        if (!rows[c.row] || c.x < rows[c.row].x) rows[c.row] = c;
+      });
+      Object.entries(rows).forEach(([row, c]) => {
+        const t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("x", c.x - 21); t.setAttribute("y", c.y + 3.5);
+        t.setAttribute("class", "edge-label"); t.setAttribute("text-anchor", "middle");
+        t.textContent = row;
+        this.labelLayer.appendChild(t);
+      });
+    }
+    _arrow(from, to, cls) {
+      const a = this.cells[from], b = this.cells[to];
+      if (!a || !b || from === to) return;
+      const line = document.createElementNS(SVGNS, "line");
+      const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy), k = Math.min(0.45, 9 / d);
+      line.setAttribute("x1", a.x + dx * k); line.setAttribute("y1", a.y + dy * k);
+      line.setAttribute("x2", b.x - dx * k); line.setAttribute("y2", b.y - dy * k);
+      line.setAttribute("class", "arrow " + cls); line.setAttribute("marker-end", "url(#arrowhead)");
+      line.setAttribute("data-from", from); line.setAttribute("data-to", to);
+      this.arrowLayer.appendChild(line);
+    }
+    /* Dots on the cells a tapped piece can reach; each is a button (tap, or Tab and Enter). */
+    showTargets(piece, cells) {
+      this.targetLayer.replaceChildren();
+      (cells || []).forEach((cell) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        const dot = document.createElementNS(SVGNS, "circle");
+        dot.setAttribute("cx", c.x); dot.setAttribute("cy", c.y); dot.setAttribute("r", 5.5);
+        dot.setAttribute("class", "target"); dot.setAttribute("data-target", cell);
+        dot.setAttribute("tabindex", "0"); dot.setAttribute("role", "button");
+        dot.setAttribute("aria-label", "move " + piece + " to " + cell);
+        const go = () => this.opts.onTarget && this.opts.onTarget(piece, cell);
+        dot.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+        dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+        this.targetLayer.appendChild(dot);
+      });
+      const first = this.targetLayer.firstChild;
+      if (first && document.activeElement && this.svg.contains(document.activeElement)) first.focus();
+    }
     cellAt(x, y) {
       let best = null, bestD = Infinity;
       this.g.cells.forEach((c) => {
@@ -270,11 +323,17 @@ const Fog = (() => {
       this.svg.querySelectorAll(".cell.swallowed, .cell.next-fog").forEach((n) => n.classList.remove("swallowed", "next-fog"));
       (info.swallowed || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("swallowed")));
       (info.nextFog || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("next-fog")));
+      this.arrowLayer.replaceChildren();
+      (info.lastMove || []).forEach((m) => {
+        for (let i = 1; i < m.path.length; i++) this._arrow(m.path[i - 1], m.path[i], "last-move");
+      });
+      (info.misplaced || []).forEach((m) => { if (m.seen && m.belongs) this._arrow(m.seen, m.belongs, "put-back"); });
       Object.entries(placement || {}).forEach(([cell, pieces]) => {
         const c = this.cells[cell];
         if (!c) return;
-        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 6 - (pieces.length - 1) * 3, c.y + k * 3, info, colours));
+        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours));
       });
+      if (!this.selected) this.targetLayer.replaceChildren();
     }
     _drawPiece(id, x, y, info, colours) {
       const g = document.createElementNS(SVGNS, "g");
@@ -284,28 +343,40 @@ const Fog = (() => {
       g.setAttribute("data-piece", id);
       g.setAttribute("transform", `translate(${x},${y})`);
       const look = this.g.pieces[id] || {label: id, short: "?", colour: "#888"};
+      const owner = (info.owners || {})[id];
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", (look.label || id) + (owner ? ", " + owner + "'s" : ""));
       let shape;
       if (look.shape !== "square") {
+        if (owner) {  /* a light halo outside the owner's ring: dark colours read on any cell */
+          const halo = document.createElementNS(SVGNS, "circle");
+          halo.setAttribute("r", 14.8); halo.setAttribute("class", "halo");
+          g.appendChild(halo);
+        }
         shape = document.createElementNS(SVGNS, "circle");
-        shape.setAttribute("r", 8.5);
+        shape.setAttribute("r", 13);
         shape.setAttribute("fill", look.colour || "#888");
-        const owner = (info.owners || {})[id];
         shape.setAttribute("stroke", owner ? colours[owner] : "#fff");
-        shape.setAttribute("stroke-width", owner ? 2.6 : 1);
+        shape.setAttribute("stroke-width", owner ? 3.2 : 1);
       } else {
         shape = document.createElementNS(SVGNS, "rect");
-        shape.setAttribute("x", -8); shape.setAttribute("y", -8); shape.setAttribute("width", 16); shape.setAttribute("height", 16);
+        shape.setAttribute("x", -12.5); shape.setAttribute("y", -12.5); shape.setAttribute("width", 25); shape.setAttribute("height", 25);
+        shape.setAttribute("rx", 2);
         shape.setAttribute("fill", look.colour || "#6b6b6b"); shape.setAttribute("stroke", "#222");
       }
       g.appendChild(shape);
       const label = document.createElementNS(SVGNS, "text");
-      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3");
+      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3.6");
       label.textContent = look.short || "";
       g.appendChild(label);
       const title = document.createElementNS(SVGNS, "title");
       title.textContent = look.label || id;
       g.appendChild(title);
       g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
+      g.addEventListener("keydown", (e) => {
+        if ((e.key === "Enter" || e.key === " ") && this.opts.onPiece) { e.preventDefault(); this.opts.onPiece(id); }
+      });
       if (this.opts.onDrop) this._draggable(g, id, x, y);
       this.pieceLayer.appendChild(g);
     }

@@ -236,6 +236,18 @@ class FogGame:
             plain = tuple(_choice(o) for o in other.options if o.cost <= state.mp_left)
         return Reconciliation(plain + choices, question=question)
 
+    def targets(self, state: GameState, piece: str) -> dict[str, str]:
+        """The fields ``piece`` reaches with one legal move of its own (the cheapest move to each)."""
+        out: dict[str, tuple[int, str]] = {}
+        for move in legal_movements(state):
+            if move.movements[0].islander != piece:
+                continue
+            target = next((m.path[-1] for m in reversed(move.movements) if m.islander == piece), None)
+            cost = state.mp_left - rules.apply(state, move).mp_left if target else 0
+            if target and (target not in out or cost < out[target][0]):
+                out[target] = (cost, str(move))
+        return {cell: action for cell, (_, action) in sorted(out.items())}
+
     def taken_off(self, state: GameState) -> tuple[str, ...]:
         return tuple(sorted(state.lost))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.games.base import OFF_LIGHT, RGB, LedScene, Light, TableStatus
 from companion.games.fog import rules
+from companion.games.fog.movement import MoveAction
 from companion.games.fog.scoring import score
 from companion.games.fog.state import GameState
 
@@ -71,10 +72,23 @@ def view(state: GameState, seat: str | None = None) -> dict[str, Any]:
         "lost": dict(state.lost),
         "moved": list(state.moved),
         "history": list(state.history),
+        "last_move": last_move(state),
         "options": str(state.options),
         "drafts": [d.islander for d in rules.legal_drafts(state)] if state.phase == "draft" else [],
         "score": score(state).to_dict() if state.phase == "finished" else None,
     }
+
+
+def last_move(state: GameState) -> list[dict[str, Any]]:
+    """The last logged move as paths the board draws as arrows: ``[{piece, path: [cells]}]``."""
+    last = state.history[-1] if state.history else ""
+    if not last.startswith("move "):
+        return []
+    try:
+        move = MoveAction.parse(last)
+    except ValueError:
+        return []
+    return [{"piece": m.islander, "path": list(m.path)} for m in move.movements]
 
 
 def _scaled(c: RGB, k: float) -> RGB:
