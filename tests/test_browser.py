@@ -254,16 +254,32 @@ def post_json(page: Any, url: str, body: dict[str, Any] | None = None) -> Any:
     return page.request.post(url, data=body or {}, headers={"Content-Type": "application/json"})
 
 
-def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
-    """At phone size: a running game is paused, never lost; the table and the game disagreeing is
-    said piece by piece, End turn waits, accepting the board shows what it logs first; swallowed
-    tokens are listed until turned over."""
-    base = panel_url
+def phone(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A phone-sized, touch browser context, a page in it, and the page errors it collects."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                               has_touch=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return ctx, page, errors
+
+
+def set_up_and_draft(page: Any, base: str) -> None:
+    """Hands set the simulated table up, the camera verifies it, the draft is made on the API."""
+    post_json(page, f"{base}/api/table/setup")
+    deadline = time.monotonic() + 30
+    while api_state(page, base)["verifying"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    while (s := api_state(page, base))["phase"] == "draft":
+        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+
+
+def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
+    """At phone size: a running game is paused, never lost; the table and the game disagreeing is
+    said piece by piece, End turn waits, accepting the board shows what it logs first; swallowed
+    tokens are listed until turned over."""
+    base = panel_url
+    ctx, page, errors = phone(browser)
     first = post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 5, "confirm": True}).json()["game"]
 
     # --- "Create game" while a game runs asks first; the running game is paused, and resumed whole
@@ -293,12 +309,7 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     assert statuses[first] == "playing" and statuses[second] == "paused"
 
     # --- the camera checks the resumed game's table; the draft is done on the API
-    post_json(page, f"{base}/api/table/setup")
-    deadline = time.monotonic() + 30
-    while api_state(page, base)["verifying"] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    while (s := api_state(page, base))["phase"] == "draft":
-        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+    set_up_and_draft(page, base)
 
     # --- an islander put where no move takes it: every piece named, End turn waits
     state = api_state(page, base)
@@ -361,18 +372,9 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     """At 390 px the cells fill the width, pieces are at least 24 px, rows are named on the edge,
     a tapped piece shows where it can go, and a move can be made with the keyboard alone."""
     base = panel_url
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    ctx, page, errors = phone(browser)
     post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 7, "confirm": True})
-    post_json(page, f"{base}/api/table/setup")
-    deadline = time.monotonic() + 30
-    while api_state(page, base)["verifying"] and time.monotonic() < deadline:
-        time.sleep(0.1)
-    while (s := api_state(page, base))["phase"] == "draft":
-        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+    set_up_and_draft(page, base)
     page.goto(f"{base}/")
     page.wait_for_selector("g.piece")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways
