@@ -8,6 +8,7 @@ Each command creates its virtual environment on first use (``.venv`` to run, ``.
 for the tests) and reinstalls the project into it whenever ``pyproject.toml`` changes, then
 hands over to the real program. The tests also need Debian's ``chromium`` for the browser tests;
 it is installed with apt-get when missing and this runs as root (or with password-less sudo).
+The accessibility checks use axe-core from npm, installed into ``build/axe`` on first use.
 Only the standard library is used here.
 """
 
@@ -67,6 +68,23 @@ def ensure_browser() -> None:
     subprocess.call([*prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env)
 
 
+AXE_VERSION = "4.14.1"
+AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def ensure_axe() -> None:
+    """axe-core for the accessibility checks of the pages, from npm (Debian's nodejs and npm)."""
+    if AXE.exists():
+        return
+    npm = "/usr/bin/npm" if Path("/usr/bin/npm").exists() else None
+    if npm is None:
+        print("note: no npm here (apt-get install npm); the accessibility checks will be skipped", flush=True)
+        return
+    print(f"installing axe-core {AXE_VERSION} from npm for the accessibility checks ...", flush=True)
+    subprocess.call([npm, "install", "--prefix", str(AXE.parents[2]), "--no-audit", "--no-fund", "--silent",
+                     f"axe-core@{AXE_VERSION}"], cwd=ROOT)
+
+
 def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):
         print("fog-companion needs Python 3.11 or newer", file=sys.stderr)
@@ -84,6 +102,7 @@ def main(argv: list[str]) -> int:
         cmd = [str(py), "-m", "companion", *(rest or ["run"])]
     else:
         ensure_browser()
+        ensure_axe()
         cmd = [str(py), "-m", "pytest", *rest]
     return subprocess.call(cmd, cwd=ROOT)
 

@@ -404,3 +404,34 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     shot(page, "17-phone-last-move")
     assert not errors, errors
     ctx.close()
+
+
+AXE = ROOT / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1366, 768)])
+def test_no_page_has_a_serious_accessibility_violation(panel_url: str, browser: Any, viewport: tuple[int, int]) -> None:
+    """axe-core on every page, a game running, at phone and desktop size: nothing serious or critical."""
+    if not AXE.exists():
+        if os.environ.get("CI"):
+            raise RuntimeError("CI needs axe-core from npm (python3 bootstrap.py test installs it)")
+        pytest.skip("axe-core is not installed (python3 bootstrap.py test installs it)")
+    base = panel_url
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, bypass_csp=True)
+    page = ctx.new_page()
+    state = api_state(page, base)
+    if state["phase"] in ("setup", "finished"):
+        post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 3, "confirm": True})
+    found: dict[str, list[Any]] = {}
+    for path in ("/", "/setup", "/table", "/calibration", "/score", "/games", f"/games/{api_state(page, base)['game']}"):
+        page.goto(f"{base}{path}")
+        if not path.startswith("/games/"):  # the replay page reads the log, it does not follow the game live
+            page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => [v.id, v.impact, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])""")
+        if violations:
+            found[path] = violations
+    assert not found, found
+    ctx.close()

@@ -206,7 +206,7 @@ const Fog = (() => {
       const svg = document.createElementNS(SVGNS, "svg");
       svg.setAttribute("viewBox", Board.frame(geometry).join(" "));
       svg.setAttribute("class", "board-svg");
-      svg.setAttribute("role", "img");
+      svg.setAttribute("role", "group");  /* not an image: its pieces and dots are controls */
       svg.setAttribute("aria-label", "the board");
       this.svg = svg;
       const defs = document.createElementNS(SVGNS, "defs");
@@ -346,7 +346,7 @@ const Fog = (() => {
       const owner = (info.owners || {})[id];
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
-      g.setAttribute("aria-label", (look.label || id) + (owner ? ", " + owner + "'s" : ""));
+      g.setAttribute("aria-label", (look.short ? look.short + ": " : "") + (look.label || id) + (owner ? ", " + owner + "'s" : ""));
       let shape;
       if (look.shape !== "square") {
         if (owner) {  /* a light halo outside the owner's ring: dark colours read on any cell */
