@@ -130,6 +130,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     names = setup.locator("#player-rows .name")
     for i, name in enumerate(["Ann", "Bo", "Cy"]):
         names.nth(i).fill(name)
+    setup.click("#advanced > summary")  # the seed is an advanced setting
     setup.fill("#seed", "11")
     setup.click("#create")
     setup.wait_for_selector("#verify-card:not([hidden])")
@@ -153,6 +154,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
         picks += 1
         assert picks < 40
     assert api_state(setup, base)["phase"] == "moving"
+    setup.wait_for_selector("#next-card:not([hidden])")  # the draft is done: the way on is offered
+    assert setup.locator("#next-link").get_attribute("href") == "/"
 
     # --- the live board in one tab, the simulated table in another
     live = ctx.new_page()
@@ -284,6 +287,8 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
 
     # --- "Create game" while a game runs asks first; the running game is paused, and resumed whole
     page.goto(f"{base}/setup")
+    page.wait_for_function("() => !document.querySelector('#new-game-fold').open")  # folded while a game runs
+    page.click("#new-game-fold > summary")
     page.select_option("#count", "2")
     page.click("#create")
     page.wait_for_selector("#confirm-box")

@@ -9,6 +9,8 @@
   const gameSelect = document.getElementById("game");
   choices.games.forEach((g) => gameSelect.appendChild(Fog.el("option", {value: g.name}, g.title)));
   gameSelect.value = choices.game;
+  document.getElementById("options-help").textContent = choices.options_help ?
+    "Comma-separated, for example: " + choices.options_help : "";
   function playerRows() {
     rows.replaceChildren();
     const solo = count.value === "solo";
@@ -69,14 +71,30 @@
   const simButton = document.getElementById("sim-setup");
   if (simButton) simButton.onclick = () => Fog.api("POST", "/api/table/setup", {});
   document.getElementById("verify").onclick = () => Fog.api("POST", "/api/setup/verify", {});
-  let state = null;
+  let state = null, running = null;
   async function pick(id) {
     if (state && state.phase === "draft") await Fog.api("POST", "/api/draft", {islander: id});
   }
+  document.getElementById("auto-draft").onclick = async () => {
+    /* every remaining pick at random, one request each, as if the players had tapped */
+    for (let i = 0; i < 60 && state && state.phase === "draft" && state.drafts.length; i++) {
+      const res = await Fog.api("POST", "/api/draft", {islander: state.drafts[Math.floor(Math.random() * state.drafts.length)]});
+      if (!res.ok) break;
+      state = res.data.state;
+    }
+  };
   Fog.on("state", (s) => {
     state = s;
     const playing = !!s.placement;
-    document.getElementById("verify-card").hidden = !playing || s.phase === "finished";
+    const nowRunning = playing && !s.outcome ? s.game : null;
+    if (nowRunning !== running) {  /* fold the new-game form away while a game runs (once per game: the user may open it) */
+      document.getElementById("new-game-fold").open = !nowRunning;
+      running = nowRunning;
+    }
+    document.getElementById("verify-card").hidden = !playing || (!s.verifying && s.phase !== "draft");
+    document.getElementById("differences-card").hidden = !(playing && s.verifying && s.setup_differences.length);
+    const next = document.getElementById("next-card");
+    next.hidden = !(playing && s.phase === "moving" && !s.verifying);
     const status = document.getElementById("verify-status");
     const body = document.querySelector("#differences tbody");
     body.replaceChildren();
@@ -94,6 +112,7 @@
     }
     const draftCard = document.getElementById("draft-card");
     draftCard.hidden = !(playing && s.phase === "draft" && !s.verifying);
+    document.getElementById("draft-list").hidden = draftCard.hidden;
     if (!draftCard.hidden) {
       document.getElementById("draft-swatch").style.background = Fog.colourOf(board.g, s.active);
       const player = s.players.find((p) => p.colours.includes(s.active));
