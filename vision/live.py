@@ -378,6 +378,8 @@ class LiveCamera:
             "board_found": bool(obs and obs.board_found),
             "fiducials_seen": sorted(obs.fiducials_seen) if obs else [],
             "pieces_seen": len(obs.pieces) if obs else 0,
+            "pieces": sorted(obs.pieces) if obs else [],
+            "view_blocked": self.blocked,
             "unplaced": list(obs.unplaced) if obs else [],
             "unknown_markers": sorted(obs.unknown_markers) if obs else [],
             "detect_ms": round(obs.ms, 1) if obs else None,

@@ -3,6 +3,7 @@
   const game = document.getElementById("replay").dataset.game;
   const board = await Fog.board("board", {});
   let step = 0, steps = 0;
+  const say = (e) => e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
   async function show(n) {
     const res = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}/replay?step=${Math.max(0, n)}`);
     if (!res.ok) return;
@@ -10,14 +11,35 @@
     step = r.step; steps = r.steps;
     document.getElementById("step").textContent = step;
     document.getElementById("steps").textContent = steps;
-    document.getElementById("replay-event").textContent = r.event ? `#${r.event.seq} ${r.event.kind}: ${r.event.data.action || r.event.data.undone || ""}` : "setup";
-    board.render(r.placement, {owners: r.owners});
-    // the buttons work once the length of the log is known
-    ["first", "prev", "next", "last"].forEach((id) => { document.getElementById(id).disabled = false; });
+    document.getElementById("replay-event").textContent = r.event ? "After " + say(r.event) : "The setup, before the first move";
+    board.render(r.placement, {owners: r.owners, lastMove: r.last_move || []});
+    document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
+    document.getElementById("next").disabled = document.getElementById("last").disabled = step >= steps;
+    document.querySelectorAll("#moves button").forEach((b) => {
+      const here = Number(b.dataset.step) === step;
+      b.classList.toggle("here", here);
+      if (here) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+    });
+  }
+  /* the whole log as a list of moves: each line shows the board after it */
+  const log = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}`);
+  if (log.ok) {
+    const when = new Date(log.data.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+    document.getElementById("replay-title").textContent = "Replay: " +
+      (log.data.title && log.data.title !== game ? log.data.title : "game of " + when);
+    const list = document.getElementById("moves");
+    log.data.events.forEach((e, i) => {
+      const li = Fog.el("li");
+      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, say(e));
+      b.onclick = () => show(i + 1);
+      li.appendChild(b);
+      list.appendChild(li);
+    });
   }
   document.getElementById("first").onclick = () => show(0);
   document.getElementById("prev").onclick = () => show(step - 1);
   document.getElementById("next").onclick = () => show(step + 1);
   document.getElementById("last").onclick = () => show(steps);
   show(0);
+  Fog.connect();  /* the header says whether the panel is live, on this page too */
 })();
