@@ -62,7 +62,7 @@
     const active = document.getElementById("active");
     active.style.background = Fog.colourOf(board.g, s.active);
     const player = (s.players || []).find((p) => p.colours.includes(s.active));
-    text("active-name", s.active ? s.active + (player ? " (" + player.name + ")" : "") : "–");
+    text("active-name", s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
     document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
     text("mp", s.phase === "moving" ? s.mp_left : "–");
     const dots = document.getElementById("mp-dots");

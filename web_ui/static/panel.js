@@ -50,6 +50,10 @@ const Fog = (() => {
     box.hidden = false;
   }
 
+  /* pieces by what players call them ("green sailor · jumps"), once a page has loaded the board */
+  let pieces = {};
+  const named = (id) => (pieces[id] && pieces[id].label ? pieces[id].label + " (" + id + ")" : id);
+
   const listeners = {state: [], game: [], leds: []};
   let last = null;
   function on(kind, fn) { listeners[kind].push(fn); if (kind === "state" && last) fn(last); }
@@ -63,6 +67,7 @@ const Fog = (() => {
     es.addEventListener("state", (e) => {
       last = JSON.parse(e.data);
       banner(last);
+      stepper(last);
       if (last.leds) drawLeds(last.leds);
       listeners.state.forEach((fn) => fn(last));
     });
@@ -110,7 +115,7 @@ const Fog = (() => {
         "until they agree. " + s.out_of_sync.reason + "."));
       const list = el("ul", {id: "sync-pieces", "class": "fixes"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
-        m.piece + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
+        named(m.piece) + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
         (m.seen ? " (the camera sees it on " + m.seen + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
       const accept = el("button", {id: "accept-correction"}, "Accept the board as it is…");
@@ -142,9 +147,23 @@ const Fog = (() => {
     if (s.to_turn_over && s.to_turn_over.length) {
       b.classList.add("warn");
       b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
-        "board: " + s.to_turn_over.map((t) => t.piece + " (" + t.cell + ")").join(", ") + "."));
+        "board: " + s.to_turn_over.map((t) => named(t.piece) + " on " + t.cell).join(", ") + "."));
     }
     b.hidden = b.childElementCount === 0;
+  }
+
+  /* Setup -> Board check -> Draft -> Play -> Score: where the game is, in one row. */
+  function stepper(s) {
+    const box = document.getElementById("stepper");
+    if (!box) return;
+    const order = ["setup", "check", "draft", "play", "score"];
+    const now = !s.placement ? "setup" : s.verifying ? "check" : s.phase === "draft" ? "draft" :
+      s.phase === "finished" ? "score" : "play";
+    box.querySelectorAll("li").forEach((li) => {
+      const i = order.indexOf(li.dataset.step), here = order.indexOf(now);
+      li.className = i < here ? "done" : i === here ? "here" : "";
+      if (i === here) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
   }
 
   /* Accepting the board logs a correction: show what it will log first, act only on a second tap. */
@@ -403,6 +422,8 @@ const Fog = (() => {
 
   async function board(containerId, opts) {
     const res = await api("GET", "/api/board");
+    pieces = res.data.pieces || {};
+    if (last) banner(last);  /* say the pieces' names in notices drawn before the board was loaded */
     return new Board(document.getElementById(containerId), res.data, opts);
   }
 

@@ -116,7 +116,7 @@
     if (!draftCard.hidden) {
       document.getElementById("draft-swatch").style.background = Fog.colourOf(board.g, s.active);
       const player = s.players.find((p) => p.colours.includes(s.active));
-      document.getElementById("draft-who").textContent = s.active + (player ? " (" + player.name + ")" : "");
+      document.getElementById("draft-who").textContent = player ? player.name + " (" + s.active + ")" : s.active;
       const box = document.getElementById("draft-choices");
       box.replaceChildren();
       s.drafts.forEach((id) => {

@@ -24,6 +24,11 @@ BOAT_PLACE_MM = 14.0
 _LAYOUTS: dict[int, tuple[Board, Layout]] = {}
 
 
+
+# What a player calls a characteristic when naming an islander ("green sailor · jumps").
+SAYS = {"jump": "jumps", "push": "pushes", "cross": "crosses", "squeeze": "squeezes", "endurance": "endurance",
+        "all-rounder": "all-rounder"}
+
 def board_layout(board: Board) -> Layout:
     """The layout of one board file (boards are immutable and cached, so each is built once)."""
     cached = _LAYOUTS.get(id(board))
@@ -52,7 +57,8 @@ def _build(board: Board) -> Layout:
     pieces: dict[str, Piece] = {}
     for i in board.islanders.values():
         pieces[i.id] = Piece(i.id, i.marker, board.islander_marker_mm, "islander",
-                             f"{i.id} ({i.type}, {i.characteristic})", NATION_RGB.get(i.nation),
+                             f"{i.nation} {i.type} · {SAYS.get(i.characteristic, i.characteristic)}",
+                             NATION_RGB.get(i.nation),
                              facts={"nation": i.nation, "type": i.type, "characteristic": i.characteristic,
                                     "short": i.type[0].upper() + i.characteristic[:2], "shape": "disc"})
     for o in board.obstacles.values():
