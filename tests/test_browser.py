@@ -446,3 +446,30 @@ def test_no_page_has_a_serious_accessibility_violation(panel_url: str, browser: 
             found[path] = violations
     assert not found, found
     ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [(360, 740), (1366, 768), (1920, 1080)])
+def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: Any, viewport: tuple[int, int]) -> None:
+    """A small phone, a laptop and a TV: nothing scrolls sideways; on wide screens the board is whole in view."""
+    base = panel_url
+    width, height = viewport
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    if api_state(page, base)["phase"] in ("setup", "finished"):
+        post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 4, "confirm": True})
+    wide: dict[str, int] = {}
+    for path in ("/", "/setup", "/table", "/calibration", "/score", "/games"):
+        page.goto(f"{base}{path}")
+        page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
+        scroll = page.evaluate("document.documentElement.scrollWidth")
+        if scroll > width:
+            wide[path] = scroll
+    assert not wide, wide
+    page.goto(f"{base}/")
+    page.wait_for_selector("g.piece")
+    box = page.locator("svg.board-svg").bounding_box()
+    assert box is not None and box["width"] >= 0.9 * min(width, 390 if width < 700 else width * 0.5)
+    if width >= 1000:  # a laptop or a TV: the whole board is in view without scrolling
+        assert box["y"] + box["height"] <= height + 1, box
+    shot(page, f"18-board-{width}x{height}")
+    ctx.close()

@@ -67,7 +67,7 @@
     text("mp", s.phase === "moving" ? s.mp_left : "–");
     const dots = document.getElementById("mp-dots");
     dots.replaceChildren();
-    for (let i = 0; i < s.mp_total; i++) dots.appendChild(Fog.el("span", {"class": i < s.mp_left ? "dot on" : "dot"}));
+    for (let i = 0; s.phase === "moving" && i < s.mp_total; i++) dots.appendChild(Fog.el("span", {"class": i < s.mp_left ? "dot on" : "dot"}));
     text("fog", s.fog ? s.fog.label : "–");
     text("swallowed", s.fog ? s.fog.swallowed.join(" ") || "none" : "–");
     document.getElementById("hourglass-row").hidden = s.hourglass_left === null;
