@@ -398,7 +398,7 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     assert smallest >= 24, smallest
     rows = page.evaluate("() => [...document.querySelectorAll('.edge-label')].map((t) => t.textContent)")
     assert sorted(rows) == list("ABCDEFGHIJ"), rows
-    for selector in ("nav a", "#end-turn", "#undo"):
+    for selector in ("nav a", "#end-turn", "#undo", ".mode"):
         heights = page.evaluate(f"() => [...document.querySelectorAll('{selector}')].map((e) => e.getBoundingClientRect().height)")
         assert min(heights) >= 44, (selector, heights)
     # the keyboard alone: focus an islander of the player to move, Enter, Tab to a dot, Enter

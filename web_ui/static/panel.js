@@ -45,6 +45,7 @@ const Fog = (() => {
       box.append(msg, close);
       const banner = document.getElementById("banner");
       (banner ? banner.parentNode : document.body).insertBefore(box, banner ? banner.nextSibling : null);
+      if (aboveBoard) aboveBoard.observe(box);
     }
     box.querySelector(".notice-text").textContent = text;
     box.hidden = false;
@@ -52,6 +53,7 @@ const Fog = (() => {
 
   /* pieces by what players call them ("green sailor · jumps"), once a page has loaded the board */
   let pieces = {};
+  const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
   const named = (id) => (pieces[id] && pieces[id].label ? pieces[id].label + " (" + id + ")" : id);
 
   const listeners = {state: [], game: [], leds: []};
@@ -112,7 +114,7 @@ const Fog = (() => {
     if (s.out_of_sync) {
       b.classList.add("alert");
       b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. End turn waits " +
-        "until they agree. " + s.out_of_sync.reason + "."));
+        "until they agree. " + cap(s.out_of_sync.reason) + "."));
       const list = el("ul", {id: "sync-pieces", "class": "fixes"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
         named(m.piece) + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
@@ -224,7 +226,7 @@ const Fog = (() => {
       geometry.cells.forEach((c) => { this.cells[c.id] = c; });
       const svg = document.createElementNS(SVGNS, "svg");
       svg.setAttribute("viewBox", Board.frame(geometry).join(" "));
-      svg.setAttribute("class", "board-svg");
+      svg.setAttribute("class", "board-svg" + (opts && opts.onDrop ? " draggable" : ""));
       svg.setAttribute("role", "group");  /* not an image: its pieces and dots are controls */
       svg.setAttribute("aria-label", "the board");
       this.svg = svg;
@@ -420,11 +422,32 @@ const Fog = (() => {
     }
   }
 
+  /* On a laptop or a TV the whole board stays in view: its height is what is left under the header,
+     the stepper and whatever notices stand above it (they come and go), never less than 320 px.
+     On a phone the board takes the full width instead and the page scrolls. The setup page is read
+     from the top (instructions first), so its board keeps the plain limit. */
+  function fitBoards() {
+    if (document.body.dataset.page === "setup") return;
+    document.querySelectorAll("svg.board-svg").forEach((svg) => {
+      if (window.innerWidth <= 700) { svg.style.maxHeight = ""; return; }
+      const top = svg.getBoundingClientRect().top + window.scrollY;
+      svg.style.maxHeight = Math.max(320, Math.floor(window.innerHeight - top - 12)) + "px";
+    });
+  }
+  window.addEventListener("resize", fitBoards);
+  /* a notice or banner appearing above the board moves it down (this script runs after the body) */
+  const aboveBoard = window.ResizeObserver ? new ResizeObserver(() => fitBoards()) : null;
+  if (aboveBoard) ["header", "#stepper", "#banner", "#open-panel"].forEach((sel) => {
+    const e = document.querySelector(sel); if (e) aboveBoard.observe(e);
+  });
+
   async function board(containerId, opts) {
     const res = await api("GET", "/api/board");
     pieces = res.data.pieces || {};
     if (last) banner(last);  /* say the pieces' names in notices drawn before the board was loaded */
-    return new Board(document.getElementById(containerId), res.data, opts);
+    const drawn = new Board(document.getElementById(containerId), res.data, opts);
+    fitBoards();
+    return drawn;
   }
 
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
