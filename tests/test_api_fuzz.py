@@ -41,7 +41,7 @@ bodies = st.one_of(
 POSTS = ["/api/games", "/api/setup/verify", "/api/draft", "/api/move", "/api/end-turn", "/api/undo", "/api/decide",
          "/api/correction", "/api/unlock", "/api/table/move", "/api/table/setup", "/api/table/hand", "/api/act",
          "/api/table/turn-over", "/api/games/{game}/resume", "/api/games/{text}/resume"]
-GETS = ["/api/state", "/api/board", "/api/leds", "/api/setup/choices", "/api/score", "/api/games", "/api/camera",
+GETS = ["/api/state", "/api/board", "/api/leds", "/api/setup/choices", "/api/score", "/api/games", "/api/camera", "/api/camera/seen",
         "/api/table", "/api/games/{game}", "/api/games/{game}/replay", "/api/games/{text}", "/api/nothing",
         "/snapshot.jpg", "/", "/setup", "/games/{text}"]
 headers = st.fixed_dictionaries(

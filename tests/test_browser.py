@@ -115,9 +115,37 @@ def forward_step(state: dict[str, Any]) -> tuple[str, str]:
     raise AssertionError("no simple forward step in this position")
 
 
-def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
+DEVICES = {  # the two ways the panel is used: a phone in a hand at the table, a laptop beside it
+    "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+    "laptop": {"viewport": {"width": 1366, "height": 768}},
+}
+
+
+@pytest.mark.parametrize("device", ["laptop", "phone"])
+def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: str) -> None:
+    """A whole game as a new user plays it: set up, board check, draft, play, score, replay."""
     base = panel_url
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx = browser.new_context(**DEVICES[device])
+    touch = bool(DEVICES[device].get("has_touch"))
+    prefix = "" if device == "laptop" else "phone-"
+
+    def snap(page: Any, name: str) -> None:
+        shot(page, prefix + name)
+
+    def tap(page: Any, selector: str) -> None:
+        page.bring_to_front()  # the page a person taps is the one in view (a hidden tab paints rarely)
+        target = page.locator(selector).first
+        target.scroll_into_view_if_needed()
+        target.tap() if touch else target.click()
+
+    def hand(piece: str, cell: str) -> None:
+        """A hand on the simulated table: dragged on its page; on a phone a drag from the beach to a
+        boat runs off the screen, so the long ones go through the table's API as the page does."""
+        if touch:
+            assert post_json(table, f"{base}/api/table/move", {"piece": piece, "cell": cell}).ok
+        else:
+            drag(table, piece, cell)
+
     setup = ctx.new_page()
     errors: list[str] = []
     setup.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -130,25 +158,34 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     names = setup.locator("#player-rows .name")
     for i, name in enumerate(["Ann", "Bo", "Cy"]):
         names.nth(i).fill(name)
-    setup.click("#advanced > summary")  # the seed is an advanced setting
+    assert setup.locator('.switch-row[data-token="two-player"]').is_hidden()  # a 2-player option, not offered
+    tap(setup, "#advanced > summary")  # the seed is an advanced setting
     setup.fill("#seed", "11")
-    setup.click("#create")
+    tap(setup, "#create")
     setup.wait_for_selector("#verify-card:not([hidden])")
     setup.wait_for_selector("#differences tbody tr")  # the empty simulated table differs everywhere
-    shot(setup, "01-setup-differences")
+    snap(setup, "01-setup-differences")
 
     # --- the simulated table is set up by "hands"; the camera verifies it
-    setup.click("#sim-setup")
-    setup.wait_for_selector("#verify-status.good", timeout=30_000)
+    tap(setup, "#sim-setup")
+    setup.wait_for_selector("#verify-status.good", state="attached", timeout=30_000)
+    setup.wait_for_selector("#verify-card", state="hidden")  # the board check is done: the draft is next
     assert setup.locator("#differences tbody tr").count() == 0
 
-    # --- draft: tap islanders in draft order
+    # --- draft: on a phone by tapping islanders on the board, on a laptop from the list
     setup.wait_for_selector("#draft-card:not([hidden])")
-    shot(setup, "02-draft")
+    snap(setup, "02-draft")
     picks = 0
-    while api_state(setup, base)["phase"] == "draft":
+    while (drafting := api_state(setup, base))["phase"] == "draft":
         who = setup.locator("#draft-who").inner_text()
-        setup.locator("#draft-choices button.draft").first.click()
+        if touch:
+            piece = setup.locator(f'#board g.piece[data-piece="{drafting["drafts"][picks % len(drafting["drafts"])]}"]')
+            piece.scroll_into_view_if_needed()
+            box = setup.locator("#draft-card").bounding_box()  # "who picks" stays in view beside the board
+            assert box is not None and -1 <= box["y"] < 844, box
+            piece.tap()
+        else:
+            setup.locator("#draft-choices button.draft").first.click()
         setup.wait_for_function("(who) => document.querySelector('#draft-who').textContent !== who || "
                                 "document.querySelector('#draft-card').hidden", arg=who)
         picks += 1
@@ -165,7 +202,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     assert live.locator("#mp").inner_text() == "7"
     live.wait_for_selector('#leds .led-row[data-segment="mp"] .led')  # the virtual LEDs
     assert live.locator("#leds .led").count() == 30
-    shot(live, "03-live-board")
+    snap(live, "03-live-board")
     table = ctx.new_page()
     table.on("pageerror", lambda exc: errors.append(str(exc)))
     table.goto(f"{base}/table")
@@ -176,8 +213,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     live.wait_for_function("() => document.querySelector('#mp').textContent === '6'", timeout=30_000)
     assert api_state(live, base)["placement"].get(target) == [piece]
     assert live.locator(f'g.piece[data-piece="{piece}"]').count() == 1
-    shot(table, "04-simulated-table")
-    shot(live, "05-live-after-move")
+    snap(table, "04-simulated-table")
+    snap(live, "05-live-after-move")
 
     # --- an illegal move: an islander of another colour, far up the beach, is put straight into a boat
     state = api_state(live, base)
@@ -189,15 +226,15 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     step_to = next(c.id for c in BOARD.boat_places() if c.id not in state["placement"])
     table.reload()
     table.wait_for_selector("g.piece")
-    drag(table, other, step_to)
+    hand(other, step_to)
     live.wait_for_selector("#sync-banner", timeout=30_000)
     assert other in live.locator("#sync-banner").inner_text()
     assert live.locator(f'g.piece.offender[data-piece="{other}"]').count() == 1
-    shot(live, "06-out-of-sync")
+    snap(live, "06-out-of-sync")
     # ... and put back on the table: in sync again, nothing charged
     table.reload()
     table.wait_for_selector("g.piece")
-    drag(table, other, home)
+    hand(other, home)
     live.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
     assert live.locator("#mp").inner_text() == "6"
 
@@ -211,7 +248,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
     cam.click("#camera-details > summary")  # the figures, for a maintainer
     cam.wait_for_selector('#camera-settings tr[data-key="board_found"]')
     assert cam.locator('#camera-settings tr[data-key="board_found"] td').inner_text() == "true"
-    shot(cam, "07-calibration")
+    snap(cam, "07-calibration")
     cam.close()
 
     # --- play to the end with the end-turn button; swallowed tokens are taken off the table
@@ -227,7 +264,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
                     table.request.post(f"{base}/api/table/move", data={"piece": p, "cell": None},
                                        headers={"Content-Type": "application/json"})
         seq = state["seq"]
-        live.click("#end-turn")
+        tap(live, "#end-turn")
         deadline = time.monotonic() + 10
         while api_state(live, base)["seq"] == seq and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -241,21 +278,23 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any) -> None:
         cell = score_page.locator(f'#score-table tr.total td[data-colour="{colour}"]').inner_text()
         assert int(cell) == sheet["total"]
     assert "Winner:" in score_page.locator("#winner").inner_text()
-    shot(score_page, "08-score")
+    snap(score_page, "08-score")
 
     games = ctx.new_page()
     games.goto(f"{base}/games")
-    games.wait_for_selector("#games tbody tr")
-    assert "finished" in games.locator("#games tbody").inner_text()
-    shot(games, "09-games")
-    games.locator("#games tbody tr a").first.click()
+    games.wait_for_selector("#games li.game-item")
+    listed = games.locator("#games li.game-item").first.inner_text()  # newest first: the game just played
+    assert "finished: " + " and ".join(expected["winners"]) in listed, listed
+    assert all(p["name"] in listed for p in api_state(games, base)["players"]), listed
+    snap(games, "09-games")
+    tap(games, "#games li.game-item a.game-title")
     games.wait_for_selector("#replay")
-    games.click("#last")
+    tap(games, "#last")
     games.wait_for_function("() => document.querySelector('#step').textContent !== '0'")
     assert games.locator("#moves button.here").count() == 1  # the move list follows the steps
-    games.locator("#moves button.move-line").nth(2).click()  # tap a move: the board after it
+    tap(games, "#moves button.move-line >> nth=2")  # tap a move: the board after it
     games.wait_for_function("() => document.querySelector('#step').textContent === '3'")
-    shot(games, "10-replay")
+    snap(games, "10-replay")
     assert not errors, errors
     ctx.close()
 
@@ -393,7 +432,7 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     cells = page.evaluate("""() => { const b = [...document.querySelectorAll('.cell')].map((c) => c.getBoundingClientRect());
         return Math.max(...b.map((r) => r.right)) - Math.min(...b.map((r) => r.left)); }""")
     assert cells >= 0.9 * 390, cells
-    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('g.piece')]
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board g.piece')]
         .map((p) => p.getBoundingClientRect().width))""")
     assert smallest >= 24, smallest
     rows = page.evaluate("() => [...document.querySelectorAll('.edge-label')].map((t) => t.textContent)")

@@ -381,3 +381,33 @@ def test_the_board_geometry_and_setup_choices_for_the_pages(client: Any):
     assert choices["colours"] == list(BOARD.player_colours) and "1" in choices["scenarios"]
     assert [g["name"] for g in choices["games"]] == ["fog"] and choices["game"] == "fog"  # only The FOG is offered
     assert choices["pin_required"] is False and choices["unlocked"] is True
+
+
+def test_every_rule_switch_on_the_setup_page_starts_a_game_with_that_option(client: Any, companion: Companion) -> None:
+    """The setup page turns each switch into option text; each one, alone, must start a game the rules accept."""
+    switches = client.get("/api/setup/choices").get_json()["switches"]
+    assert {s["token"] for s in switches} >= {"hourglass", "enhanced", "min-crew", "leaders"}
+    for sw in switches:
+        assert sw["label"] and sw["help"], sw  # a name and one line of help for each
+        text = f"{sw['token']}={sw['default']}" if sw["kind"] == "seconds" else \
+            (f"{sw['token']}={sw['value']}" if sw.get("value") else sw["token"])
+        players = int(sw.get("when", {}).get("players", 3))
+        body: dict[str, Any] = {"options": text, "seed": 3, "confirm": True}
+        if players == 1:
+            body["solo"] = "1"
+        else:
+            body["players"] = [{} for _ in range(players)]
+        res = post(client, "/api/games", body)
+        assert res.status_code == 200, (sw, res.get_json())
+        assert str(companion.session.state.options) == text, (sw, str(companion.session.state.options))
+
+
+def test_the_games_list_names_the_players_and_how_each_game_stands(client: Any) -> None:
+    create_three_player_game(client)
+    first = client.get("/api/games").get_json()["games"][-1]
+    assert first["players"] == ["Ann", "Bo", "Cy"] and first["status"] == "playing" and first["result"] is None
+    res = post(client, "/api/games", {"players": [{"name": "Dee"}, {"name": "Eli"}], "seed": 2, "confirm": True})
+    assert res.status_code == 200
+    games = client.get("/api/games").get_json()["games"]
+    assert [g["players"] for g in games] == [["Ann", "Bo", "Cy"], ["Dee", "Eli"]]
+    assert [g["status"] for g in games] == ["paused", "playing"]  # the listing follows a change of status

@@ -365,6 +365,15 @@ class LiveCamera:
         self._jpeg = (key, data.tobytes())
         return self._jpeg[1]
 
+    def seen(self) -> dict[str, Any]:
+        """What the last frame showed, in that frame's pixels: the board's outline and each piece found."""
+        from vision.overlay import overlay_data
+
+        with self._frame_lock:
+            frame, obs = self.latest_frame, self.latest_obs
+        size = (int(frame.shape[1]), int(frame.shape[0])) if frame is not None else (0, 0)
+        return overlay_data(obs, self.board, size)
+
     def settings(self) -> dict[str, Any]:
         """What the calibration page shows about the camera and the detector."""
         obs = self.latest_obs

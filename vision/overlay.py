@@ -81,3 +81,39 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> n
     for k, text in enumerate(lines):
         _label(img, text, (10, 24 + 22 * k * scale / 0.5), UNKNOWN if k else PLACED, scale * 1.2)
     return img
+
+
+def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, int]) -> dict[str, object]:
+    """The same things as :func:`draw_overlay` as data in image pixels, for a page to draw at a size
+    people can read on any screen (text burnt into a 1920-px frame is unreadable on a phone)."""
+    out: dict[str, object] = {"frame_size": list(frame_size), "board": None, "play_area": None, "cell_px": None,
+                              "pieces": [], "unplaced": []}
+    if obs is None or obs.homography is None:
+        return out
+    try:
+        h_inv = np.linalg.inv(obs.homography)
+    except np.linalg.LinAlgError:
+        return out
+    w, h = board.size_mm
+    corners = _project(h_inv, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    out["board"] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
+    # where the pieces stand (a page zooms to it) and how far apart two cells are, in pixels
+    pts = [p for c in board.cells.values() for p in (c.outline or (c.center_mm,))]
+    x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+    x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
+    area = _project(h_inv, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+    out["play_area"] = [[round(float(x), 1), round(float(y), 1)] for x, y in area]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    a, b = _project(h_inv, np.array([[cx, cy], [cx + 2 * board.snap_mm, cy]], np.float64))
+    out["cell_px"] = round(float(np.hypot(*(b - a))), 1)
+    out["pieces"] = [{"piece": piece, "cell": cell, "x": round(float(xy[0]), 1), "y": round(float(xy[1]), 1)}
+                     for piece, cell in sorted(obs.pieces.items()) if (xy := obs.image_xy.get(piece)) is not None]
+    unplaced = []
+    for item in obs.unplaced:
+        mm = item.get("board_mm")
+        if mm:
+            x, y = _project(h_inv, np.array([mm], np.float64))[0]
+            unplaced.append({"piece": item.get("id"), "marker": item.get("marker"), "reason": item.get("reason"),
+                             "x": round(float(x), 1), "y": round(float(y), 1)})
+    out["unplaced"] = unplaced
+    return out

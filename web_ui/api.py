@@ -16,7 +16,7 @@ from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names
 from companion.store import StoreError
 from web_ui import security
-from web_ui.model import board_json, leds_json, replay_json, state_json
+from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -155,7 +155,8 @@ def setup_choices() -> Any:
                    colours=by_name.get("seats", {}).get("colours", []),
                    scenarios=by_name.get("scenario", {}).get("choices", []),
                    players=[n for n in current["players"] if n > 1],
-                   options_help=by_name.get("options", {}).get("help", ""), pin_required=security.pin_required(),
+                   options_help=by_name.get("options", {}).get("help", ""),
+                   switches=by_name.get("options", {}).get("switches", []), pin_required=security.pin_required(),
                    pin_choice=security.pins().choice, unlocked=security.unlocked())
 
 
@@ -175,8 +176,8 @@ def get_score() -> Any:
 @bp.get("/games")
 def list_games() -> Any:
     store = companion().session.store
-    return jsonify(games=[{"id": g.id, "title": g.title, "status": g.status, "created": g.created,
-                           "events": g.events, "note": g.note} for g in store.games()])
+    cache = current_app.extensions.setdefault("game_summaries", {})
+    return jsonify(games=[game_summary(store, g, cache) for g in store.games()])
 
 
 @bp.get("/games/<game_id>")
@@ -474,3 +475,12 @@ def camera_info() -> Any:
     if camera is None:
         return jsonify(present=False, fault=companion().session.status.camera_fault)
     return jsonify(present=True, **camera.settings())
+
+
+@bp.get("/camera/seen")
+def camera_seen() -> Any:
+    """Where the camera found the board and each piece in its last frame (pixels), for the Camera page."""
+    camera = getattr(companion(), "camera", None)
+    if camera is None:
+        return jsonify(present=False, frame_size=[0, 0], board=None, pieces=[], unplaced=[])
+    return jsonify(present=True, **camera.seen())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
 from companion.session import DamagedLogError, Snapshot, replay_log
 
@@ -81,3 +82,31 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
             "damaged": damaged,
             "event": None if step == 0 else {"seq": events[step - 1].seq, "kind": events[step - 1].kind,
                                              "data": events[step - 1].data}}
+
+
+def game_summary(store: Any, record: Any, cache: dict[str, tuple[tuple[int, str], dict[str, Any]]]) -> dict[str, Any]:
+    """One line of the Games page: title, players by name, when, and how it ended.
+
+    Who won needs the whole log replayed, so the answer is kept per game with its event count and
+    status: a listing replays a game only when it changed. A log that no longer replays says so instead.
+    """
+    key = (record.events, record.status)
+    kept = cache.get(record.id)
+    found = kept[1] if kept is not None and kept[0] == key else None
+    if found is None:
+        found = {"players": [], "result": None, "game_title": record.game}
+        try:
+            game = get_game(record.game)
+            found["game_title"] = game.title
+            setup = store.setup(record.id)
+            found["players"] = [p.get("name") for p in game.view(game.from_json(setup)).get("players", [])
+                                if isinstance(p, dict) and p.get("name")]
+            if record.status == "finished":
+                outcome = game.outcome(replay_log(game, setup, store.events(record.id)))
+                if outcome is not None:
+                    found["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
+        except (DamagedLogError, FogCompanionError, KeyError, TypeError, ValueError) as exc:
+            found["result"] = {"winners": [], "reason": f"the log does not replay: {exc}"[:200]}
+        cache[record.id] = (key, found)
+    return {"id": record.id, "game": record.game, "title": record.title, "status": record.status,
+            "created": record.created, "events": record.events, "note": record.note, **found}

@@ -37,6 +37,87 @@
       body.appendChild(tr);
     });
   }
+  /* The picture with readable marks: sizes are in screen pixels whatever the camera's resolution. */
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const view = document.getElementById("camera-view");
+  const img = document.getElementById("stream");
+  const marks = document.getElementById("camera-marks");
+  const caption = document.getElementById("camera-caption");
+  const zoom = document.getElementById("zoom"), showMarks = document.getElementById("marks");
+  let seen = null, looks = {}, picked = null;
+  Fog.api("GET", "/api/board").then((res) => { if (res.ok) looks = res.data.pieces || {}; draw(); });
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
+    return e;
+  }
+  function frame() {
+    const [fw, fh] = seen && seen.frame_size[0] ? seen.frame_size : [16, 9];
+    const area = seen && (seen.play_area || seen.board);
+    if (!zoom.checked || !area) return [0, 0, fw, fh];
+    const xs = area.map((p) => p[0]), ys = area.map((p) => p[1]);
+    const pad = 0.04 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    const x0 = Math.max(0, Math.min(...xs) - pad), y0 = Math.max(0, Math.min(...ys) - pad);
+    const x1 = Math.min(fw, Math.max(...xs) + pad), y1 = Math.min(fh, Math.max(...ys) + pad);
+    return x1 - x0 > 10 && y1 - y0 > 10 ? [x0, y0, x1 - x0, y1 - y0] : [0, 0, fw, fh];
+  }
+  function say(p) {
+    const look = looks[p.piece] || {};
+    caption.textContent = (look.label ? look.label + " (" + p.piece + ")" : p.piece) +
+      (p.cell ? " read on " + p.cell : " not on a cell: " + (p.reason || "unplaced")) + ".";
+  }
+  function draw() {
+    const [fw, fh] = seen && seen.frame_size[0] ? seen.frame_size : [16, 9];
+    const [bx, by, bw, bh] = frame();
+    view.style.aspectRatio = bw + " / " + bh;
+    if (window.innerWidth > 700) {  /* on a laptop or a TV the whole picture is in view without scrolling */
+      const room = Math.max(320, window.innerHeight - (view.getBoundingClientRect().top + window.scrollY) - 16);
+      view.style.width = `min(100%, ${Math.floor(room * bw / bh)}px)`;
+    } else {
+      view.style.width = "";
+    }
+    img.style.width = (100 * fw / bw) + "%"; img.style.height = (100 * fh / bh) + "%";
+    img.style.left = (-100 * bx / bw) + "%"; img.style.top = (-100 * by / bh) + "%";
+    marks.setAttribute("viewBox", [bx, by, bw, bh].join(" "));
+    marks.replaceChildren();
+    if (!seen || !showMarks.checked) return;
+    const k0 = bw / Math.max(1, view.clientWidth);  /* picture pixels per screen pixel */
+    /* a mark a little smaller than a cell on screen, but never below a size that can be read */
+    const k = seen.cell_px ? k0 * Math.min(1.6, Math.max(0.6, (seen.cell_px / k0) / 26)) : k0;
+    if (seen.board) marks.appendChild(svg("polygon", {points: seen.board.map((p) => p.join(",")).join(" "),
+      "class": "edge", "stroke-width": 2 * k0, "stroke-dasharray": 6 * k0 + " " + 4 * k0}));
+    seen.pieces.forEach((p) => {
+      const look = looks[p.piece] || {};
+      const g = svg("g", {"class": "piece found" + (picked === p.piece ? " picked" : ""), transform: `translate(${p.x},${p.y}) scale(${k})`,
+        tabindex: "0", role: "button", "aria-label": (look.label || p.piece) + " on " + p.cell, "data-piece": p.piece});
+      g.appendChild(svg("circle", {r: 11, fill: look.colour || "#888", stroke: "#fff", "stroke-width": 1.6}));
+      const icon = svg("path", {d: look.icon || "M-3,-3 L3,-3 L3,3 L-3,3 Z", "class": "icon", transform: "scale(0.8)"});
+      g.appendChild(icon);
+      const cell = svg("text", {y: 22, "text-anchor": "middle", "class": "cell-tag"});
+      cell.textContent = p.cell;
+      g.appendChild(cell);
+      const pick = () => { picked = p.piece; say(p); draw(); };
+      g.addEventListener("click", pick);
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+      marks.appendChild(g);
+    });
+    (seen.unplaced || []).forEach((p) => {
+      const g = svg("g", {"class": "unplaced", transform: `translate(${p.x},${p.y}) scale(${k})`, tabindex: "0", role: "button",
+        "aria-label": "marker " + p.marker + " not on a cell: " + p.reason});
+      g.appendChild(svg("path", {d: "M-8,-8 L8,8 M-8,8 L8,-8"}));
+      g.addEventListener("click", () => say(p));
+      marks.appendChild(g);
+    });
+  }
+  async function look() {
+    if (document.hidden) return;
+    const res = await Fog.api("GET", "/api/camera/seen");
+    if (res.ok) { seen = res.data; draw(); }
+  }
+  zoom.onchange = draw; showMarks.onchange = draw;
+  window.addEventListener("resize", draw);
+  look();
+  setInterval(look, 1000);
   document.getElementById("refresh").onclick = refresh;
   Fog.on("game", refresh);
   Fog.on("state", (s) => { state = s; refresh(); });

@@ -1,24 +1,37 @@
 "use strict";
 (async () => {
+  /* How a game stands, in words: who won, or what can be done with it. */
+  function standing(g) {
+    if (g.status === "finished") {
+      const w = (g.result && g.result.winners) || [];
+      return w.length ? "finished: " + w.join(" and ") + (w.length > 1 ? " won together" : " won") :
+        "finished" + (g.result && g.result.reason ? " (" + g.result.reason + ")" : "");
+    }
+    return {playing: "being played now", paused: "paused: it can be resumed", abandoned: "left unfinished",
+            damaged: "damaged: " + (g.note || "its log does not replay")}[g.status] || g.status;
+  }
   async function load() {
     const res = await Fog.api("GET", "/api/games");
-    const body = document.querySelector("#games tbody");
-    body.replaceChildren();
+    const list = document.getElementById("games");
+    list.replaceChildren();
+    if (!res.data.games.length) list.appendChild(Fog.el("li", {"class": "hint"}, "No games yet: start one on the Setup page."));
     res.data.games.slice().reverse().forEach((g) => {
-      const tr = Fog.el("tr", {"data-game": g.id});
-      const a = Fog.el("a", {href: "/games/" + g.id}, g.title === g.id ? "Game of " +
-        new Date(g.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"}) : g.title);
-      const td = Fog.el("td"); td.appendChild(a); tr.appendChild(td);
-      tr.appendChild(Fog.el("td", {}, g.status));
-      tr.appendChild(Fog.el("td", {}, String(g.events)));
-      const ex = Fog.el("td"); ex.appendChild(Fog.el("a", {href: "/api/games/" + g.id + "?download=1"}, "JSON"));
+      const li = Fog.el("li", {"data-game": g.id, "class": "game-item status-" + g.status});
+      const when = new Date(g.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
+      const a = Fog.el("a", {href: "/games/" + g.id, "class": "game-title"}, (g.title === g.id ? g.game_title || "Game" : g.title) + " · " + when);
+      li.appendChild(a);
+      li.appendChild(Fog.el("p", {"class": "players"}, (g.players || []).length ? g.players.join(", ") : "no players named"));
+      li.appendChild(Fog.el("p", {"class": "standing"}, standing(g) + " · " + g.events + " logged events"));
+      const tools = Fog.el("p", {"class": "tools"});
       if (g.status === "paused" || g.status === "abandoned") {
         const resume = Fog.el("button", {"class": "resume", "data-game": g.id}, "Resume");
         resume.onclick = () => resumeGame(g.id);
-        ex.appendChild(resume);
+        tools.appendChild(resume);
       }
-      tr.appendChild(ex);
-      body.appendChild(tr);
+      tools.appendChild(Fog.el("a", {href: "/api/games/" + g.id + "?download=1", "class": "button-link",
+                                    "aria-label": "download " + when + " as JSON"}, "Download (JSON)"));
+      li.appendChild(tools);
+      list.appendChild(li);
     });
   }
   async function resumeGame(id) {

@@ -13,16 +13,17 @@
     onPiece: async (id) => {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap an islander, then a cell."); return; }
       selected = id; draw();
-      if (mode() === "correct") { board.showTargets(null, []); hint(id + ": tap the cell where it really stands."); return; }
+      if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the cell where it really stands."); return; }
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
       const cells = res.ok ? res.data.targets.map((t) => t.cell) : [];
       if (selected !== id) return;
       board.showTargets(id, cells);
-      hint(cells.length ? id + ": tap a dot to move it there." : id + " cannot move now.");
+      hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
     },
     onTarget: (piece, cell) => send(piece, cell),
     onCell: (cell) => { if (selected) send(selected, cell); },
   });
+  Fog.legend(document.getElementById("legend"), board.g);
   function draw() {
     if (!state || !state.placement) return;
     board.selected = selected;

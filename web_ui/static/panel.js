@@ -90,6 +90,7 @@ const Fog = (() => {
     return e;
   }
 
+  let turnOverOpen = false;
   function banner(s) {
     const b = document.getElementById("banner");
     if (!b) return;
@@ -146,10 +147,25 @@ const Fog = (() => {
       none.onclick = () => api("POST", "/api/decide", {none: true});
       b.appendChild(none);
     }
-    if (s.to_turn_over && s.to_turn_over.length) {
+    if (s.to_turn_over && s.to_turn_over.length && s.phase !== "finished") {  /* after the game the table is cleared anyway */
       b.classList.add("warn");
-      b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
-        "board: " + s.to_turn_over.map((t) => named(t.piece) + " on " + t.cell).join(", ") + "."));
+      const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + t.cell);
+      const n = chores.length;
+      if (n <= 4) {
+        b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
+          "board: " + chores.join(", ") + "."));
+      } else {  /* a long list would push the board off the screen: the count, the list in a fold */
+        b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took " + n + " islanders: turn them over or take " +
+          "them off the board (they have a dashed ring on the board)."));
+        const fold = el("details", {id: "turn-over-list"});
+        fold.open = turnOverOpen;  /* the banner is drawn anew on every change: keep the fold as the user left it */
+        fold.addEventListener("toggle", () => { turnOverOpen = fold.open; });
+        fold.appendChild(el("summary", {}, "Which ones"));
+        const list = el("ul", {"class": "fixes"});
+        chores.forEach((c) => list.appendChild(el("li", {}, c)));
+        fold.appendChild(list);
+        b.appendChild(fold);
+      }
     }
     b.hidden = b.childElementCount === 0;
   }
@@ -243,6 +259,28 @@ const Fog = (() => {
       this._edgeLabels();
       container.replaceChildren(svg);
       this.selected = null;
+    }
+    /* What a token shows: the game's icon for its type (a path in a 16-unit box) with its mark under
+       it, or its short text when the game gives no icon. */
+    static drawLook(g, look) {
+      if (look.icon) {
+        const icon = document.createElementNS(SVGNS, "path");
+        icon.setAttribute("d", look.icon);
+        icon.setAttribute("class", "icon");
+        icon.setAttribute("transform", look.mark ? "translate(0,-2.6) scale(0.78)" : "scale(0.95)");
+        g.appendChild(icon);
+        if (look.mark) {
+          const mark = document.createElementNS(SVGNS, "text");
+          mark.setAttribute("class", "mark"); mark.setAttribute("text-anchor", "middle"); mark.setAttribute("y", "9.6");
+          mark.textContent = look.mark;
+          g.appendChild(mark);
+        }
+        return;
+      }
+      const label = document.createElementNS(SVGNS, "text");
+      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3.6");
+      label.textContent = look.short || "";
+      g.appendChild(label);
     }
     /* The part of the board where pieces stand (cells and their outlines, a small margin): the
        printed margin around it would only make the cells smaller on a phone. */
@@ -367,7 +405,9 @@ const Fog = (() => {
       const owner = (info.owners || {})[id];
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
-      g.setAttribute("aria-label", (look.short ? look.short + ": " : "") + (look.label || id) + (owner ? ", " + owner + "'s" : ""));
+      const name = look.label || id;  /* the name says what the token shows: its mark too ("sqz", "+1") */
+      g.setAttribute("aria-label", (look.icon ? "" : (look.short ? look.short + ": " : "")) + name +
+        (look.icon && look.mark && !name.split(/[\s·,]+/).includes(look.mark) ? ", marked " + look.mark : "") + (owner ? ", " + owner + "'s" : ""));
       let shape;
       if (look.shape !== "square") {
         if (owner) {  /* a light halo outside the owner's ring: dark colours read on any cell */
@@ -387,10 +427,7 @@ const Fog = (() => {
         shape.setAttribute("fill", look.colour || "#6b6b6b"); shape.setAttribute("stroke", "#222");
       }
       g.appendChild(shape);
-      const label = document.createElementNS(SVGNS, "text");
-      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", "3.6");
-      label.textContent = look.short || "";
-      g.appendChild(label);
+      Board.drawLook(g, look);
       const title = document.createElementNS(SVGNS, "title");
       title.textContent = look.label || id;
       g.appendChild(title);
@@ -450,7 +487,38 @@ const Fog = (() => {
     return drawn;
   }
 
+  /* "What the tokens show": each icon the layout uses once, with the word it stands for. */
+  function legend(container, geometry) {
+    const seen = new Map();
+    const all = Object.values(geometry.pieces || {});  /* the icons first, then the marks under them */
+    all.forEach((p) => { if (p.icon && p.icon_says && !seen.has("i" + p.icon_says)) seen.set("i" + p.icon_says, {icon: p.icon, says: p.icon_says}); });
+    all.forEach((p) => { if (p.mark && p.mark_says && !seen.has("m" + p.mark)) seen.set("m" + p.mark, {mark: p.mark, says: p.mark_says}); });
+    const list = el("ul", {"class": "legend"});
+    seen.forEach((entry) => {
+      const svg = document.createElementNS(SVGNS, "svg");
+      svg.setAttribute("viewBox", "-10 -10 20 20"); svg.setAttribute("aria-hidden", "true");
+      const g = document.createElementNS(SVGNS, "g"); g.setAttribute("class", "token");  /* a picture, not a piece on the board */
+      const disc = document.createElementNS(SVGNS, "circle"); disc.setAttribute("r", 10); disc.setAttribute("fill", "#3b4650");
+      g.appendChild(disc);
+      if (entry.icon) {
+        const icon = document.createElementNS(SVGNS, "path");
+        icon.setAttribute("d", entry.icon); icon.setAttribute("class", "icon"); icon.setAttribute("transform", "scale(0.95)");
+        g.appendChild(icon);
+      } else {
+        const mark = document.createElementNS(SVGNS, "text");
+        mark.setAttribute("class", "mark"); mark.setAttribute("text-anchor", "middle"); mark.setAttribute("y", "2.4");
+        mark.textContent = entry.mark;
+        g.appendChild(mark);
+      }
+      svg.appendChild(g);
+      const item = el("li", {});
+      item.append(svg, entry.says);
+      list.appendChild(item);
+    });
+    container.replaceChildren(list);
+  }
+
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
-  return {api, flash, on, connect, board, el, colourOf, confirmBox};
+  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => named(id)};
 })();

@@ -11,11 +11,43 @@
   gameSelect.value = choices.game;
   document.getElementById("options-help").textContent = choices.options_help ?
     "Comma-separated, for example: " + choices.options_help : "";
+  /* The rule options as switches, each with its line of help; a switch's text joins the options. */
+  const switchBox = document.getElementById("switches");
+  switchBox.hidden = !(choices.switches || []).length;
+  (choices.switches || []).forEach((sw) => {
+    const id = "opt-" + sw.token;
+    const row = Fog.el("div", {"class": "switch-row", "data-token": sw.token});
+    if (sw.when && sw.when.players) row.dataset.players = String(sw.when.players);
+    const label = Fog.el("label", {"for": id, "class": "switch"});
+    const box = Fog.el("input", {type: "checkbox", role: "switch", id, "aria-describedby": id + "-help"});
+    label.append(box, " " + sw.label);
+    row.appendChild(label);
+    if (sw.kind === "seconds") {
+      const secs = Fog.el("input", {type: "number", id: id + "-seconds", min: sw.min, max: sw.max, value: sw.default,
+                                    "aria-label": sw.label + ": seconds", "class": "seconds"});
+      secs.disabled = true;
+      box.addEventListener("change", () => { secs.disabled = !box.checked; });
+      row.appendChild(secs);
+      row.appendChild(Fog.el("span", {"class": "unit"}, "seconds"));
+    }
+    row.appendChild(Fog.el("p", {"class": "hint", id: id + "-help"}, sw.help || ""));
+    switchBox.appendChild(row);
+  });
+  function switchedOptions() {
+    return [...switchBox.querySelectorAll(".switch-row")].filter((row) => !row.hidden).map((row) => {
+      const box = row.querySelector("input[role=switch]");
+      if (!box.checked) return null;
+      const sw = choices.switches.find((x) => x.token === row.dataset.token);
+      if (sw.kind === "seconds") return sw.token + "=" + (row.querySelector(".seconds").value || sw.default);
+      return sw.value ? sw.token + "=" + sw.value : sw.token;
+    }).filter(Boolean);
+  }
   function playerRows() {
     rows.replaceChildren();
     const solo = count.value === "solo";
     document.getElementById("scenario-row").hidden = !solo;
     const n = solo ? 1 : Number(count.value);
+    switchBox.querySelectorAll(".switch-row[data-players]").forEach((row) => { row.hidden = row.dataset.players !== String(n); });
     const per = n === 2 ? 2 : 1;
     for (let i = 0; i < n; i++) {
       const row = Fog.el("div", {"class": "player-row"});
@@ -50,7 +82,7 @@
   document.getElementById("setup-form").onsubmit = async (e) => {
     e.preventDefault();
     const body = {game: gameSelect.value, seed: Number(document.getElementById("seed").value || 0),
-                  options: document.getElementById("options").value};
+                  options: [...switchedOptions(), document.getElementById("options").value.trim()].filter(Boolean).join(",")};
     if (count.value === "solo") {
       body.solo = scenario.value;
       const name = rows.querySelector(".name").value.trim();
@@ -91,13 +123,15 @@
       document.getElementById("new-game-fold").open = !nowRunning;
       running = nowRunning;
     }
-    document.getElementById("verify-card").hidden = !playing || (!s.verifying && s.phase !== "draft");
+    /* the board check is one step: once the camera agrees the card goes, the draft is the one thing to do */
+    document.getElementById("verify-card").hidden = !playing || !s.verifying;
     document.getElementById("differences-card").hidden = !(playing && s.verifying && s.setup_differences.length);
     const next = document.getElementById("next-card");
     next.hidden = !(playing && s.phase === "moving" && !s.verifying);
     const status = document.getElementById("verify-status");
     const body = document.querySelector("#differences tbody");
     body.replaceChildren();
+    status.classList.remove("good");  /* "matches" is said only while it is true */
     if (playing && s.verifying) {
       status.textContent = s.setup_differences.length ? s.setup_differences.length + " cells differ from the setup." :
         "Waiting for the camera to check the board.";
@@ -106,7 +140,7 @@
         [d.cell, d.expected.join(", ") || "empty", d.seen.join(", ") || "empty"].forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
         body.appendChild(tr);
       });
-    } else if (playing) {
+    } else if (nowRunning) {
       status.textContent = "The board matches the setup.";
       status.classList.add("good");
     }

@@ -33,6 +33,27 @@ OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, 
                 "drive-off=standard|advanced, two-player=lower|total, advanced-fog (solo)")
 
 
+# The rulebook's options (section 6) as switches a setup page shows, each with one line of help;
+# a switch's token is the option's text form, so what the page sends parses like the CLI's --options.
+# "when" limits a switch to some player counts; teams and their scoring stay in the text field.
+OPTION_SWITCHES: list[dict[str, Any]] = [
+    {"token": "hourglass", "label": "Hourglass", "kind": "seconds", "default": 90, "min": 5, "max": 3600,
+     "help": "Each turn ends when the hourglass runs out; unused MP are lost."},
+    {"token": "enhanced", "label": "Enhanced movements", "kind": "flag",
+     "help": "Push, jump, cross and squeeze further for 2 MP more."},
+    {"token": "min-crew", "label": "Minimum boat crew", "kind": "flag",
+     "help": "A boat without its minimum crew does not depart and is not scored."},
+    {"token": "leaders", "label": "Rescue the leaders", "kind": "flag",
+     "help": "The leaders start in row A, one each; points for where yours ends, -5 if the FOG takes it."},
+    {"token": "drive-off", "label": "Advanced drive off", "kind": "flag", "value": "advanced",
+     "help": "The boarding islander takes the place; the driven-off one moves to the next best place."},
+    {"token": "two-player", "label": "Two players: score the total", "kind": "flag", "value": "total",
+     "when": {"players": 2}, "help": "Each player's two colours count together instead of only the lower one."},
+    {"token": "advanced-fog", "label": "Advanced FOG", "kind": "flag", "when": {"players": 1},
+     "help": "The FOG starts one field further on."},
+]
+
+
 def _choice(option: Option) -> Choice:
     text = ", ".join(str(m) for m in option.movements) or "nothing moved"
     return Choice(tuple(str(a) for a in option.actions), f"{text} ({option.cost} MP)", option.to_dict())
@@ -114,7 +135,8 @@ class FogGame:
              "colours_per_player": {"2": 2, "default": 1}, "max_name": MAX_NAME},
             {"name": "scenario", "label": "Solo scenario", "kind": "choice", "choices": scenario_ids(),
              "when": {"players": 1}},
-            {"name": "options", "label": "Options", "kind": "text", "max": 300, "help": OPTIONS_HELP},
+            {"name": "options", "label": "Options", "kind": "text", "max": 300, "help": OPTIONS_HELP,
+             "switches": OPTION_SWITCHES},
             {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1},
         ]
 

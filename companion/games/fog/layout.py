@@ -29,6 +29,26 @@ _LAYOUTS: dict[int, tuple[Board, Layout]] = {}
 SAYS = {"jump": "jumps", "push": "pushes", "cross": "crosses", "squeeze": "squeezes", "endurance": "endurance",
         "all-rounder": "all-rounder"}
 
+# What a token shows, for a panel to draw: its type as an icon (SVG path data in a 16-unit box
+# centred on 0, filled) and its characteristic as the mark the rulebook's table uses ("3" for the
+# all-rounder, "+1" for endurance) or a short word. Players read icons faster than letters, and a
+# letter code ("Wju") has to be learnt.
+ICONS = {
+    "leader": "M-7,4 L-7,-4 L-3.5,0 L0,-6 L3.5,0 L7,-4 L7,4 Z",                         # a crown
+    "elder": "M-1,7 L-1,-3 A3,3 0 0 1 5,-3 L5,-1 L3,-1 L3,-3 A1,1 0 0 0 1,-3 L1,7 Z",   # a walking stick
+    "warrior": "M0,-8 L1.3,-6 L1.3,3 L4,3 L4,4.6 L0.9,4.6 L0.9,7.5 L-0.9,7.5 L-0.9,4.6 L-4,4.6 L-4,3 "
+               "L-1.3,3 L-1.3,-6 Z",                                                      # a sword
+    "sailor": "M-1.6,-5.5 A1.6,1.6 0 1 0 1.6,-5.5 A1.6,1.6 0 1 0 -1.6,-5.5 Z M-0.9,-4 L0.9,-4 L0.9,-2.5 "
+              "L3.5,-2.5 L3.5,-1 L0.9,-1 L0.9,5.4 A4.5,4.5 0 0 0 4.5,1 L6,1 A6,6 0 0 1 -6,1 L-4.5,1 "
+              "A4.5,4.5 0 0 0 -0.9,5.4 L-0.9,-1 L-3.5,-1 L-3.5,-2.5 L-0.9,-2.5 Z",        # an anchor
+    "commoner": "M-2.6,-3.5 A2.6,2.6 0 1 0 2.6,-3.5 A2.6,2.6 0 1 0 -2.6,-3.5 Z M-5.5,7 A5.5,5.5 0 0 1 5.5,7 Z",
+    "rock": "M-7,5 L-5,-2 L-1,-6 L4,-4 L7,2 L5,5 Z",
+    "driftwood": "M-7.5,2 L4.5,-5 L6.5,-2 L-5.5,5 Z M1,-2.5 L3,-7 L4.6,-6.2 L2.8,-2 Z",
+    "bush": "M-6.5,5 A3.5,3.5 0 0 1 -4.5,-1.5 A4.2,4.2 0 0 1 4.5,-1.5 A3.5,3.5 0 0 1 6.5,5 Z",
+}
+MARKS = {"push": "push", "jump": "jump", "cross": "cross", "squeeze": "sqz", "all-rounder": "3", "endurance": "+1"}
+
+
 def board_layout(board: Board) -> Layout:
     """The layout of one board file (boards are immutable and cached, so each is built once)."""
     cached = _LAYOUTS.get(id(board))
@@ -60,10 +80,14 @@ def _build(board: Board) -> Layout:
                              f"{i.nation} {i.type} · {SAYS.get(i.characteristic, i.characteristic)}",
                              NATION_RGB.get(i.nation),
                              facts={"nation": i.nation, "type": i.type, "characteristic": i.characteristic,
-                                    "short": i.type[0].upper() + i.characteristic[:2], "shape": "disc"})
+                                    "short": i.type[0].upper() + i.characteristic[:2], "shape": "disc",
+                                    "icon": ICONS[i.type], "icon_says": i.type,
+                                    "mark": MARKS.get(i.characteristic, i.characteristic[:4]),
+                                    "mark_says": SAYS.get(i.characteristic, i.characteristic)})
     for o in board.obstacles.values():
         pieces[o.id] = Piece(o.id, o.marker, board.obstacle_marker_mm, "obstacle", o.kind,
-                             OBSTACLE_RGB.get(o.kind), facts={"obstacle": o.kind, "short": "▲", "shape": "square"})
+                             OBSTACLE_RGB.get(o.kind), facts={"obstacle": o.kind, "short": "▲", "shape": "square",
+                                                                "icon": ICONS.get(o.kind, ICONS["rock"]), "icon_says": o.kind})
     edges = tuple(Edge(a, b, "neighbour") for a in sorted(board.cells) for b in sorted(board.neighbours(a)) if a < b)
     return Layout(
         name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
