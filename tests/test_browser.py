@@ -100,6 +100,13 @@ def drag(page: Any, piece: str, cell: str) -> None:
     page.mouse.up()
 
 
+def primaries(page: Any) -> list[str]:
+    """The primary actions in view: enabled buttons and button links in the accent colour."""
+    return page.evaluate("""() => [...document.querySelectorAll('main button, main a.button-link, #banner button, #banner a')]
+        .filter((e) => e.checkVisibility({visibilityProperty: true}) && !e.disabled && getComputedStyle(e).backgroundColor === 'rgb(79, 179, 255)')
+        .map((e) => e.id || e.textContent.trim())""")
+
+
 def forward_step(state: dict[str, Any]) -> tuple[str, str]:
     """An islander of the active colour on the beach with a free beach cell ahead of it."""
     where = {p: c for c, ps in state["placement"].items() for p in ps}
@@ -159,12 +166,14 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     for i, name in enumerate(["Ann", "Bo", "Cy"]):
         names.nth(i).fill(name)
     assert setup.locator('.switch-row[data-token="two-player"]').is_hidden()  # a 2-player option, not offered
+    assert primaries(setup) == ["create"], primaries(setup)  # one next step at a time
     tap(setup, "#advanced > summary")  # the seed is an advanced setting
     setup.fill("#seed", "11")
     tap(setup, "#create")
     setup.wait_for_selector("#verify-card:not([hidden])")
     setup.wait_for_selector("#differences tbody tr")  # the empty simulated table differs everywhere
     snap(setup, "01-setup-differences")
+    assert primaries(setup) == ["verify"], (primaries(setup), setup.evaluate("() => document.getElementById('new-game-fold').open"))
 
     # --- the simulated table is set up by "hands"; the camera verifies it
     tap(setup, "#sim-setup")
@@ -175,6 +184,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     # --- draft: on a phone by tapping islanders on the board, on a laptop from the list
     setup.wait_for_selector("#draft-card:not([hidden])")
     snap(setup, "02-draft")
+    assert primaries(setup) == [], primaries(setup)  # the draft is made by tapping the board
     picks = 0
     while (drafting := api_state(setup, base))["phase"] == "draft":
         who = setup.locator("#draft-who").inner_text()
@@ -203,6 +213,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     live.wait_for_selector('#leds .led-row[data-segment="mp"] .led')  # the virtual LEDs
     assert live.locator("#leds .led").count() == 30
     snap(live, "03-live-board")
+    assert primaries(live) == ["end-turn"], primaries(live)
     table = ctx.new_page()
     table.on("pageerror", lambda exc: errors.append(str(exc)))
     table.goto(f"{base}/table")
@@ -278,6 +289,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
         cell = score_page.locator(f'#score-table tr.total td[data-colour="{colour}"]').inner_text()
         assert int(cell) == sheet["total"]
     assert "Winner:" in score_page.locator("#winner").inner_text()
+    assert primaries(score_page) == ["Start a new game"], primaries(score_page)
+    assert live.locator("#over-banner a").get_attribute("href") == "/score"  # the board page says where to go
     snap(score_page, "08-score")
 
     games = ctx.new_page()

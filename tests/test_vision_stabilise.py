@@ -147,3 +147,22 @@ def test_the_fog_marker_moved_is_noticed_once_it_rests_and_jitter_is_not():
     assert watch.feed({"fog": [140, 20]}) == []  # a hand moving it
     assert watch.feed({"fog": [141, 20]}) == []
     assert watch.feed({"fog": [140, 21]}) == [("fog", (100.0, 21.0), (140.0, 21.0))]
+
+
+def test_tokens_swept_off_in_one_go_are_gone_once_the_picture_stays_still():
+    """Clearing a whole swallowed row at once changes a patch as large as a hand; a hand moves, the
+    cleared board does not, so after the rest limit the pieces are reported gone (never stuck 'blocked')."""
+    state = new_game(BOARD, 3, seed=12)
+    table = Table(dict(state.placement), hold=1.0)
+    table.stabiliser.rest_limit_seconds = 3.0
+    table.frames(4)
+    swept = {c: ps for c, ps in table.placement.items() if BOARD.cells[c].row in ("A", "B")}
+    assert sum(len(ps) for ps in swept.values()) >= 6
+    for c in swept:
+        del table.placement[c]
+    table.frames(20)  # 2 s: as large a change as a hand, held as covered, nothing decided
+    assert table.changes == [] and table.stabiliser.covered
+    table.frames(40)  # past the rest limit and the hold time
+    gone = {p: (c, None) for c, ps in swept.items() for p in ps}
+    assert len(table.changes) == 1 and table.changes[0].moved == gone
+    assert not table.stabiliser.blocked and not table.stabiliser.covered

@@ -83,15 +83,14 @@ class StreamObserver:
         last = self._last_obs
         roi = None
         self._since_full += 1
-        if self._since_full >= REFRESH_EVERY:
-            self._last_small = None  # force a full detection
+        refresh = self._since_full >= REFRESH_EVERY  # a full detection now and then, whatever moved
         if self._last_small is not None and last is not None:
             changed = self._changed(small)
             self.last_motion = float(changed.mean()) if self._mask is None else \
                 float(changed.sum()) / max(1, int(self._mask.sum()))
-            if self.last_motion < self.idle_threshold:
+            if self.last_motion < self.idle_threshold and not refresh:
                 return _copy(last, (time.perf_counter() - start) * 1000)
-            if last.board_found and self.last_motion < ROI_MAX_SHARE:
+            if last.board_found and self.last_motion < ROI_MAX_SHARE and not refresh:
                 roi = self._roi(changed, frame.shape, small.shape)
         else:
             self.last_motion = 1.0
@@ -267,13 +266,27 @@ class Stabiliser:
     _count: int = 0
     initialised: bool = False
     covered: set[str] = field(default_factory=set)  # stable pieces unseen under a hand or an arm right now
+    # A hand is never quite still; tokens swept off in one go leave a large change that is. What
+    # stays covered this long without the least motion is the board as it now is.
+    rest_limit_seconds: float = 20.0
     _covered_since: float | None = None
+    _still_since: float | None = None
+    _still_set: frozenset[str] = frozenset()
     _now: float = 0.0
 
     @property
     def blocked(self) -> bool:
         """Something has rested over pieces longer than the hold time: the view is blocked (not a move)."""
         return self._covered_since is not None and self._now - self._covered_since >= self.hold_seconds
+
+    @property
+    def cover_never_moved(self) -> bool:
+        """The same pieces have been covered, without the least motion, for the rest limit: nothing
+        rests there, the picture changed for good (tokens taken off in one sweep)."""
+        return self._still_since is not None and self._now - self._still_since >= self.rest_limit_seconds
+
+    def forget_cover(self) -> None:
+        self._still_since, self._still_set, self._covered_since, self.covered = None, frozenset(), None, set()
 
     def reset(self, placement: dict[str, str]) -> None:
         """Start from a known placement (piece -> cell), e.g. the engine's expected state."""
@@ -292,6 +305,11 @@ class Stabiliser:
             self._covered_since = None
         elif self._covered_since is None:
             self._covered_since = now
+        still = bool(self.covered) and motion <= self.motion_threshold and obs.board_found
+        if not still:
+            self._still_since, self._still_set = None, frozenset()
+        elif self._still_since is None or self._still_set != self.covered:
+            self._still_since, self._still_set = now, frozenset(self.covered)
         if motion > self.motion_threshold or not obs.board_found:
             self._candidate, self._count = None, 0
             return None
@@ -331,4 +349,7 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     change = stabiliser.feed(obs, observer.last_motion, covered)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
+    elif stabiliser.cover_never_moved:  # not a hand: this picture is the board now, missing pieces are gone
+        observer.set_reference()
+        stabiliser.forget_cover()
     return obs, change

@@ -147,6 +147,12 @@ const Fog = (() => {
       none.onclick = () => api("POST", "/api/decide", {none: true});
       b.appendChild(none);
     }
+    if (s.outcome && !["score", "setup", "replay"].includes(document.body.dataset.page)) {  /* the way on */
+      b.classList.add("ask");
+      const over = el("p", {id: "over-banner"}, "The game is over. ");
+      over.appendChild(el("a", {href: "/score", "class": "button-link primary"}, "See the score"));
+      b.appendChild(over);
+    }
     if (s.to_turn_over && s.to_turn_over.length && s.phase !== "finished") {  /* after the game the table is cleared anyway */
       b.classList.add("warn");
       const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + t.cell);

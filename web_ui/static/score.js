@@ -7,13 +7,15 @@
     const body = document.querySelector("#score-table tbody");
     head.replaceChildren(); body.replaceChildren();
     document.getElementById("score-lines").replaceChildren();
+    document.getElementById("next-game").hidden = !sc;  /* the way on once the game is over */
     if (!sc) return;
     const colours = Object.keys(sc.colours);
     const cats = [...new Set(colours.flatMap((c) => Object.keys(sc.colours[c].categories)))];
     const hr = Fog.el("tr");
     const owner = (c) => (s.players || []).find((p) => p.colours.includes(c));
+    const who = (c) => (owner(c) ? owner(c).name + " (" + c + ")" : c);  /* people by name, the colour after */
     hr.appendChild(Fog.el("th", {}, "Category"));
-    colours.forEach((c) => hr.appendChild(Fog.el("th", {"data-colour": c}, c + (owner(c) ? " (" + owner(c).name + ")" : ""))));
+    colours.forEach((c) => hr.appendChild(Fog.el("th", {"data-colour": c}, who(c))));
     head.appendChild(hr);
     cats.forEach((cat) => {
       const tr = Fog.el("tr", {"data-category": cat});
@@ -31,7 +33,7 @@
     document.getElementById("tiebreak").textContent = sc.tiebreak ? "Ties: " + sc.tiebreak : "";
     const lines = document.getElementById("score-lines");
     colours.forEach((c) => {
-      lines.appendChild(Fog.el("h4", {}, c));
+      lines.appendChild(Fog.el("h4", {}, who(c)));
       const ul = Fog.el("ul");
       sc.colours[c].lines.forEach((l) => ul.appendChild(Fog.el("li", {}, l)));
       lines.appendChild(ul);
