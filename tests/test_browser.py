@@ -500,6 +500,12 @@ def test_no_page_has_a_serious_accessibility_violation(panel_url: str, browser: 
     ctx.close()
 
 
+SMALL_CONTROLS = """() => [...document.querySelectorAll(
+    'button, a.button-link, input:not([type=checkbox]):not([type=radio]), select, summary, nav a, label.switch, label.mode')]
+    .filter((e) => e.checkVisibility({visibilityProperty: true}))
+    .map((e) => [e.tagName + '#' + e.id + '.' + e.className, e.getBoundingClientRect().height]).filter((x) => x[1] < 44)"""
+
+
 @pytest.mark.parametrize("viewport", [(360, 740), (1366, 768), (1920, 1080)])
 def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: Any, viewport: tuple[int, int]) -> None:
     """A small phone, a laptop and a TV: nothing scrolls sideways; on wide screens the board is whole in view."""
@@ -516,6 +522,10 @@ def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: An
         scroll = page.evaluate("document.documentElement.scrollWidth")
         if scroll > width:
             wide[path] = scroll
+        if width < 700:  # every control a thumb can hit: 44 px tall, folds opened
+            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            small = page.evaluate(SMALL_CONTROLS)
+            assert not small, (path, small)
     assert not wide, wide
     page.goto(f"{base}/")
     page.wait_for_selector("g.piece")
