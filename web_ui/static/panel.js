@@ -107,7 +107,7 @@ const Fog = (() => {
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
         "). Play goes on here: move islanders on the Board page."));
     }
-    if (s.view_blocked) {
+    if (s.view_blocked && !s.outcome) {  /* after the game nothing is judged anyway */
       b.classList.add("ask");
       b.appendChild(el("p", {id: "blocked-banner"}, "Something rests over the board: the camera waits until it " +
         "is lifted. Nothing is judged meanwhile."));
