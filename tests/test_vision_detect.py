@@ -110,7 +110,24 @@ def test_a_piece_between_cells_off_the_board_or_in_the_woods_is_reported_not_gue
     obs = detector.observe(corners, np.array(ids).reshape(-1, 1))
     reasons = {u["marker"]: u["reason"] for u in obs.unplaced}
     assert reasons == {10: "between-cells", 11: "off-board", 12: "woods"}
+    assert next(sorted(u["cells"]) for u in obs.unplaced if u["marker"] == 10) == ["E3", "E4"]  # the two it is between
     assert obs.pieces == {"blue-warrior-1": "E4"}  # marker 13
+
+
+@pytest.mark.parametrize("share", [0.1, 0.2, 0.3, 0.35])
+@pytest.mark.parametrize("direction", [0, 30, 90, 150, 210, 330])
+def test_a_piece_put_down_carelessly_is_on_the_cell_it_is_clearly_nearest(
+        detector: BoardDetector, share: float, direction: int):
+    """Up to 0.35 of the pitch off the centre, towards a neighbour or a corner: still on its cell."""
+    pose = make_pose(LAYOUT, 15, 0, 0, 20.0)
+    corners, ids = _fiducial_corners(pose)
+    pitch = 2 * LAYOUT.snap_mm
+    x, y = BOARD.cells["E4"].center_mm
+    a = np.radians(direction)
+    corners.append(_corners_of(pose, x + share * pitch * np.cos(a), y + share * pitch * np.sin(a), 14.0))
+    ids.append(13)
+    obs = detector.observe(corners, np.array(ids).reshape(-1, 1))
+    assert obs.pieces == {"blue-warrior-1": "E4"}, obs.unplaced
 
 
 def test_unknown_and_duplicate_markers_are_reported_and_never_assigned(detector: BoardDetector):

@@ -21,8 +21,12 @@ import numpy as np
 from companion.games import Layout
 from vision.markers import dictionary
 
-# A piece this far from a cell centre (in units of the hex's inner radius) is not on that cell.
-ON_CELL = 0.62
+# A piece put down carelessly: up to this far from a cell centre (in inner radii of the hex:
+# 0.375 of the pitch, so 0.35 with room for the fit's error) it is on that cell, provided the
+# next cell is clearly farther (by CLEAR_WIN inner radii). Otherwise it is "between-cells",
+# naming the two cells, never guessed.
+ON_CELL = 0.75
+CLEAR_WIN = 0.30
 MIN_MARKER_PX = 16  # the smallest piece marker side, in pixels, the camera set-up is made for
 # Fit quality: fiducial corners must land within this many millimetres of where they belong.
 MAX_FIT_ERROR_MM = 4.0
@@ -204,13 +208,22 @@ class BoardDetector:
         idx = d2.argmin(axis=1)
         return np.sqrt(d2[np.arange(len(pts)), idx]), idx
 
+    def _two_nearest(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The distances to the nearest and the next cell, and both cells' indices, per point."""
+        d = np.sqrt(((pts[:, None, :] - self.cell_xy[None, :, :]) ** 2).sum(axis=2))
+        if d.shape[1] < 2:
+            return np.hstack([d, np.full_like(d, np.inf)]), np.zeros((len(pts), 2), int)
+        idx = np.argsort(d, axis=1)[:, :2]
+        return np.take_along_axis(d, idx, axis=1), idx
+
     # ------------------------------------------------------------------ pieces
     def _place_all(self, obs: Observation, h: np.ndarray, markers: dict[int, np.ndarray]) -> None:
         ids = sorted(markers)
         quads = _apply(h, np.vstack([markers[i] for i in ids])).reshape(-1, 4, 2)
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
-        dist, nearest = self._nearest(centres)
+        dists, two = self._two_nearest(centres)
+        dist, nearest = dists[:, 0], two[:, 0]
         # The marker's top edge (its first two corners) on the board: the way the piece faces,
         # 0 degrees along the board's x axis, counter-clockwise as seen from above (y grows down).
         edge = quads[:, 1, :] - quads[:, 0, :]
@@ -229,7 +242,7 @@ class BoardDetector:
                 reason = "wrong-size"  # most likely a false detection in the busy picture
             elif not (0 <= cx <= w and 0 <= cy <= hgt):
                 reason = "off-board"
-            elif dist[k] > limit:
+            elif dist[k] > limit or dists[k, 1] - dist[k] < CLEAR_WIN * self.inner_r:
                 reason = "between-cells"
             elif not self.cell_standable[int(nearest[k])]:
                 reason = self.cell_kind[int(nearest[k])]  # a printed place no piece stands on (The FOG: woods)
@@ -239,7 +252,10 @@ class BoardDetector:
                 obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))
                 obs.image_xy[piece] = tuple(map(float, markers[marker].mean(axis=0)))  # type: ignore[assignment]
                 continue
-            obs.unplaced.append({"marker": marker, "id": piece, "reason": reason, "board_mm": where})
+            entry = {"marker": marker, "id": piece, "reason": reason, "board_mm": where}
+            if reason == "between-cells":  # which two, so a panel can ask
+                entry["cells"] = [self.cell_ids[int(two[k, 0])], self.cell_ids[int(two[k, 1])]]
+            obs.unplaced.append(entry)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -114,6 +114,6 @@ def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, 
         if mm:
             x, y = _project(h_inv, np.array([mm], np.float64))[0]
             unplaced.append({"piece": item.get("id"), "marker": item.get("marker"), "reason": item.get("reason"),
-                             "x": round(float(x), 1), "y": round(float(y), 1)})
+                             "cells": item.get("cells"), "x": round(float(x), 1), "y": round(float(y), 1)})
     out["unplaced"] = unplaced
     return out

@@ -64,7 +64,8 @@
   function say(p) {
     const look = looks[p.piece] || {};
     caption.textContent = (look.label ? look.label + " (" + p.piece + ")" : p.piece) +
-      (p.cell ? " read on " + p.cell : " not on a cell: " + (p.reason || "unplaced")) + ".";
+      (p.cell ? " read on " + p.cell : p.cells ? " between " + p.cells.join(" and ") + ": push it onto one" :
+        " not on a cell: " + (p.reason || "unplaced")) + ".";
   }
   function draw() {
     const [fw, fh] = seen && seen.frame_size[0] ? seen.frame_size : [16, 9];
