@@ -80,6 +80,9 @@
     img.style.width = (100 * fw / bw) + "%"; img.style.height = (100 * fh / bh) + "%";
     img.style.left = (-100 * bx / bw) + "%"; img.style.top = (-100 * by / bh) + "%";
     marks.setAttribute("viewBox", [bx, by, bw, bh].join(" "));
+    /* drawn anew every second: a mark focused by keyboard keeps the focus */
+    const active = document.activeElement;
+    const focused = active && marks.contains(active) && active.dataset ? active.dataset.piece : null;
     marks.replaceChildren();
     if (!seen || !showMarks.checked) return;
     const k0 = bw / Math.max(1, view.clientWidth);  /* picture pixels per screen pixel */
@@ -104,11 +107,18 @@
     });
     (seen.unplaced || []).forEach((p) => {
       const g = svg("g", {"class": "unplaced", transform: `translate(${p.x},${p.y}) scale(${k})`, tabindex: "0", role: "button",
-        "aria-label": "marker " + p.marker + " not on a cell: " + p.reason});
+        "aria-label": ((looks[p.piece] || {}).label || "marker " + p.marker) +
+          (p.cells ? " between " + p.cells.join(" and ") : " not on a cell: " + p.reason)});
       g.appendChild(svg("path", {d: "M-8,-8 L8,8 M-8,8 L8,-8"}));
+      if (p.piece) g.dataset.piece = p.piece;
       g.addEventListener("click", () => say(p));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); say(p); } });
       marks.appendChild(g);
     });
+    if (focused) {
+      const again = marks.querySelector(`[data-piece="${CSS.escape(focused)}"]`);
+      if (again) again.focus();
+    }
   }
   async function look() {
     if (document.hidden) return;
