@@ -116,8 +116,9 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
     "detector": ("How a picture becomes a settled board.", (
         Key("stable_frames", int, 3, "identical observations in a row before a board picture counts as settled",
             low=1, high=30),
-        Key("hold_seconds", float, 3.0, "a piece unseen for less than this is assumed to be still there; one under a "
-            "hand or an arm resting over the board is held for as long as it rests (the view is blocked). A hand is "
+        Key("hold_seconds", float, 3.0, "seconds of frame time a piece unseen is assumed to be still there; one under "
+            "a hand or an arm resting over the board is held for as long as it rests (the view is blocked), and none is "
+            "taken for removed while a hand is anywhere over the board. A hand is "
             "never quite still: a large change that stays without the least motion for 20 s is taken as the board as "
             "it now is (tokens swept off in one go), and the pieces it hid count as gone",
             low=0, high=60),

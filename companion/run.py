@@ -148,6 +148,8 @@ class Companion:
         elif status.decision:
             alert = "waiting"
         self.hardware.show(snap.state, alert, offenders, game=snap.game)
+        if event.kind == "board-moved":
+            self.hardware.notice("board-moved", 10.0)
         if event.kind == "action":
             notes = ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "action")
             self.say(f"[action] {event.data['action']}" + (f" ({notes})" if notes else ""))
@@ -222,6 +224,7 @@ class Companion:
             self.camera = LiveCamera(source, self.layout, self._on_picture, self._on_health,
                                      on_marker=lambda name, first: self.session.marker_moved(name, first),
                                      on_blocked=self.session.view_blocked,
+                                     on_board_moved=self.session.board_moved,
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
                                      fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"],

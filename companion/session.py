@@ -485,6 +485,18 @@ class Session:
                     return self._out_of_sync(answer, seen_c)
                 return self._settle(answer, seen_c)
 
+    def board_moved(self) -> None:
+        """The camera found the board (or itself) moved for good and fitted the board again.
+
+        Nothing is wrong with the game, but players should look: the panel says it until it is
+        dismissed, the LEDs flash white for a moment.
+        """
+        with self._lock:
+            if self.state is None:
+                return
+            self._publish("board-moved", {"reason": "The board or the camera was moved: the board is fitted again. "
+                                                    "Check on the Camera page that the pieces are read on their cells."})
+
     def view_blocked(self, blocked: bool) -> None:
         """Something rests over the board (a hand, an arm): pieces under it are neither moved nor gone.
 

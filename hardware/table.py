@@ -41,11 +41,20 @@ class TableHardware:
         self._scene = LedScene({})
         self._timer_key: tuple[Any, ...] | None = None
         self._alert: tuple[str | None, tuple[str, ...]] = (None, ())
+        self._notice: tuple[str, float] | None = None  # a passing system alert and until when
 
     @property
     def alert(self) -> str | None:
         """The alert the LEDs show now (``illegal``, ``waiting``, ``camera-lost``, ``disk-full``) or None."""
         return self._alert[0]
+
+    @property
+    def system_alert(self) -> str | None:
+        """The system's alert the LEDs paint now (``camera-lost``, ``disk-full``, ``board-moved``) or None."""
+        alert = self._alert[0] if self._alert[0] in SYSTEM_ALERTS else None
+        if alert is None and self._notice is not None and self.clock() < self._notice[1]:
+            alert = self._notice[0]
+        return alert
 
     @property
     def scene(self) -> LedScene:
@@ -85,12 +94,21 @@ class TableHardware:
         self._scene = self.game.led_scene(state, status)  # once per state: the animator only adds time
         self._refresh()
 
+    def notice(self, alert: str, seconds: float = 10.0, beeps: int = 1) -> None:
+        """A passing system alert (``board-moved``): shown for ``seconds`` over whatever else shows,
+        except an alert that lasts (camera lost, disk full), which matters more; a beep with it."""
+        self._notice = (alert, self.clock() + seconds)
+        if beeps:
+            self.controls.beep(beeps)
+        self._refresh()
+
     def _refresh(self) -> None:
         if self._state is None:
             return
         left = self.hourglass.left() if self.hourglass is not None else None
-        alert = self._alert[0]
-        self.animator.show(TableView(self._scene, alert if alert in SYSTEM_ALERTS else None, left))
+        if self._notice is not None and self.clock() >= self._notice[1]:
+            self._notice = None
+        self.animator.show(TableView(self._scene, self.system_alert, left))
 
     def _expired(self, key: tuple[Any, ...]) -> None:
         self.controls.beep(3)
@@ -100,6 +118,7 @@ class TableHardware:
     def _tick(self, now: float) -> None:
         if self.hourglass is not None:
             self.hourglass.poll()
+        if self.hourglass is not None or self._notice is not None:
             self._refresh()
         self.controls.tick(now)
 

@@ -23,7 +23,8 @@ from hardware.strip import OFF, RGB
 ALERT_RED: RGB = (255, 0, 0)
 CAMERA_LOST: RGB = (200, 0, 200)
 DISK_FULL: RGB = (0, 190, 190)  # teal: the game log cannot be written (no game's scene uses it)
-SYSTEM_ALERTS = ("camera-lost", "disk-full")
+BOARD_MOVED: RGB = (255, 255, 255)  # white: the board (or camera) was moved and fitted again
+SYSTEM_ALERTS = ("camera-lost", "disk-full", "board-moved")
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class TableView:
     """What the animator draws: a game's scene, a system alert, and the turn timer's share left."""
 
     scene: LedScene = LedScene({})
-    alert: str | None = None            # None, "camera-lost" or "disk-full"
+    alert: str | None = None            # None, "camera-lost", "disk-full" or "board-moved"
     timer_left: float | None = None
 
 
@@ -80,13 +81,28 @@ def paint(output: LedOutput, view: TableView, t: float) -> None:
         # (a pattern no game uses), until the disk has room again.
         seg = output.segments[scene.status]
         output.paint(scene.status, [DISK_FULL if _blink(t, 0.5) else OFF] * seg.length)
+    if view.alert == "board-moved":
+        # The board was knocked (or the camera nudged) and fitted again: both ends of every
+        # segment flash white for a few seconds, so players look up and check the panel.
+        colour = BOARD_MOVED if _blink(t, 2.0) else OFF
+
+        def ends(current: list[RGB], _reversed: bool) -> list[RGB]:
+            current[0] = current[-1] = colour
+            return current
+        _over_each_segment(output, ends)
     if view.alert == "camera-lost":
-        on = _blink(t, 1.0)
-        for name in output.segments:
-            seg = output.segments[name]
-            current = list(output.logical()[seg.start:seg.start + seg.length])
-            current[0 if not seg.reversed else -1] = CAMERA_LOST if on else OFF
-            output.paint(name, current if not seg.reversed else list(reversed(current)))
+        colour = CAMERA_LOST if _blink(t, 1.0) else OFF
+
+        def first(current: list[RGB], reversed_: bool) -> list[RGB]:
+            current[0 if not reversed_ else -1] = colour
+            return current if not reversed_ else list(reversed(current))
+        _over_each_segment(output, first)
+
+
+def _over_each_segment(output: LedOutput, change: Callable[[list[RGB], bool], list[RGB]]) -> None:
+    """Lay a system alert over what every segment shows: ``change`` gets its colours and whether it is reversed."""
+    for name, seg in output.segments.items():
+        output.paint(name, change(list(output.logical()[seg.start:seg.start + seg.length]), seg.reversed))
 
 
 def _hourglass_colours(left: float, n: int, t: float) -> list[RGB]:

@@ -266,3 +266,23 @@ def test_a_scene_is_a_plain_value_any_game_can_hand_the_painter():
     assert out.logical()[0] == SWALLOWED and out.logical()[13:16] == ((128, 0, 0), (128, 0, 0), (0, 0, 0))
     paint(out, TableView(scene, alert="disk-full"), 0.0)  # the system's alert takes the scene's status segment
     assert out.logical()[13] == (0, 190, 190) and out.logical()[0] == SWALLOWED
+
+
+def test_a_board_found_moved_flashes_white_for_a_moment_under_the_lasting_alerts():
+    from hardware.views import BOARD_MOVED
+
+    clock = Clock()
+    hw, factory = table(clock)
+    state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"})
+    hw.show(state)
+    hw.notice("board-moved", 10.0)
+    hw.animator.tick(0.0)
+    assert hw.system_alert == "board-moved" and factory.pin(23).state  # a beep with it
+    assert seg(hw, "fog")[0] == BOARD_MOVED and seg(hw, "fog")[-1] == BOARD_MOVED
+    hw.show(state, alert="camera-lost")  # a lasting alert matters more
+    hw.animator.tick(0.0)
+    assert hw.system_alert == "camera-lost" and seg(hw, "fog")[0] == CAMERA_LOST
+    hw.show(state)
+    clock.now = 10.5  # the moment is over
+    hw.animator.tick(0.0)
+    assert hw.system_alert is None and BOARD_MOVED not in seg(hw, "fog")

@@ -155,3 +155,17 @@ def test_a_slow_reading_never_holds_up_the_camera_or_the_panel(tmp_path: Path):
         assert session.snapshot().state is state  # the panel reads the session meanwhile
         slow.release.set()
         assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()
+
+
+def test_a_knocked_board_is_fitted_again_and_said_on_the_panel_and_the_leds(tmp_path: Path):
+    with drafted_table(tmp_path) as (companion, out):
+        session = companion.session
+        before = session.state
+        events: list[str] = []
+        session.bus.subscribe(lambda e: events.append(e.kind))
+        companion.camera.source.bump(14, -9)  # someone knocks the table
+        assert wait_for(lambda: "board-moved" in events, timeout=60), out.getvalue()
+        assert wait_for(lambda: companion.hardware.system_alert == "board-moved")
+        assert "[board-moved] reason=The board or the camera was moved" in out.getvalue()
+        assert session.state == before and session.status.out_of_sync is None  # nothing moved on the board
+        assert events.count("board-moved") == 1

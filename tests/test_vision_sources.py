@@ -18,8 +18,17 @@ def test_a_folder_of_images_is_read_in_name_order(tmp_path):
         cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((10, 10, 3), i * 40, np.uint8))
     (tmp_path / "notes.txt").write_text("not an image")
     with open_source(str(tmp_path)) as source:
-        values = [int(source.read()[0, 0, 0]) for _ in range(3)]
+        values, stamps = [], []
+        for _ in range(3):
+            values.append(int(source.read()[0, 0, 0]))
+            stamps.append(source.stamp)
         assert values == [40, 80, 120] and source.read() is None
+        assert stamps == [0.0, 1 / 15, 2 / 15]  # frame time: 15 frames a second unless told
+    with open_source(str(tmp_path), fps=4) as source:
+        source.read(), source.read()
+        assert source.stamp == 0.25
+    with pytest.raises(CameraError, match="above 0"):
+        open_source(str(tmp_path), fps=0)
 
 
 def test_a_video_file_is_read_frame_by_frame(tmp_path):
@@ -30,8 +39,15 @@ def test_a_video_file_is_read_frame_by_frame(tmp_path):
     writer.release()
     with open_source(str(path)) as source:
         assert isinstance(source, OpenCVSource)
-        frames = [source.read() for _ in range(6)]
+        frames, stamps = [], []
+        for _ in range(6):
+            frames.append(source.read())
+            stamps.append(source.stamp)
     assert all(f is not None for f in frames[:5]) and frames[5] is None
+    assert stamps[:5] == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4])  # the file's own 10 frames a second
+    with open_source(str(path), fps=25) as source:
+        source.read(), source.read()
+        assert source.stamp == pytest.approx(0.04)
     assert [round(f.mean() / 50) for f in frames[:5]] == [0, 1, 2, 3, 4]
 
 
@@ -105,3 +121,28 @@ def test_watch_reads_a_camera_and_reports_stable_changes_as_json(tmp_path, capsy
     assert events[-1]["frames"] == 5 and len(events[-1]["stable"]) == 45
     assert main(["watch", "--camera", str(tmp_path / "nope.mp4")]) == 2
     assert "tried: picamera2, sim" in capsys.readouterr().err
+
+
+def test_a_frame_keeps_the_time_the_camera_took_it_however_late_it_is_processed():
+    from vision.stabilise import FrameClock
+
+    taken = iter(range(10_000))
+
+    def grab() -> tuple[np.ndarray, float]:
+        n = next(taken)
+        return np.array([n]), 1000.0 + n / 15  # the sensor's own clock
+
+    grabber = _Grabber(grab, "test")
+    grabber.start()
+    while (got := grabber.latest_stamped())[0] is None:
+        time.sleep(0.001)
+    grabber.stop()
+    frame, stamp = got
+    assert stamp == pytest.approx(1000.0 + int(frame[0]) / 15)
+    now = [50.0]
+    timeline = FrameClock(lambda: now[0])
+    assert timeline(1000.0) == 50.0  # anchored to the consumer's clock
+    now[0] = 99.0  # processing was slow: the frames still lie 1/15 s apart
+    assert timeline(1000.0 + 1 / 15) == pytest.approx(50.0 + 1 / 15)
+    assert timeline(3.0) == 99.0  # a recording started over: anchored afresh
+    assert timeline(None) == 99.0  # a frame without a time of its own: the consumer's clock

@@ -96,27 +96,37 @@ def watch_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--state", help="a game state JSON: the simulated table shows it, and it is the start")
     p.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: run until Ctrl-C)")
+    p.add_argument("--fps", type=float, default=None,
+                   help="frame rate of a folder of frames (default 15) or a video file (default: the file's)")
     p.add_argument("--stable-frames", type=int, default=3, help="consistent still frames before a change counts")
-    p.add_argument("--hold", type=float, default=3.0, help="seconds a covered piece is assumed to stay put")
+    p.add_argument("--hold", type=float, default=3.0,
+                   help="seconds (frame time) a piece unseen without a hand over it is assumed to stay put")
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Print every stable change of the board as a JSON line (a live check of camera and markers)."""
+    """Print every stable change of the board as a JSON line (a live check of camera and markers).
+
+    Each change carries ``frame``, the index of the frame at which it was decided, and ``at``, that
+    frame's time in seconds; waiting is counted in frame time, so replaying a folder gives the same
+    lines on any machine. The last line is ``{"event": "stopped", "stable": {piece: cell}}``.
+    """
     import time
 
     from companion.statefile import read_state
     from vision.detect import BoardDetector
     from vision.sources import open_source
-    from vision.stabilise import Stabiliser, StreamObserver
+    from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
+    if args.fps is not None and not args.fps > 0:
+        raise FogCompanionError(f"--fps must be above 0, not {args.fps}")
     board = _layout(args.board)
     placement = get_game().expected(read_state(args.state)) if args.state else {}
     observer = StreamObserver(BoardDetector(board))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
-    if placement:
-        stabiliser.reset({p: c for c, ps in placement.items() for p in ps})
+    frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
+    started = time.monotonic()
     seen = 0
-    with open_source(args.camera, board=board, placement=placement) as source:
+    with open_source(args.camera, board=board, placement=placement, fps=args.fps) as source:
         print(json.dumps({"event": "camera", "source": getattr(source, "name", args.camera)}), flush=True)
         while not args.frames or seen < args.frames:
             frame = source.read()
@@ -125,15 +135,19 @@ def cmd_watch(args: argparse.Namespace) -> int:
                     break  # the end of a file or folder
                 time.sleep(0.01)
                 continue
-            seen += 1
-            obs = observer.observe(frame)
-            change = stabiliser.feed(obs, observer.last_motion)
+            stamp = getattr(source, "stamp", None)
+            at = frame_time(stamp) if stamp is not None else time.monotonic() - started
+            if seen == 0 and placement:
+                stabiliser.reset({p: c for c, ps in placement.items() for p in ps}, at=at)
+            obs, change = watch(observer, stabiliser, frame, at)
             if change is not None:
-                print(json.dumps({"event": "stable-change", "moved": change.moved, "at": round(change.at, 3)}),
-                      flush=True)
-            elif seen == 1 and not obs.board_found:
-                print(json.dumps({"event": "board-not-found", "reason": obs.reason}), flush=True)
-    print(json.dumps({"event": "stopped", "frames": seen, "stable": stabiliser.stable}), flush=True)
+                print(json.dumps({"event": "stable-change", "frame": seen, "at": round(at, 3),
+                                  "moved": change.moved}), flush=True)
+            elif seen == 0 and not obs.board_found:
+                print(json.dumps({"event": "board-not-found", "frame": seen, "reason": obs.reason}), flush=True)
+            seen += 1
+    print(json.dumps({"event": "stopped", "frames": seen, "stable": dict(sorted(stabiliser.stable.items()))}),
+          flush=True)
     return 0
 
 

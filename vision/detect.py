@@ -30,6 +30,13 @@ CLEAR_WIN = 0.30
 MIN_MARKER_PX = 16  # the smallest piece marker side, in pixels, the camera set-up is made for
 # Fit quality: fiducial corners must land within this many millimetres of where they belong.
 MAX_FIT_ERROR_MM = 4.0
+# A fit fixes the whole board only from points spread over it: the smaller standard deviation of
+# the points (along their narrowest direction) at least this share of the board's shorter side.
+# Two corner markers are two tight clusters of corners - along one edge or across a diagonal, the
+# board's far side is an extrapolation - so they never pass alone.
+MIN_SPREAD = 0.15
+GROW_FROM_MM = 100.0  # a fit from two corner markers is trusted this far from them at first ...
+GROW_BY = 1.4  # ... and reaches farther each round as pieces on their cells confirm it
 
 
 @dataclass
@@ -111,14 +118,23 @@ class BoardDetector:
     def detect(self, frame: np.ndarray, prior: np.ndarray | None = None) -> Observation:
         """Observe one frame. ``prior``: the last good homography, used when too few fiducials show."""
         start = time.perf_counter()
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        self._fit_to_frame(gray.shape)
-        corners, ids, _ = self.aruco.detectMarkers(gray)
+        corners, ids = self.markers(frame)
         obs = self.observe(corners, ids, prior)
         obs.ms = (time.perf_counter() - start) * 1000
         return obs
 
-    def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None, refine: bool = True) -> Observation:
+    def markers(self, frame: np.ndarray) -> tuple[Any, Any]:
+        """The ArUco markers of a whole frame: (corners, ids) as OpenCV gives them."""
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._fit_to_frame(gray.shape)
+        corners, ids, _ = self.aruco.detectMarkers(gray)
+        return corners, ids
+
+    def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None, refine: bool = True,
+                fixed: np.ndarray | None = None) -> Observation:
+        """Markers -> observation. ``prior``: the last good fit, for when the corner markers seen do
+        not fix the board. ``fixed``: use this fit and no other (a stream's tracked fit); if a corner
+        marker seen does not sit where it puts it, the board is reported not found (it moved)."""
         found: dict[int, list[np.ndarray]] = {}
         if ids is not None:
             for c, i in zip(corners, ids.ravel()):
@@ -127,15 +143,34 @@ class BoardDetector:
         unknown = sorted(i for i in found if i not in self.fiducials and i not in self.pieces and i not in self.special)
         fids = {i: cs[0] for i, cs in found.items() if i in self.fiducials and len(cs) == 1}
         obs = Observation(False, unknown_markers=unknown, duplicates=duplicates, fiducials_seen=sorted(fids))
+        piece_markers = {i: cs[0] for i, cs in found.items() if (i in self.pieces or i in self.special)
+                         and len(cs) == 1}
+        if fixed is not None:
+            if not self._prior_fits(fixed, fids):
+                obs.reason = "board not found: the corner markers are not where the board was (bumped?)"
+                return obs
+            obs.board_found, obs.homography = True, fixed
+            if piece_markers:
+                self._place_all(obs, fixed, piece_markers)
+            return obs
         h = self._fit_fiducials(fids)
+        if h is not None and not self._spread_enough(self._fiducial_points(fids)[1]):
+            # Two corner markers: the near side is right, the far side a guess. The last fit, if the
+            # markers still sit where it puts them, or pieces on their cells, must fix the rest.
+            if prior is not None and self._prior_fits(prior, fids):
+                h = prior
+            else:
+                h = self._grow(h, fids, piece_markers) if refine else None
+                if h is None:
+                    obs.reason = (f"board not found: only {len(fids)} of 4 corner markers seen and too few "
+                                  "pieces on their cells to fix the far side")
+                    return obs
         if h is None and prior is not None and self._prior_fits(prior, fids):
             h = prior
         if h is None:
             obs.reason = (f"board not found: {len(fids)} of 4 corner markers seen"
                           + (" and the last fit does not match" if prior is not None else ""))
             return obs
-        piece_markers = {i: cs[0] for i, cs in found.items() if (i in self.pieces or i in self.special)
-                         and len(cs) == 1}
         if refine:
             h = self._refine(h, fids, piece_markers)
         obs.board_found = True
@@ -171,6 +206,50 @@ class BoardDetector:
         img, mm = self._fiducial_points(fids)
         h, _ = cv2.findHomography(img, mm, 0)
         if h is None or not self._plausible(h, img, mm):
+            return None
+        return h
+
+    def _spread_enough(self, mm: np.ndarray) -> bool:
+        """Points (board mm) spread over the board in both directions, so a fit from them holds everywhere."""
+        if len(mm) < 4:
+            return False
+        smallest = float(np.linalg.eigvalsh(np.cov(mm.T))[0])
+        return float(np.sqrt(max(0.0, smallest))) >= MIN_SPREAD * min(self.board.size_mm)
+
+    def _grow(self, h: np.ndarray, fids: dict[int, np.ndarray], pieces: dict[int, np.ndarray]) -> np.ndarray | None:
+        """A fit from corner markers that do not span the board, extended by the pieces.
+
+        Near the markers the fit is good; pieces there that sit clearly on a cell are added and the
+        fit made again, then pieces a little farther out, and so on, so no step extrapolates far.
+        The result counts only if the points that made it span the board; otherwise None.
+        """
+        img, mm = self._fiducial_points(fids)
+        anchors = np.array([self.fiducials[i]["center_mm"] for i in fids], np.float64)
+        if len(pieces) < 6:
+            return None
+        centres = np.array([q.mean(axis=0) for q in pieces.values()])
+        reach = GROW_FROM_MM
+        far = float(np.hypot(*self.board.size_mm))
+        dst = mm
+        while True:
+            mapped = _apply(h, centres)
+            near = np.sqrt(((mapped[:, None, :] - anchors[None, :, :]) ** 2).sum(axis=2)).min(axis=1) <= reach
+            d, idx = self._nearest(mapped)
+            good = near & (d < 0.3 * self.inner_r)
+            if good.sum() >= 2:
+                src = np.vstack([img, centres[good]])
+                dst = np.vstack([mm, self.cell_xy[idx[good]]])
+                fitted, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+                if fitted is None:
+                    return None
+                h = fitted
+            if reach >= far:
+                break
+            reach *= GROW_BY
+        # Trusted only if nearly every piece marker then sits on a cell and the points span the board:
+        # a far side a cell off leaves most pieces between cells, whatever the near side says.
+        d, _idx = self._nearest(_apply(h, centres))
+        if (d < 0.3 * self.inner_r).mean() < 0.8 or not self._spread_enough(dst):
             return None
         return h
 

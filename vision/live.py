@@ -22,7 +22,7 @@ import numpy as np
 from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.sources import FrameSource, SimulatedTable
-from vision.stabilise import Stabiliser, StreamObserver, watch
+from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,7 @@ class LiveCamera:
                  on_health: Callable[[bool, str], None] | None = None,
                  on_marker: Callable[[str, bool], None] | None = None,
                  on_blocked: Callable[[bool], None] | None = None,
+                 on_board_moved: Callable[[], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
                  fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02,
                  recover_seconds: float | None = None) -> None:
@@ -117,11 +118,13 @@ class LiveCamera:
         self.on_health = on_health
         self.on_marker = on_marker
         self.on_blocked = on_blocked  # called when something starts/stops resting over the board
+        self.on_board_moved = on_board_moved  # called when the board (or camera) was found moved and re-fitted
         self.blocked = False
         self.markers = MarkerWatch()
         self.clock = clock
         self.observer = StreamObserver(BoardDetector(board))
         self.stabiliser = stabiliser or Stabiliser(clock=clock)
+        self._frame_clock = FrameClock(clock)
         for name, value in (("fault_seconds", fault_seconds), ("frozen_seconds", frozen_seconds),
                             ("interval", interval)):
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
@@ -221,7 +224,8 @@ class LiveCamera:
             self._announced = False
         try:
             # An unchanged picture costs only the motion check; pieces under a resting hand are held.
-            obs, change = watch(self.observer, self.stabiliser, frame)
+            at = self._frame_clock(getattr(self.source, "stamp", None))  # the frame's own time, on our clock
+            obs, change = watch(self.observer, self.stabiliser, frame, at)
         except Exception as exc:  # noqa: BLE001 - frames detection cannot handle are a camera fault
             self._step_failed(exc)
             return None
@@ -234,6 +238,8 @@ class LiveCamera:
             for name, old, _new in self.markers.feed(obs.special):
                 if self.on_marker is not None:
                     self.on_marker(name, old is None)  # first sighting: where it stands is just noted
+        if self.observer.board_moved and self.on_board_moved is not None:
+            self.on_board_moved()
         if self.stabiliser.blocked != self.blocked:
             self.blocked = self.stabiliser.blocked
             if self.on_blocked is not None:

@@ -95,6 +95,7 @@ class Effects:
     jpeg_quality: int | None = None
     light_low: float = 1.0  # gain at the dark side of the frame
     light_angle: float = 0.0
+    brightness: float = 1.0  # the whole picture's gain: lamp flicker, a cloud passing
     hand: str | None = None  # None, "random", "fiducial:N" (cover that corner marker) or "at:X,Y" (board mm)
 
     @classmethod
@@ -289,6 +290,8 @@ def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generato
         ramp = (xx / w - 0.5) * math.cos(effects.light_angle) + (yy / h - 0.5) * math.sin(effects.light_angle)
         gain = effects.light_low + (1.0 - effects.light_low) * (ramp + 0.5)
         out *= gain[..., None]
+    if effects.brightness != 1.0:
+        out *= effects.brightness
     if effects.blur_sigma > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), effects.blur_sigma)
     if effects.noise_sigma > 0:

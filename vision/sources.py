@@ -55,9 +55,17 @@ class CameraError(FogCompanionError):
 
 
 class FrameSource(ABC):
-    """A source of BGR frames. ``read`` returns the newest frame, or None if none is ready."""
+    """A source of BGR frames. ``read`` returns the newest frame, or None if none is ready.
+
+    ``stamp`` is the frame time of the frame ``read`` returned last, in seconds: when a camera
+    took it, or its place in a recording (index / fps). Everything that waits ("three still
+    frames", "a hand resting three seconds") counts in frame time, so a replay gives the same
+    events on a fast machine and on a slow one. None: the source has no time of its own (the
+    simulated table); the consumer's clock stands in.
+    """
 
     name = "source"
+    stamp: float | None = None
 
     def __enter__(self) -> FrameSource:
         self.open()
@@ -82,10 +90,11 @@ class FrameSource(ABC):
 class _Grabber:
     """A thread that keeps only the newest frame from a blocking ``grab`` function."""
 
-    def __init__(self, grab: Callable[[], np.ndarray | None], name: str) -> None:
-        self._grab = grab
+    def __init__(self, grab: Callable[[], np.ndarray | tuple[np.ndarray, float] | None], name: str) -> None:
+        self._grab = grab  # a frame (stamped on arrival), or (frame, the camera's own time in seconds)
         self._lock = threading.Lock()
         self._frame: np.ndarray | None = None
+        self._stamp = 0.0
         self._fresh = False
         self._stop = threading.Event()
         self.error: BaseException | None = None
@@ -105,16 +114,25 @@ class _Grabber:
             if frame is None:
                 time.sleep(0.005)
                 continue
+            arrived = time.monotonic()
+            stamp = arrived
+            if isinstance(frame, tuple):
+                frame, stamp = frame
             with self._lock:
-                self._frame, self._fresh = frame, True
-                self.last_frame_at = time.monotonic()
+                self._frame, self._stamp, self._fresh = frame, stamp, True
+                self.last_frame_at = arrived
 
     def latest(self) -> np.ndarray | None:
+        return self.latest_stamped()[0]
+
+    def latest_stamped(self) -> tuple[np.ndarray | None, float]:
+        """The newest frame not handed out yet (or None) and its time: taken when it arrived,
+        not when it is processed, so a slow consumer does not stretch the time between frames."""
         with self._lock:
             if not self._fresh:
-                return None
+                return None, self._stamp
             self._fresh = False
-            return self._frame
+            return self._frame, self._stamp
 
     def stop(self) -> None:
         self._stop.set()
@@ -125,8 +143,11 @@ class _Grabber:
 class OpenCVSource(FrameSource):
     """Any ``cv2.VideoCapture`` target: a device index or path, a video file or a stream URL."""
 
-    def __init__(self, target: int | str, width: int = 1280, height: int = 720, live: bool | None = None) -> None:
+    def __init__(self, target: int | str, width: int = 1280, height: int = 720, live: bool | None = None,
+                 fps: float | None = None) -> None:
         self.target = target
+        self.fps = fps  # a recording's frame rate (None: what the file says)
+        self._index = 0
         self.size = (width, height)
         self.name = redact(str(target))
         self.live = live if live is not None else not (isinstance(target, str) and Path(target).is_file())
@@ -142,6 +163,10 @@ class OpenCVSource(FrameSource):
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         self._cap = cap
+        self._index = 0
+        if not self.live and not self.fps:
+            rate = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+            self.fps = rate if 1.0 <= rate <= 1000.0 else 15.0
         if self.live:
             self._grabber = _Grabber(self._grab, self.name)
             self._grabber.start()
@@ -159,9 +184,14 @@ class OpenCVSource(FrameSource):
         if self._grabber is not None:
             if self._grabber.error is not None:
                 raise CameraError(str(self._grabber.error))
-            return self._grabber.latest()
+            frame, self.stamp = self._grabber.latest_stamped()
+            return frame
         ok, frame = self._cap.read()
-        return frame if ok else None
+        if not ok:
+            return None
+        self.stamp = self._index / (self.fps or 15.0)  # its place in the recording
+        self._index += 1
+        return frame
 
     def close(self) -> None:
         if self._grabber is not None:
@@ -173,12 +203,19 @@ class OpenCVSource(FrameSource):
 
 
 class FolderSource(FrameSource):
-    """The images of a folder in name order; each ``read`` gives the next one (None at the end)."""
+    """The images of a folder in name order; each ``read`` gives the next one (None at the end).
+
+    The images are frames taken ``fps`` times a second: the n-th image read has frame time n / fps.
+    """
 
     live = False
 
-    def __init__(self, folder: str | Path, loop: bool = False, only: Path | None = None) -> None:
+    def __init__(self, folder: str | Path, loop: bool = False, only: Path | None = None, fps: float = 15.0) -> None:
+        if not fps > 0:
+            raise CameraError(f"frames per second must be above 0, not {fps}")
         self.folder = Path(folder)
+        self.fps = fps
+        self._read = 0
         self.loop = loop
         self.only = only  # a single image instead of the whole folder
         self.name = str(only or folder)
@@ -187,14 +224,14 @@ class FolderSource(FrameSource):
 
     def open(self) -> None:
         if self.only is not None:
-            self._files, self._next = [self.only], 0
+            self._files, self._next, self._read = [self.only], 0, 0
             return
         if not self.folder.is_dir():
             raise CameraError(f"image folder {self.folder} does not exist")
         self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self._files:
             raise CameraError(f"image folder {self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
-        self._next = 0
+        self._next, self._read = 0, 0
 
     def read(self) -> np.ndarray | None:
         while self._next < len(self._files) or (self.loop and self._files):
@@ -204,6 +241,8 @@ class FolderSource(FrameSource):
             self._next += 1
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if frame is not None:
+                self.stamp = self._read / self.fps
+                self._read += 1
                 return frame
         return None
 
@@ -235,7 +274,7 @@ class Picamera2Source(FrameSource):
         except Exception as exc:
             raise CameraError(f"cannot start the Pi camera: {exc}") from exc
         self._cam = cam
-        self._grabber = _Grabber(lambda: self._cam.capture_array("main"), "picamera2")
+        self._grabber = _Grabber(self._capture, "picamera2")
         self._grabber.start()
 
     def read(self) -> np.ndarray | None:
@@ -243,7 +282,18 @@ class Picamera2Source(FrameSource):
             raise CameraError("the Pi camera is not open")
         if self._grabber.error is not None:
             raise CameraError(f"the Pi camera stopped: {self._grabber.error}")
-        return self._grabber.latest()  # RGB888 in Picamera2 is BGR in memory, as OpenCV wants
+        frame, self.stamp = self._grabber.latest_stamped()
+        return frame  # RGB888 in Picamera2 is BGR in memory, as OpenCV wants
+
+    def _capture(self) -> tuple[np.ndarray, float]:
+        """One frame with the sensor's own timestamp (nanoseconds, the same clock as time.monotonic)."""
+        request = self._cam.capture_request()
+        try:
+            frame = request.make_array("main")
+            stamp_ns = request.get_metadata().get("SensorTimestamp")
+        finally:
+            request.release()
+        return frame, (stamp_ns / 1e9 if stamp_ns else time.monotonic())
 
     def close(self) -> None:
         if self._grabber is not None:
@@ -304,6 +354,15 @@ class SimulatedTable(FrameSource):
         with self._lock:
             return dict(self._placement)
 
+    def bump(self, dx_px: float, dy_px: float) -> None:
+        """Knock the table (or the camera's arm): from now on the board lies this many pixels away."""
+        from dataclasses import replace
+
+        with self._lock:
+            x, y = self.pose.principal
+            self.pose = replace(self.pose, principal=(x + dx_px, y + dy_px))
+            self._cached = None
+
     def set_hand(self, where: str | None) -> None:
         """None (no hand), "random", or "fiducial:N"."""
         with self._lock:
@@ -323,7 +382,9 @@ class SimulatedTable(FrameSource):
             key = (tuple(sorted(placement.items())), effects.hand, down)
             if self._cached is not None and self._cached[0] == key:
                 return self._cached[1]  # nothing moved: the same picture (a renderer needs no new one)
-        frame = render(self.board, placement, self.pose, effects, seed=self.seed, face_down=down).frame
+        with self._lock:
+            pose = self.pose
+        frame = render(self.board, placement, pose, effects, seed=self.seed, face_down=down).frame
         frame.setflags(write=False)  # shared with every reader until the table changes
         with self._lock:
             self._cached = (key, frame)
@@ -334,8 +395,13 @@ class SimulatedTable(FrameSource):
 
 
 def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[str]] | None = None,
-                width: int = 1280, height: int = 720) -> FrameSource:
-    """Make and open a source from ``picamera2``, ``sim``, ``/dev/video0``, ``0``, a file, a folder or a URL."""
+                width: int = 1280, height: int = 720, fps: float | None = None) -> FrameSource:
+    """Make and open a source from ``picamera2``, ``sim``, ``/dev/video0``, ``0``, a file, a folder or a URL.
+
+    ``fps``: the frame rate of a folder of frames (default 15) or a video file (default: the file's own).
+    """
+    if fps is not None and not fps > 0:
+        raise CameraError(f"frames per second must be above 0, not {fps}")
     spec = spec.strip()
     if spec == "sim":
         if board is None:
@@ -350,13 +416,13 @@ def open_source(spec: str, board: Any = None, placement: Mapping[str, Sequence[s
     else:
         path = Path(spec)
         if path.is_dir():
-            source = FolderSource(path)
+            source = FolderSource(path, fps=fps or 15.0)
         elif path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
-            source = FolderSource(path.parent, only=path)
+            source = FolderSource(path.parent, only=path, fps=fps or 15.0)
         elif spec.startswith("/dev/video"):
             source = OpenCVSource(spec, width, height, live=True)
         elif path.is_file():
-            source = OpenCVSource(spec, live=False)
+            source = OpenCVSource(spec, live=False, fps=fps)
         else:
             raise CameraError(f"camera {redact(spec)!r}: no such device, file or folder (tried: picamera2, sim, a device "
                               "index like 0, /dev/videoN, a video file, a folder of images, a stream URL)")

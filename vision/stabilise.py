@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.detect import BoardDetector, Observation, detector_parameters
 from vision.markers import dictionary
+from vision.track import BoardTrack
 
 MOTION_WIDTH = 256  # frames are compared at this width
 REFRESH_EVERY = 30  # frames: a full look at the board now and then, whatever the motion gate says
@@ -47,11 +48,34 @@ def _small_gray(frame: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
+CHANGE_LEVEL = 18  # grey levels (after matching brightness) a pixel must change by to count as changed
+
+
+def changed_pixels(now: np.ndarray, before: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Where ``now`` differs from ``before`` (small grey frames), blind to a change of the whole
+    picture's brightness: lamp flicker or a cloud scales every pixel alike, a hand or a lifted token
+    does not. ``now`` is first scaled by the median ratio of the two pictures (over ``mask``), which
+    the unchanged majority of the board decides whatever a hand covers.
+    """
+    plain = cv2.absdiff(now, before) > CHANGE_LEVEL
+    if float(plain.mean()) < 0.001:
+        return plain  # an idle board (the common frame): nothing to match, and matching costs 40x more
+    sample = (before > 16) & (now > 16)
+    if mask is not None:
+        sample &= mask
+    if int(sample.sum()) >= 64:
+        ratio = before[sample][::2].astype(np.float32) / now[sample][::2].astype(np.float32)
+        gain = float(np.median(ratio))
+        if abs(gain - 1.0) > 0.01:
+            return cv2.absdiff(cv2.convertScaleAbs(now, alpha=gain), before) > CHANGE_LEVEL
+    return plain
+
+
 def motion_score(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> float:
     """Share of (small, blurred) pixels that changed noticeably between two frames."""
     if a.shape != b.shape:
         return 1.0
-    changed = cv2.absdiff(a, b) > 18
+    changed = changed_pixels(a, b, mask)
     if mask is not None:
         changed &= mask
         total = max(1, int(mask.sum()))
@@ -75,15 +99,24 @@ class StreamObserver:
     _small_now: np.ndarray | None = None   # this frame, small
     _reference: np.ndarray | None = None   # the frame when the board last stood still as the stable picture
     _frame_width: int = 0
+    _occluders: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None  # (for this small frame, found)
+    track: BoardTrack | None = None  # the board fit over the stream
+    board_moved: bool = False  # this frame found the board (or the camera) moved for good, and re-fitted
+
+    def __post_init__(self) -> None:
+        if self.track is None:
+            self.track = BoardTrack(self.detector.board.size_mm)
 
     def observe(self, frame: np.ndarray) -> Observation:
         start = time.perf_counter()
+        self.board_moved = False
         small = _small_gray(frame)
         self._small_now, self._frame_width = small, frame.shape[1]
         last = self._last_obs
         roi = None
         self._since_full += 1
-        refresh = self._since_full >= REFRESH_EVERY  # a full detection now and then, whatever moved
+        # a full detection now and then, whatever moved, and while a jump of the board is being confirmed
+        refresh = self._since_full >= REFRESH_EVERY or self.track.pending
         if self._last_small is not None and last is not None:
             changed = self._changed(small)
             self.last_motion = float(changed.mean()) if self._mask is None else \
@@ -94,10 +127,9 @@ class StreamObserver:
                 roi = self._roi(changed, frame.shape, small.shape)
         else:
             self.last_motion = 1.0
-        if roi is not None and last is not None:
-            obs = self._detect_roi(frame, roi, last)
-        else:
-            obs = self._detect(frame, last.homography if last is not None else None)
+        obs = self._detect_roi(frame, roi, last) if roi is not None and last is not None else None
+        if obs is None:
+            obs = self._detect(frame)
             self._since_full = 0
         obs.ms = (time.perf_counter() - start) * 1000
         self._last_small = small
@@ -107,41 +139,63 @@ class StreamObserver:
         return obs
 
     def reset(self) -> None:
-        """Forget the last frame (after a camera fault): the next frame is searched whole."""
+        """Forget the last frame (after a camera fault): the next frame is searched whole, the board fitted afresh."""
         self._last_small, self._last_obs, self._reference = None, None, None
+        self.track.reset()
 
     def set_reference(self) -> None:
         """This frame shows the stable picture with every piece in view: what 'nothing over the board' looks like."""
         self._reference = self._small_now
 
-    def covered(self, pieces: dict[str, str], h: np.ndarray | None) -> set[str]:
-        """Which of ``pieces`` (piece -> the cell it stood on, now unseen) lie under something large.
+    def occluders(self, h: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The large changed patches of this frame against the last calm picture: (labels, large
+        per label), or None without a calm picture or a board fit. Worked out once a frame.
 
         A token lifted off the board changes a token-sized patch of the picture; a hand or an arm
-        resting over the board changes a patch many markers large around the tokens it hides. So a
-        missing piece inside a large changed patch (against the last calm picture) is covered,
-        not gone, however long the hand rests.
+        over the board changes a patch many markers large.
         """
         ref, now = self._reference, self._small_now
-        if not pieces or ref is None or now is None or h is None or ref.shape != now.shape:
-            return set()
-        changed = cv2.dilate((cv2.absdiff(now, ref) > 18).astype(np.uint8), np.ones((3, 3), np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        scale = now.shape[1] / max(1, self._frame_width)
-        m = self._marker_px(h) * scale
+        if ref is None or now is None or h is None or ref.shape != now.shape:
+            return None
+        if self._occluders is not None and self._occluders[0] is now:
+            return self._occluders[1]
+        mask = self._mask if self._mask is not None and self._mask.shape == now.shape else None
+        changed = cv2.dilate(changed_pixels(now, ref, mask).astype(np.uint8), np.ones((3, 3), np.uint8))
+        _count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        m = self._marker_px(h) * now.shape[1] / max(1, self._frame_width)
         large = stats[:, cv2.CC_STAT_AREA] >= OCCLUDER_MARKERS * m * m
         large[0] = False  # the unchanged background
+        self._occluders = (now, (labels, large))
+        return labels, large
+
+    def hand_present(self, h: np.ndarray | None) -> bool:
+        """Something hand-sized is over the board now (against the last calm picture)."""
+        found = self.occluders(h)
+        if found is None or not found[1].any():
+            return False
+        labels, large = found
+        on_board = labels[self._mask] if self._mask is not None and self._mask.shape == labels.shape else labels
+        return bool(large[on_board].any())
+
+    def covered(self, pieces: dict[str, str], h: np.ndarray | None) -> set[str]:
+        """Which of ``pieces`` (piece -> the cell it stood on, now unseen) lie under something large:
+        covered, not gone, however long the hand rests."""
+        found = self.occluders(h) if pieces else None
+        if found is None or h is None:
+            return set()
+        labels, large = found
         try:
             inv = np.linalg.inv(h)
         except np.linalg.LinAlgError:
             return set()
         cells = self.detector.board.cells
         ids = [p for p, c in pieces.items() if c in cells]
-        if not ids:
+        if not ids or not large.any():
             return set()
+        scale = labels.shape[1] / max(1, self._frame_width)
         mm = np.array([[cells[pieces[p]].center_mm] for p in ids], np.float64)
         uv = cv2.perspectiveTransform(mm, inv).reshape(-1, 2) * scale
-        r = max(1, round(m))
+        r = max(1, round(self._marker_px(h) * scale))
         out = set()
         for piece, (u, v) in zip(ids, uv, strict=True):
             x, y = int(round(u)), int(round(v))
@@ -164,16 +218,30 @@ class StreamObserver:
             return 16.0
         return float(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1).mean())
 
-    def _detect(self, frame: np.ndarray, prior: np.ndarray | None) -> Observation:
-        """The whole frame (first frame, or a large change), with the last fit as a fallback."""
-        return self.detector.detect(frame, prior)
+    def _detect(self, frame: np.ndarray) -> Observation:
+        """The whole frame (first frame, or a large change), with the tracked fit as a fallback.
+
+        The frame's own fit goes through the track: one that agrees is smoothed into it and the
+        pieces are read with the smoothed fit; one that jumps is used as it is, and becomes the
+        tracked fit once it stays.
+        """
+        assert self.track is not None
+        corners, ids = self.detector.markers(frame)
+        obs = self.detector.observe(corners, ids, self.track.fit)
+        if not obs.board_found or obs.homography is None:
+            return obs
+        fit, self.board_moved = self.track.update(obs.homography)
+        if fit is not obs.homography:
+            obs = self.detector.observe(corners, ids, fixed=fit)
+        return obs
 
     def _changed(self, small: np.ndarray) -> np.ndarray:
         assert self._last_small is not None
         if small.shape != self._last_small.shape:
             return np.ones(small.shape, bool)
-        changed = cv2.absdiff(small, self._last_small) > 18
-        return changed & self._mask if self._mask is not None else changed
+        mask = self._mask if self._mask is not None and self._mask.shape == small.shape else None
+        changed = changed_pixels(small, self._last_small, mask)
+        return changed & mask if mask is not None else changed
 
     def _roi(self, changed: np.ndarray, shape: tuple[int, ...], small_shape: tuple[int, ...]
              ) -> tuple[int, int, int, int] | None:
@@ -189,8 +257,13 @@ class StreamObserver:
         y1 = min(shape[0], int((ys.max() + 1) * scale) + grow)
         return (x0, y0, x1, y1)
 
-    def _detect_roi(self, frame: np.ndarray, roi: tuple[int, int, int, int], last: Observation) -> Observation:
-        """Look for markers only where the picture changed; keep what the last frame saw elsewhere."""
+    def _detect_roi(self, frame: np.ndarray, roi: tuple[int, int, int, int], last: Observation) -> Observation | None:
+        """Look for markers only where the picture changed; keep what the last frame saw elsewhere.
+
+        The board is read with the tracked fit, never fitted again from the corner markers inside
+        the region (two of them along one edge would tilt the far side). If a corner marker there
+        does not sit where the tracked fit puts it, None: the whole frame needs a look.
+        """
         x0, y0, x1, y1 = roi
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
         if frame.ndim == 2:
@@ -203,7 +276,10 @@ class StreamObserver:
         self._roi_aruco.setDetectorParameters(params)
         corners, ids, _ = self._roi_aruco.detectMarkers(gray)
         shifted = [c + np.array([x0, y0], np.float32) for c in corners]
-        fresh = self.detector.observe(shifted, ids, last.homography, refine=False)
+        fit = self.track.fit if self.track is not None and self.track.fit is not None else last.homography
+        fresh = self.detector.observe(shifted, ids, fixed=fit)
+        if not fresh.board_found:
+            return None
         # Only markers wholly inside the searched area count as looked at again; one cut by its
         # edge keeps what the last frame saw.
         m = 1.5 * self._marker_px(last.homography)
@@ -254,7 +330,12 @@ class StableChange:
 
 @dataclass
 class Stabiliser:
-    """Stable board states from observations. ``clock`` is injectable so tests need no sleeps."""
+    """Stable board states from observations.
+
+    Time is frame time: each observation comes with the time its frame was taken (``at``), so
+    "three seconds under a hand" means three seconds of the stream, whatever processing took,
+    and a replay decides the same on any machine. ``clock`` stands in for a frame without a time.
+    """
 
     frames_needed: int = 3
     hold_seconds: float = 3.0
@@ -266,6 +347,7 @@ class Stabiliser:
     _count: int = 0
     initialised: bool = False
     covered: set[str] = field(default_factory=set)  # stable pieces unseen under a hand or an arm right now
+    hand: bool = False  # something hand-sized is over the board right now
     # A hand is never quite still; tokens swept off in one go leave a large change that is. What
     # stays covered this long without the least motion is the board as it now is.
     rest_limit_seconds: float = 20.0
@@ -287,25 +369,34 @@ class Stabiliser:
 
     def forget_cover(self) -> None:
         self._still_since, self._still_set, self._covered_since, self.covered = None, frozenset(), None, set()
+        self.hand = False
 
-    def reset(self, placement: dict[str, str]) -> None:
+    def reset(self, placement: dict[str, str], at: float | None = None) -> None:
         """Start from a known placement (piece -> cell), e.g. the engine's expected state."""
-        now = self.clock()
+        now = self.clock() if at is None else at
         self.stable = dict(placement)
         self.last_seen = {p: now for p in placement}
         self._candidate, self._count, self.initialised = None, 0, True
 
-    def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset()
-             ) -> StableChange | None:
-        """One observation (the motion score of its frame, the unseen pieces lying under something large);
-        a change when the board settled."""
-        now = self._now = self.clock()
+    def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset(),
+             at: float | None = None, hand: bool = False) -> StableChange | None:
+        """One observation: the motion score of its frame, the unseen pieces lying under something
+        large, the frame's time, and whether something hand-sized is over the board. A change when
+        the board settled.
+
+        While a hand is over the board no unseen piece is taken for removed, wherever it stood: a
+        player lifting a token and resting a hand elsewhere is mid-move. What the camera sees
+        placed is decided as usual, so the lifted token set down is one move, not a removal and an
+        addition.
+        """
+        now = self._now = self.clock() if at is None else at
+        self.hand = hand
         self.covered = set(covered) & set(self.stable)
         if not self.covered:
             self._covered_since = None
         elif self._covered_since is None:
             self._covered_since = now
-        still = bool(self.covered) and motion <= self.motion_threshold and obs.board_found
+        still = (bool(self.covered) or hand) and motion <= self.motion_threshold and obs.board_found
         if not still:
             self._still_since, self._still_set = None, frozenset()
         elif self._still_since is None or self._still_set != self.covered:
@@ -318,8 +409,8 @@ class Stabiliser:
         candidate = dict(obs.pieces)
         for piece, cell in self.stable.items():
             recent = now - self.last_seen.get(piece, now) < self.hold_seconds
-            if piece not in candidate and (piece in self.covered or recent):
-                candidate[piece] = cell  # under a hand, or unseen only briefly: it is still there
+            if piece not in candidate and (piece in self.covered or recent or hand):
+                candidate[piece] = cell  # under a hand, in a hand, or unseen only briefly: not gone yet
         if candidate == self._candidate:
             self._count += 1
         else:
@@ -336,8 +427,37 @@ class Stabiliser:
         return change
 
 
+@dataclass
+class FrameClock:
+    """A source's frame times on the consumer's timeline.
+
+    Sources stamp frames on clocks of their own (a sensor's, a recording's 0, 1/15, 2/15 ...).
+    The first stamp is anchored to ``clock``; later ones keep their spacing, so the time between
+    frames is the camera's, not the processing's. A stamp that goes back or jumps far ahead (a
+    recording starting over, a camera re-opened) is anchored afresh.
+    """
+
+    clock: Callable[[], float] = time.monotonic
+    max_gap: float = 5.0
+    _anchor: tuple[float, float] | None = None  # (stamp, clock) at the anchor
+    _last: float | None = None
+    _out: float = float("-inf")  # the last time given
+
+    def __call__(self, stamp: float | None) -> float:
+        if stamp is None:
+            self._anchor = self._last = None
+            self._out = self.clock()
+            return self._out
+        if self._anchor is None or self._last is None or not 0.0 <= stamp - self._last <= self.max_gap:
+            # anchored afresh, never earlier than the last time given: time on the timeline only goes on
+            self._anchor = (stamp, max(self.clock(), self._out))
+        self._last = stamp
+        self._out = self._anchor[1] + (stamp - self._anchor[0])
+        return self._out
+
+
 def watch(observer: StreamObserver, stabiliser: Stabiliser,
-          frame: np.ndarray) -> tuple[Observation, StableChange | None]:
+          frame: np.ndarray, at: float | None = None) -> tuple[Observation, StableChange | None]:
     """One frame through the observer and the stabiliser, the way the live camera does it.
 
     Missing pieces are checked for a hand over them; a calm frame that shows the stable picture
@@ -346,7 +466,8 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     obs = observer.observe(frame)
     missing = {p: c for p, c in stabiliser.stable.items() if p not in obs.pieces}
     covered = observer.covered(missing, obs.homography) if missing and obs.board_found else set()
-    change = stabiliser.feed(obs, observer.last_motion, covered)
+    hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography)
+    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
     elif stabiliser.cover_never_moved:  # not a hand: this picture is the board now, missing pieces are gone

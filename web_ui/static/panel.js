@@ -75,7 +75,7 @@ const Fog = (() => {
     });
     es.addEventListener("game", (e) => {
       const g = JSON.parse(e.data);
-      if (g.kind === "marker-moved") flash(g.data.reason);
+      if (g.kind === "marker-moved" || g.kind === "board-moved") flash(g.data.reason);
       if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
       listeners.game.forEach((fn) => fn(g));
     });
