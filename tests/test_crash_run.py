@@ -9,6 +9,7 @@ must hold every acknowledged event, exactly once, and the resumed state must equ
 
 from __future__ import annotations
 
+import collections
 import http.client
 import os
 import random
@@ -43,8 +44,9 @@ def forward_moves(state: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop: threading.Event) -> None:
-    """Play through the API until the process is killed under us."""
+def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop: threading.Event,
+          trail: collections.deque[str]) -> None:
+    """Play through the API until the process is killed under us; ``trail`` keeps the last answers."""
     try:
         while not stop.is_set():
             _, state = http_call(port, "GET", "/api/state")
@@ -52,6 +54,7 @@ def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop
                 code, res = http_call(port, "POST", "/api/games", {"players": [{}, {}, {}], "seed": rng.randrange(1000)})
             elif state["verifying"]:
                 code, res = http_call(port, "POST", "/api/table/setup")
+                trail.append(f"verifying: setup_differences={state.get('setup_differences')} -> {code}")
                 time.sleep(0.1)
                 continue
             elif state["phase"] == "draft":
@@ -63,6 +66,9 @@ def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop
                 code, res = http_call(port, "POST", "/api/move", {"piece": piece, "cell": cell})
             else:
                 code, res = http_call(port, "POST", "/api/end-turn")
+            trail.append(f"{state['phase']} verifying={state['verifying']} out_of_sync={state.get('out_of_sync')} "
+                         f"decision={bool(state.get('decision'))} blocked={state.get('view_blocked')} "
+                         f"camera={state.get('camera')} -> {code} {str(res)[:240] if code != 200 else ''}")
             if code == 200 and res["state"]["seq"]:
                 s = res["state"]
                 acked.append((s["game"], s["seq"], (s.get("history") or ["-"])[-1]))
@@ -70,7 +76,9 @@ def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop
         return  # killed mid-request: that request was not acknowledged
 
 
-def start(data: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+def start(data: Path, env: dict[str, str],
+          output: collections.deque[str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    """Start ``fog-companion run``; what it prints afterwards is kept in ``output`` (the last lines)."""
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--data-dir", str(data)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env, cwd=ROOT)
@@ -79,14 +87,15 @@ def start(data: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
     for line in proc.stdout:
         seen.append(line)
         if m := re.match(r"panel: http://[^:]+:(\d+)/", line):
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            sink = output if output is not None else collections.deque(maxlen=1)
+            threading.Thread(target=lambda: sink.extend(proc.stdout), daemon=True).start()
             return proc, int(m.group(1))
     raise AssertionError(f"the companion did not start (exit {proc.wait()}):\n" + "".join(seen[-30:]))
 
 
 def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(
         tmp_path: Path, figures: Callable[[str], None]):
-    rng = random.Random(2027)
+    rng = random.Random(int(os.environ.get("FOG_CRASH_SEED", "2027")))
     data = tmp_path / "data"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording",
            "FOG_CONFIG": str(tmp_path / "c.toml")}
@@ -94,7 +103,8 @@ def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_
     acked: list[tuple[str, int, str]] = []
     resumed_mid_game = 0
     for kill in range(KILLS + 1):
-        proc, port = start(data, env)
+        output: collections.deque[str] = collections.deque(maxlen=40)
+        proc, port = start(data, env, output)
         if kill == KILLS:  # the last start: check and stop cleanly
             _, state = http_call(port, "GET", "/api/state")
             proc.send_signal(signal.SIGTERM)
@@ -104,9 +114,12 @@ def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_
         resumed_mid_game += state["phase"] in ("draft", "moving")
         stop = threading.Event()
         target = len(acked) + rng.randint(0, 25)  # kill after a counted number of acknowledged requests,
-        driver = threading.Thread(target=drive, args=(port, rng, acked, stop), daemon=True)  # not seconds
+        trail: collections.deque[str] = collections.deque(maxlen=12)
+        driver = threading.Thread(target=drive, args=(port, rng, acked, stop, trail), daemon=True)  # not seconds
         driver.start()
-        assert wait_for(lambda: len(acked) >= target or not driver.is_alive(), 120), "the game made no progress"
+        assert wait_for(lambda: len(acked) >= target or not driver.is_alive(), 120), (
+            "the game made no progress; the last answers:\n" + "\n".join(trail)
+            + "\nthe companion printed:\n" + "".join(output))
         time.sleep(random.Random(kill).uniform(0.0, 0.05))  # and somewhere inside the next request
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)

@@ -149,20 +149,43 @@ def test_the_fog_marker_moved_is_noticed_once_it_rests_and_jitter_is_not():
     assert watch.feed({"fog": [140, 21]}) == [("fog", (100.0, 21.0), (140.0, 21.0))]
 
 
-def test_tokens_swept_off_in_one_go_are_gone_once_the_picture_stays_still():
-    """Clearing a whole swallowed row at once changes a patch as large as a hand; a hand moves, the
-    cleared board does not, so after the rest limit the pieces are reported gone (never stuck 'blocked')."""
+def test_tokens_swept_off_in_one_go_are_gone_after_the_hold_time_not_held_as_under_a_hand():
+    """Clearing a whole swallowed row at once changes a patch as large as a hand, but one made of
+    the spots where tokens stood: tokens taken away, reported gone after the usual hold time."""
     state = new_game(BOARD, 3, seed=12)
     table = Table(dict(state.placement), hold=1.0)
-    table.stabiliser.rest_limit_seconds = 3.0
     table.frames(4)
     swept = {c: ps for c, ps in table.placement.items() if BOARD.cells[c].row in ("A", "B")}
     assert sum(len(ps) for ps in swept.values()) >= 6
     for c in swept:
         del table.placement[c]
-    table.frames(20)  # 2 s: as large a change as a hand, held as covered, nothing decided
-    assert table.changes == [] and table.stabiliser.covered
-    table.frames(40)  # past the rest limit and the hold time
+    table.frames(5)  # 0.5 s: still inside the hold time, nothing decided
+    assert table.changes == [] and not table.stabiliser.hand and not table.stabiliser.covered
+    table.frames(15)
     gone = {p: (c, None) for c, ps in swept.items() for p in ps}
     assert len(table.changes) == 1 and table.changes[0].moved == gone
+    assert not table.stabiliser.blocked
+
+
+def test_a_board_set_up_anew_in_one_go_is_read_within_the_hold_time():
+    """The simulated table sets a whole new game up at once: every token elsewhere. That is no hand."""
+    table = start()
+    table.placement = {c: tuple(p) for c, p in new_game(BOARD, 4, seed=5).placement.items()}
+    table.frames(40)  # 4 s: past the 3 s hold
+    want = {p: c for c, ps in table.placement.items() for p in ps}
+    assert table.stabiliser.stable == want and len(table.changes) >= 1
+
+
+def test_a_perfectly_still_hand_for_the_rest_limit_is_taken_for_the_board_as_it_is():
+    """The documented limit: a real hand always moves a little; one that does not for the rest limit
+    is taken for something lying there, and the pieces it hides count as gone."""
+    state = new_game(BOARD, 3, seed=12)
+    table = Table(dict(state.placement), hold=1.0)
+    table.stabiliser.rest_limit_seconds = 3.0
+    table.frames(4)
+    table.frames(20, hand_over("E4"))  # 2 s: a hand, held as covered, nothing decided
+    assert table.changes == [] and table.stabiliser.covered
+    hidden = set(table.stabiliser.covered)
+    table.frames(40, hand_over("E4"))  # past the rest limit and the hold time, not the least motion
+    assert len(table.changes) == 1 and set(table.changes[0].moved) == hidden
     assert not table.stabiliser.blocked and not table.stabiliser.covered

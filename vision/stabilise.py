@@ -29,6 +29,10 @@ REFRESH_EVERY = 30  # frames: a full look at the board now and then, whatever th
 ROI_MAX_SHARE = 0.25  # above this share of the board changed, look at the whole board again
 ROI_GROW_PX = 48  # grow the changed area so markers at its edge are wholly inside
 OCCLUDER_MARKERS = 20  # a changed patch this many marker areas large is a hand or an arm, not a lifted token
+# ... unless this share of it lies on spots where tokens stand now or stood before: tokens moved.
+# A hand over the most crowded part of a board still shows mostly skin and board between the tokens.
+TOKEN_SHARE = 0.6
+TOKEN_SPOT = 1.0  # a token's changed spot: this many marker sides from its centre (token, shadow, blur)
 
 
 def _copy(obs: Observation, ms: float) -> Observation:
@@ -36,6 +40,7 @@ def _copy(obs: Observation, ms: float) -> Observation:
                        unplaced=list(obs.unplaced), unknown_markers=list(obs.unknown_markers),
                        duplicates=list(obs.duplicates), fiducials_seen=list(obs.fiducials_seen),
                        special=dict(obs.special), homography=obs.homography, image_xy=dict(obs.image_xy),
+                       poses=dict(obs.poses),
                        reason=obs.reason, ms=ms)
 
 
@@ -147,12 +152,16 @@ class StreamObserver:
         """This frame shows the stable picture with every piece in view: what 'nothing over the board' looks like."""
         self._reference = self._small_now
 
-    def occluders(self, h: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+    def occluders(self, h: np.ndarray | None, tokens_mm: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
         """The large changed patches of this frame against the last calm picture: (labels, large
         per label), or None without a calm picture or a board fit. Worked out once a frame.
 
         A token lifted off the board changes a token-sized patch of the picture; a hand or an arm
-        over the board changes a patch many markers large.
+        over the board changes a patch many markers large. Many tokens moved at once (a board set
+        up anew, a row swept) also change large patches, but those are made of token-sized spots
+        where tokens stand now or stood before (``tokens_mm``, board millimetres): a patch mostly
+        explained by tokens is pieces moving, not a hand.
         """
         ref, now = self._reference, self._small_now
         if ref is None or now is None or h is None or ref.shape != now.shape:
@@ -161,26 +170,44 @@ class StreamObserver:
             return self._occluders[1]
         mask = self._mask if self._mask is not None and self._mask.shape == now.shape else None
         changed = cv2.dilate(changed_pixels(now, ref, mask).astype(np.uint8), np.ones((3, 3), np.uint8))
-        _count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         m = self._marker_px(h) * now.shape[1] / max(1, self._frame_width)
         large = stats[:, cv2.CC_STAT_AREA] >= OCCLUDER_MARKERS * m * m
         large[0] = False  # the unchanged background
+        if large.any() and tokens_mm is not None and len(tokens_mm):
+            large &= self._token_share(labels, stats, count, h, tokens_mm, m) < TOKEN_SHARE
         self._occluders = (now, (labels, large))
         return labels, large
 
-    def hand_present(self, h: np.ndarray | None) -> bool:
+    def _token_share(self, labels: np.ndarray, stats: np.ndarray, count: int, h: np.ndarray,
+                     tokens_mm: np.ndarray, marker_small: float) -> np.ndarray:
+        """Per changed patch, the share of its area that lies on a token's spot (now or before)."""
+        try:
+            uv = cv2.perspectiveTransform(np.asarray(tokens_mm, np.float64).reshape(-1, 1, 2), np.linalg.inv(h))
+        except np.linalg.LinAlgError:
+            return np.zeros(count)
+        spots = np.zeros(labels.shape, np.uint8)
+        radius = max(1, round(TOKEN_SPOT * marker_small + 1))  # the token, its shadow, the dilation
+        scale = labels.shape[1] / max(1, self._frame_width)
+        for u, v in uv.reshape(-1, 2) * scale:
+            if np.isfinite(u) and np.isfinite(v):
+                cv2.circle(spots, (int(round(u)), int(round(v))), radius, 1, -1)
+        on_spots = np.bincount(labels[spots.astype(bool)].ravel(), minlength=count)[:count]
+        return on_spots / np.maximum(1, stats[:, cv2.CC_STAT_AREA])
+
+    def hand_present(self, h: np.ndarray | None, tokens_mm: np.ndarray | None = None) -> bool:
         """Something hand-sized is over the board now (against the last calm picture)."""
-        found = self.occluders(h)
+        found = self.occluders(h, tokens_mm)
         if found is None or not found[1].any():
             return False
         labels, large = found
         on_board = labels[self._mask] if self._mask is not None and self._mask.shape == labels.shape else labels
         return bool(large[on_board].any())
 
-    def covered(self, pieces: dict[str, str], h: np.ndarray | None) -> set[str]:
+    def covered(self, pieces: dict[str, str], h: np.ndarray | None, tokens_mm: np.ndarray | None = None) -> set[str]:
         """Which of ``pieces`` (piece -> the cell it stood on, now unseen) lie under something large:
         covered, not gone, however long the hand rests."""
-        found = self.occluders(h) if pieces else None
+        found = self.occluders(h, tokens_mm) if pieces else None
         if found is None or h is None:
             return set()
         labels, large = found
@@ -290,6 +317,8 @@ class StreamObserver:
                 fresh.pieces[piece] = cell
                 fresh.markers[piece] = last.markers[piece]
                 fresh.image_xy[piece] = last.image_xy[piece]
+                if piece in last.poses:
+                    fresh.poses[piece] = last.poses[piece]
         fresh.fiducials_seen = sorted(set(last.fiducials_seen) | set(fresh.fiducials_seen))
         return fresh
 
@@ -456,6 +485,15 @@ class FrameClock:
         return self._out
 
 
+def _token_spots(detector: BoardDetector, obs: Observation, stable: dict[str, str]) -> np.ndarray:
+    """Board mm of every token seen now and of every cell a stable token stood on."""
+    cells = detector.board.cells
+    pts = [obs.poses[p][:2] if p in obs.poses else cells[c].center_mm for p, c in obs.pieces.items() if c in cells]
+    pts += [cells[c].center_mm for c in stable.values() if c in cells]
+    pts += [u["board_mm"] for u in obs.unplaced if "board_mm" in u]
+    return np.asarray(pts, np.float64).reshape(-1, 2)
+
+
 def watch(observer: StreamObserver, stabiliser: Stabiliser,
           frame: np.ndarray, at: float | None = None) -> tuple[Observation, StableChange | None]:
     """One frame through the observer and the stabiliser, the way the live camera does it.
@@ -465,8 +503,9 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     """
     obs = observer.observe(frame)
     missing = {p: c for p, c in stabiliser.stable.items() if p not in obs.pieces}
-    covered = observer.covered(missing, obs.homography) if missing and obs.board_found else set()
-    hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography)
+    tokens = _token_spots(observer.detector, obs, stabiliser.stable) if missing and obs.board_found else None
+    covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
+    hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
     change = stabiliser.feed(obs, observer.last_motion, covered, at, hand)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
