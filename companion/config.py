@@ -118,9 +118,10 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             low=1, high=30),
         Key("hold_seconds", float, 3.0, "seconds of frame time a piece unseen is assumed to be still there; one under "
             "a hand or an arm resting over the board is held for as long as it rests (the view is blocked), and none is "
-            "taken for removed while a hand is anywhere over the board. A hand is "
-            "never quite still: a large change that stays without the least motion for 20 s is taken as the board as "
-            "it now is (tokens swept off in one go), and the pieces it hid count as gone",
+            "taken for removed while a hand is anywhere over the board. A large change made mostly of the spots where "
+            "tokens stand or stood (a row swept off, a board set up anew) is tokens moving, not a hand. A hand is never "
+            "quite still: a large change that stays without the least motion for 20 s is taken as the board as it now "
+            "is, and the pieces it hid count as gone",
             low=0, high=60),
     )),
     "game": ("Which game, its board file, and what a game started from the command line looks like.", (
