@@ -104,8 +104,11 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
     "camera": ("Where frames come from and when the camera counts as failed.", (
         Key("source", str, "sim", "`sim` (simulated table), `picamera2`, a device index like `0`, `/dev/videoN`, "
             "a video file, a folder of images or a stream URL"),
-        Key("width", int, 1280, "frame width asked of the camera", low=160, high=4096),
-        Key("height", int, 720, "frame height asked of the camera", low=120, high=3072),
+        Key("width", int, 0, "frame width asked of the camera; 0: 2304 on a Raspberry Pi camera (with height 1296, "
+            "the Camera Module 3's binned mode over the whole sensor: piece markers of 16 px and more over the whole "
+            "board, see docs/vision.md), 1280 on any other", low=0, high=4096),
+        Key("height", int, 0, "frame height asked of the camera; 0: 1296 on a Raspberry Pi camera, 720 on any other",
+            low=0, high=3072),
         Key("fps", float, 15.0, "frames looked at per second (the camera may deliver more; the rest are skipped)",
             low=1, high=60),
         Key("fault_seconds", float, 3.0, "seconds of errors or missing frames before the companion switches to "

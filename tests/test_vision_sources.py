@@ -146,3 +146,15 @@ def test_a_frame_keeps_the_time_the_camera_took_it_however_late_it_is_processed(
     assert timeline(1000.0 + 1 / 15) == pytest.approx(50.0 + 1 / 15)
     assert timeline(3.0) == 99.0  # a recording started over: anchored afresh
     assert timeline(None) == 99.0  # a frame without a time of its own: the consumer's clock
+
+
+def test_a_camera_left_at_size_0_gets_the_size_made_for_a_board_seen_whole(monkeypatch):
+    """The config's 0 x 0: a Pi camera's binned full-sensor mode (markers of 16 px and more over the
+    whole board), 720p for any other camera; a size asked for is a size asked for."""
+    opened = []
+    monkeypatch.setattr(Picamera2Source, "open", lambda self: opened.append(self.size))
+    monkeypatch.setattr(OpenCVSource, "open", lambda self: opened.append(self.size))
+    open_source("picamera2", width=0, height=0)
+    open_source("picamera2", width=1920, height=1080)
+    open_source("0", width=0, height=0)
+    assert opened == [(2304, 1296), (1920, 1080), (1280, 720)]

@@ -89,6 +89,11 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
     p = cv2.aruco.DetectorParameters()
     p.errorCorrectionRate = 0.4  # fewer false positives on a textured hex board
     p.perspectiveRemovePixelPerCell = 8  # reads blurred small markers more reliably, at no visible cost
+    # One adaptive-threshold window, not OpenCV's three (3, 13, 23): the 16-40 px markers of a board
+    # seen whole are found as well with 7 px alone, and each window is a pass over the frame
+    # (benchmarks/vision_speed.py: 0.66-0.78x stock's time at 720p-1296p, recall at least stock's).
+    p.adaptiveThreshWinSizeMin = 7
+    p.adaptiveThreshWinSizeMax = 7
     for key, value in overrides.items():
         if not hasattr(p, key):
             raise ValueError(f"unknown ArUco detector parameter {key!r}")
@@ -107,6 +112,9 @@ class BoardDetector:
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
         self.piece_size = {p.marker: p.marker_mm for p in board.pieces.values()}
+        # the smallest marker on the table, as a share of the board's piece marker size
+        sizes = [*self.piece_size.values(), *(float(f["size_mm"]) for f in board.fiducials)]
+        self.smallest_marker = min(sizes, default=board.marker_mm) / board.marker_mm
         self.cell_ids = [c.id for c in board.cells.values()]
         self.cell_xy = np.array([c.center_mm for c in board.cells.values()], np.float64)
         self.cell_kind = [c.kind for c in board.cells.values()]
@@ -123,10 +131,13 @@ class BoardDetector:
         obs.ms = (time.perf_counter() - start) * 1000
         return obs
 
-    def markers(self, frame: np.ndarray) -> tuple[Any, Any]:
-        """The ArUco markers of a whole frame: (corners, ids) as OpenCV gives them."""
+    def markers(self, frame: np.ndarray, frame_shape: tuple[int, ...] | None = None,
+                min_side_px: float | None = None) -> tuple[Any, Any]:
+        """The ArUco markers of a frame: (corners, ids) as OpenCV gives them. ``frame_shape``: the
+        whole frame's, when ``frame`` is a part of it. ``min_side_px``: the smallest marker's side
+        when a board fit tells it (fewer false candidates to decode on a large frame)."""
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        self._fit_to_frame(gray.shape)
+        self._fit_to_frame(gray.shape, frame_shape or gray.shape, min_side_px)
         corners, ids, _ = self.aruco.detectMarkers(gray)
         return corners, ids
 
@@ -179,10 +190,14 @@ class BoardDetector:
             self._place_all(obs, h, piece_markers)
         return obs
 
-    def _fit_to_frame(self, shape: tuple[int, ...]) -> None:
+    def _fit_to_frame(self, shape: tuple[int, ...], whole: tuple[int, ...], min_side_px: float | None = None) -> None:
         """Piece markers can be as small as 16 px: OpenCV's default minimum perimeter (3 % of the
-        frame's long side) would drop them on frames larger than 1280 px."""
-        rate = min(0.03, MIN_MARKER_PX * 4 * 0.65 / max(shape[:2]))
+        frame's long side) would drop them on frames larger than 1280 px. The rate is of the image
+        searched (``shape``), the 3 % cap of the whole frame (``whole``)."""
+        perimeter = min(0.03 * max(whole[:2]), MIN_MARKER_PX * 4 * 0.65)
+        if min_side_px is not None:
+            perimeter = max(perimeter, 4 * min_side_px)
+        rate = min(0.5, perimeter / max(shape[:2]))
         if rate != self._rate:
             params = self.aruco.getDetectorParameters()
             params.minMarkerPerimeterRate = rate
@@ -268,7 +283,7 @@ class BoardDetector:
         """Add pieces that sit clearly on a cell as extra points, then refit robustly."""
         if len(pieces) < 6:
             return h
-        centres = np.array([q.mean(axis=0) for q in pieces.values()])
+        centres = np.stack(list(pieces.values())).mean(axis=1)
         mapped = _apply(h, centres)
         d, idx = self._nearest(mapped)
         good = d < 0.35 * self.inner_r
@@ -298,7 +313,9 @@ class BoardDetector:
     # ------------------------------------------------------------------ pieces
     def _place_all(self, obs: Observation, h: np.ndarray, markers: dict[int, np.ndarray]) -> None:
         ids = sorted(markers)
-        quads = _apply(h, np.vstack([markers[i] for i in ids])).reshape(-1, 4, 2)
+        in_image = np.stack([markers[i] for i in ids])
+        image_centres = in_image.mean(axis=1).tolist()
+        quads = _apply(h, in_image.reshape(-1, 2)).reshape(-1, 4, 2)
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
         dists, two = self._two_nearest(centres)
@@ -329,7 +346,7 @@ class BoardDetector:
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker
                 obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))
-                obs.image_xy[piece] = tuple(map(float, markers[marker].mean(axis=0)))  # type: ignore[assignment]
+                obs.image_xy[piece] = tuple(image_centres[k])  # type: ignore[assignment]
                 continue
             entry = {"marker": marker, "id": piece, "reason": reason, "board_mm": where}
             if reason == "between-cells":  # which two, so a panel can ask

@@ -57,8 +57,9 @@ def _rot(axis: np.ndarray, angle: float) -> np.ndarray:
 
 
 def make_pose(board: Layout, tilt_deg: float, tilt_dir_deg: float, yaw_deg: float, marker_px: float,
-              shift: tuple[float, float] = (0.5, 0.5)) -> Pose:
-    """A pose with the board centre in view and piece markers about ``marker_px`` pixels wide."""
+              shift: tuple[float, float] = (0.5, 0.5), frame_size: tuple[int, int] | None = None) -> Pose:
+    """A pose with the board centre in view and piece markers about ``marker_px`` pixels wide,
+    in the smallest usual frame size that holds the board (or ``frame_size``: a sensor mode)."""
     centre = np.array([board.size_mm[0] / 2, board.size_mm[1] / 2, 0.0])
     yaw = _rot(np.array([0.0, 0.0, 1.0]), math.radians(yaw_deg))
     axis = np.array([math.cos(math.radians(tilt_dir_deg)), math.sin(math.radians(tilt_dir_deg)), 0.0])
@@ -71,11 +72,11 @@ def make_pose(board: Layout, tilt_deg: float, tilt_dir_deg: float, yaw_deg: floa
     pts = probe.project(corners)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     need = hi - lo + 40
-    for w, h in FRAME_SIZES:
+    for w, h in (frame_size,) if frame_size is not None else FRAME_SIZES:
         if w >= need[0] and h >= need[1]:
             break
     else:
-        w, h = FRAME_SIZES[-1]
+        w, h = frame_size or FRAME_SIZES[-1]
     slack = np.array([w, h]) - (hi - lo)
     offset = -lo + slack * np.array(shift)
     return Pose((w, h), focal, tuple(map(tuple, m)), tuple(cam_centre), (float(offset[0]), float(offset[1])))
