@@ -91,7 +91,7 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
     p.perspectiveRemovePixelPerCell = 8  # reads blurred small markers more reliably, at no visible cost
     # One adaptive-threshold window, not OpenCV's three (3, 13, 23): the 16-40 px markers of a board
     # seen whole are found as well with 7 px alone, and each window is a pass over the frame
-    # (benchmarks/vision_speed.py: 0.66-0.78x stock's time at 720p-1296p, recall at least stock's).
+    # (benchmarks/vision_speed.py: 0.69-0.94x stock's time at 720p-1296p, recall at least stock's).
     p.adaptiveThreshWinSizeMin = 7
     p.adaptiveThreshWinSizeMax = 7
     for key, value in overrides.items():

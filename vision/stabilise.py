@@ -280,11 +280,8 @@ class StreamObserver:
         fit = self.track.fit if self.track is not None else None
         if fit is None:
             return self.detector.markers(frame)
-        w, hgt = self.detector.board.size_mm
-        try:
-            outline = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, hgt]], [[0, hgt]]], np.float64),
-                                               np.linalg.inv(fit)).reshape(-1, 2)
-        except np.linalg.LinAlgError:
+        outline = self._outline_px(fit)
+        if outline is None:
             return self.detector.markers(frame)
         grow = 2 * self._marker_px(fit) + ROI_GROW_PX
         x0, y0 = (max(0, int(v - grow)) for v in outline.min(axis=0))
@@ -348,14 +345,21 @@ class StreamObserver:
         fresh.fiducials_seen = sorted(set(last.fiducials_seen) | set(fresh.fiducials_seen))
         return fresh
 
-    def _board_mask(self, h: np.ndarray, width: int, height: int, small_shape: tuple[int, ...]) -> np.ndarray:
-        """Where the board is, in the small motion frame (motion elsewhere is not a move)."""
+    def _outline_px(self, h: np.ndarray) -> np.ndarray | None:
+        """The board's four corners in frame pixels (4 x 2), or None for a fit that cannot be inverted."""
         w, hgt = self.detector.board.size_mm
         try:
             inv = np.linalg.inv(h)
         except np.linalg.LinAlgError:
+            return None
+        corners = np.array([[[0, 0]], [[w, 0]], [[w, hgt]], [[0, hgt]]], np.float64)
+        return cv2.perspectiveTransform(corners, inv).reshape(-1, 2)
+
+    def _board_mask(self, h: np.ndarray, width: int, height: int, small_shape: tuple[int, ...]) -> np.ndarray:
+        """Where the board is, in the small motion frame (motion elsewhere is not a move)."""
+        outline = self._outline_px(h)
+        if outline is None:
             return np.ones(small_shape[:2], bool)
-        outline = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, hgt]], [[0, hgt]]], np.float64), inv)
         scale = small_shape[1] / width
         mask = np.zeros(small_shape[:2], np.uint8)
         cv2.fillConvexPoly(mask, np.round(outline.reshape(-1, 2) * scale).astype(np.int32), 1)
