@@ -109,6 +109,9 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             "board, see docs/vision.md), 1280 on any other", low=0, high=4096),
         Key("height", int, 0, "frame height asked of the camera; 0: 1296 on a Raspberry Pi camera, 720 on any other",
             low=0, high=3072),
+        Key("lens", str, "", "the lens calibration: empty for the data directory's `camera-lens.json` when "
+            "`fog-companion calibrate-camera` (or the panel's Camera page) made one, a file path, or `none` "
+            "(see docs/vision.md: a wide-angle lens needs one)"),
         Key("fps", float, 15.0, "frames looked at per second (the camera may deliver more; the rest are skipped)",
             low=1, high=60),
         Key("fault_seconds", float, 3.0, "seconds of errors or missing frames before the companion switches to "

@@ -14,6 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +56,9 @@ def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) ->
                "pip install 'opencv-python-headless>=4.8' (python3 bootstrap.py run does this)")
     except ImportError as exc:
         report(False, "opencv", str(exc), "pip install 'opencv-python-headless>=4.8'")
-    _doctor_camera(config, report)
-    _doctor_hardware(config, report, environ)
     data_dir = Path(config["data"]["dir"]) if config["data"]["dir"] else default_data_dir(environ)
+    _doctor_camera(config, report, data_dir)
+    _doctor_hardware(config, report, environ)
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         probe = data_dir / ".doctor-probe"
@@ -84,7 +85,7 @@ def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) ->
     return 1 if problems else 0
 
 
-def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
+def _doctor_camera(config: Config, report: Callable[..., None], data_dir: Path) -> None:
     try:
         from companion.games import get_game
         from vision.detect import BoardDetector
@@ -121,10 +122,32 @@ def _doctor_camera(config: Config, report: Callable[..., None]) -> None:
                "another program (only one can hold it)")
         return
     report(True, "camera", f"{redact(cam['source'])}: {frame.shape[1]}x{frame.shape[0]} frame")
-    obs = BoardDetector(board).detect(frame)
+    obs = BoardDetector(board, lens=_doctor_lens(cam["lens"], data_dir, frame.shape, report)).detect(frame)
     seen = sorted(obs.fiducials_seen)
     report(len(seen) >= 2, "fiducials", f"{len(seen)} of {len(board.fiducials)} corner markers seen {seen}",
            "point the camera at the whole board, light it evenly; the calibration page shows what it sees")
+
+
+def _doctor_lens(setting: str, data_dir: Path, shape: tuple[int, ...], report: Callable[..., None]) -> Any:
+    """The lens calibration, if any, read and checked against the camera's frames."""
+    from vision.lens import LensError, find_lens
+
+    try:
+        lens = find_lens(setting, data_dir)
+    except LensError as exc:
+        report(False, "lens", str(exc), "make it again with `fog-companion calibrate-camera`, or set "
+               "[camera] lens = \"none\"")
+        return None
+    if lens is None:
+        report(True, "lens", "no calibration: read as a pinhole camera (docs/vision.md says when one is needed)")
+        return None
+    if lens.for_size(shape[1], shape[0]) is None:
+        report(False, "lens", f"calibrated at {lens.size[0]}x{lens.size[1]}, but the camera gives {shape[1]}x{shape[0]} "
+               "(another shape: the calibration is not used)", "calibrate again in this camera mode")
+        return None
+    report(True, "lens", f"calibrated from {lens.views} views at {lens.size[0]}x{lens.size[1]} "
+           f"({lens.rms_px:.2f} px); at the picture's corners it moves points by {lens.edge_shift_px():.0f} px")
+    return lens
 
 
 def _doctor_hardware(config: Config, report: Callable[..., None], environ: dict[str, str] | None) -> None:

@@ -221,6 +221,7 @@ class Companion:
             self.session.camera_lost(why)
         else:
             det = self.config["detector"]
+            lens = self._lens()
             self.camera = LiveCamera(source, self.layout, self._on_picture, self._on_health,
                                      on_marker=lambda name, first: self.session.marker_moved(name, first),
                                      on_blocked=self.session.view_blocked,
@@ -228,14 +229,35 @@ class Companion:
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
                                      fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"],
-                                     interval=1.0 / cam["fps"])
-            self.say(f"camera: {self.camera.name}")
+                                     interval=1.0 / cam["fps"], lens=lens)
+            self.say(f"camera: {self.camera.name}" + (f" (lens calibrated from {lens.views} views, "
+                                                      f"{lens.rms_px:.2f} px)" if lens is not None else ""))
             self.camera.start()
         if self.session.state is not None:
             self.hardware.show(self.session.state, game=self.session.game)
         self.hardware.start()
         if panel:
             self.start_panel()
+
+    def lens_file(self) -> Path | None:
+        """Where the lens calibration is read at start and written by the panel; None: turned off."""
+        from vision.lens import LENS_FILE
+
+        setting = self.config["camera"]["lens"].strip()
+        if setting.lower() == "none":
+            return None
+        return Path(setting).expanduser() if setting else self.data_dir / LENS_FILE
+
+    def _lens(self) -> Any:
+        """The lens calibration the config names (or the data directory's); a broken one is reported
+        and the camera runs without, as before any calibration."""
+        from vision.lens import LensError, find_lens
+
+        try:
+            return find_lens(self.config["camera"]["lens"], self.data_dir)
+        except LensError as exc:
+            self.say(f"camera: {exc}; detecting without a lens calibration")
+            return None
 
     def start_panel(self) -> None:
         from web_ui import create_app

@@ -487,7 +487,8 @@ def test_no_page_has_a_serious_accessibility_violation(panel_url: str, browser: 
     if state["phase"] in ("setup", "finished"):
         post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 3, "confirm": True})
     found: dict[str, list[Any]] = {}
-    for path in ("/", "/setup", "/table", "/calibration", "/score", "/games", f"/games/{api_state(page, base)['game']}"):
+    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/score", "/games",
+                 f"/games/{api_state(page, base)['game']}"):
         page.goto(f"{base}{path}")
         page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
         page.add_script_tag(path=str(AXE))
@@ -516,7 +517,7 @@ def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: An
     if api_state(page, base)["phase"] in ("setup", "finished"):
         post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 4, "confirm": True})
     wide: dict[str, int] = {}
-    for path in ("/", "/setup", "/table", "/calibration", "/score", "/games"):
+    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/score", "/games"):
         page.goto(f"{base}{path}")
         page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
         scroll = page.evaluate("document.documentElement.scrollWidth")
@@ -534,4 +535,21 @@ def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: An
     if width >= 1000:  # a laptop or a TV: the whole board is in view without scrolling
         assert box["y"] + box["height"] <= height + 1, box
     shot(page, f"18-board-{width}x{height}")
+    ctx.close()
+
+
+def test_the_lens_page_on_a_phone_says_what_it_is_for_and_what_the_camera_can_do(panel_url: str, browser: Any) -> None:
+    """Reached from the Camera page; on the simulated table it says there is no lens to calibrate
+    and offers nothing that would fail."""
+    ctx, page, errors = phone(browser)
+    page.goto(f"{panel_url}/calibration")
+    page.click("#lens-link")
+    page.wait_for_url(f"{panel_url}/lens")
+    page.wait_for_function("() => !document.getElementById('lens-status').textContent.startsWith('Reading')")
+    assert "No lens calibration" in page.inner_text("#lens-status")
+    assert "simulated table has no lens" in page.inner_text("#lens-progress")
+    assert page.is_disabled("#lens-take") and page.is_disabled("#lens-compute")
+    assert page.get_attribute("#lens-sheet", "href") == "/api/lens/sheet.pdf"
+    shot(page, "phone-10-lens")
+    assert not errors, errors
     ctx.close()

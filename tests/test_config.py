@@ -111,3 +111,26 @@ def test_doctor_on_the_simulated_table_sees_the_fiducials(tmp_path: Path):
     doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,
            environ={"FOG_LED_BACKEND": "recording", "XDG_CONFIG_HOME": str(tmp_path)})
     assert "ok       fiducials: 4 of 4 corner markers seen" in out.getvalue()
+
+
+def test_doctor_names_a_broken_lens_calibration_and_one_made_for_another_camera_mode(tmp_path: Path):
+    from argparse import Namespace
+
+    import numpy as np
+
+    from companion.doctor import doctor
+    from vision.lens import LENS_FILE, Lens
+
+    def run() -> str:
+        out = io.StringIO()
+        doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,
+               environ={"FOG_LED_BACKEND": "recording", "XDG_CONFIG_HOME": str(tmp_path)})
+        return out.getvalue()
+
+    assert "ok       lens: no calibration" in run()
+    (tmp_path / LENS_FILE).write_text("{broken")
+    text = run()
+    assert "PROBLEM  lens:" in text and LENS_FILE in text and "calibrate-camera" in text
+    square = np.array([[900.0, 0, 320], [0, 900, 320], [0, 0, 1]])
+    Lens(square, np.zeros(5), (640, 640), 0.2, 12).save(tmp_path / LENS_FILE)
+    assert "calibrated at 640x640, but the camera gives" in run()

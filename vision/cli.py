@@ -1,4 +1,5 @@
-"""Command-line handlers of the vision package: ``markers``, ``detect`` and ``render``.
+"""Command-line handlers of the vision package: ``markers``, ``detect``, ``render``, ``watch`` and
+``calibrate-camera``.
 
 They are registered on the ``fog-companion`` command line by :mod:`companion.run`, the one place
 that wires the packages together, so the rules core never imports vision.
@@ -14,6 +15,7 @@ import cv2
 
 from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
+from vision.lens import Lens
 
 
 def _layout(board: str) -> Layout:
@@ -21,17 +23,35 @@ def _layout(board: str) -> Layout:
     return get_game().layout(board=board)
 
 
+def _lens_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lens", default="",
+                   help="lens calibration file, or none (default: the data directory's, if calibrate-camera made one)")
+
+
+def _lens(setting: str) -> Lens | None:
+    from companion.paths import default_data_dir
+    from vision.lens import find_lens
+
+    return find_lens(setting, default_data_dir())
+
+
 def markers_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", required=True, help="sheet.pdf or sheet.png")
     p.add_argument("--board", default="standard", help="packaged board name or board file")
+    p.add_argument("--charuco", action="store_true",
+                   help="the lens calibration sheet instead (see calibrate-camera), A4 landscape")
     p.add_argument("--dpi", type=int, default=300, help="resolution of a PNG sheet")
 
 
 def cmd_markers(args: argparse.Namespace) -> int:
-    from vision.markers import write_sheet
+    from vision.markers import write_charuco_sheet, write_sheet
 
-    for path in write_sheet(_layout(args.board), args.output, dpi=args.dpi):
-        print(f"wrote {path}")
+    if not 72 <= args.dpi <= 1200:
+        raise FogCompanionError(f"--dpi must be between 72 and 1200, not {args.dpi}")
+    paths = write_charuco_sheet(args.output, dpi=args.dpi) if args.charuco else \
+        write_sheet(_layout(args.board), args.output, dpi=args.dpi)
+    for path in paths:
+        print(f"wrote {path}" + (" (print at 100 %: each square 35 mm)" if args.charuco else ""))
     return 0
 
 
@@ -39,12 +59,13 @@ def detect_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", help="image files; each is read on its own")
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    _lens_arg(p)
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.detect import BoardDetector
 
-    detector = BoardDetector(_layout(args.board))
+    detector = BoardDetector(_layout(args.board), lens=_lens(args.lens))
     status = 0
     for name in args.images:
         frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
@@ -101,6 +122,7 @@ def watch_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stable-frames", type=int, default=3, help="consistent still frames before a change counts")
     p.add_argument("--hold", type=float, default=3.0,
                    help="seconds (frame time) a piece unseen without a hand over it is assumed to stay put")
+    _lens_arg(p)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -121,7 +143,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise FogCompanionError(f"--fps must be above 0, not {args.fps}")
     board = _layout(args.board)
     placement = get_game().expected(read_state(args.state)) if args.state else {}
-    observer = StreamObserver(BoardDetector(board))
+    observer = StreamObserver(BoardDetector(board, lens=_lens(args.lens)))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
     started = time.monotonic()
@@ -151,9 +173,95 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def calibrate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--camera", default="picamera2",
+                   help="picamera2 | 0 | /dev/video0 | folder/ of pictures | file.mp4 (default: picamera2)")
+    p.add_argument("--views", type=int, default=15, help="views of the sheet to take (10-20, default 15)")
+    p.add_argument("--width", type=int, default=0, help="frame width: the one the companion runs at (0: its default)")
+    p.add_argument("--height", type=int, default=0, help="frame height (0: the default for this camera)")
+    p.add_argument("--seconds", type=float, default=300.0, help="give up on a live camera after this long")
+    p.add_argument("-o", "--output", help="where to write the calibration (default: the data directory's "
+                                          "camera-lens.json, which run, detect and watch then use)")
+    p.add_argument("--json", action="store_true", help="the result as one JSON object")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Measure the camera's lens from views of the printed ChArUco sheet (``markers --charuco``).
+
+    Hold the sheet flat under the camera and move it: tilted each way, near each corner and edge of
+    the picture. From a live camera a view is taken when the sheet is held still and shows something
+    new; from a folder or a video every picture is tried.
+    """
+    import sys
+    import time
+
+    from companion.paths import default_data_dir
+    from vision.lens import LENS_FILE, MAX_VIEWS, MIN_VIEWS, LensCalibrator
+    from vision.sources import open_source
+
+    if not MIN_VIEWS <= args.views <= MAX_VIEWS:
+        raise FogCompanionError(f"--views must be between {MIN_VIEWS} and {MAX_VIEWS}, not {args.views}")
+    if args.camera == "sim":
+        raise FogCompanionError("the simulated table has no lens to calibrate; name a camera, a folder or a video")
+    calibrator = LensCalibrator()
+    say = (lambda text: print(text, file=sys.stderr, flush=True)) if args.json else \
+        (lambda text: print(text, flush=True))
+    last_said, before = "", None
+    deadline = time.monotonic() + args.seconds
+    with open_source(args.camera, width=args.width, height=args.height) as source:
+        live = bool(getattr(source, "live", True))
+        say(f"camera: {getattr(source, 'name', args.camera)}; show the sheet, tilted and moved around the picture")
+        while calibrator.views < args.views and time.monotonic() < deadline:
+            frame = source.read()
+            if frame is None:
+                if not live:
+                    break
+                time.sleep(0.02)
+                continue
+            if live:  # only a sheet held still: a moving one is blurred
+                corners = calibrator.corners(frame)
+                still = before is not None and corners is not None and _still(before, corners)
+                before = corners
+                if not still:
+                    continue
+            result = calibrator.add(frame)
+            text = f"view {result.views} of {args.views} taken ({result.corners} corners)" if result.accepted \
+                else result.reason
+            if text != last_said:
+                say(text)
+                last_said = text
+    if calibrator.views < MIN_VIEWS:
+        raise FogCompanionError(f"only {calibrator.views} usable views of the sheet "
+                                f"({'the pictures ran out' if not live else 'time ran out'}); at least {MIN_VIEWS} "
+                                "are needed: print it with `fog-companion markers --charuco -o sheet.pdf`, "
+                                "hold it flat and show it tilted, near each corner of the picture")
+    lens = calibrator.calibrate()
+    path = lens.save(args.output or default_data_dir() / LENS_FILE)
+    if args.json:
+        print(json.dumps({"file": str(path), **lens.to_dict(), "edge_shift_px": round(lens.edge_shift_px(), 1)}))
+    else:
+        print(f"lens: {lens.views} views, reprojection error {lens.rms_px:.2f} px; at the picture's corners the lens "
+              f"moves points by {lens.edge_shift_px():.0f} px")
+        print(f"wrote {path}" + ("" if args.output else " (run, detect and watch use it from now on)"))
+    return 0
+
+
+def _still(a: tuple[object, object], b: tuple[object, object], px: float = 1.5) -> bool:
+    """The same sheet corners within ``px`` pixels in two frames in a row."""
+    import numpy as np
+
+    ids_a, pts_a = a
+    ids_b, pts_b = b
+    where = dict(zip(np.asarray(ids_a).tolist(), np.asarray(pts_a), strict=True))
+    common = [(where[i], p) for i, p in zip(np.asarray(ids_b).tolist(), np.asarray(pts_b), strict=True) if i in where]
+    return len(common) >= 4 and max(float(np.linalg.norm(p - q)) for p, q in common) <= px
+
+
 COMMANDS = {
     "watch": (cmd_watch, watch_args, "read a camera and print stable board changes"),
     "markers": (cmd_markers, markers_args, "print marker sticker sheets at true size (PDF or PNG)"),
     "detect": (cmd_detect, detect_args, "find the board and the pieces in camera images"),
     "render": (cmd_render, render_args, "draw a game state as the camera would see it"),
+    "calibrate-camera": (cmd_calibrate, calibrate_args,
+                         "measure the camera's lens from views of the printed ChArUco sheet (markers --charuco)"),
 }

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from companion.games import Layout
+from vision.lens import Lens, board_to_image
 from vision.markers import dictionary
 
 # A piece put down carelessly: up to this far from a cell centre (in inner radii of the hex:
@@ -56,6 +57,11 @@ class Observation:
     poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # piece -> (x mm, y mm, angle deg)
     reason: str | None = None
     ms: float = 0.0
+    lens: Lens | None = None  # the lens the fit was made through (at this frame's size), for drawing on the frame
+
+    def to_image(self, mm: np.ndarray) -> np.ndarray | None:
+        """Board millimetres (N x 2) -> this frame's pixels, or None without a fit."""
+        return None if self.homography is None else board_to_image(self.homography, mm, self.lens)
 
     def placement(self) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}
@@ -104,8 +110,12 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
 class BoardDetector:
     """Detect markers and map them onto the board. One per camera; cheap to call per frame."""
 
-    def __init__(self, board: Layout, parameters: cv2.aruco.DetectorParameters | None = None) -> None:
+    def __init__(self, board: Layout, parameters: cv2.aruco.DetectorParameters | None = None,
+                 lens: Lens | None = None) -> None:
         self.board = board
+        self.lens = lens  # None: the picture is taken as a perfect pinhole camera's
+        self._lens_at: tuple[tuple[int, int], Lens | None] | None = None
+        self._frame_lens: Lens | None = None  # the lens of the frame last searched
         self.aruco = cv2.aruco.ArucoDetector(dictionary(board.marker_dictionary),
                                              parameters or detector_parameters())
         self.fiducials = {int(f["id"]): f for f in board.fiducials}
@@ -132,14 +142,41 @@ class BoardDetector:
         return obs
 
     def markers(self, frame: np.ndarray, frame_shape: tuple[int, ...] | None = None,
-                min_side_px: float | None = None) -> tuple[Any, Any]:
-        """The ArUco markers of a frame: (corners, ids) as OpenCV gives them. ``frame_shape``: the
-        whole frame's, when ``frame`` is a part of it. ``min_side_px``: the smallest marker's side
-        when a board fit tells it (fewer false candidates to decode on a large frame)."""
+                min_side_px: float | None = None, offset: tuple[int, int] = (0, 0)) -> tuple[Any, Any]:
+        """The ArUco markers of a frame: (corners, ids), corners in the whole frame's pixels as a
+        distortion-free camera would see them (moved through the lens when there is a calibration).
+        ``frame_shape`` and ``offset``: the whole frame's shape and where ``frame`` sits in it, when
+        it is a part. ``min_side_px``: the smallest marker's side when a board fit tells it (fewer
+        false candidates to decode on a large frame)."""
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        self._fit_to_frame(gray.shape, frame_shape or gray.shape, min_side_px)
+        whole = frame_shape or gray.shape
+        self._fit_to_frame(gray.shape, whole, min_side_px)
         corners, ids, _ = self.aruco.detectMarkers(gray)
+        if offset != (0, 0):
+            corners = [c + np.array(offset, np.float32) for c in corners]
+        lens = self._frame_lens = self.lens_at(whole)
+        if lens is not None and len(corners):
+            flat = lens.undistort(np.concatenate([np.asarray(c).reshape(-1, 2) for c in corners]))
+            corners = [flat[4 * k:4 * k + 4].reshape(1, 4, 2).astype(np.float32) for k in range(len(corners))]
         return corners, ids
+
+    def lens_at(self, shape: tuple[int, ...]) -> Lens | None:
+        """The calibration for frames of this shape (scaled from the size it was measured at), or
+        None: none made, or a camera mode of another shape, where it does not apply."""
+        if self.lens is None:
+            return None
+        size = (int(shape[1]), int(shape[0]))
+        if self._lens_at is None or self._lens_at[0] != size:
+            self._lens_at = (size, self.lens.for_size(*size))
+        return self._lens_at[1]
+
+    def set_lens(self, lens: Lens | None) -> None:
+        """Use a new calibration (or none) from the next frame on."""
+        self.lens, self._lens_at, self._frame_lens = lens, None, None
+
+    def to_image(self, mm: np.ndarray, h: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+        """Board millimetres (N x 2) -> pixels of a frame of ``shape`` through the fit ``h``."""
+        return board_to_image(h, mm, self.lens_at(shape))
 
     def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None, refine: bool = True,
                 fixed: np.ndarray | None = None) -> Observation:
@@ -153,7 +190,8 @@ class BoardDetector:
         duplicates = sorted(i for i, cs in found.items() if len(cs) > 1)
         unknown = sorted(i for i in found if i not in self.fiducials and i not in self.pieces and i not in self.special)
         fids = {i: cs[0] for i, cs in found.items() if i in self.fiducials and len(cs) == 1}
-        obs = Observation(False, unknown_markers=unknown, duplicates=duplicates, fiducials_seen=sorted(fids))
+        obs = Observation(False, unknown_markers=unknown, duplicates=duplicates, fiducials_seen=sorted(fids),
+                          lens=self._frame_lens)
         piece_markers = {i: cs[0] for i, cs in found.items() if (i in self.pieces or i in self.special)
                          and len(cs) == 1}
         if fixed is not None:
@@ -314,7 +352,10 @@ class BoardDetector:
     def _place_all(self, obs: Observation, h: np.ndarray, markers: dict[int, np.ndarray]) -> None:
         ids = sorted(markers)
         in_image = np.stack([markers[i] for i in ids])
-        image_centres = in_image.mean(axis=1).tolist()
+        image_centres = in_image.mean(axis=1)
+        if obs.lens is not None:  # where the picture shows them, for drawing and region searches
+            image_centres = obs.lens.distort(image_centres)
+        image_centres = image_centres.tolist()
         quads = _apply(h, in_image.reshape(-1, 2)).reshape(-1, 4, 2)
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)

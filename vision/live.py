@@ -21,6 +21,7 @@ import numpy as np
 
 from companion.games import Layout
 from vision.detect import BoardDetector, Observation
+from vision.lens import Lens
 from vision.sources import FrameSource, SimulatedTable
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
@@ -111,8 +112,9 @@ class LiveCamera:
                  on_board_moved: Callable[[], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
                  fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02,
-                 recover_seconds: float | None = None) -> None:
+                 recover_seconds: float | None = None, lens: Lens | None = None) -> None:
         self.source = source
+        self.lens = lens  # the camera's lens calibration, or None
         self.board = board
         self.on_picture = on_picture
         self.on_health = on_health
@@ -122,7 +124,7 @@ class LiveCamera:
         self.blocked = False
         self.markers = MarkerWatch()
         self.clock = clock
-        self.observer = StreamObserver(BoardDetector(board))
+        self.observer = StreamObserver(BoardDetector(board, lens=lens))
         self.stabiliser = stabiliser or Stabiliser(clock=clock)
         self._frame_clock = FrameClock(clock)
         for name, value in (("fault_seconds", fault_seconds), ("frozen_seconds", frozen_seconds),
@@ -332,10 +334,21 @@ class LiveCamera:
         if layout is self.board:
             return
         self.board = layout
-        self.observer = StreamObserver(BoardDetector(layout))
+        self.observer = StreamObserver(BoardDetector(layout, lens=self.lens))
         self.stabiliser.initialised = False
         if hasattr(self.source, "board"):
             self.source.board = layout  # the simulated table draws the new board
+
+    def set_lens(self, lens: Lens | None) -> None:
+        """A new lens calibration (or none): the board is fitted afresh through it from the next frame."""
+        self.lens = lens
+        self.observer = StreamObserver(BoardDetector(self.board, lens=lens))  # swapped whole: the camera thread
+        # keeps the old one to the end of its frame
+
+    def latest(self) -> np.ndarray | None:
+        """A copy of the newest frame, or None before the first."""
+        with self._frame_lock:
+            return None if self.latest_frame is None else self.latest_frame.copy()
 
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""
@@ -401,6 +414,7 @@ class LiveCamera:
             "stable_frames": self.stabiliser.frames_needed,
             "hold_seconds": self.stabiliser.hold_seconds,
             "dictionary": self.board.marker_dictionary,
+            "lens": "calibrated" if self.lens is not None else "none (read as a pinhole camera)",
         }
 
     # ------------------------------------------------------------------ the simulated table

@@ -88,36 +88,78 @@ def layout(items: list[SheetItem]) -> list[Placed]:
 
 def write_sheet(board: Layout, path: Path | str, dpi: int = 300) -> list[Path]:
     """Write the sticker sheet(s) as PDF (one file, several pages) or PNG (one file per page)."""
-    path = Path(path)
     dict_ = dictionary(board.marker_dictionary)
-    placed = layout(sheet_items(board))
+    return write_pages(Path(path), _placed_pages(dict_, layout(sheet_items(board))), dpi=dpi)
+
+
+def write_charuco_sheet(path: Path | str, dpi: int = 300) -> list[Path]:
+    """The lens calibration sheet (``vision.lens``): one A4 landscape page, the pattern at true size.
+    Printed at 100 % ("actual size"), its squares measure exactly 35 mm; check with a ruler."""
+    from vision.lens import CHARUCO_SQUARES, SQUARE_MM, SHEET_PAGE_MM, charuco_image
+
+    w, h = (n * SQUARE_MM for n in CHARUCO_SQUARES)
+    x, y = (SHEET_PAGE_MM[0] - w) / 2, (SHEET_PAGE_MM[1] - h) / 2
+    squares = charuco_image(px_per_mm=1.0 * 8 / SQUARE_MM * 7)  # 56 px a square: sharp edges, small file
+    label = (f"fog-companion lens calibration sheet: {CHARUCO_SQUARES[0]}x{CHARUCO_SQUARES[1]} squares of "
+             f"{SQUARE_MM:g} mm - print at 100 %, keep it flat")
+    return write_pages(Path(path), [[PageImage("S", squares, x, y, w, h, label)]], SHEET_PAGE_MM, dpi)
+
+
+# ----------------------------------------------------------------------------- pages
+@dataclass(frozen=True)
+class PageImage:
+    """A grey image placed on a printed page at true size, with a label under it."""
+
+    key: str  # images with the same key are the same picture (stored once in a PDF)
+    image: np.ndarray
+    x_mm: float  # top-left
+    y_mm: float
+    w_mm: float
+    h_mm: float
+    label: str = ""
+
+
+def _placed_pages(dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> list[list[PageImage]]:
+    pages: list[list[PageImage]] = [[] for _ in range(max(p.page for p in placed) + 1)]
+    modules = dict_.markerSize + 2
+    for p in placed:
+        img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
+        pages[p.page].append(PageImage(f"M{p.item.marker}", img, p.x_mm, p.y_mm, p.item.size_mm, p.item.size_mm,
+                                       f"{p.item.marker} {p.item.label}"))
+    return pages
+
+
+def write_pages(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float] = PAGE_MM,
+                dpi: int = 300) -> list[Path]:
+    """The pages as one PDF, or one PNG per page (with its true size recorded for printing)."""
     if path.suffix.lower() == ".pdf":
-        _write_pdf(path, dict_, placed)
+        _write_pdf(path, pages, page_mm)
         return [path]
     if path.suffix.lower() == ".png":
-        return _write_pngs(path, dict_, placed, dpi)
+        return _write_pngs(path, pages, page_mm, dpi)
     raise MarkerError(f"{path}: the sheet is written as .pdf or .png")
 
 
 # ----------------------------------------------------------------------------- PNG
-def _write_pngs(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed], dpi: int) -> list[Path]:
+def _write_pngs(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float], dpi: int) -> list[Path]:
     px_per_mm = dpi / 25.4
-    pages = max(p.page for p in placed) + 1
     written = []
-    for page in range(pages):
-        canvas = np.full((round(PAGE_MM[1] * px_per_mm), round(PAGE_MM[0] * px_per_mm)), 255, np.uint8)
-        for p in (p for p in placed if p.page == page):
-            side = round(p.item.size_mm * px_per_mm)
-            x, y = round(p.x_mm * px_per_mm), round(p.y_mm * px_per_mm)
-            canvas[y:y + side, x:x + side] = marker_image(dict_, p.item.marker, side)
-            label = f"{p.item.marker} {p.item.label}"
-            cv2.putText(canvas, label, (x - round(QUIET_MM * px_per_mm * 0.8), y + side + round(3.2 * px_per_mm)),
+    for number, items in enumerate(pages):
+        canvas = np.full((round(page_mm[1] * px_per_mm), round(page_mm[0] * px_per_mm)), 255, np.uint8)
+        for it in items:
+            w, h = round(it.w_mm * px_per_mm), round(it.h_mm * px_per_mm)
+            x, y = round(it.x_mm * px_per_mm), round(it.y_mm * px_per_mm)
+            canvas[y:y + h, x:x + w] = cv2.resize(it.image, (w, h), interpolation=cv2.INTER_NEAREST)
+            cv2.putText(canvas, it.label, (x - round(QUIET_MM * px_per_mm * 0.8), y + h + round(3.2 * px_per_mm)),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.035 * px_per_mm, 0, max(1, round(px_per_mm / 8)), cv2.LINE_AA)
-        out = path if pages == 1 else path.with_name(f"{path.stem}-{page + 1}{path.suffix}")
+        out = path if len(pages) == 1 else path.with_name(f"{path.stem}-{number + 1}{path.suffix}")
         ok, data = cv2.imencode(".png", canvas)
         if not ok:
             raise MarkerError(f"could not encode {out}")
-        out.write_bytes(_png_with_dpi(data.tobytes(), dpi))
+        try:
+            out.write_bytes(_png_with_dpi(data.tobytes(), dpi))
+        except OSError as exc:
+            raise MarkerError(f"cannot write {out}: {exc.strerror or exc}") from None
         written.append(out)
     return written
 
@@ -132,8 +174,8 @@ def _png_with_dpi(png: bytes, dpi: int) -> bytes:
 
 
 # ----------------------------------------------------------------------------- PDF
-def _write_pdf(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> None:
-    """A small PDF written by hand: one image object per marker, placed in millimetres."""
+def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float]) -> None:
+    """A small PDF written by hand: one image object per distinct picture, placed in millimetres."""
     pt = 72.0 / 25.4
     objects: list[bytes] = []
 
@@ -142,40 +184,38 @@ def _write_pdf(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed]) ->
         return len(objects)
 
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    pages = max(p.page for p in placed) + 1
     page_ids = []
-    image_ids: dict[int, int] = {}
-    for p in placed:
-        if p.item.marker in image_ids:
+    image_ids: dict[str, int] = {}
+    for it in (it for items in pages for it in items):
+        if it.key in image_ids:
             continue
-        modules = dict_.markerSize + 2
-        img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
-        data = zlib.compress(img.tobytes())
-        image_ids[p.item.marker] = add(
+        h, w = it.image.shape[:2]
+        data = zlib.compress(np.ascontiguousarray(it.image, np.uint8).tobytes())
+        image_ids[it.key] = add(
             b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
-            b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (modules, modules, len(data))
+            b"/BitsPerComponent 8 /Interpolate false /Filter /FlateDecode /Length %d >>\nstream\n" % (w, h, len(data))
             + data + b"\nendstream")
     contents_ids = []
-    for page in range(pages):
+    for items in pages:
         ops = []
-        for p in (p for p in placed if p.page == page):
-            side = p.item.size_mm * pt
-            x = p.x_mm * pt
-            y = (PAGE_MM[1] - p.y_mm - p.item.size_mm) * pt
-            ops.append(f"q {side:.3f} 0 0 {side:.3f} {x:.3f} {y:.3f} cm /M{p.item.marker} Do Q")
-            label = f"{p.item.marker} {p.item.label}".replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        for it in items:
+            w, h = it.w_mm * pt, it.h_mm * pt
+            x = it.x_mm * pt
+            y = (page_mm[1] - it.y_mm - it.h_mm) * pt
+            ops.append(f"q {w:.3f} 0 0 {h:.3f} {x:.3f} {y:.3f} cm /{it.key} Do Q")
+            label = it.label.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             ops.append(f"BT /F1 6 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - 3.2 * pt:.3f} Td ({label}) Tj ET")
         stream = "\n".join(ops).encode("latin-1", "replace")
         contents_ids.append(add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"))
-    parent_id = len(objects) + pages + 1
-    xobjects = " ".join(f"/M{m} {oid} 0 R" for m, oid in image_ids.items())
-    for page in range(pages):
+    parent_id = len(objects) + len(pages) + 1
+    xobjects = " ".join(f"/{key} {oid} 0 R" for key, oid in image_ids.items())
+    for number in range(len(pages)):
         page_ids.append(add(
-            (f"<< /Type /Page /Parent {parent_id} 0 R /MediaBox [0 0 {PAGE_MM[0] * pt:.2f} {PAGE_MM[1] * pt:.2f}] "
+            (f"<< /Type /Page /Parent {parent_id} 0 R /MediaBox [0 0 {page_mm[0] * pt:.2f} {page_mm[1] * pt:.2f}] "
              f"/Resources << /Font << /F1 {font} 0 R >> /XObject << {xobjects} >> >> "
-             f"/Contents {contents_ids[page]} 0 R >>").encode()))
+             f"/Contents {contents_ids[number]} 0 R >>").encode()))
     kids = " ".join(f"{i} 0 R" for i in page_ids)
-    assert add(f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode()) == parent_id
+    assert add(f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode()) == parent_id
     catalog = add(f"<< /Type /Catalog /Pages {parent_id} 0 R >>".encode())
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
@@ -187,4 +227,7 @@ def _write_pdf(path: Path, dict_: cv2.aruco.Dictionary, placed: list[Placed]) ->
     for off in offsets:
         out += f"{off:010d} 00000 n \n".encode()
     out += f"trailer\n<< /Size {len(objects) + 1} /Root {catalog} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    try:
+        path.write_bytes(bytes(out))
+    except OSError as exc:
+        raise MarkerError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -23,8 +23,11 @@ UNPLACED = (0, 140, 255)
 UNKNOWN = (60, 60, 255)
 
 
-def _project(h_inv: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h_inv).reshape(-1, 2)
+def _project(obs: Observation, pts: np.ndarray) -> np.ndarray:
+    """Board millimetres -> the frame's pixels, through the lens the observation was made with."""
+    out = obs.to_image(np.asarray(pts, np.float64).reshape(-1, 2))
+    assert out is not None  # callers check the fit first
+    return out
 
 
 def _label(img: np.ndarray, text: str, xy: tuple[float, float], colour: tuple[int, int, int], scale: float) -> None:
@@ -41,20 +44,18 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> n
         _label(img, "board not found" + (f": {obs.reason}" if obs and obs.reason else ""), (10, 30), UNKNOWN,
                scale * 1.6)
         return img
-    try:
-        h_inv = np.linalg.inv(obs.homography)
-    except np.linalg.LinAlgError:
+    if obs.to_image(np.zeros((1, 2))) is None:
         return img
     for cell in board.cells.values():
         if not cell.standable or len(cell.outline) < 3:
             continue
         pts = np.array(cell.outline, np.float64)
-        poly = _project(h_inv, pts).round().astype(np.int32)
+        poly = _project(obs, pts).round().astype(np.int32)
         cv2.polylines(img, [poly], True, GRID, 1, cv2.LINE_AA)
     for f in board.fiducials:
         half = f["size_mm"] / 2
         fx, fy = f["center_mm"]
-        quad = _project(h_inv, np.array([[fx - half, fy - half], [fx + half, fy - half], [fx + half, fy + half],
+        quad = _project(obs, np.array([[fx - half, fy - half], [fx + half, fy - half], [fx + half, fy + half],
                                          [fx - half, fy + half]])).round().astype(np.int32)
         seen = int(f["id"]) in obs.fiducials_seen
         cv2.polylines(img, [quad], True, FIDUCIAL if seen else UNKNOWN, 2, cv2.LINE_AA)
@@ -70,7 +71,7 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> n
         mm = item.get("board_mm")
         if not mm:
             continue
-        x, y = _project(h_inv, np.array([mm]))[0]
+        x, y = _project(obs, np.array([mm]))[0]
         cv2.drawMarker(img, (int(x), int(y)), UNPLACED, cv2.MARKER_TILTED_CROSS, max(10, int(20 * scale)), 2)
         _label(img, f"{item.get('marker')} {item.get('reason')}", (x + 8, y + 14), UNPLACED, scale)
     lines = [f"fiducials {sorted(obs.fiducials_seen)}  pieces {len(obs.pieces)}  {obs.ms:.0f} ms"]
@@ -90,21 +91,19 @@ def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, 
                               "pieces": [], "unplaced": []}
     if obs is None or obs.homography is None:
         return out
-    try:
-        h_inv = np.linalg.inv(obs.homography)
-    except np.linalg.LinAlgError:
+    if obs.to_image(np.zeros((1, 2))) is None:
         return out
     w, h = board.size_mm
-    corners = _project(h_inv, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    corners = _project(obs, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
     out["board"] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
     # where the pieces stand (a page zooms to it) and how far apart two cells are, in pixels
     pts = [p for c in board.cells.values() for p in (c.outline or (c.center_mm,))]
     x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
     x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
-    area = _project(h_inv, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+    area = _project(obs, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
     out["play_area"] = [[round(float(x), 1), round(float(y), 1)] for x, y in area]
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    a, b = _project(h_inv, np.array([[cx, cy], [cx + 2 * board.snap_mm, cy]], np.float64))
+    a, b = _project(obs, np.array([[cx, cy], [cx + 2 * board.snap_mm, cy]], np.float64))
     out["cell_px"] = round(float(np.hypot(*(b - a))), 1)
     out["pieces"] = [{"piece": piece, "cell": cell, "x": round(float(xy[0]), 1), "y": round(float(xy[1]), 1)}
                      for piece, cell in sorted(obs.pieces.items()) if (xy := obs.image_xy.get(piece)) is not None]
@@ -112,7 +111,7 @@ def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, 
     for item in obs.unplaced:
         mm = item.get("board_mm")
         if mm:
-            x, y = _project(h_inv, np.array([mm], np.float64))[0]
+            x, y = _project(obs, np.array([mm], np.float64))[0]
             unplaced.append({"piece": item.get("id"), "marker": item.get("marker"), "reason": item.get("reason"),
                              "cells": item.get("cells"), "x": round(float(x), 1), "y": round(float(y), 1)})
     out["unplaced"] = unplaced

@@ -37,13 +37,30 @@ class Pose:
     rotation: tuple[tuple[float, ...], ...]  # camera axes in world coordinates (columns)
     centre: tuple[float, float, float]
     principal: tuple[float, float]
+    distortion: tuple[float, ...] = ()  # the lens: OpenCV's k1, k2, p1, p2, k3 (barrel: k1 < 0); () is a pinhole
+    distance_mm: float = CAMERA_MM  # from the camera to what it looks at (sets how finely things are drawn)
 
     def project(self, points: np.ndarray) -> np.ndarray:
-        """(N, 3) world points in mm -> (N, 2) pixel coordinates."""
+        """(N, 3) world points in mm -> (N, 2) pixel coordinates, through the lens."""
+        px = self.pinhole(points)
+        return self.lens_distort(px) if self.distortion else px
+
+    def pinhole(self, points: np.ndarray) -> np.ndarray:
+        """(N, 3) world points in mm -> (N, 2) pixels of a perfect pinhole camera at this pose."""
         m = np.array(self.rotation)
         cam = (np.asarray(points, float) - np.array(self.centre)) @ m
         return np.stack([self.focal * cam[:, 0] / cam[:, 2] + self.principal[0],
                          self.focal * cam[:, 1] / cam[:, 2] + self.principal[1]], axis=1)
+
+    def camera_matrix(self) -> np.ndarray:
+        return np.array([[self.focal, 0, self.principal[0]], [0, self.focal, self.principal[1]], [0, 0, 1]], float)
+
+    def lens_distort(self, px: np.ndarray) -> np.ndarray:
+        """Pinhole pixels -> where this camera's lens puts them."""
+        k = self.camera_matrix()
+        rays = np.column_stack([(px[:, 0] - k[0, 2]) / k[0, 0], (px[:, 1] - k[1, 2]) / k[1, 1], np.ones(len(px))])
+        out, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), k, np.array(self.distortion, float))
+        return out.reshape(-1, 2)
 
 
 def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -80,6 +97,20 @@ def make_pose(board: Layout, tilt_deg: float, tilt_dir_deg: float, yaw_deg: floa
     slack = np.array([w, h]) - (hi - lo)
     offset = -lo + slack * np.array(shift)
     return Pose((w, h), focal, tuple(map(tuple, m)), tuple(cam_centre), (float(offset[0]), float(offset[1])))
+
+
+def look_pose(frame_size: tuple[int, int], focal: float, target: Sequence[float], distance_mm: float,
+              tilt_deg: float, tilt_dir_deg: float, yaw_deg: float, distortion: Sequence[float] = ()) -> Pose:
+    """A fixed camera (principal point at the frame's centre, one focal length) looking at
+    ``target`` (mm, on the table) from ``distance_mm`` away: the same camera in every pose, as a
+    lens calibration and the detection after it need."""
+    yaw = _rot(np.array([0.0, 0.0, 1.0]), math.radians(yaw_deg))
+    axis = np.array([math.cos(math.radians(tilt_dir_deg)), math.sin(math.radians(tilt_dir_deg)), 0.0])
+    m = yaw @ _rot(axis, math.radians(tilt_deg))
+    centre = np.array([target[0], target[1], 0.0]) + m @ np.array([0.0, 0.0, -distance_mm])
+    w, h = frame_size
+    return Pose((w, h), focal, tuple(map(tuple, m)), tuple(centre), ((w - 1) / 2, (h - 1) / 2),
+                tuple(float(v) for v in distortion), distance_mm)
 
 
 def random_pose(board: Layout, rng: np.random.Generator, max_tilt: float = 35.0,
@@ -120,6 +151,15 @@ class Rendered:
     visible: set[str] = field(default_factory=set)  # pieces whose marker is fully in view and uncovered
     hand_mask: np.ndarray | None = None
     pose: Pose | None = None
+    positions: dict[str, tuple[float, float]] = field(default_factory=dict)  # piece -> where its marker's centre is, mm
+
+    def misread(self, pieces: Mapping[str, str], poses: Mapping[str, Sequence[float]]) -> tuple[list[float], int]:
+        """How a reading of this picture (piece -> cell, piece -> (x mm, y mm, ...)) compares with
+        the truth: each read piece's distance from where its marker was drawn, and how many pieces
+        were read on a wrong cell."""
+        errors = [float(math.hypot(poses[p][0] - self.positions[p][0], poses[p][1] - self.positions[p][1]))
+                  for p in pieces if p in poses and p in self.positions]
+        return errors, sum(cell != self.truth.get(p) for p, cell in pieces.items())
 
 
 # ----------------------------------------------------------------------------- the board texture
@@ -204,18 +244,19 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     effects = effects or Effects()
     rng = np.random.default_rng(seed)
     w, h = pose.frame_size
-    px_per_mm = pose.focal / CAMERA_MM
+    px_per_mm = pose.focal / pose.distance_mm
     tex_scale = float(min(4.0, max(2.0, math.ceil(px_per_mm * 1.3))))
     texture = _texture(id(board), tex_scale)
     board_corners = np.array([[0, 0, 0], [board.size_mm[0], 0, 0], [board.size_mm[0], board.size_mm[1], 0],
                               [0, board.size_mm[1], 0]], float)
-    dst = pose.project(board_corners).astype(np.float32)
+    dst = pose.pinhole(board_corners).astype(np.float32)
     th, tw = texture.shape[:2]
     src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
     frame = cv2.warpPerspective(texture, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA,
                                 borderValue=(70, 60, 55))
     truth: dict[str, str] = {}
     marker_polys: dict[str, np.ndarray] = {}
+    positions: dict[str, tuple[float, float]] = {}
     patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
     z = -board.piece_height_mm
     for cell_id, pieces in placement.items():
@@ -232,7 +273,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             corners = [(cx + half * (math.cos(angle) * dx - math.sin(angle) * dy),
                         cy + half * (math.sin(angle) * dx + math.cos(angle) * dy),
                         z - 0.5 * k) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-            dst_pts = pose.project(np.array(corners))
+            dst_pts = pose.pinhole(np.array(corners))
             _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
             if piece in face_down:
                 continue  # its back is blank: the camera cannot tell which token it is
@@ -242,7 +283,10 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
                          cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), z)
                         for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
             marker_polys[piece] = pose.project(np.array(mcorners))
+            positions[piece] = (cx, cy)
     hand_mask = _hand(frame, board, pose, effects, rng)
+    if pose.distortion:
+        frame, hand_mask = _through_lens(pose, frame, hand_mask)
     frame = _light_and_lens(frame, effects, rng)
     visible = set()
     for piece, poly in marker_polys.items():
@@ -254,22 +298,22 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             if np.any(hand_mask[mask > 0]):
                 continue
         visible.add(piece)
-    return Rendered(frame, truth, visible, hand_mask, pose)
+    return Rendered(frame, truth, visible, hand_mask, pose, positions)
 
 
 def _hand(frame: np.ndarray, board: Layout, pose: Pose, effects: Effects, rng: np.random.Generator) -> np.ndarray | None:
     if not effects.hand:
         return None
     h, w = frame.shape[:2]
-    px_per_mm = pose.focal / CAMERA_MM
+    px_per_mm = pose.focal / pose.distance_mm
     if effects.hand.startswith("at:"):
         x, y = (float(v) for v in effects.hand[3:].split(","))
-        target = pose.project(np.array([[x, y, 0.0]]))[0]
+        target = pose.pinhole(np.array([[x, y, 0.0]]))[0]
     elif effects.hand.startswith("fiducial:"):
         f = board.fiducials[int(effects.hand.split(":")[1]) % 4]
-        target = pose.project(np.array([[f["center_mm"][0], f["center_mm"][1], 0.0]]))[0]
+        target = pose.pinhole(np.array([[f["center_mm"][0], f["center_mm"][1], 0.0]]))[0]
     else:
-        target = pose.project(np.array([[rng.uniform(80, board.size_mm[0] - 80), rng.uniform(80, board.size_mm[1] - 80),
+        target = pose.pinhole(np.array([[rng.uniform(80, board.size_mm[0] - 80), rng.uniform(80, board.size_mm[1] - 80),
                                          0.0]]))[0]
     edge = rng.integers(0, 4)
     start = [(target[0], h + 50), (target[0], -50), (-50, target[1]), (w + 50, target[1])][edge]
@@ -281,6 +325,69 @@ def _hand(frame: np.ndarray, board: Layout, pose: Pose, effects: Effects, rng: n
     shade = np.array(SKIN, np.float32) * float(rng.uniform(0.8, 1.1))
     frame[mask > 0] = np.clip(shade, 0, 255).astype(np.uint8)
     return mask > 0
+
+
+@lru_cache(maxsize=4)
+def _lens_maps(size: tuple[int, int], matrix: tuple[float, ...], distortion: tuple[float, ...]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """For every pixel of the picture through the lens, where the pinhole picture has it."""
+    w, h = size
+    k = np.array(matrix, float).reshape(3, 3)
+    grid = np.stack(np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64)), axis=2)
+    ideal = cv2.undistortPoints(grid.reshape(-1, 1, 2), k, np.array(distortion, float), P=k,
+                                criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-4))
+    ideal = ideal.reshape(h, w, 2).astype(np.float32)
+    return ideal[..., 0].copy(), ideal[..., 1].copy()
+
+
+def _through_lens(pose: Pose, frame: np.ndarray, hand_mask: np.ndarray | None
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The pinhole picture (and the hand's mask) bent as the pose's lens bends it."""
+    mx, my = _lens_maps(pose.frame_size, tuple(pose.camera_matrix().ravel()), pose.distortion)
+    frame = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderValue=(70, 60, 55))
+    if hand_mask is not None:
+        hand_mask = cv2.remap(hand_mask.astype(np.uint8), mx, my, cv2.INTER_NEAREST) > 0
+    return frame, hand_mask
+
+
+def render_sheet(pattern: np.ndarray, size_mm: tuple[float, float], pose: Pose, effects: Effects | None = None,
+                 seed: int = 0, margin_mm: float = 10.0) -> np.ndarray:
+    """A flat printed sheet (``pattern``, grey, covering ``size_mm``; white paper ``margin_mm``
+    around it) lying at the table's origin, seen by the camera at ``pose``."""
+    effects = effects or Effects()
+    w, h = pose.frame_size
+    px_per_mm = pattern.shape[1] / size_mm[0]
+    m = round(margin_mm * px_per_mm)
+    paper = cv2.copyMakeBorder(pattern, m, m, m, m, cv2.BORDER_CONSTANT, value=255)
+    paper = cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR)
+    ph, pw = paper.shape[:2]
+    corners = np.array([[-margin_mm, -margin_mm, 0], [size_mm[0] + margin_mm, -margin_mm, 0],
+                        [size_mm[0] + margin_mm, size_mm[1] + margin_mm, 0], [-margin_mm, size_mm[1] + margin_mm, 0]])
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
+    dst = pose.pinhole(corners).astype(np.float32)
+    frame = cv2.warpPerspective(paper, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA,
+                                borderValue=(70, 60, 55))
+    if pose.distortion:
+        frame, _ = _through_lens(pose, frame, None)
+    return _light_and_lens(frame, effects, np.random.default_rng(seed))
+
+
+def sheet_views(count: int, frame_size: tuple[int, int], focal: float, distortion: Sequence[float] = (),
+                seed: int = 500) -> list[np.ndarray]:
+    """The lens calibration sheet held under one camera ``count`` times: tilted 10-40 degrees each
+    way, 50-80 cm away, moved all over the picture (what a player does with ``calibrate-camera``)."""
+    from vision.lens import CHARUCO_SQUARES, SQUARE_MM, charuco_image
+
+    pattern = charuco_image(4.0)
+    sheet = (CHARUCO_SQUARES[0] * SQUARE_MM, CHARUCO_SQUARES[1] * SQUARE_MM)
+    frames = []
+    for k in range(count):
+        rng = np.random.default_rng(seed + k)
+        target = (sheet[0] / 2 + rng.uniform(-250, 250), sheet[1] / 2 + rng.uniform(-150, 150))
+        pose = look_pose(frame_size, focal, target, rng.uniform(500, 800), rng.uniform(10, 40),
+                         rng.uniform(0, 360), rng.uniform(0, 360), distortion)
+        frames.append(render_sheet(pattern, sheet, pose, Effects(noise_sigma=2.0, blur_sigma=0.5), seed=k))
+    return frames
 
 
 def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generator) -> np.ndarray:

@@ -40,8 +40,7 @@ def _copy(obs: Observation, ms: float) -> Observation:
                        unplaced=list(obs.unplaced), unknown_markers=list(obs.unknown_markers),
                        duplicates=list(obs.duplicates), fiducials_seen=list(obs.fiducials_seen),
                        special=dict(obs.special), homography=obs.homography, image_xy=dict(obs.image_xy),
-                       poses=dict(obs.poses),
-                       reason=obs.reason, ms=ms)
+                       poses=dict(obs.poses), reason=obs.reason, ms=ms, lens=obs.lens)
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -105,6 +104,7 @@ class StreamObserver:
     _small_now: np.ndarray | None = None   # this frame, small
     _reference: np.ndarray | None = None   # the frame when the board last stood still as the stable picture
     _frame_width: int = 0
+    _frame_shape: tuple[int, ...] = (0, 0)
     _occluders: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None  # (for this small frame, found)
     track: BoardTrack | None = None  # the board fit over the stream
     board_moved: bool = False  # this frame found the board (or the camera) moved for good, and re-fitted
@@ -117,7 +117,7 @@ class StreamObserver:
         start = time.perf_counter()
         self.board_moved = False
         small = _small_gray(frame)
-        self._small_now, self._frame_width = small, frame.shape[1]
+        self._small_now, self._frame_width, self._frame_shape = small, frame.shape[1], frame.shape
         last = self._last_obs
         roi = None
         self._since_full += 1
@@ -186,9 +186,8 @@ class StreamObserver:
     def _token_share(self, labels: np.ndarray, stats: np.ndarray, count: int, h: np.ndarray,
                      tokens_mm: np.ndarray, marker_small: float) -> np.ndarray:
         """Per changed patch, the share of its area that lies on a token's spot (now or before)."""
-        try:
-            uv = cv2.perspectiveTransform(np.asarray(tokens_mm, np.float64).reshape(-1, 1, 2), np.linalg.inv(h))
-        except np.linalg.LinAlgError:
+        uv = self._to_image(tokens_mm, h)
+        if uv is None:
             return np.zeros(count)
         spots = np.zeros(labels.shape, np.uint8)
         radius = max(1, round(TOKEN_SPOT * marker_small + 1))  # the token, its shadow, the dilation
@@ -215,17 +214,15 @@ class StreamObserver:
         if found is None or h is None:
             return set()
         labels, large = found
-        try:
-            inv = np.linalg.inv(h)
-        except np.linalg.LinAlgError:
-            return set()
         cells = self.detector.board.cells
         ids = [p for p, c in pieces.items() if c in cells]
         if not ids or not large.any():
             return set()
         scale = labels.shape[1] / max(1, self._frame_width)
-        mm = np.array([[cells[pieces[p]].center_mm] for p in ids], np.float64)
-        uv = cv2.perspectiveTransform(mm, inv).reshape(-1, 2) * scale
+        at = self._to_image(np.array([cells[pieces[p]].center_mm for p in ids], np.float64), h)
+        if at is None:
+            return set()
+        uv = at * scale
         r = max(1, round(self._marker_px(h) * scale))
         out = set()
         for piece, (u, v) in zip(ids, uv, strict=True):
@@ -247,10 +244,8 @@ class StreamObserver:
             return 16.0
         cx, cy = board.size_mm[0] / 2, board.size_mm[1] / 2
         s = board.marker_mm / 2
-        square = np.array([[[cx - s, cy - s]], [[cx + s, cy - s]], [[cx + s, cy + s]], [[cx - s, cy + s]]], np.float64)
-        try:
-            px = cv2.perspectiveTransform(square, np.linalg.inv(h)).reshape(-1, 2)
-        except np.linalg.LinAlgError:
+        px = self._to_image(np.array([[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]]), h)
+        if px is None:
             return 16.0
         return float(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1).mean())
 
@@ -289,9 +284,8 @@ class StreamObserver:
         y1 = min(frame.shape[0], int(outline[:, 1].max() + grow))
         if x1 - x0 < 32 or y1 - y0 < 32:
             return self.detector.markers(frame)
-        corners, ids = self.detector.markers(frame[y0:y1, x0:x1], frame_shape=frame.shape,
-                                             min_side_px=self._smallest_side(fit))
-        return [c + np.array([x0, y0], np.float32) for c in corners], ids
+        return self.detector.markers(frame[y0:y1, x0:x1], frame_shape=frame.shape,
+                                     min_side_px=self._smallest_side(fit), offset=(x0, y0))
 
     def _changed(self, small: np.ndarray) -> np.ndarray:
         assert self._last_small is not None
@@ -323,9 +317,8 @@ class StreamObserver:
         does not sit where the tracked fit puts it, None: the whole frame needs a look.
         """
         x0, y0, x1, y1 = roi
-        corners, ids = self.detector.markers(frame[y0:y1, x0:x1], frame_shape=frame.shape,
-                                             min_side_px=self._smallest_side(last.homography))
-        shifted = [c + np.array([x0, y0], np.float32) for c in corners]
+        shifted, ids = self.detector.markers(frame[y0:y1, x0:x1], frame_shape=frame.shape,
+                                             min_side_px=self._smallest_side(last.homography), offset=(x0, y0))
         fit = self.track.fit if self.track is not None and self.track.fit is not None else last.homography
         fresh = self.detector.observe(shifted, ids, fixed=fit)
         if not fresh.board_found:
@@ -346,14 +339,17 @@ class StreamObserver:
         return fresh
 
     def _outline_px(self, h: np.ndarray) -> np.ndarray | None:
-        """The board's four corners in frame pixels (4 x 2), or None for a fit that cannot be inverted."""
+        """The board's outline in frame pixels (a lens bends its edges: 4 points per side), or None
+        for a fit that cannot be inverted."""
         w, hgt = self.detector.board.size_mm
-        try:
-            inv = np.linalg.inv(h)
-        except np.linalg.LinAlgError:
-            return None
-        corners = np.array([[[0, 0]], [[w, 0]], [[w, hgt]], [[0, hgt]]], np.float64)
-        return cv2.perspectiveTransform(corners, inv).reshape(-1, 2)
+        t = np.linspace(0.0, 1.0, 4, endpoint=False)
+        edge = np.concatenate([np.column_stack([t * w, 0 * t]), np.column_stack([w + 0 * t, t * hgt]),
+                               np.column_stack([w - t * w, hgt + 0 * t]), np.column_stack([0 * t, hgt - t * hgt])])
+        return self._to_image(edge, h)
+
+    def _to_image(self, mm: np.ndarray, h: np.ndarray) -> np.ndarray | None:
+        """Board millimetres (N x 2) -> this frame's pixels, through the lens when there is one."""
+        return self.detector.to_image(mm, h, self._frame_shape)
 
     def _board_mask(self, h: np.ndarray, width: int, height: int, small_shape: tuple[int, ...]) -> np.ndarray:
         """Where the board is, in the small motion frame (motion elsewhere is not a move)."""
@@ -362,7 +358,7 @@ class StreamObserver:
             return np.ones(small_shape[:2], bool)
         scale = small_shape[1] / width
         mask = np.zeros(small_shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(outline.reshape(-1, 2) * scale).astype(np.int32), 1)
+        cv2.fillPoly(mask, [np.round(outline.reshape(-1, 2) * scale).astype(np.int32)], 1)
         return mask.astype(bool) if mask.any() else np.ones(small_shape[:2], bool)
 
 

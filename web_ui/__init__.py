@@ -35,13 +35,14 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 
-    from web_ui import api, camera, pages, security, stream
+    from web_ui import api, camera, lens, pages, security, stream
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(camera.bp)
+    app.register_blueprint(lens.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

@@ -30,6 +30,12 @@ for _name, _rule, _label in NAV:  # one template per page of the navigation
     _add_page(_name, _rule)
 
 
+@bp.get("/lens")
+def lens() -> str:
+    """The camera lens calibration (reached from the Camera page)."""
+    return _page("lens", nav_page="calibration")
+
+
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> str:
     try:
