@@ -32,6 +32,11 @@ Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera set
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
 
 
+BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
+               "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
+               "board again (fog-companion fit-board); if they really were moved, put them back or accept the board")
+
+
 class Session:
     def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None) -> None:
         self.store = store
@@ -48,6 +53,7 @@ class Session:
         self.pending: list[tuple[str, dict[str, Any]]] = []  # events waiting for the disk (in order)
         self._finish_pending = False
         self._version = 0  # changes with every state change (a reading made meanwhile is stale)
+        self._board_moved = False  # the board was re-fitted and no picture has matched the game since
 
     @property
     def state(self) -> Any:
@@ -74,6 +80,7 @@ class Session:
         """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
         with self._lock:
             game = game or self.game
+            self._board_moved = False
             running = self.game_id if self.state is not None and self.game.outcome(self.state) is None else None
             if self.pending:
                 self.flush_pending()
@@ -111,6 +118,7 @@ class Session:
         """
         self.damaged = None
         with self._lock:
+            self._board_moved = False
             chosen = game_id is not None
             if game_id is not None:
                 status = self.store.record(game_id).status
@@ -471,11 +479,15 @@ class Session:
                 seen_c, left = self._strip(picture)
                 self._set_to_clear(left)
                 if seen_c == self.expected():
+                    self._board_moved = False
                     self.status.decision, self.status.question = [], None
                     if self.status.out_of_sync is not None:
                         self.status.out_of_sync = None
                         self._publish("in-sync", {"after": "the pieces were put back"})
                     return None
+                if self._board_moved:  # a board read a cell off is not a move: nobody is accused
+                    return self._out_of_sync(Reconciliation.illegal(BOARD_MOVED, rule="board-moved"), seen_c,
+                                             accuse=False)
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)
             with self._lock:
@@ -494,6 +506,7 @@ class Session:
         with self._lock:
             if self.state is None:
                 return
+            self._board_moved = True
             self._publish("board-moved", {"reason": "The board or the camera was moved: the board is fitted again. "
                                                     "Check on the Camera page that the pieces are read on their cells."})
 
@@ -521,9 +534,10 @@ class Session:
         self._apply_choice(answer.choices[0], what)
         return answer
 
-    def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]]) -> Reconciliation:
+    def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
+                     accuse: bool = True) -> Reconciliation:
         pieces = misplaced(self.expected(), seen)
-        offenders = answer.offenders or tuple(m.piece for m in pieces)
+        offenders = answer.offenders or (tuple(m.piece for m in pieces) if accuse else ())
         self.status.decision, self.status.question = [], None
         self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
         self._publish("out-of-sync", self.status.out_of_sync.to_dict())

@@ -327,3 +327,24 @@ def test_a_move_entered_on_the_panel_waits_for_the_piece_on_the_table(companion:
     assert "entered on the panel" in sync["reason"]
     session.on_stable_change(session.state.placement)  # a hand moves it there
     assert session.status.out_of_sync is None and session.state.where[piece] == dst
+
+
+def test_after_the_board_is_knocked_a_picture_that_differs_says_check_the_fit_and_accuses_nobody(
+        companion: Companion, client: Any):
+    """The camera re-fitted a bumped board; the next picture reads an islander a cell off. That is
+    not a move and not anybody's fault until the players have looked."""
+    session = playing(companion, client)
+    piece, here, there = forward_step(session.state)
+    session.board_moved()
+    answer = session.on_stable_change(moved(session.expected(), **{piece: there}))
+    assert answer is not None and not answer.ok
+    sync = client.get("/api/state").get_json()["out_of_sync"]
+    assert sync["rule"] == "board-moved" and sync["reason"].startswith("board moved: check the fit")
+    assert sync["offenders"] == [] and [p["piece"] for p in sync["pieces"]] == [piece]
+    assert session.state.where[piece] == here  # nothing was logged
+    # the players look: the picture was right after all once the board is read again
+    session.on_stable_change(session.expected())
+    assert client.get("/api/state").get_json()["out_of_sync"] is None
+    # from then on a real move is read as a move again
+    session.on_stable_change(moved(session.expected(), **{piece: there}))
+    assert session.state.where[piece] == there

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -257,11 +258,104 @@ def _still(a: tuple[object, object], b: tuple[object, object], px: float = 1.5) 
     return len(common) >= 4 and max(float(np.linalg.norm(p - q)) for p, q in common) <= px
 
 
+def fit_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", nargs="?", default="picamera2",
+                   help="a picture of the board (.png/.jpg) or a camera: picamera2 | 0 | /dev/video0 (default: picamera2)")
+    p.add_argument("--anchors", default="", help="PIECE=CELL,PIECE=CELL,...: pieces standing on those cells "
+                                                 "(6-10 spread over the board; --propose names some)")
+    p.add_argument("--propose", action="store_true", help="print anchors to use, spread over the board, and stop")
+    p.add_argument("--board", default="standard", help="the board file to start from (packaged name or path)")
+    p.add_argument("--name", default="fitted", help="the fitted board's name")
+    p.add_argument("-o", "--output", help="where to write the fitted board file (default: the data directory's "
+                                          "boards/NAME.toml)")
+    p.add_argument("--json", action="store_true", help="the fit as one JSON object")
+    _lens_arg(p)
+
+
+def cmd_fit_board(args: argparse.Namespace) -> int:
+    """Fit a board file to the printed board the camera sees, from pieces standing on named cells.
+
+    Every other piece standing clearly on a cell helps too: the best fit is made with the game set
+    up and the anchors in their places. Prints each anchor's distance from its cell in mm.
+    """
+    import re
+
+    from companion.paths import default_data_dir
+    from vision.fit import FitError, fit_board, parse_anchors, propose_anchors
+
+    base = _layout(args.board)
+    if args.propose:
+        proposal = propose_anchors(base)
+        text = ",".join(f"{p}={c}" for p, c in proposal.items())
+        print(json.dumps({"anchors": proposal}) if args.json else f"--anchors {text}")
+        return 0
+    anchors = parse_anchors(args.anchors)
+    if not anchors:
+        raise FitError("name the anchors: --anchors PIECE=CELL,... (or --propose for some)")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", args.name):
+        raise FitError(f"--name {args.name!r}: letters, digits, - and _ only (up to 40)")
+    frame = _one_frame(args.source)
+    fitted = fit_board(base, frame, anchors, lens=_lens(args.lens))
+    game = get_game()
+    text = game.fitted_board(fitted.fit, args.board, args.name)
+    path = Path(args.output) if args.output else default_data_dir() / "boards" / f"{args.name}.toml"
+    _write_atomically(path, text)
+    if args.json:
+        print(json.dumps({"file": str(path), **fitted.to_dict(), "notes": fitted.notes}))
+        return 0
+    print(f"print: {fitted.scale:.4f} times the file's size (shear {100 * fitted.shear:.2f} %); the corner markers "
+          f"are turned {fitted.marker_angle_deg:+.2f} deg and shifted ({fitted.marker_offset_mm[0]:+.1f}, "
+          f"{fitted.marker_offset_mm[1]:+.1f}) mm against the file; {fitted.pieces_used} pieces made the fit")
+    for r in fitted.residuals:
+        print(f"  {r.piece:>18} on {r.cell:<6} {r.mm:4.1f} mm off its centre")
+    for note in fitted.notes:
+        print(f"  note: {note}")
+    print(f"wrote {path}\nuse it: [game] board = \"{path}\" in the config, or --board {path}")
+    return 0
+
+
+def _one_frame(source: str) -> Any:
+    """A picture file, or a settled frame from a camera (the tenth, after exposure has settled)."""
+    import time
+
+    from vision.sources import IMAGE_SUFFIXES, open_source
+
+    path = Path(source)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if frame is None:
+            raise FogCompanionError(f"{source}: cannot read this picture")
+        return frame
+    if source == "sim":
+        raise FogCompanionError("the simulated table draws the packaged board: there is nothing to fit")
+    frame, seen, deadline = None, 0, time.monotonic() + 10
+    with open_source(source) as camera:
+        while seen < 10 and time.monotonic() < deadline:
+            got = camera.read()
+            if got is None:
+                time.sleep(0.05)
+                continue
+            frame, seen = got, seen + 1
+    if frame is None:
+        raise FogCompanionError(f"{source}: no picture from the camera within 10 s")
+    return frame
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    from companion.paths import write_atomically
+
+    try:
+        write_atomically(path, text)
+    except OSError as exc:
+        raise FogCompanionError(f"cannot write {path}: {exc.strerror or exc} (nothing was changed)") from None
+
+
 COMMANDS = {
     "watch": (cmd_watch, watch_args, "read a camera and print stable board changes"),
     "markers": (cmd_markers, markers_args, "print marker sticker sheets at true size (PDF or PNG)"),
     "detect": (cmd_detect, detect_args, "find the board and the pieces in camera images"),
     "render": (cmd_render, render_args, "draw a game state as the camera would see it"),
+    "fit-board": (cmd_fit_board, fit_args, "fit a board file to your printed board from pieces on named cells"),
     "calibrate-camera": (cmd_calibrate, calibrate_args,
                          "measure the camera's lens from views of the printed ChArUco sheet (markers --charuco)"),
 }

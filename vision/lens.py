@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.errors import FogCompanionError
+from companion.paths import write_atomically
 
 # The sheet: 7 x 5 squares of 35 mm on A4 landscape, markers from a dictionary the games do not use
 # (5x5 bits), so the sheet is never read as pieces and the pieces never as the sheet.
@@ -132,16 +132,9 @@ class Lens:
     def save(self, path: Path | str) -> Path:
         """Write atomically: a full disk or a power cut leaves the old calibration whole."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
         try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(self.to_dict(), fh, indent=1)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
+            write_atomically(path, json.dumps(self.to_dict(), indent=1))
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise LensError(f"cannot write the lens calibration {path}: {exc.strerror or exc}") from None
         return path
 

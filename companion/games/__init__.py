@@ -11,12 +11,12 @@ from functools import cache
 from importlib import import_module
 
 from companion.errors import FogCompanionError
-from companion.games.base import (Cell, Choice, Edge, Game, Layout, LedScene, Light, Outcome, Piece,
+from companion.games.base import (BoardFit, Cell, Choice, Edge, Game, Layout, LedScene, Light, Outcome, Piece,
                                   Reconciliation, TableStatus, Track, TurnTimer)
 
 GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME"}
 
-__all__ = ["Cell", "Choice", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
+__all__ = ["BoardFit", "Cell", "Choice", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
            "TableStatus", "Track", "TurnTimer", "get_game", "names"]
 
 

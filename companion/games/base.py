@@ -118,6 +118,27 @@ class Layout:
                 "special_markers": dict(self.special_markers)}
 
 
+@dataclass(frozen=True)
+class BoardFit:
+    """A printed board measured against its board file (``fog-companion fit-board``): every place of
+    the file moved by one affine map (the print's scale, shear and offset against the file), and the
+    corner markers where they were found glued. A game writes it as a board file of its own kind."""
+
+    transform: tuple[float, float, float, float, float, float]  # x' = a x + b y + c, y' = d x + e y + f
+    fiducials: Mapping[int, Point]  # marker id -> centre, printed millimetres
+
+    def apply(self, point: Point) -> Point:
+        a, b, c, d, e, f = self.transform
+        x, y = point
+        return (a * x + b * y + c, d * x + e * y + f)
+
+    @property
+    def scale(self) -> float:
+        """How much larger the print is than the file (a length ratio)."""
+        a, b, _, d, e, _ = self.transform
+        return math.sqrt(abs(a * e - b * d))
+
+
 def polygon(center: Point, radius: float, corners: int, turn_deg: float = 0.0) -> tuple[Point, ...]:
     """A regular polygon's outline (a pointy-top hex is ``corners=6, turn_deg=30``)."""
     cx, cy = center
@@ -312,3 +333,7 @@ class Game(Protocol):
 
     def describe_board(self, board: str | None = None) -> str:
         """The named board in words (the ``board`` command)."""
+
+    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None) -> str:
+        """The named board file moved to a printed board as measured (``fit``): a complete board file
+        (text), checked like any other before it is returned."""

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games.base import Choice, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
+from companion.games.base import BoardFit, Choice, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
 from companion.games.fog import rules, table
 from companion.games.fog.actions import Correction, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
@@ -175,6 +175,11 @@ class FogGame:
         """The beach as text, and whose turn it is."""
         order = ", ".join(f"{c} ({p.name})" for c in state.turn_order if (p := state.player_of(c)))
         return render(state) + f"\nturn board: {order}; boat areas {dict(state.area_values)}"
+
+    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None) -> str:
+        from companion.games.fog.board_fit import fitted_board_text
+
+        return fitted_board_text(fit, board or "standard", name)
 
     def describe_board(self, board: str = "standard") -> str:
         b = Board.load_named(board)
