@@ -197,3 +197,49 @@ def test_the_config_names_the_fitted_board_and_a_new_game_is_played_on_it(tmp_pa
     assert companion.session.state.board == str(fitted)
     assert companion.layout.cells["A1"].center_mm == truth.cells["A1"].center_mm
     companion.stop()
+
+
+def test_the_fit_board_page_fits_from_the_camera_and_saves_only_when_asked_twice(tmp_path: Path):
+    """The panel's API: fitting changes nothing; Save writes into the data directory and asks
+    before replacing; every refusal says why."""
+    import io
+
+    from companion.run import Companion
+    from tests.tables import sim_config
+    from vision.live import LiveCamera
+    from web_ui import create_app
+
+    companion = Companion(sim_config(tmp_path / "data"), out=io.StringIO())
+    client = create_app(companion).test_client()
+
+    def call(method: str, path: str, body: object = None) -> tuple[int, dict]:
+        res = client.open(path, method=method, data=json.dumps(body or {}), headers={"Content-Type": "application/json"})
+        return res.status_code, res.get_json()
+
+    code, plan = call("GET", "/api/fit")
+    assert code == 200 and len(plan["anchors"]) == 8 and not plan["exists"]
+    assert call("POST", "/api/fit")[0] == 503  # no camera
+    code, got = call("POST", "/api/fit/save")
+    assert code == 409 and "fit the board first" in got["error"]
+    camera = LiveCamera(object(), PACKAGED)
+    companion.camera = camera
+    path, truth = printed_board(tmp_path, seed=21)
+    anchors = {a["piece"]: a["cell"] for a in plan["anchors"]}
+    camera.latest_frame = render(truth, set_up_with_anchors(path, anchors), make_pose(truth, 15, 200, -10, 22.0),
+                                 Effects(noise_sigma=2.0), seed=3).frame
+    assert call("POST", "/api/fit", {"anchors": "A1"})[0] == 400
+    code, got = call("POST", "/api/fit", {"anchors": {"nobody": "A1"}})
+    assert code == 409 and "not a piece" in got["error"]
+    code, got = call("POST", "/api/fit", {"anchors": anchors})
+    assert code == 200 and got["words"].startswith("All 8 anchors seen within"), got["words"]
+    assert len(got["lattice"]) > 50 and got["frame_size"] == [camera.latest_frame.shape[1], camera.latest_frame.shape[0]]
+    target = tmp_path / "data" / "boards" / "fitted.toml"
+    assert not target.exists()  # fitting alone writes nothing
+    code, got = call("POST", "/api/fit/save")
+    assert code == 200 and target.exists() and f'[game] board = "{target}"' in got["words"]
+    code, got = call("POST", "/api/fit/save")
+    assert code == 409 and "confirm" in got["error"]
+    assert call("POST", "/api/fit/save", {"confirm": True})[0] == 200
+    assert GAME.layout(board=str(target)).name == "fitted"
+    companion.camera = None
+    companion.stop()

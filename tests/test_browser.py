@@ -487,7 +487,7 @@ def test_no_page_has_a_serious_accessibility_violation(panel_url: str, browser: 
     if state["phase"] in ("setup", "finished"):
         post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 3, "confirm": True})
     found: dict[str, list[Any]] = {}
-    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/score", "/games",
+    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/fit", "/score", "/games",
                  f"/games/{api_state(page, base)['game']}"):
         page.goto(f"{base}{path}")
         page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
@@ -517,7 +517,7 @@ def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: An
     if api_state(page, base)["phase"] in ("setup", "finished"):
         post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 4, "confirm": True})
     wide: dict[str, int] = {}
-    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/score", "/games"):
+    for path in ("/", "/setup", "/table", "/calibration", "/lens", "/fit", "/score", "/games"):
         page.goto(f"{base}{path}")
         page.wait_for_function("() => document.querySelector('#conn.up')", timeout=30_000)
         scroll = page.evaluate("document.documentElement.scrollWidth")
@@ -552,4 +552,46 @@ def test_the_lens_page_on_a_phone_says_what_it_is_for_and_what_the_camera_can_do
     assert page.get_attribute("#lens-sheet", "href") == "/api/lens/sheet.pdf"
     shot(page, "phone-10-lens")
     assert not errors, errors
+    ctx.close()
+
+
+def test_the_board_is_fitted_to_the_print_from_a_phone(panel_url: str, browser: Any) -> None:
+    """The Fit board page on the simulated table: the anchors drawn on the board, hands put them
+    there, one tap fits the board from the live picture and draws the fitted cells over it, Save
+    writes the file and says how the config chooses it."""
+    ctx, page, errors = phone(browser)
+    base = panel_url
+    if api_state(page, base)["phase"] in ("setup", "finished"):
+        post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 5, "confirm": True})
+    post_json(page, f"{base}/api/table/setup")
+    plan = page.request.get(f"{base}/api/fit").json()
+    table = page.request.get(f"{base}/api/table").json()["table"]
+    for anchor in plan["anchors"]:  # hands make room on each named cell and put the anchor there
+        for other in table.get(anchor["cell"], []):
+            post_json(page, f"{base}/api/table/move", {"piece": other, "cell": None})
+        post_json(page, f"{base}/api/table/move", {"piece": anchor["piece"], "cell": anchor["cell"]})
+    time.sleep(1.0)  # a few frames of the camera
+    page.goto(f"{base}/calibration")
+    page.click("#fit-link")
+    page.wait_for_url(f"{base}/fit")
+    page.wait_for_selector("#fit-anchors li")
+    assert page.locator("#fit-anchors li").count() == len(plan["anchors"]) == 8
+    page.wait_for_selector("#fit-board g.piece.moved")
+    assert page.locator("#fit-board g.piece.moved").count() == 8
+    page.click("#fit-go")
+    page.wait_for_function("() => !['Fitting…', 'Not fitted yet.'].includes(document.getElementById('fit-words').textContent)",
+                           timeout=30_000)
+    said = page.inner_text("#fit-words")
+    assert re.match(r"All [4-8] anchors seen within [0-5] mm of their cells' centres: the fit holds", said), said
+    assert page.locator("#fit-lattice polygon").count() > 50
+    assert not page.is_disabled("#fit-save")
+    page.click("#fit-save")
+    if page.locator("#confirm-yes").count():
+        page.click("#confirm-yes")
+    page.wait_for_function("() => document.getElementById('fit-saved').textContent.startsWith('Saved to')")
+    assert "[game] board" in page.inner_text("#fit-saved")
+    page.wait_for_timeout(500)
+    shot(page, "phone-11-fit-board")
+    assert not errors, errors
+    post_json(page, f"{base}/api/table/setup")  # the table as the game has it again
     ctx.close()

@@ -30,7 +30,7 @@ import numpy as np
 from companion.errors import FogCompanionError
 from companion.games import BoardFit, Layout
 from vision.detect import MIN_SPREAD, BoardDetector, detector_parameters
-from vision.lens import Lens
+from vision.lens import Lens, board_to_image
 
 MIN_ANCHORS = 4
 ANCHOR_TOLERANCE = 0.35  # inner radii: an anchor farther than this from its cell does not fit the others
@@ -66,6 +66,25 @@ class FittedBoard:
     marker_offset_mm: tuple[float, float]  # ... and shifted
     pieces_used: int = 0  # anchors and other pieces that made the fit
     notes: list[str] = field(default_factory=list)
+    homography: np.ndarray | None = None  # the picture (distortion-free pixels) -> printed millimetres
+    lens: Lens | None = None
+
+    def to_picture(self, mm: np.ndarray) -> np.ndarray | None:
+        """Printed millimetres (N x 2) -> the picture's pixels: to draw the fitted board over it."""
+        return None if self.homography is None else board_to_image(self.homography, mm, self.lens)
+
+    def in_words(self, fine_mm: float = 3.0) -> str:
+        """The fit as a player reads it: all anchors close, or which are how far off."""
+        off = [r for r in self.residuals if r.mm > fine_mm]
+        if not off:
+            worst = math.ceil(max((r.mm for r in self.residuals), default=0.0))
+            return (f"All {len(self.residuals)} anchors seen within {worst} mm of their cells' centres: the fit "
+                    "holds." + "".join(f" ({note})" for note in self.notes))
+        words = []
+        for r in off:
+            ask = f"is it on {r.nearest}?" if r.nearest != r.cell else "is it put down well?"
+            words.append(f"{r.piece} is {r.mm:.0f} mm off {r.cell}: {ask}")
+        return "; ".join(words) + "."
 
     def to_dict(self) -> dict[str, Any]:
         return {"scale": round(self.scale, 4), "shear": round(self.shear, 4),
@@ -204,7 +223,8 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
                  float(linear[1, 0]), float(linear[1, 1]), float(offset[1]))
     fit = BoardFit(transform=transform, fiducials=fiducials)
     notes = [f"anchors not seen (left out): {', '.join(missing)}"] if missing else []
-    return FittedBoard(fit, residuals, scale, shear, angle, shift, len(src_all), notes)
+    return FittedBoard(fit, residuals, scale, shear, angle, shift, len(src_all), notes, total,
+                       detector.lens_at(frame.shape))
 
 
 def _unique_markers(corners: Any, ids: Any) -> dict[int, np.ndarray]:

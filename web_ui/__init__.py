@@ -35,7 +35,7 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 
-    from web_ui import api, camera, lens, pages, security, stream
+    from web_ui import api, camera, fit, lens, pages, security, stream
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
@@ -43,6 +43,7 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.register_blueprint(stream.bp)
     app.register_blueprint(camera.bp)
     app.register_blueprint(lens.bp)
+    app.register_blueprint(fit.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

@@ -36,6 +36,12 @@ def lens() -> str:
     return _page("lens", nav_page="calibration")
 
 
+@bp.get("/fit")
+def fit() -> str:
+    """Fit the board file to the printed board (reached from the Camera page)."""
+    return _page("fit", nav_page="calibration")
+
+
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> str:
     try:

@@ -1,0 +1,76 @@
+"use strict";
+/* Fit the board file to the printed board: the anchors on the drawing, the fit drawn over the picture. */
+(async () => {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const list = document.getElementById("fit-anchors"), words = document.getElementById("fit-words");
+  const residuals = document.getElementById("fit-residuals"), lattice = document.getElementById("fit-lattice");
+  const go = document.getElementById("fit-go"), save = document.getElementById("fit-save");
+  const saved = document.getElementById("fit-saved");
+  let plan = {};
+  const res = await Fog.api("GET", "/api/fit");
+  if (res.ok) {
+    plan = res.data;
+    list.replaceChildren(...plan.anchors.map((a) => Fog.el("li", {"data-piece": a.piece},
+      (a.label || a.piece) + " (" + a.piece + ") on " + (a.cell_label || a.cell))));
+    const board = await Fog.board("fit-board", {});
+    const placement = {};
+    plan.anchors.forEach((a) => { placement[a.cell] = [a.piece]; });
+    board.render(placement, {moved: plan.anchors.map((a) => a.piece)});
+  }
+  /* The fitted cells over the picture, zoomed to the board so a phone shows the hexes, not the room. */
+  function draw(fit) {
+    const [w, h] = fit.frame_size;
+    const pts = fit.lattice.flatMap((c) => c.points);
+    let [x0, y0, x1, y1] = [0, 0, w, h];
+    if (pts.length) {
+      const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+      const pad = 0.08 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+      x0 = Math.max(0, Math.min(...xs) - pad); y0 = Math.max(0, Math.min(...ys) - pad);
+      x1 = Math.min(w, Math.max(...xs) + pad); y1 = Math.min(h, Math.max(...ys) + pad);
+    }
+    const bw = x1 - x0, bh = y1 - y0;
+    const view = document.getElementById("fit-view"), img = document.getElementById("fit-stream");
+    view.classList.remove("plain");
+    view.style.aspectRatio = bw + " / " + bh;  /* the overlay lies exactly on the picture */
+    Object.assign(img.style, {position: "absolute", width: (100 * w / bw) + "%", height: (100 * h / bh) + "%",
+                              left: (-100 * x0 / bw) + "%", top: (-100 * y0 / bh) + "%"});
+    lattice.setAttribute("viewBox", [x0, y0, bw, bh].join(" "));
+    lattice.setAttribute("preserveAspectRatio", "none");
+    lattice.replaceChildren(...fit.lattice.map((c) => {
+      const poly = document.createElementNS(SVGNS, "polygon");
+      poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
+      poly.setAttribute("class", "fit-cell");
+      poly.setAttribute("vector-effect", "non-scaling-stroke");
+      return poly;
+    }));
+  }
+  go.addEventListener("click", async () => {
+    go.disabled = true;
+    words.textContent = "Fitting…";
+    const anchors = {};
+    (plan.anchors || []).forEach((a) => { anchors[a.piece] = a.cell; });
+    const r = await Fog.api("POST", "/api/fit", {anchors});
+    go.disabled = false;
+    if (!r.ok) { words.textContent = "Not fitted: " + (r.data.error || "error " + r.status); save.disabled = true; return; }
+    const f = r.data;
+    words.textContent = f.words;
+    residuals.replaceChildren(
+      Fog.el("li", {}, "The print is " + f.scale.toFixed(3) + " times the file; the corner markers are turned " +
+        f.marker_angle_deg.toFixed(1) + "° and shifted " + f.marker_offset_mm.map((v) => v.toFixed(0)).join(", ") +
+        " mm against it; " + f.pieces_used + " pieces made the fit."),
+      ...f.residuals.map((x) => Fog.el("li", {}, x.piece + " on " + x.cell + ": " + x.mm.toFixed(1) + " mm off its centre")),
+      ...(f.notes || []).map((n) => Fog.el("li", {}, n)));
+    draw(f);
+    save.disabled = false;
+  });
+  save.addEventListener("click", async () => {
+    const body = {};
+    if (plan.exists) {
+      if (!await Fog.confirmBox("Replace the fitted board saved before (" + plan.file + ")?", [], "Replace", "Keep it")) return;
+      body.confirm = true;
+    }
+    const r = await Fog.api("POST", "/api/fit/save", body);
+    if (r.ok) { saved.textContent = r.data.words; plan.exists = true; }
+  });
+  Fog.connect();
+})();
