@@ -555,22 +555,32 @@ def test_the_lens_page_on_a_phone_says_what_it_is_for_and_what_the_camera_can_do
     ctx.close()
 
 
+def anchors_on_the_table(page: Any, base: str) -> dict[str, Any]:
+    """A game running and set up on the simulated table, hands making room on each cell the Fit
+    board page names and putting its anchor there; the page's plan."""
+    if api_state(page, base)["phase"] in ("setup", "finished"):
+        post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 5, "confirm": True})
+    post_json(page, f"{base}/api/table/setup")
+    plan = page.request.get(f"{base}/api/fit").json()
+    table = page.request.get(f"{base}/api/table").json()["table"]
+    for anchor in plan["anchors"]:
+        for other in table.get(anchor["cell"], []):
+            post_json(page, f"{base}/api/table/move", {"piece": other, "cell": None})
+        post_json(page, f"{base}/api/table/move", {"piece": anchor["piece"], "cell": anchor["cell"]})
+    before = page.request.get(f"{base}/api/camera").json()["frames"]
+    deadline = time.monotonic() + 30
+    while page.request.get(f"{base}/api/camera").json()["frames"] < before + 5 and time.monotonic() < deadline:
+        time.sleep(0.05)  # a few frames of the camera show them
+    return plan
+
+
 def test_the_board_is_fitted_to_the_print_from_a_phone(panel_url: str, browser: Any) -> None:
     """The Fit board page on the simulated table: the anchors drawn on the board, hands put them
     there, one tap fits the board from the live picture and draws the fitted cells over it, Save
     writes the file and says how the config chooses it."""
     ctx, page, errors = phone(browser)
     base = panel_url
-    if api_state(page, base)["phase"] in ("setup", "finished"):
-        post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 5, "confirm": True})
-    post_json(page, f"{base}/api/table/setup")
-    plan = page.request.get(f"{base}/api/fit").json()
-    table = page.request.get(f"{base}/api/table").json()["table"]
-    for anchor in plan["anchors"]:  # hands make room on each named cell and put the anchor there
-        for other in table.get(anchor["cell"], []):
-            post_json(page, f"{base}/api/table/move", {"piece": other, "cell": None})
-        post_json(page, f"{base}/api/table/move", {"piece": anchor["piece"], "cell": anchor["cell"]})
-    time.sleep(1.0)  # a few frames of the camera
+    plan = anchors_on_the_table(page, base)
     page.goto(f"{base}/calibration")
     page.click("#fit-link")
     page.wait_for_url(f"{base}/fit")
@@ -594,4 +604,35 @@ def test_the_board_is_fitted_to_the_print_from_a_phone(panel_url: str, browser: 
     shot(page, "phone-11-fit-board")
     assert not errors, errors
     post_json(page, f"{base}/api/table/setup")  # the table as the game has it again
+    ctx.close()
+
+
+def test_a_hex_that_is_woods_on_the_print_is_changed_on_the_picture_and_checked_before_saving(
+        panel_url: str, browser: Any) -> None:
+    """After a fit, a tap on a hex says what the print shows there; one change alone leaves the rows
+    not adding up (said in words, Save off), the matching change elsewhere makes the board whole."""
+    ctx, page, errors = phone(browser)
+    base = panel_url
+    anchors_on_the_table(page, base)
+    page.goto(f"{base}/fit")
+    page.wait_for_selector("#fit-anchors li")
+    page.click("#fit-go")
+    page.wait_for_selector("#fit-lattice polygon[data-cell='J1']", timeout=30_000)
+    page.locator("#fit-lattice polygon[data-cell='J1']").dispatch_event("click")
+    assert "J1 is beach in the file" in page.inner_text("#fit-edit-what")
+    page.get_by_role("button", name="woods", exact=True).click()
+    page.wait_for_function("() => document.getElementById('fit-edit-words').textContent.startsWith('Not saved yet')")
+    assert "must add up" in page.inner_text("#fit-edit-words") and page.is_disabled("#fit-save")
+    page.locator("#fit-lattice polygon[data-cell='woods-JW']").dispatch_event("click")
+    page.get_by_role("button", name="beach", exact=True).click()
+    page.wait_for_function("() => document.getElementById('fit-edit-words').textContent.includes('adds up')")
+    assert page.locator("#fit-edits li").count() == 2 and not page.is_disabled("#fit-save")
+    assert "kind-woods" in (page.get_attribute("#fit-lattice polygon[data-cell='J1']", "class") or "")
+    shot(page, "phone-12-fit-board-edits")
+    page.click("#fit-save")
+    if page.locator("#confirm-yes").count():
+        page.click("#confirm-yes")
+    page.wait_for_function("() => document.getElementById('fit-saved').textContent.startsWith('Saved to')")
+    assert not errors, errors
+    post_json(page, f"{base}/api/table/setup")
     ctx.close()

@@ -169,3 +169,14 @@ def test_a_knocked_board_is_fitted_again_and_said_on_the_panel_and_the_leds(tmp_
         assert "[board-moved] reason=The board or the camera was moved" in out.getvalue()
         assert session.state == before and session.status.out_of_sync is None  # nothing moved on the board
         assert events.count("board-moved") == 1
+        # the picture through the new fit is handed on once it settles and matches the game: a move made
+        # after that is read as a move (one made before it is not charged: "board moved: check the fit")
+        settled = companion.camera.frames + companion.camera.stabiliser.frames_needed + 4
+        assert wait_for(lambda: companion.camera.frames >= settled)
+        piece, dst = next((p, n) for p in before.islanders_of(before.active_colour)
+                          if BOARD.cells[before.where[p]].kind == "beach"
+                          for n in (BOARD.step(before.where[p], "NW"), BOARD.step(before.where[p], "NE"))
+                          if n and BOARD.cells[n].kind == "beach" and n not in before.placement)
+        companion.table(piece, dst)
+        assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()
+        assert session.status.out_of_sync is None

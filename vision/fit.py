@@ -73,6 +73,13 @@ class FittedBoard:
         """Printed millimetres (N x 2) -> the picture's pixels: to draw the fitted board over it."""
         return None if self.homography is None else board_to_image(self.homography, mm, self.lens)
 
+    def to_printed(self, px: np.ndarray) -> np.ndarray | None:
+        """The picture's pixels (N x 2) -> printed millimetres: where a tap on the picture is."""
+        if self.homography is None:
+            return None
+        pts = self.lens.undistort(px) if self.lens is not None else np.asarray(px, float).reshape(-1, 2)
+        return _apply(self.homography, pts)
+
     def in_words(self, fine_mm: float = 3.0) -> str:
         """The fit as a player reads it: all anchors close, or which are how far off."""
         off = [r for r in self.residuals if r.mm > fine_mm]

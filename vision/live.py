@@ -155,6 +155,7 @@ class LiveCamera:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._announced = False  # the first stable picture since start/recovery was handed on
+        self._recheck: int | None = None  # after the board was found moved: hand the picture on at this frame
         self.last_heartbeat = clock()
 
     @property
@@ -240,8 +241,12 @@ class LiveCamera:
             for name, old, _new in self.markers.feed(obs.special):
                 if self.on_marker is not None:
                     self.on_marker(name, old is None)  # first sighting: where it stands is just noted
-        if self.observer.board_moved and self.on_board_moved is not None:
-            self.on_board_moved()
+        if self.observer.board_moved:
+            if self.on_board_moved is not None:
+                self.on_board_moved()
+            # the picture as read through the new fit is handed on once it settles, changed or not:
+            # the session then knows whether the pieces still stand where the game has them
+            self._recheck = self.frames + self.stabiliser.frames_needed + 2
         if self.stabiliser.blocked != self.blocked:
             self.blocked = self.stabiliser.blocked
             if self.on_blocked is not None:
@@ -249,9 +254,13 @@ class LiveCamera:
         if not self.healthy:
             return obs  # pictures wait until the camera counts as back; the first one then is handed on whole
         if change is not None:
+            self._recheck = None
             self._hand_on(change.placement(), first=not self._announced)
         elif self.stabiliser.initialised and not self._announced:
             self._hand_on(_placement(self.stabiliser.stable), first=True)
+        elif self._recheck is not None and self.frames >= self._recheck and not self.stabiliser.blocked:
+            self._recheck = None
+            self._hand_on(_placement(self.stabiliser.stable), first=False)
         return obs
 
     def _hand_on(self, placement: Placement, first: bool) -> None:

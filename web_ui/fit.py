@@ -46,8 +46,11 @@ def proposal() -> Any:
     layout = _layout()
     anchors = propose_anchors(layout)
     target = _target()
+    hex_kinds = sorted({c.kind for c in layout.cells.values() if len(c.outline) == 6})
+    rows = sorted({c.group for c in layout.cells.values() if c.group and len(c.outline) == 6})
     return jsonify(anchors=[{"piece": p, "cell": c, "label": layout.pieces[p].label,
                              "cell_label": layout.cells[c].label} for p, c in anchors.items()],
+                   hex_kinds=hex_kinds, rows=rows,
                    base=_base(), file=str(target) if target else None, exists=bool(target and target.exists()),
                    in_use=bool(target and _base() == str(target)))
 
@@ -77,18 +80,82 @@ def fit() -> Any:
         abort(503, description="no frame from the camera yet")
     fitted = fit_board(layout, frame, dict(anchors), lens=getattr(camera, "lens", None))  # FitError: 409, in words
     text = companion().game.fitted_board(fitted.fit, _base(), FITTED_NAME)
-    with current_app.extensions.setdefault("fit_lock", threading.Lock()):
-        _pending().update(text=text)
-    lattice = []
+    with _lock():  # a new fit starts the edits afresh
+        _pending().clear()
+        _pending().update(text=text, fitted=fitted, edits=[], frame_size=[int(frame.shape[1]), int(frame.shape[0])])
+    return jsonify(words=fitted.in_words(), **fitted.to_dict(), notes=fitted.notes, lattice=_lattice(layout, fitted),
+                   frame_size=_pending()["frame_size"])
+
+
+def _lock() -> Any:
+    return current_app.extensions.setdefault("fit_lock", threading.RLock())
+
+
+def _lattice(layout: Any, fitted: Any, printed_mm: bool = False) -> list[dict[str, Any]]:
+    """Every place of ``layout`` drawn in the picture's pixels, with its kind: what the board file
+    believes the print shows. Its outlines are in the file's millimetres (moved by the fit), or in
+    printed ones already (``printed_mm``: a fitted board)."""
+    import numpy as np
+
+    out = []
     for cell in layout.cells.values():
-        if not cell.standable or len(cell.outline) < 3:
+        if len(cell.outline) < 3:
             continue
-        printed = np.array([fitted.fit.apply(p) for p in cell.outline], float)
+        printed = np.array(cell.outline if printed_mm else [fitted.fit.apply(p) for p in cell.outline], float)
         px = fitted.to_picture(printed)
         if px is not None:
-            lattice.append({"cell": cell.id, "points": [[round(float(x), 1), round(float(y), 1)] for x, y in px]})
-    return jsonify(words=fitted.in_words(), **fitted.to_dict(), notes=fitted.notes, lattice=lattice,
-                   frame_size=[int(frame.shape[1]), int(frame.shape[0])])
+            out.append({"cell": cell.id, "kind": cell.kind, "label": cell.label, "standable": cell.standable,
+                        "points": [[round(float(x), 1), round(float(y), 1)] for x, y in px]})
+    return out
+
+
+MAX_EDITS = 60
+
+
+@bp.post("/edits")
+def edits() -> Any:
+    """Where the print differs from the file: ``{"edits": [...]}``, each ``{"cell": id, "kind": k}``,
+    ``{"cell": id, "remove": true}``, ``{"at_px": [x, y], "kind": k}`` (a hex added where the picture
+    shows it) or ``{"row": id, "empty": n}``. The whole list each time (the page keeps it); the board
+    is checked at once: the answer says what does not add up, or draws the edited board."""
+    import tempfile
+
+    import numpy as np
+
+    from companion.errors import BoardFileError
+
+    raw = field(body(), "edits", list, what="a list of edits")
+    if len(raw) > MAX_EDITS or not all(isinstance(e, dict) and len(e) <= 4 for e in raw):
+        abort(400, description=f"'edits': up to {MAX_EDITS} objects")
+    with _lock():
+        fitted = _pending().get("fitted")
+        if fitted is None:
+            abort(409, description="fit the board first: edits are made on a fitted board")
+        game = companion().game
+        made = []
+        for edit in raw:
+            edit = dict(edit)
+            if "at_px" in edit:
+                at = edit.pop("at_px")
+                if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, (int, float)) for v in at)):
+                    abort(400, description="'at_px': a place [x, y] in the picture's pixels")
+                printed = fitted.to_printed(np.array([at], float))
+                edit["add"] = list(fitted.fit.unapply((float(printed[0][0]), float(printed[0][1]))))
+            made.append(edit)
+        try:
+            text = game.fitted_board(fitted.fit, _base(), FITTED_NAME, edits=made)
+        except BoardFileError as exc:
+            why = str(exc).removeprefix(f"fitted board {FITTED_NAME}: ")
+            _pending().update(text=None, problem=why)  # nothing to save until the board adds up
+            return jsonify(ok=False, words=f"Not saved yet: {why}", edits=raw)
+        _pending().update(text=text, edits=made, problem=None)
+        with tempfile.TemporaryDirectory() as tmp:  # the edited board as the camera would use it
+            path = Path(tmp) / "edited.toml"
+            path.write_text(text, encoding="utf-8")
+            edited = game.layout(None, board=str(path))
+        drawn = _lattice(edited, fitted, printed_mm=True)
+    return jsonify(ok=True, words=f"{len(made)} change(s): the board adds up and can be saved.", edits=raw,
+                   lattice=drawn)
 
 
 @bp.post("/save")
@@ -101,7 +168,8 @@ def save() -> Any:
     confirm = field(data, "confirm", bool, required=False, what="true to confirm")
     text = _pending().get("text")
     if text is None:
-        abort(409, description="nothing to save yet: fit the board first")
+        abort(409, description=f"the board as edited does not add up: {_pending()['problem']}"
+              if _pending().get("fitted") is not None else "nothing to save yet: fit the board first")
     target = _target()
     if target is None:
         abort(409, description="the companion has no data directory to save the board in")

@@ -132,6 +132,13 @@ class BoardFit:
         x, y = point
         return (a * x + b * y + c, d * x + e * y + f)
 
+    def unapply(self, point: Point) -> Point:
+        """Printed millimetres -> the file's millimetres (the inverse of :meth:`apply`)."""
+        a, b, c, d, e, f = self.transform
+        det = a * e - b * d
+        x, y = point[0] - c, point[1] - f
+        return ((e * x - b * y) / det, (-d * x + a * y) / det)
+
     @property
     def scale(self) -> float:
         """How much larger the print is than the file (a length ratio)."""
@@ -334,6 +341,9 @@ class Game(Protocol):
     def describe_board(self, board: str | None = None) -> str:
         """The named board in words (the ``board`` command)."""
 
-    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None) -> str:
-        """The named board file moved to a printed board as measured (``fit``): a complete board file
-        (text), checked like any other before it is returned."""
+    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
+                     edits: Sequence[Mapping[str, Any]] = ()) -> str:
+        """The named board file moved to a printed board as measured (``fit``), with the places where
+        the print differs edited (``edits``: a cell's new kind, a cell removed, one added at a place in
+        the file's millimetres): a complete board file (text), checked like any other before it is
+        returned (a :class:`~companion.errors.BoardFileError` names what does not add up)."""

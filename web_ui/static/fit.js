@@ -6,7 +6,10 @@
   const residuals = document.getElementById("fit-residuals"), lattice = document.getElementById("fit-lattice");
   const go = document.getElementById("fit-go"), save = document.getElementById("fit-save");
   const saved = document.getElementById("fit-saved");
-  let plan = {};
+  let plan = {}, edits = [], fitted = false;
+  const editBox = document.getElementById("fit-edit"), editWhat = document.getElementById("fit-edit-what");
+  const editActions = document.getElementById("fit-edit-actions"), editList = document.getElementById("fit-edits");
+  const editWords = document.getElementById("fit-edit-words");
   const res = await Fog.api("GET", "/api/fit");
   if (res.ok) {
     plan = res.data;
@@ -16,6 +19,9 @@
     const placement = {};
     plan.anchors.forEach((a) => { placement[a.cell] = [a.piece]; });
     board.render(placement, {moved: plan.anchors.map((a) => a.piece)});
+    if ((plan.rows || []).length) {
+      document.getElementById("fit-row").replaceChildren(...plan.rows.map((r) => Fog.el("option", {value: r}, r)));
+    }
   }
   /* The fitted cells over the picture, zoomed to the board so a phone shows the hexes, not the room. */
   function draw(fit) {
@@ -39,11 +45,70 @@
     lattice.replaceChildren(...fit.lattice.map((c) => {
       const poly = document.createElementNS(SVGNS, "polygon");
       poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
-      poly.setAttribute("class", "fit-cell");
+      poly.setAttribute("class", "fit-cell kind-" + c.kind);
       poly.setAttribute("vector-effect", "non-scaling-stroke");
+      poly.setAttribute("data-cell", c.cell);
+      poly.addEventListener("click", (e) => { e.stopPropagation(); pickCell(c, poly); });
       return poly;
     }));
   }
+  /* A tap on a hex: what it is on the print. A tap between hexes: a hex the file lacks. */
+  function choose(text, buttons) {
+    editWhat.textContent = text;
+    editActions.replaceChildren(...buttons.map(([label, edit]) => {
+      const b = Fog.el("button", {"class": "secondary"}, label);
+      b.addEventListener("click", () => { editBox.hidden = true; change(edits.concat([edit])); });
+      return b;
+    }), Fog.el("button", {"class": "secondary", id: "fit-edit-cancel"}, "Cancel"));
+    editActions.lastChild.addEventListener("click", () => { editBox.hidden = true; });
+    editBox.hidden = false;
+    editBox.scrollIntoView({block: "nearest"});
+  }
+  function pickCell(c, poly) {
+    if (!fitted) return;
+    lattice.querySelectorAll(".picked").forEach((n) => n.classList.remove("picked"));
+    poly.classList.add("picked");
+    const kinds = (plan.hex_kinds || []).filter((k) => k !== c.kind);
+    if (!(plan.hex_kinds || []).includes(c.kind)) { choose((c.label || c.cell) + " (" + c.kind + ") cannot be changed here.", []); return; }
+    choose((c.label || c.cell) + " is " + c.kind + " in the file. On your print it is:",
+           kinds.map((k) => [k, {cell: c.cell, kind: k}]).concat([["not there", {cell: c.cell, remove: true}]]));
+  }
+  lattice.addEventListener("click", (e) => {
+    if (!fitted) return;
+    const pt = lattice.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    const at = pt.matrixTransform(lattice.getScreenCTM().inverse());
+    const spot = [Math.round(at.x * 10) / 10, Math.round(at.y * 10) / 10];
+    choose("Your print has a hex here that the file lacks. It is:",
+           (plan.hex_kinds || []).map((k) => [k, {at_px: spot, kind: k}]));
+  });
+  document.getElementById("fit-row-set").addEventListener("click", () => {
+    const row = document.getElementById("fit-row").value, n = parseInt(document.getElementById("fit-empty").value, 10);
+    if (!row || !(n >= 0 && n <= 99)) { editWords.textContent = "Say the row and how many hexes stay empty (0-99)."; return; }
+    change(edits.filter((e) => e.row !== row).concat([{row, empty: n}]));
+  });
+  function says(e) {
+    if (e.row) return "Row " + e.row + ": " + e.empty + " empty hexes at setup";
+    if (e.remove) return e.cell + " is not on the print";
+    if (e.at_px) return "a " + e.kind + " hex added";
+    return e.cell + " is " + e.kind;
+  }
+  async function change(next) {
+    const r = await Fog.api("POST", "/api/fit/edits", {edits: next});
+    if (!r.ok) return;
+    edits = next;
+    editList.replaceChildren(...edits.map((e, k) => {
+      const undo = Fog.el("button", {"class": "secondary", "aria-label": "undo: " + says(e)}, "Undo");
+      undo.addEventListener("click", () => change(edits.filter((_, j) => j !== k)));
+      const li = Fog.el("li", {}, says(e));
+      li.appendChild(undo);
+      return li;
+    }));
+    editWords.textContent = r.data.words;
+    save.disabled = !r.data.ok;
+    if (r.data.ok && r.data.lattice) draw({frame_size: frameSize, lattice: r.data.lattice});
+  }
+  let frameSize = [16, 9];
   go.addEventListener("click", async () => {
     go.disabled = true;
     words.textContent = "Fitting…";
@@ -60,7 +125,13 @@
         " mm against it; " + f.pieces_used + " pieces made the fit."),
       ...f.residuals.map((x) => Fog.el("li", {}, x.piece + " on " + x.cell + ": " + x.mm.toFixed(1) + " mm off its centre")),
       ...(f.notes || []).map((n) => Fog.el("li", {}, n)));
+    frameSize = f.frame_size;
     draw(f);
+    fitted = true;
+    edits = [];
+    editList.replaceChildren();
+    editWords.textContent = "";
+    document.getElementById("fit-rows").hidden = !(plan.rows || []).length;
     save.disabled = false;
   });
   save.addEventListener("click", async () => {

@@ -176,10 +176,11 @@ class FogGame:
         order = ", ".join(f"{c} ({p.name})" for c in state.turn_order if (p := state.player_of(c)))
         return render(state) + f"\nturn board: {order}; boat areas {dict(state.area_values)}"
 
-    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None) -> str:
+    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
+                     edits: Sequence[Mapping[str, Any]] = ()) -> str:
         from companion.games.fog.board_fit import fitted_board_text
 
-        return fitted_board_text(fit, board or "standard", name)
+        return fitted_board_text(fit, board or "standard", name, edits=edits)
 
     def describe_board(self, board: str = "standard") -> str:
         b = Board.load_named(board)
