@@ -233,6 +233,23 @@ def test_the_fit_board_page_fits_from_the_camera_and_saves_only_when_asked_twice
     code, got = call("POST", "/api/fit", {"anchors": anchors})
     assert code == 200 and got["words"].startswith("All 8 anchors seen within"), got["words"]
     assert len(got["lattice"]) > 50 and got["frame_size"] == [camera.latest_frame.shape[1], camera.latest_frame.shape[0]]
+    above = client.get("/api/fit/rectified.jpg")
+    assert above.status_code == 200 and above.mimetype == "image/jpeg"
+    seen_from_above = cv2.imdecode(np.frombuffer(above.data, np.uint8), cv2.IMREAD_COLOR)
+    x0, y0, x1, y1 = got["printed"]["box"]
+    assert abs(seen_from_above.shape[1] - 1.6 * (x1 - x0)) <= 1
+    # where the print differs: one hex more in row J alone does not add up; with row J's empty count it does
+    edge = next(c for c in got["printed"]["cells"] if c["cell"] == "woods-JE")  # the last place of row J
+    right = [max(p[0] for p in edge["points"]) + 15.0, sum(p[1] for p in edge["points"]) / 6]
+    code, edited = call("POST", "/api/fit/edits", {"edits": [{"at_mm": right, "kind": "beach"}]})
+    assert code == 200 and not edited["ok"] and "must add up" in edited["words"]
+    code, got_save = call("POST", "/api/fit/save")
+    assert code == 409 and "does not add up" in got_save["error"]
+    code, edited = call("POST", "/api/fit/edits", {"edits": [{"cell": "woods-JE", "kind": "beach"},
+                                                              {"row": "J", "empty": 8}]})
+    assert code == 200 and edited["ok"], edited["words"]
+    assert {c["cell"]: c["kind"] for c in edited["printed"]["cells"]}["woods-JE"] == "beach"
+    assert call("POST", "/api/fit/edits", {"edits": [{"at_mm": "here"}]})[0] == 400
     target = tmp_path / "data" / "boards" / "fitted.toml"
     assert not target.exists()  # fitting alone writes nothing
     code, got = call("POST", "/api/fit/save")
@@ -240,6 +257,7 @@ def test_the_fit_board_page_fits_from_the_camera_and_saves_only_when_asked_twice
     code, got = call("POST", "/api/fit/save")
     assert code == 409 and "confirm" in got["error"]
     assert call("POST", "/api/fit/save", {"confirm": True})[0] == 200
-    assert GAME.layout(board=str(target)).name == "fitted"
+    saved = GAME.layout(board=str(target))
+    assert saved.name == "fitted" and saved.cells["woods-JE"].kind == "beach"
     companion.camera = None
     companion.stop()

@@ -80,11 +80,58 @@ def fit() -> Any:
         abort(503, description="no frame from the camera yet")
     fitted = fit_board(layout, frame, dict(anchors), lens=getattr(camera, "lens", None))  # FitError: 409, in words
     text = companion().game.fitted_board(fitted.fit, _base(), FITTED_NAME)
+    printed = _printed(layout, fitted.fit.apply)
     with _lock():  # a new fit starts the edits afresh
+        number = int(_pending().get("number", 0)) + 1
         _pending().clear()
-        _pending().update(text=text, fitted=fitted, edits=[], frame_size=[int(frame.shape[1]), int(frame.shape[0])])
+        _pending().update(text=text, fitted=fitted, edits=[], frame=frame, number=number, printed=printed,
+                          frame_size=[int(frame.shape[1]), int(frame.shape[0])])
     return jsonify(words=fitted.in_words(), **fitted.to_dict(), notes=fitted.notes, lattice=_lattice(layout, fitted),
-                   frame_size=_pending()["frame_size"])
+                   frame_size=_pending()["frame_size"], printed=printed, picture=number)
+
+
+RECTIFIED_PX_PER_MM = 1.6  # the picture seen from straight above: about 800 px across a standard board
+MARGIN_MM = 15.0
+
+
+def _printed(layout: Any, move: Any) -> dict[str, Any]:
+    """The board's places in printed millimetres (``move``: file mm -> printed mm), for drawing on
+    the picture seen from straight above, and the extent that picture covers."""
+    cells = []
+    for cell in layout.cells.values():
+        if len(cell.outline) >= 3:
+            pts = [move(p) for p in cell.outline]
+            cells.append({"cell": cell.id, "kind": cell.kind, "label": cell.label,
+                          "points": [[round(x, 1), round(y, 1)] for x, y in pts]})
+    xs = [p[0] for c in cells for p in c["points"]]
+    ys = [p[1] for c in cells for p in c["points"]]
+    box = [min(xs, default=0) - MARGIN_MM, min(ys, default=0) - MARGIN_MM,
+           max(xs, default=1) + MARGIN_MM, max(ys, default=1) + MARGIN_MM]
+    return {"cells": cells, "box": [round(v, 1) for v in box]}
+
+
+@bp.get("/rectified.jpg")
+def rectified() -> Any:
+    """The picture the fit was made from, seen from straight above (printed millimetres, scaled)."""
+    import cv2
+    import numpy as np
+    from flask import Response
+
+    with _lock():
+        fitted, frame, printed = (_pending().get(k) for k in ("fitted", "frame", "printed"))
+    if fitted is None or frame is None or fitted.homography is None:
+        abort(404, description="no fit yet: fit the board first")
+    if fitted.lens is not None:
+        frame = cv2.undistort(frame, fitted.lens.matrix, fitted.lens.distortion)
+    x0, y0, x1, y1 = printed["box"]
+    s = RECTIFIED_PX_PER_MM
+    to_view = np.array([[s, 0, -s * x0], [0, s, -s * y0], [0, 0, 1]], float) @ fitted.homography
+    size = (max(1, round((x1 - x0) * s)), max(1, round((y1 - y0) * s)))
+    top = cv2.warpPerspective(frame, to_view, size, flags=cv2.INTER_AREA, borderValue=(40, 40, 40))
+    ok, data = cv2.imencode(".jpg", top, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        abort(500, description="the picture could not be encoded")
+    return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 def _lock() -> Any:
@@ -115,8 +162,8 @@ MAX_EDITS = 60
 @bp.post("/edits")
 def edits() -> Any:
     """Where the print differs from the file: ``{"edits": [...]}``, each ``{"cell": id, "kind": k}``,
-    ``{"cell": id, "remove": true}``, ``{"at_px": [x, y], "kind": k}`` (a hex added where the picture
-    shows it) or ``{"row": id, "empty": n}``. The whole list each time (the page keeps it); the board
+    ``{"cell": id, "remove": true}``, ``{"at_mm": [x, y], "kind": k}`` (a hex added where the picture
+    from above shows it, printed millimetres; ``at_px``: the camera's pixels) or ``{"row": id, "empty": n}``. The whole list each time (the page keeps it); the board
     is checked at once: the answer says what does not add up, or draws the edited board."""
     import tempfile
 
@@ -135,12 +182,15 @@ def edits() -> Any:
         made = []
         for edit in raw:
             edit = dict(edit)
-            if "at_px" in edit:
-                at = edit.pop("at_px")
-                if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, (int, float)) for v in at)):
-                    abort(400, description="'at_px': a place [x, y] in the picture's pixels")
-                printed = fitted.to_printed(np.array([at], float))
-                edit["add"] = list(fitted.fit.unapply((float(printed[0][0]), float(printed[0][1]))))
+            for key in ("at_px", "at_mm"):
+                if key not in edit:
+                    continue
+                at = edit.pop(key)
+                if not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, (int, float))
+                                                                    and not isinstance(v, bool) for v in at)):
+                    abort(400, description=f"'{key}': a place [x, y]")
+                spot = fitted.to_printed(np.array([at], float))[0] if key == "at_px" else at
+                edit["add"] = list(fitted.fit.unapply((float(spot[0]), float(spot[1]))))
             made.append(edit)
         try:
             text = game.fitted_board(fitted.fit, _base(), FITTED_NAME, edits=made)
@@ -155,7 +205,7 @@ def edits() -> Any:
             edited = game.layout(None, board=str(path))
         drawn = _lattice(edited, fitted, printed_mm=True)
     return jsonify(ok=True, words=f"{len(made)} change(s): the board adds up and can be saved.", edits=raw,
-                   lattice=drawn)
+                   lattice=drawn, printed=_printed(edited, lambda p: p))
 
 
 @bp.post("/save")

@@ -47,6 +47,25 @@
       poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
       poly.setAttribute("class", "fit-cell kind-" + c.kind);
       poly.setAttribute("vector-effect", "non-scaling-stroke");
+      return poly;
+    }));
+  }
+  /* The picture of the fit from straight above, the places drawn on it in printed millimetres: taps edit. */
+  const rect = document.getElementById("fit-rect"), rectCells = document.getElementById("fit-rect-cells");
+  let box = null;
+  function drawAbove(printed, picture) {
+    if (picture !== undefined) {
+      box = printed.box;
+      document.getElementById("fit-rect-img").src = "/api/fit/rectified.jpg?n=" + picture;
+      rect.hidden = false;
+    }
+    const [x0, y0, x1, y1] = box;
+    rectCells.setAttribute("viewBox", [x0, y0, x1 - x0, y1 - y0].join(" "));
+    rectCells.replaceChildren(...printed.cells.map((c) => {
+      const poly = document.createElementNS(SVGNS, "polygon");
+      poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
+      poly.setAttribute("class", "fit-cell kind-" + c.kind);
+      poly.setAttribute("vector-effect", "non-scaling-stroke");
       poly.setAttribute("data-cell", c.cell);
       poly.addEventListener("click", (e) => { e.stopPropagation(); pickCell(c, poly); });
       return poly;
@@ -66,21 +85,21 @@
   }
   function pickCell(c, poly) {
     if (!fitted) return;
-    lattice.querySelectorAll(".picked").forEach((n) => n.classList.remove("picked"));
+    rectCells.querySelectorAll(".picked").forEach((n) => n.classList.remove("picked"));
     poly.classList.add("picked");
     const kinds = (plan.hex_kinds || []).filter((k) => k !== c.kind);
     if (!(plan.hex_kinds || []).includes(c.kind)) { choose((c.label || c.cell) + " (" + c.kind + ") cannot be changed here.", []); return; }
     choose((c.label || c.cell) + " is " + c.kind + " in the file. On your print it is:",
            kinds.map((k) => [k, {cell: c.cell, kind: k}]).concat([["not there", {cell: c.cell, remove: true}]]));
   }
-  lattice.addEventListener("click", (e) => {
+  rectCells.addEventListener("click", (e) => {
     if (!fitted) return;
-    const pt = lattice.createSVGPoint();
+    const pt = rectCells.createSVGPoint();
     pt.x = e.clientX; pt.y = e.clientY;
-    const at = pt.matrixTransform(lattice.getScreenCTM().inverse());
+    const at = pt.matrixTransform(rectCells.getScreenCTM().inverse());
     const spot = [Math.round(at.x * 10) / 10, Math.round(at.y * 10) / 10];
     choose("Your print has a hex here that the file lacks. It is:",
-           (plan.hex_kinds || []).map((k) => [k, {at_px: spot, kind: k}]));
+           (plan.hex_kinds || []).map((k) => [k, {at_mm: spot, kind: k}]));
   });
   document.getElementById("fit-row-set").addEventListener("click", () => {
     const row = document.getElementById("fit-row").value, n = parseInt(document.getElementById("fit-empty").value, 10);
@@ -90,7 +109,7 @@
   function says(e) {
     if (e.row) return "Row " + e.row + ": " + e.empty + " empty hexes at setup";
     if (e.remove) return e.cell + " is not on the print";
-    if (e.at_px) return "a " + e.kind + " hex added";
+    if (e.at_mm || e.at_px) return "a " + e.kind + " hex added";
     return e.cell + " is " + e.kind;
   }
   async function change(next) {
@@ -106,7 +125,10 @@
     }));
     editWords.textContent = r.data.words;
     save.disabled = !r.data.ok;
-    if (r.data.ok && r.data.lattice) draw({frame_size: frameSize, lattice: r.data.lattice});
+    if (r.data.ok && r.data.lattice) {
+      draw({frame_size: frameSize, lattice: r.data.lattice});
+      drawAbove(r.data.printed);
+    }
   }
   let frameSize = [16, 9];
   go.addEventListener("click", async () => {
@@ -127,6 +149,7 @@
       ...(f.notes || []).map((n) => Fog.el("li", {}, n)));
     frameSize = f.frame_size;
     draw(f);
+    drawAbove(f.printed, f.picture);
     fitted = true;
     edits = [];
     editList.replaceChildren();
