@@ -135,6 +135,18 @@ def test_too_few_anchors_or_all_in_one_corner_are_refused_with_the_reason(tmp_pa
         parse_anchors("blue-leader-1:A1")
 
 
+def test_edits_that_are_not_places_or_kinds_of_the_board_are_refused_by_name():
+    from companion.errors import BoardFileError
+
+    same = BoardFit((1.0, 0.0, 0.0, 0.0, 1.0, 0.0), {int(f["id"]): tuple(f["center_mm"]) for f in PACKAGED.fiducials})
+    for edit, says in (({"add": [float("nan"), 0.0]}, "not a place on a board"), ({"add": "here"}, "a place"),
+                       ({"cell": "A1", "kind": "lava"}, "not one of beach, woods, shore"),
+                       ({"cell": "nowhere", "kind": "woods"}, "no cell 'nowhere'"),
+                       ({"row": "J", "empty": -3}, "count 0-99"), ({"cell": "A1", "kind": "woods"}, "must add up")):
+        with pytest.raises(BoardFileError, match=says):
+            GAME.fitted_board(same, None, "edited", edits=[edit])
+
+
 def test_the_proposed_anchors_span_the_board_and_name_real_pieces_and_cells():
     anchors = propose_anchors(PACKAGED)
     assert len(anchors) == 8 and len(set(anchors.values())) == 8
@@ -174,6 +186,15 @@ def test_fit_board_from_the_command_line_writes_a_board_that_detect_and_run_use(
     assert fitted.read_text() == before
     assert main(["fit-board", str(tmp_path / "missing.png"), "--anchors", line.split(" ", 1)[1]]) == 2
     assert "cannot read this picture" in capsys.readouterr().err
+    frames = tmp_path / "frames"  # a camera's recording: a folder of frames, the last one read
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), shot.frame)
+    assert main(["fit-board", str(frames), "--anchors", line.split(" ", 1)[1], "-o", str(tmp_path / "again.toml"),
+                 "--name", "again", "--lens", "none"]) == 0
+    said = capsys.readouterr().out
+    assert "off its centre" in said and f"wrote {tmp_path / 'again.toml'}" in said
+    assert main(["fit-board", str(picture), "--anchors", line.split(" ", 1)[1], "--name", "../x"]) == 2
+    assert "--name" in capsys.readouterr().err
 
 
 def test_the_config_names_the_fitted_board_and_a_new_game_is_played_on_it(tmp_path: Path):
@@ -261,3 +282,31 @@ def test_the_fit_board_page_fits_from_the_camera_and_saves_only_when_asked_twice
     assert saved.name == "fitted" and saved.cells["woods-JE"].kind == "beach"
     companion.camera = None
     companion.stop()
+
+
+def test_through_a_wide_angle_lens_the_fit_reads_the_print_through_its_calibration(tmp_path: Path):
+    """Barrel distortion bends the board's edges by millimetres; with the lens calibration the fit
+    is as good as through a perfect lens, without it the edges are several millimetres off."""
+    from vision.lens import LensCalibrator
+    from vision.render import look_pose, sheet_views
+
+    size, focal, barrel = (1920, 1080), 1500.0, (-0.15, 0.0, 0.0, 0.0, 0.0)
+    calibrator = LensCalibrator()
+    for view in sheet_views(15, size, focal, barrel):
+        calibrator.add(view)
+    lens = calibrator.calibrate()
+    anchors = propose_anchors(PACKAGED)
+    for k in range(2):
+        path, truth = printed_board(tmp_path, seed=30 + k)
+        rng = np.random.default_rng(70 + k)
+        w, h = truth.size_mm
+        pose = look_pose(size, focal, (w / 2 + rng.uniform(-20, 20), h / 2 + rng.uniform(-20, 20)), 850.0,
+                         rng.uniform(0, 25), rng.uniform(0, 360), rng.uniform(-10, 10), barrel)
+        shot = render(truth, set_up_with_anchors(path, anchors), pose, Effects(noise_sigma=2.0), seed=k)
+        off = {}
+        for name, use in (("bent", None), ("calibrated", lens)):
+            fitted = fit_board(PACKAGED, shot.frame, anchors, lens=use)
+            out = tmp_path / f"{name}-{k}.toml"
+            out.write_text(GAME.fitted_board(fitted.fit, None, name))
+            off[name] = float(cells_off_mm(GAME.layout(board=str(out)), truth).max())
+        assert off["calibrated"] < 2.0 and off["bent"] > off["calibrated"] + 1.0, off

@@ -333,6 +333,8 @@ def _one_frame(source: str) -> Any:
         while seen < 10 and time.monotonic() < deadline:
             got = camera.read()
             if got is None:
+                if not getattr(camera, "live", True):
+                    break  # a folder or a video file ran out: its last picture
                 time.sleep(0.05)
                 continue
             frame, seen = got, seen + 1

@@ -67,7 +67,13 @@
       poly.setAttribute("class", "fit-cell kind-" + c.kind);
       poly.setAttribute("vector-effect", "non-scaling-stroke");
       poly.setAttribute("data-cell", c.cell);
+      poly.setAttribute("tabindex", "0");
+      poly.setAttribute("role", "button");
+      poly.setAttribute("aria-label", (c.label || c.cell) + ", " + c.kind);
       poly.addEventListener("click", (e) => { e.stopPropagation(); pickCell(c, poly); });
+      poly.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(c, poly); }
+      });
       return poly;
     }));
   }

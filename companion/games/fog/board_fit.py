@@ -220,6 +220,8 @@ def _add(blocks: list[_Block], by_id: dict[str | None, _Block], base: Board, at:
         x, y = (float(v) for v in at)
     except (TypeError, ValueError):
         raise BoardFileError(f"{where}: 'add' is a place [x, y] in millimetres") from None
+    if not all(math.isfinite(v) and abs(v) <= 5000 for v in (x, y)):
+        raise BoardFileError(f"{where}: [{x}, {y}] is not a place on a board")
     hexes = [c for c in base.cells.values() if c.axial is not None]
     q0, r0, (cx0, cy0) = hexes[0].axial[0], hexes[0].axial[1], hexes[0].center_mm  # type: ignore[index]
     size = base.hex_size_mm
