@@ -1,0 +1,378 @@
+"""The partner card race's rules as pure functions over immutable states.
+
+The companion never sees a hand: it sees each card as it is laid on the card spot and where the
+pawns went. So the state knows where every pawn is, whose turn it is, the deal and the dealer,
+how many cards each player still holds, and how many of each kind have been seen since the last
+shuffle (a card the deck cannot still hold is refused). A turn is one action:
+
+* ``play <colour> <card> <pawn>:<how>[,<pawn>:<how>...]`` - ``how`` is a step count (negative:
+  backwards) or ``start``; the 7 lists one ``pawn:steps`` per pawn, in the order they move;
+* ``play <colour> swap <pawn><><pawn>`` - two pawns change places;
+* ``fold <colour>`` - the player can play none of their cards and gives up the rest of the deal.
+
+Bumps are not written: they follow from where a pawn lands (:func:`apply` works them out).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from companion.errors import IllegalMoveError, NotationError
+from companion.games.partner_race.cards import CARDS, DEALS_PER_DEALER, DECK, HAND, Card, card
+from companion.games.partner_race.track import (COLOURS, GOAL, backward, colour_of, forward, goal, locked, partner,
+                                                pawns_of, seat_of, team, track, valid)
+
+
+# ------------------------------------------------------------------------------------------ actions
+@dataclass(frozen=True)
+class Step:
+    pawn: str
+    how: int | str  # steps (negative: backwards) or "start"
+
+    def __str__(self) -> str:
+        return f"{self.pawn}:{self.how}"
+
+
+@dataclass(frozen=True)
+class Play:
+    colour: str
+    card: str
+    steps: tuple[Step, ...] = ()
+    swap: tuple[str, str] | None = None
+
+    def __str__(self) -> str:
+        what = f"{self.swap[0]}<>{self.swap[1]}" if self.swap else ",".join(map(str, self.steps))
+        return f"play {self.colour} {self.card} {what}"
+
+
+@dataclass(frozen=True)
+class Fold:
+    colour: str
+
+    def __str__(self) -> str:
+        return f"fold {self.colour}"
+
+
+Action = Play | Fold
+
+
+def parse_action(text: str) -> Action:
+    """The text form back into an action (``str(parse_action(t)) == t`` for canonical text)."""
+    words = text.split()
+    if len(words) == 2 and words[0] == "fold" and words[1] in COLOURS:
+        return Fold(words[1])
+    if len(words) != 4 or words[0] != "play" or words[1] not in COLOURS:
+        raise NotationError(f"{text!r}: write 'play COLOUR CARD PAWN:HOW[,...]', "
+                            "'play COLOUR swap PAWN<>PAWN' or 'fold COLOUR'")
+    colour, name, what = words[1], words[2], words[3]
+    c = card(name)
+    if c.swap:
+        a, sep, b = what.partition("<>")
+        if not sep or not _pawn_ok(a) or not _pawn_ok(b):
+            raise NotationError(f"{text!r}: the swap names two pawns, e.g. yellow-1<>red-2")
+        return Play(colour, name, swap=(a, b))
+    steps = []
+    for item in what.split(","):
+        pawn, sep, how = item.partition(":")
+        if not sep or not _pawn_ok(pawn):
+            raise NotationError(f"{text!r}: {item!r} is not PAWN:HOW (e.g. yellow-1:5 or yellow-2:start)")
+        if how == "start":
+            steps.append(Step(pawn, "start"))
+        elif how.lstrip("-").isdigit() and str(int(how)) == how:
+            steps.append(Step(pawn, int(how)))
+        else:
+            raise NotationError(f"{text!r}: {how!r} is not a number of steps or 'start'")
+    return Play(colour, name, tuple(steps))
+
+
+def _pawn_ok(pawn: str) -> bool:
+    colour, _, n = pawn.rpartition("-")
+    return colour in COLOURS and n.isdigit() and 1 <= int(n) <= 4
+
+
+# ------------------------------------------------------------------------------------------ state
+@dataclass(frozen=True)
+class RaceState:
+    """A moment of the game. ``where``: pawn -> position (``home``, ``start``, ``T<n>``, ``G<k>``)."""
+
+    where: Mapping[str, str]
+    names: tuple[str, ...] = COLOURS
+    dealer: int = 0  # seat
+    deals: int = 1  # deals made by this dealer (1-3)
+    deal: int = 1  # deals since the game began
+    turn: int = 1  # seat to play
+    cards_left: tuple[int, ...] = (HAND,) * 4
+    seen: Mapping[str, int] = field(default_factory=dict)  # cards laid since the last shuffle, by kind
+    last_card: str | None = None
+    history: tuple[str, ...] = ()
+    seed: int = 0
+
+    @property
+    def active(self) -> str:
+        return COLOURS[self.turn]
+
+    def unseen(self, name: str) -> int:
+        """How many cards of this kind the deck can still hold (in hands or the pile)."""
+        return DECK[name] - self.seen.get(name, 0)
+
+    def movers(self, colour: str) -> tuple[str, ...]:
+        """The pawns ``colour`` moves with its cards: its own, or its partner's once all its own are locked."""
+        own = pawns_of(colour)
+        if all(locked(p, self.where) for p in own):
+            return pawns_of(partner(colour))
+        return own
+
+
+def new_race(seed: int = 0, names: tuple[str, ...] = COLOURS, dealer: int = 0) -> RaceState:
+    """Every pawn in its home base, the first deal made by ``dealer``; the player on its left starts."""
+    where = MappingProxyType({p: "home" for c in COLOURS for p in pawns_of(c)})
+    return RaceState(where, names, dealer=dealer, turn=(dealer + 1) % 4, seed=seed)
+
+
+def winners(state: RaceState) -> tuple[str, ...]:
+    """The team whose eight pawns are all locked in their goal circles (empty while none is)."""
+    for first in COLOURS[:2]:
+        pair = team(first)
+        if all(locked(p, state.where) for c in pair for p in pawns_of(c)):
+            return pair
+    return ()
+
+
+# ------------------------------------------------------------------------------------------ moving
+def _land(where: dict[str, str], pawn: str, to: str) -> None:
+    """Put ``pawn`` on ``to`` and bump as the rules say: a lone pawn of another colour goes home; on
+    two or more of one other colour (a protected stack) the pawn landing goes home itself."""
+    where[pawn] = to
+    if track(to) is None:
+        return
+    others = [p for p, pos in where.items() if pos == to and p != pawn and colour_of(p) != colour_of(pawn)]
+    if len(others) >= 2:
+        where[pawn] = "home"
+    elif others:
+        where[others[0]] = "home"
+
+
+def _move(where: dict[str, str], step: Step, c: Card) -> None:
+    """One pawn's part of a play, or IllegalMoveError naming why not."""
+    pawn, how = step.pawn, step.how
+    if how == "start":
+        if not c.start:
+            raise IllegalMoveError(f"the {c.name} card does not bring a pawn out")
+        if where[pawn] != "home":
+            raise IllegalMoveError(f"{pawn} is not in its home base")
+        where[pawn] = "start"
+        return
+    assert isinstance(how, int)
+    if where[pawn] == "home":
+        raise IllegalMoveError(f"{pawn} is in its home base: only a start card brings it out")
+    if locked(pawn, where):
+        raise IllegalMoveError(f"{pawn} is locked in its goal circle and never moves again")
+    if how < 0:
+        if goal(where[pawn]) is not None:
+            raise IllegalMoveError(f"{pawn} is in the goal zone: the -4 card cannot move it")
+        to = backward(pawn, -how, where)
+    else:
+        to = forward(pawn, how, where)
+    if to is None:
+        raise IllegalMoveError(f"{pawn} cannot move {abs(how)} steps {'back' if how < 0 else ''} from "
+                               f"{where[pawn]}: a wall or a pawn in the goal zone bars the way".replace("  ", " "))
+    _land(where, pawn, to)
+
+
+def _swappable(where: Mapping[str, str], pawn: str) -> bool:
+    """On the track and not protected (a stack of two or more of one colour is)."""
+    pos = where[pawn]
+    if track(pos) is None:
+        return False
+    return sum(1 for p, q in where.items() if q == pos and colour_of(p) == colour_of(pawn)) < 2
+
+
+def check(state: RaceState, action: Action) -> dict[str, str]:
+    """Where the pawns are after ``action``, or IllegalMoveError saying which rule forbids it."""
+    colour = action.colour
+    if winners(state):
+        raise IllegalMoveError("the game is over")
+    if colour != state.active:
+        raise IllegalMoveError(f"it is {state.active}'s turn, not {colour}'s")
+    if isinstance(action, Fold):
+        return dict(state.where)
+    c = card(action.card)
+    if state.unseen(c.name) <= 0:
+        raise IllegalMoveError(f"all {DECK[c.name]} '{c.name}' cards have been played since the last shuffle: "
+                               "that card cannot be in anybody's hand")
+    where = dict(state.where)
+    if c.swap:
+        if action.swap is None or action.swap[0] == action.swap[1]:
+            raise IllegalMoveError("the swap card names two different pawns")
+        a, b = action.swap
+        for p in (a, b):
+            if not _swappable(where, p):
+                raise IllegalMoveError(f"{p} is protected (home base, starting space, goal zone or a stack "
+                                       "of its colour): it cannot be swapped")
+        where[a], where[b] = where[b], where[a]
+        return where
+    if not action.steps:
+        raise IllegalMoveError(f"the {c.name} card moves a pawn: name it")
+    movers = set(state.movers(colour))
+    if c.split:
+        return _split(state, action, c, where)
+    if len(action.steps) != 1:
+        raise IllegalMoveError(f"the {c.name} card moves one pawn")
+    step = action.steps[0]
+    if step.pawn not in movers:
+        raise IllegalMoveError(f"{step.pawn} is not {colour}'s to move: a player moves their own pawns, and their "
+                               "partner's once all their own are locked")
+    if step.how != "start" and step.how not in c.steps:
+        raise IllegalMoveError(f"the {c.name} card is {c.says}, not {step.how}")
+    _move(where, step, c)
+    return where
+
+
+def _split(state: RaceState, action: Play, c: Card, where: dict[str, str]) -> dict[str, str]:
+    """The 7: steps shared between pawns, each moved once, seven in all. Once all the player's own
+    pawns are locked (before or during the play), the rest go to the partner's pawns."""
+    colour = action.colour
+    if sum(s.how for s in action.steps if isinstance(s.how, int)) != 7 or \
+            any(not isinstance(s.how, int) or s.how < 1 for s in action.steps):
+        raise IllegalMoveError("the 7 moves pawns forward seven steps in all, each at least one")
+    if len({s.pawn for s in action.steps}) != len(action.steps):
+        raise IllegalMoveError("with the 7 each pawn is moved once")
+    for step in action.steps:
+        movers = RaceState(where).movers(colour)
+        if step.pawn not in movers:
+            raise IllegalMoveError(f"{step.pawn} is not {colour}'s to move now")
+        _move(where, step, c)
+    return where
+
+
+def apply(state: RaceState, action: Action) -> RaceState:
+    """The state after ``action`` (a new state; ``state`` is never changed)."""
+    where = check(state, action)
+    seen = dict(state.seen)
+    left = list(state.cards_left)
+    seat = seat_of(action.colour)
+    if isinstance(action, Fold):
+        left[seat] = 0
+        last = state.last_card
+    else:
+        seen[action.card] = seen.get(action.card, 0) + 1
+        left[seat] -= 1
+        last = action.card
+    after = replace(state, where=MappingProxyType(where), seen=MappingProxyType(seen), cards_left=tuple(left),
+                    last_card=last, history=state.history + (str(action),))
+    return _next_turn(after)
+
+
+def _next_turn(state: RaceState) -> RaceState:
+    if winners(state):
+        return state
+    for k in range(1, 5):
+        seat = (state.turn + k) % 4
+        if state.cards_left[seat] > 0:
+            return replace(state, turn=seat)
+    # everybody has played or folded: the next deal (a new dealer and a shuffle after three)
+    if state.deals >= DEALS_PER_DEALER:
+        dealer, deals, seen = (state.dealer + 1) % 4, 1, MappingProxyType({})
+    else:
+        dealer, deals, seen = state.dealer, state.deals + 1, state.seen
+    return replace(state, dealer=dealer, deals=deals, deal=state.deal + 1, seen=seen, cards_left=(HAND,) * 4,
+                   turn=(dealer + 1) % 4)
+
+
+# ------------------------------------------------------------------------------------------ legality
+def plays(state: RaceState, name: str) -> Iterator[Play]:
+    """Every legal way for the active player to play a card of this kind (none: it cannot be played)."""
+    c = CARDS[name]
+    colour = state.active
+    movers = state.movers(colour)
+    candidates: list[Play] = []
+    if c.swap:
+        on_track = sorted(p for p in state.where if _swappable(state.where, p))
+        candidates = [Play(colour, name, swap=(a, b)) for a, b in itertools.combinations(on_track, 2)]
+    elif c.split:
+        candidates = list(_splits(state, colour, name))
+    else:
+        for pawn in movers:
+            if c.start:
+                candidates.append(Play(colour, name, (Step(pawn, "start"),)))
+            candidates += [Play(colour, name, (Step(pawn, n),)) for n in c.steps]
+    for play in candidates:
+        try:
+            check(state, play)
+        except IllegalMoveError:
+            continue
+        yield play
+
+
+def _splits(state: RaceState, colour: str, name: str) -> Iterator[Play]:
+    """Candidate 7s: the player's movable pawns in every order and share; when the player's own
+    pawns could all be locked by it, the partner's pawns after them."""
+    def movable(pawns: tuple[str, ...]) -> list[str]:
+        return [p for p in pawns if state.where[p] != "home" and not locked(p, state.where)]
+
+    mine = movable(state.movers(colour))
+    theirs = movable(pawns_of(partner(colour))) if state.movers(colour) == pawns_of(colour) else []
+    orders: list[tuple[str, ...]] = [o for k in range(1, len(mine) + 1) for o in itertools.permutations(mine, k)]
+    if theirs and all(_can_lock(state, p) for p in mine):  # the rest on the partner's, once all one's own are in
+        orders += [(*o, *t) for o in itertools.permutations(mine) for k in range(1, len(theirs) + 1)
+                   for t in itertools.permutations(theirs, k) if len(o) + k <= 7]
+    for chosen in orders:
+        k = len(chosen)
+        for cut in itertools.combinations(range(1, 7), k - 1):
+            bounds = (0, *cut, 7)
+            parts = [bounds[i + 1] - bounds[i] for i in range(k)]
+            yield Play(colour, name, tuple(Step(p, n) for p, n in zip(chosen, parts, strict=True)))
+
+
+def _can_lock(state: RaceState, pawn: str) -> bool:
+    """Some share of a 7 (1-6 steps) could lock this pawn in its goal zone."""
+    for n in range(1, 7):
+        to = forward(pawn, n, state.where)
+        if to is not None and goal(to) is not None and locked(pawn, {**state.where, pawn: to}):
+            return True
+    return False
+
+
+def playable(state: RaceState, name: str) -> bool:
+    """Can the active player play this card at all? (A hand of cards none of which is: fold.)"""
+    return state.unseen(name) > 0 and next(plays(state, name), None) is not None
+
+
+def legal_actions(state: RaceState) -> list[Action]:
+    """Every play of every card the deck can still hold, and folding."""
+    if winners(state):
+        return []
+    out: list[Action] = [Fold(state.active)]
+    for name in CARDS:
+        if state.unseen(name) > 0:
+            out.extend(plays(state, name))
+    return out
+
+
+def to_json(state: RaceState) -> dict[str, Any]:
+    return {"game": "partner-race", "where": dict(state.where), "names": list(state.names), "dealer": state.dealer,
+            "deals": state.deals, "deal": state.deal, "turn": state.turn, "cards_left": list(state.cards_left),
+            "seen": dict(state.seen), "last_card": state.last_card, "history": list(state.history),
+            "seed": state.seed}
+
+
+def from_json(data: Mapping[str, Any]) -> RaceState:
+    try:
+        where = {str(k): str(v) for k, v in data["where"].items()}
+        if set(where) != {p for c in COLOURS for p in pawns_of(c)} or not all(valid(v) for v in where.values()):
+            raise NotationError("'where': every pawn with a position (home, start, T0-T63, G1-G4)")
+        return RaceState(MappingProxyType(where), tuple(data.get("names", COLOURS)), int(data["dealer"]) % 4,
+                         int(data["deals"]), int(data["deal"]), int(data["turn"]) % 4,
+                         tuple(int(n) for n in data["cards_left"]), MappingProxyType(
+                             {str(k): int(v) for k, v in data.get("seen", {}).items() if k in CARDS}),
+                         data.get("last_card"), tuple(data.get("history", ())), int(data.get("seed", 0)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise NotationError(f"not a partner race state: {exc}") from None
+
+
+__all__ = ["GOAL", "Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
+           "new_race", "parse_action", "playable", "plays", "to_json", "winners"]

@@ -1,0 +1,243 @@
+"""The partner card race at the table: every card, bumps, walls, stacks, the goal zone, partners.
+
+Yellow and blue are partners, green and red. Yellow's start leads onto T0 and its goal zone
+branches off after T63; green's start leads onto T16, blue's onto T32, red's onto T48.
+"""
+
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+
+import pytest
+
+from companion.errors import IllegalMoveError, NotationError
+from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.rules import (Fold, Play, RaceState, apply, from_json, legal_actions, new_race,
+                                                parse_action, playable, plays, to_json, winners)
+from companion.games.partner_race.track import COLOURS, pawns_of
+
+
+def race(turn: str = "yellow", **at: str) -> RaceState:
+    """Every pawn at home but those named (``yellow_1="T5"``), ``turn`` to play."""
+    where = {p: "home" for c in COLOURS for p in pawns_of(c)}
+    where.update({k.replace("_", "-"): v for k, v in at.items()})
+    return RaceState(MappingProxyType(where), turn=COLOURS.index(turn))
+
+
+def play(state: RaceState, text: str) -> RaceState:
+    return apply(state, parse_action(text))
+
+
+# ------------------------------------------------------------------------------ out of the home base
+def test_only_a_start_card_brings_a_pawn_out_and_the_starting_space_is_not_counted():
+    s = play(race(), "play yellow start yellow-1:start")
+    assert s.where["yellow-1"] == "start" and s.active == "green"
+    with pytest.raises(IllegalMoveError, match="home base"):
+        apply(race(), parse_action("play yellow 5 yellow-2:5"))
+    s = play(race(yellow_1="start"), "play yellow 5 yellow-1:5")
+    assert s.where["yellow-1"] == "T4"  # T0 is the first step
+    for name in ("8s", "13s"):  # these bring a pawn out, or move it 8 / 13
+        assert play(race(), f"play yellow {name} yellow-3:start").where["yellow-3"] == "start"
+    assert play(race(yellow_1="T2"), "play yellow 13s yellow-1:13").where["yellow-1"] == "T15"
+    with pytest.raises(IllegalMoveError, match="does not bring a pawn out"):
+        play(race(), "play yellow 5 yellow-1:start")
+
+
+def test_the_one_fourteen_card_moves_one_or_fourteen_and_nothing_else():
+    assert play(race(yellow_1="T3"), "play yellow 1-14 yellow-1:1").where["yellow-1"] == "T4"
+    assert play(race(yellow_1="T3"), "play yellow 1-14 yellow-1:14").where["yellow-1"] == "T17"
+    with pytest.raises(IllegalMoveError, match="1 or 14"):
+        play(race(yellow_1="T3"), "play yellow 1-14 yellow-1:7")
+
+
+# ------------------------------------------------------------------------------ bumps and stacks
+def test_landing_on_a_lone_pawn_of_another_colour_bumps_it_home_even_the_partner():
+    s = play(race(yellow_1="T10", green_2="T15"), "play yellow 5 yellow-1:5")
+    assert s.where["yellow-1"] == "T15" and s.where["green-2"] == "home"
+    s = play(race(yellow_1="T10", blue_1="T12"), "play yellow 2 yellow-1:2")
+    assert s.where["blue-1"] == "home"  # a partner's pawn is another player's pawn too
+
+
+def test_two_pawns_of_one_colour_are_a_stack_the_pawn_landing_on_it_goes_home():
+    s = play(race(yellow_1="T10", yellow_2="T13"), "play yellow 3 yellow-1:3")
+    assert s.where["yellow-1"] == s.where["yellow-2"] == "T13"  # a stack: protected
+    s = play(race(turn="green", green_1="T10", yellow_1="T13", yellow_2="T13"), "play green 3 green-1:3")
+    assert s.where["green-1"] == "home" and s.where["yellow-1"] == s.where["yellow-2"] == "T13"
+    s = play(race(turn="green", green_1="T10", yellow_1="T12", yellow_2="T12"), "play green 3 green-1:3")
+    assert s.where["green-1"] == "T13"  # a stack is passed, not a wall
+
+
+# ------------------------------------------------------------------------------ walls
+def test_a_pawn_on_its_starting_space_is_a_wall_nobody_passes():
+    s = race(turn="yellow", yellow_1="T14", green_1="start")  # green's junction lies between T15 and T16
+    assert play(s, "play yellow 1-14 yellow-1:1").where["yellow-1"] == "T15"
+    with pytest.raises(IllegalMoveError, match="wall"):
+        play(s, "play yellow 3 yellow-1:3")
+    # backwards: only the wall's own colour passes it
+    with pytest.raises(IllegalMoveError, match="wall"):
+        play(race(yellow_1="T17", green_1="start"), "play yellow -4 yellow-1:-4")
+    s = play(race(turn="green", green_1="start", green_2="T17"), "play green -4 green-2:-4")
+    assert s.where["green-2"] == "T13"
+
+
+# ------------------------------------------------------------------------------ backwards
+def test_minus_four_from_the_starting_space_puts_a_pawn_just_before_its_goal_zone():
+    s = play(race(yellow_1="start"), "play yellow -4 yellow-1:-4")
+    assert s.where["yellow-1"] == "T60"
+    s = play(race(yellow_1="T60", turn="yellow"), "play yellow 5 yellow-1:5")  # T61 T62 T63 G1 G2
+    assert s.where["yellow-1"] == "G2"
+    with pytest.raises(IllegalMoveError, match="goal zone"):
+        play(race(yellow_1="G2"), "play yellow -4 yellow-1:-4")
+    with pytest.raises(IllegalMoveError, match="4 steps backwards"):
+        play(race(yellow_1="T9"), "play yellow -4 yellow-1:4")
+
+
+# ------------------------------------------------------------------------------ the goal zone
+def test_goal_circles_fill_from_the_innermost_and_a_locked_pawn_never_moves():
+    s = play(race(yellow_1="T62"), "play yellow 5 yellow-1:5")  # T63 G1 G2 G3 G4
+    assert s.where["yellow-1"] == "G4"
+    with pytest.raises(IllegalMoveError, match="locked"):
+        play(race(yellow_1="G4", yellow_2="T3"), "play yellow 2 yellow-1:2")
+
+
+def test_too_many_steps_in_the_goal_zone_turn_the_pawn_back_even_out_onto_the_board():
+    # from T63: G1 G2 G3 G4, then back G3 G2: a 6 overshoots the innermost circle by two
+    assert play(race(yellow_1="T63"), "play yellow 6 yellow-1:6").where["yellow-1"] == "G2"
+    # a pawn locked in G4 turns the next one round at G3; a 9 takes it back out onto the track
+    s = play(race(yellow_1="G4", yellow_2="T62"), "play yellow 9 yellow-2:9")  # T63 G1 G2 G3 G2 G1 T63 T62 T61
+    assert s.where["yellow-2"] == "T61"
+
+
+def test_a_pawn_going_back_in_the_goal_zone_turns_again_at_a_pawn_it_meets():
+    # yellow-1 in G2 with a 3: G3, then G4 is taken: back to G2, G1
+    s = race(yellow_1="G2", yellow_2="G4", yellow_3="T60")
+    assert play(s, "play yellow 3 yellow-1:3").where["yellow-1"] == "G1"
+    # from G1 with G3 and G4 taken, a 3: G2, turned at G3, back G1, and out onto the track
+    s = race(yellow_1="G1", yellow_2="G4", yellow_3="G3")
+    assert play(s, "play yellow 3 yellow-1:3").where["yellow-1"] == "T63"
+    assert play(s, "play yellow 1-14 yellow-1:1").where["yellow-1"] == "G2"
+    # turned at a pawn going in and at another going out: boxed in, it cannot move at all
+    with pytest.raises(IllegalMoveError, match="bars the way"):
+        play(race(yellow_1="G1", yellow_2="G2", yellow_3="G3"), "play yellow 1-14 yellow-2:1")
+    with pytest.raises(IllegalMoveError):  # nobody passes a pawn in the goal zone: G1 is taken
+        play(race(yellow_1="G1", yellow_2="T62"), "play yellow 3 yellow-2:3")
+
+
+# ------------------------------------------------------------------------------ the 7
+def test_the_seven_is_shared_between_pawns_each_moved_once_seven_in_all():
+    s = play(race(yellow_1="T0", yellow_2="T20"), "play yellow 7 yellow-1:3,yellow-2:4")
+    assert (s.where["yellow-1"], s.where["yellow-2"]) == ("T3", "T24")
+    with pytest.raises(IllegalMoveError, match="seven steps in all"):
+        play(race(yellow_1="T0", yellow_2="T20"), "play yellow 7 yellow-1:3,yellow-2:3")
+    with pytest.raises(IllegalMoveError, match="moved once"):
+        play(race(yellow_1="T0"), "play yellow 7 yellow-1:3,yellow-1:4")
+    s = play(race(yellow_1="T0", green_1="T2"), "play yellow 7 yellow-1:7")
+    assert s.where["yellow-1"] == "T7" and s.where["green-1"] == "T2"  # passing bumps nobody
+
+
+def test_the_seven_that_locks_the_last_pawn_spends_the_rest_on_the_partner():
+    s = race(yellow_1="G4", yellow_2="G3", yellow_3="G2", yellow_4="T63", blue_1="T40")
+    after = play(s, "play yellow 7 yellow-4:1,blue-1:6")  # yellow-4 locks in G1; six steps for blue
+    assert after.where["yellow-4"] == "G1" and after.where["blue-1"] == "T46"
+    with pytest.raises(IllegalMoveError, match="not yellow's to move"):
+        play(s, "play yellow 7 blue-1:6,yellow-4:1")  # the partner's pawn only once all own are locked
+    assert "play yellow 7 yellow-4:1,blue-1:6" in {str(p) for p in plays(s, "7")}  # the camera can read it
+
+
+def test_a_player_with_every_pawn_locked_plays_for_the_partner():
+    s = race(yellow_1="G4", yellow_2="G3", yellow_3="G2", yellow_4="G1", blue_1="T40")
+    assert play(s, "play yellow 5 blue-1:5").where["blue-1"] == "T45"
+    assert play(s, "play yellow start blue-2:start").where["blue-2"] == "start"
+    with pytest.raises(IllegalMoveError, match="not green's"):
+        play(race(turn="green", green_1="T1", blue_1="T5"), "play green 2 blue-1:2")
+
+
+# ------------------------------------------------------------------------------ swap
+def test_the_swap_card_is_played_even_with_no_pawn_of_ones_own_out():
+    s = play(race(green_1="T5", red_2="T30"), "play yellow swap green-1<>red-2")
+    assert (s.where["green-1"], s.where["red-2"]) == ("T30", "T5")
+    s = play(race(yellow_1="T5", yellow_2="T9"), "play yellow swap yellow-1<>yellow-2")  # one's own colour too
+    assert (s.where["yellow-1"], s.where["yellow-2"]) == ("T9", "T5")
+    for protected in ("start", "G1", "home"):
+        with pytest.raises(IllegalMoveError, match="protected"):
+            play(race(green_1="T5", red_2=protected), "play yellow swap green-1<>red-2")
+    with pytest.raises(IllegalMoveError, match="protected"):  # a stack of one colour is protected
+        play(race(green_1="T5", green_2="T5", red_2="T9"), "play yellow swap green-1<>red-2")
+    assert playable(race(green_1="T5", red_2="T30"), "swap")
+    assert not playable(race(green_1="T5"), "swap")  # one pawn on the track: nothing to swap with
+
+
+# ------------------------------------------------------------------------------ folding, deals, the deck
+def test_a_player_who_can_play_none_of_their_cards_folds_for_the_rest_of_the_deal():
+    s = race()  # all of yellow's pawns at home: no card but a start card, or the swap with two pawns out
+    hand = ("5", "7", "-4", "1-14")
+    assert not any(playable(s, name) for name in hand)
+    after = apply(s, Fold("yellow"))
+    assert after.cards_left[0] == 0 and after.active == "green"
+    for colour in ("green", "blue", "red"):  # everybody else plays on; yellow is skipped
+        after = apply(after, Fold(colour)) if colour != "green" else play(after, "play green start green-1:start")
+        if colour == "green":
+            assert after.active == "blue"
+    assert after.active == "green" and after.cards_left == (0, 3, 0, 0)
+
+
+def test_the_dealer_deals_three_times_then_the_next_player_shuffles_and_deals():
+    s = new_race(seed=1, dealer=3)
+    assert s.active == "yellow" and s.deal == 1
+    for deal in range(1, 4):
+        for colour in ("yellow", "green", "blue", "red"):
+            s = apply(s, Fold(colour)) if s.active == colour else s
+        assert s.deal == deal + 1
+    assert s.dealer == 0 and s.deals == 1 and s.active == "green"  # yellow deals now; green starts
+
+
+def test_a_card_the_deck_cannot_still_hold_is_refused():
+    s = race(yellow_1="T1", green_1="T20")
+    s = RaceState(s.where, turn=0, seen=MappingProxyType({"5": DECK["5"]}))
+    with pytest.raises(IllegalMoveError, match="cannot be in anybody's hand"):
+        play(s, "play yellow 5 yellow-1:5")
+    assert not playable(s, "5")
+
+
+def test_the_team_that_locks_all_eight_pawns_wins():
+    s = race(yellow_1="G4", yellow_2="G3", yellow_3="G2", yellow_4="T63",
+             blue_1="G4", blue_2="G3", blue_3="G2", blue_4="G1")
+    won = play(s, "play yellow 1-14 yellow-4:1")
+    assert winners(won) == ("yellow", "blue") and legal_actions(won) == []
+    with pytest.raises(IllegalMoveError, match="over"):
+        play(won, "play green start green-1:start")
+
+
+# ------------------------------------------------------------------------------ notation and properties
+@pytest.mark.parametrize("text", ["play yellow 5", "play purple 5 x:1", "play yellow 5 yellow-9:5", "play yellow 11 yellow-1:5",
+                                  "play yellow swap yellow-1", "play yellow 5 yellow-1:five", "fold"])
+def test_notation_mistakes_are_named(text: str):
+    with pytest.raises(NotationError):
+        parse_action(text)
+
+
+def test_random_games_never_raise_and_every_action_reads_back_and_no_state_is_changed():
+    rng = random.Random(7)
+    for game in range(6):
+        s = new_race(seed=game, dealer=game % 4)
+        for _turn in range(200):
+            actions = legal_actions(s)
+            if not actions:
+                break
+            plays_ = [a for a in actions if isinstance(a, Play)]
+            action = rng.choice(plays_) if plays_ and rng.random() < 0.95 else actions[0]
+            assert str(parse_action(str(action))) == str(action)
+            before = to_json(s)
+            s2 = apply(s, action)
+            assert to_json(s) == before  # apply never mutates
+            assert from_json(to_json(s2)) == s2 or to_json(from_json(to_json(s2))) == to_json(s2)
+            s = s2
+
+
+def test_every_card_kind_has_its_plays_enumerated_only_when_legal():
+    s = race(yellow_1="T10", yellow_2="start", green_1="T30")
+    for name in CARDS:
+        for p in plays(s, name):
+            apply(s, p)  # never raises
+    assert {p.card for p in legal_actions(s) if isinstance(p, Play)} >= {"5", "start", "-4", "7", "swap", "1-14"}
