@@ -19,9 +19,15 @@ from companion.games import Layout, get_game
 from vision.lens import Lens
 
 
-def _layout(board: str) -> Layout:
-    """The layout of a board of the default game (the camera commands work before any game exists)."""
-    return get_game().layout(board=board)
+def _layout(board: str, game: str = "fog") -> Layout:
+    """The layout of a board of a game (the camera commands work before any game exists)."""
+    return get_game(game).layout(board=board)
+
+
+def _game_arg(p: argparse.ArgumentParser) -> None:
+    from companion.games import names
+
+    p.add_argument("--game", default="fog", choices=names(), help="the game whose board it is (default: fog)")
 
 
 def _lens_arg(p: argparse.ArgumentParser) -> None:
@@ -42,6 +48,7 @@ def markers_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--charuco", action="store_true",
                    help="the lens calibration sheet instead (see calibrate-camera), A4 landscape")
     p.add_argument("--dpi", type=int, default=300, help="resolution of a PNG sheet")
+    _game_arg(p)
 
 
 def cmd_markers(args: argparse.Namespace) -> int:
@@ -50,7 +57,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
     if not 72 <= args.dpi <= 1200:
         raise FogCompanionError(f"--dpi must be between 72 and 1200, not {args.dpi}")
     paths = write_charuco_sheet(args.output, dpi=args.dpi) if args.charuco else \
-        write_sheet(_layout(args.board), args.output, dpi=args.dpi)
+        write_sheet(_layout(args.board, args.game), args.output, dpi=args.dpi)
     for path in paths:
         print(f"wrote {path}" + (" (print at 100 %: each square 35 mm)" if args.charuco else ""))
     return 0
@@ -61,12 +68,13 @@ def detect_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     _lens_arg(p)
+    _game_arg(p)
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.detect import BoardDetector
 
-    detector = BoardDetector(_layout(args.board), lens=_lens(args.lens))
+    detector = BoardDetector(_layout(args.board, args.game), lens=_lens(args.lens))
     status = 0
     for name in args.images:
         frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None

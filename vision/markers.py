@@ -56,7 +56,9 @@ def sheet_items(board: Layout) -> list[SheetItem]:
     """Everything to print: fiducials first (larger), then pieces, then the FOG/turn markers."""
     items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
              for i, f in enumerate(board.fiducials)]
-    items += [SheetItem(p.marker, p.id, p.marker_mm) for p in board.pieces.values()]
+    # a piece the game has several of alike (a deck's cards of one kind) is printed as often
+    items += [SheetItem(p.marker, p.id, p.marker_mm) for p in board.pieces.values()
+              for _ in range(max(1, int(p.facts.get("copies", 1))))]
     items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
     return items
 

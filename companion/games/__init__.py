@@ -14,7 +14,8 @@ from companion.errors import FogCompanionError
 from companion.games.base import (BoardFit, Cell, Choice, Edge, Game, Layout, LedScene, Light, Outcome, Piece,
                                   Reconciliation, TableStatus, Track, TurnTimer)
 
-GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME"}
+GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
+                         "partner-race": "companion.games.partner_race.game:GAME"}
 
 __all__ = ["BoardFit", "Cell", "Choice", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
            "TableStatus", "Track", "TurnTimer", "get_game", "names"]

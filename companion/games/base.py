@@ -146,6 +146,38 @@ class BoardFit:
         return math.sqrt(abs(a * e - b * d))
 
 
+def packaged_or_file(package: str, folder: str, ref: str, error: type[Exception], what: str = "board"
+                     ) -> tuple[str, str]:
+    """The text of a file shipped in ``package``/``folder`` (by name) or of a file (by path: anything
+    with '/' or ending in '.toml'), and where it came from; ``error`` names what cannot be read."""
+    from importlib import resources
+    from pathlib import Path
+
+    if "/" in ref or ref.endswith(".toml"):
+        path = Path(ref)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except OSError as exc:
+            raise error(f"cannot read {what} file {path}: {exc.strerror or exc}") from None
+    item = resources.files(package) / folder / f"{ref}.toml"
+    if not item.is_file():
+        raise error(f"no packaged {what} named {ref!r}")
+    return item.read_text(encoding="utf-8"), f"package:{ref}"
+
+
+_LAYOUTS: dict[int, tuple[Any, Layout]] = {}
+
+
+def layout_once(source: Any, build: Any) -> Layout:
+    """``build(source)``, made once per (immutable) board object: every frame and page asks for it."""
+    cached = _LAYOUTS.get(id(source))
+    if cached is not None and cached[0] is source:
+        return cached[1]
+    built = build(source)
+    _LAYOUTS[id(source)] = (source, built)
+    return built
+
+
 def polygon(center: Point, radius: float, corners: int, turn_deg: float = 0.0) -> tuple[Point, ...]:
     """A regular polygon's outline (a pointy-top hex is ``corners=6, turn_deg=30``)."""
     cx, cy = center

@@ -16,12 +16,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from companion.errors import BoardFileError
-from companion.games.base import BoardFit
+from companion.games.base import BoardFit, packaged_or_file
 from companion.games.fog.board import Board
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z_.]+)\s*\]\]?\s*(#.*)?$")
@@ -32,16 +30,7 @@ HEX_KINDS = ("beach", "woods", "shore")
 
 def board_text(board: str) -> tuple[str, str]:
     """The text of a packaged board (by name) or a board file (by path), and where it came from."""
-    if "/" in board or board.endswith(".toml"):
-        path = Path(board)
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except OSError as exc:
-            raise BoardFileError(f"cannot read board file {path}: {exc.strerror or exc}") from exc
-    ref = resources.files("companion.games.fog") / "boards" / f"{board}.toml"
-    if not ref.is_file():
-        raise BoardFileError(f"no packaged board named {board!r}")
-    return ref.read_text(encoding="utf-8"), f"package:{board}"
+    return packaged_or_file("companion.games.fog", "boards", board, BoardFileError)
 
 
 class _Block:

@@ -8,7 +8,7 @@ travels as ``facts`` a panel may show, never as something the generic code reaso
 from __future__ import annotations
 
 import math
-from companion.games.base import Cell, Edge, Layout, Piece, Track, polygon
+from companion.games.base import Cell, Edge, Layout, Piece, Track, layout_once, polygon
 from companion.games.fog.board import Board
 
 # How a drawing paints the cells and tokens (RGB). The camera does not use colours.
@@ -21,7 +21,6 @@ PIER_HALF_MM = 13.0
 BOAT_PLACE_MM = 14.0
 
 
-_LAYOUTS: dict[int, tuple[Board, Layout]] = {}
 
 
 
@@ -51,12 +50,7 @@ MARKS = {"push": "push", "jump": "jump", "cross": "cross", "squeeze": "sqz", "al
 
 def board_layout(board: Board) -> Layout:
     """The layout of one board file (boards are immutable and cached, so each is built once)."""
-    cached = _LAYOUTS.get(id(board))
-    if cached is not None and cached[0] is board:
-        return cached[1]
-    layout = _build(board)
-    _LAYOUTS[id(board)] = (board, layout)
-    return layout
+    return layout_once(board, _build)
 
 
 def _build(board: Board) -> Layout:

@@ -110,6 +110,7 @@ class RaceState:
     last_card: str | None = None
     history: tuple[str, ...] = ()
     seed: int = 0
+    board: str = "standard"  # the board file the game is played on (a packaged name or a path)
 
     @property
     def active(self) -> str:
@@ -127,10 +128,10 @@ class RaceState:
         return own
 
 
-def new_race(seed: int = 0, names: tuple[str, ...] = COLOURS, dealer: int = 0) -> RaceState:
+def new_race(seed: int = 0, names: tuple[str, ...] = COLOURS, dealer: int = 0, board: str = "standard") -> RaceState:
     """Every pawn in its home base, the first deal made by ``dealer``; the player on its left starts."""
     where = MappingProxyType({p: "home" for c in COLOURS for p in pawns_of(c)})
-    return RaceState(where, names, dealer=dealer, turn=(dealer + 1) % 4, seed=seed)
+    return RaceState(where, names, dealer=dealer, turn=(dealer + 1) % 4, seed=seed, board=board)
 
 
 def winners(state: RaceState) -> tuple[str, ...]:
@@ -357,7 +358,7 @@ def to_json(state: RaceState) -> dict[str, Any]:
     return {"game": "partner-race", "where": dict(state.where), "names": list(state.names), "dealer": state.dealer,
             "deals": state.deals, "deal": state.deal, "turn": state.turn, "cards_left": list(state.cards_left),
             "seen": dict(state.seen), "last_card": state.last_card, "history": list(state.history),
-            "seed": state.seed}
+            "seed": state.seed, "board": state.board}
 
 
 def from_json(data: Mapping[str, Any]) -> RaceState:
@@ -369,7 +370,8 @@ def from_json(data: Mapping[str, Any]) -> RaceState:
                          int(data["deals"]), int(data["deal"]), int(data["turn"]) % 4,
                          tuple(int(n) for n in data["cards_left"]), MappingProxyType(
                              {str(k): int(v) for k, v in data.get("seen", {}).items() if k in CARDS}),
-                         data.get("last_card"), tuple(data.get("history", ())), int(data.get("seed", 0)))
+                         data.get("last_card"), tuple(data.get("history", ())), int(data.get("seed", 0)),
+                         str(data.get("board", "standard")))
     except (KeyError, TypeError, ValueError) as exc:
         raise NotationError(f"not a partner race state: {exc}") from None
 

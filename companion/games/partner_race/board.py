@@ -1,0 +1,216 @@
+"""The partner card race's board file, and the layout the camera and the panel draw from it.
+
+The file gives measurements (the track's radius, a space's size, where the starting spaces, goal
+circles and home circles lie, the card spot), the corner markers and the markers' ids; every
+place is worked out from them, so a board of another size is a few numbers. Checked when it is
+read: a mistake names the file and the key.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from companion.errors import BoardFileError
+from companion.games.base import Cell, Edge, Layout, Piece, Track, layout_once, packaged_or_file, polygon
+from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.track import COLOURS, GOAL, PAWNS, PER_SEAT, TRACK, pawns_of
+
+KEYS = {"board": ("name", "game", "size_mm", "track_radius_mm", "space_mm", "start_out_mm", "goal_step_mm",
+                  "home_out_mm", "card_mm", "marker_dictionary", "pawn_marker_mm", "card_marker_mm",
+                  "token_height_mm"),
+        "fiducials": ("id", "center_mm", "size_mm"), "markers": ("pawns", "cards"), "colours": COLOURS}
+CARD_SPOT = "card-spot"
+
+
+@dataclass(frozen=True)
+class RaceBoard:
+    name: str
+    source: str
+    size_mm: tuple[float, float]
+    track_radius_mm: float
+    space_mm: float
+    start_out_mm: float
+    goal_step_mm: float
+    home_out_mm: float
+    card_mm: tuple[float, float]
+    marker_dictionary: str
+    pawn_marker_mm: float
+    card_marker_mm: float
+    token_height_mm: float
+    fiducials: tuple[dict[str, Any], ...]
+    first_pawn_marker: int
+    first_card_marker: int
+    rgb: dict[str, tuple[int, int, int]]
+
+    # ------------------------------------------------------------------ where things are
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.size_mm[0] / 2, self.size_mm[1] / 2)
+
+    def _at(self, angle_deg: float, radius: float) -> tuple[float, float]:
+        cx, cy = self.centre
+        a = math.radians(angle_deg)
+        return (round(cx + radius * math.cos(a), 2), round(cy + radius * math.sin(a), 2))
+
+    @staticmethod
+    def track_angle(index: float) -> float:
+        """Clockwise as seen from above (y grows down), yellow's first space just right of the bottom."""
+        return 90.0 + (index + 0.5) * 360.0 / TRACK
+
+    def junction_angle(self, seat: int) -> float:
+        return self.track_angle(PER_SEAT * seat - 0.5)
+
+    def places(self) -> dict[str, tuple[float, float]]:
+        """Every cell's centre: track spaces ``T0``.., and per colour ``start-C``, ``goal-C-1``..4 and ``home-C-1``..4."""
+        out = {f"T{i}": self._at(self.track_angle(i), self.track_radius_mm) for i in range(TRACK)}
+        for seat, colour in enumerate(COLOURS):
+            j = self.junction_angle(seat)
+            out[f"start-{colour}"] = self._at(j, self.track_radius_mm + self.start_out_mm)
+            for k in range(1, GOAL + 1):
+                out[f"goal-{colour}-{k}"] = self._at(j, self.track_radius_mm - k * self.goal_step_mm)
+            spread = math.degrees(self.space_mm * 1.15 / (self.track_radius_mm + self.home_out_mm))
+            for k in range(1, PAWNS + 1):
+                out[f"home-{colour}-{k}"] = self._at(j + (k - 2.5) * spread, self.track_radius_mm + self.home_out_mm)
+        out[CARD_SPOT] = self.centre
+        return out
+
+    def marker_of_pawn(self, pawn: str) -> int:
+        colour, _, n = pawn.rpartition("-")
+        return self.first_pawn_marker + COLOURS.index(colour) * PAWNS + int(n) - 1
+
+    def marker_of_card(self, name: str) -> int:
+        return self.first_card_marker + list(CARDS).index(name)
+
+
+def load(board: str = "standard") -> RaceBoard:
+    """A packaged board by name, or a board file by path (each text read once)."""
+    text, source = packaged_or_file("companion.games.partner_race", "boards", board, BoardFileError,
+                                    "partner race board")
+    return _parsed(text, source)
+
+
+@lru_cache(maxsize=16)
+def _parsed(text: str, source: str) -> RaceBoard:
+    return _parse(text, source)
+
+
+def _parse(text: str, source: str) -> RaceBoard:
+    def fail(where: str, msg: str) -> BoardFileError:
+        return BoardFileError(f"{source}: {where}: {msg}")
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
+    for section, keys in KEYS.items():
+        table = data.get(section)
+        if section == "fiducials":
+            continue
+        if not isinstance(table, dict):
+            raise fail(section, "missing table")
+        extra = sorted(set(table) - set(keys))
+        if extra:
+            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
+    head = data["board"]
+
+    def number(key: str, low: float, high: float) -> float:
+        v = head.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
+            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
+        return float(v)
+
+    def pair(key: str) -> tuple[float, float]:
+        v = head.get(key)
+        if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                          and 10 <= x <= 5000 for x in v)):
+            raise fail(f"board.{key}", f"expected [width, height] in mm, got {v!r}")
+        return (float(v[0]), float(v[1]))
+
+    if head.get("game") != "partner-race":
+        raise fail("board.game", "this file is not a partner race board (game = \"partner-race\")")
+    fids = data.get("fiducials")
+    if not isinstance(fids, list) or len(fids) != 4:
+        raise fail("fiducials", "exactly 4 corner markers")
+    fiducials = []
+    for i, f in enumerate(fids):
+        if not isinstance(f, dict) or set(f) - set(KEYS["fiducials"]):
+            raise fail(f"fiducials[{i}]", "expected id, center_mm, size_mm")
+        try:
+            fiducials.append({"id": int(f["id"]), "center_mm": [float(v) for v in f["center_mm"]],
+                              "size_mm": float(f["size_mm"])})
+        except (KeyError, TypeError, ValueError):
+            raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
+    markers = data["markers"]
+    rgb = {}
+    for colour in COLOURS:
+        v = data["colours"].get(colour)
+        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
+            raise fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
+        rgb[colour] = (v[0], v[1], v[2])
+    board = RaceBoard(
+        name=str(head.get("name", "board")), source=source, size_mm=pair("size_mm"),
+        track_radius_mm=number("track_radius_mm", 50, 2000), space_mm=number("space_mm", 8, 100),
+        start_out_mm=number("start_out_mm", 5, 300), goal_step_mm=number("goal_step_mm", 5, 300),
+        home_out_mm=number("home_out_mm", 5, 500), card_mm=pair("card_mm"),
+        marker_dictionary=str(head.get("marker_dictionary", "")), pawn_marker_mm=number("pawn_marker_mm", 3, 100),
+        card_marker_mm=number("card_marker_mm", 3, 200), token_height_mm=number("token_height_mm", 0, 100),
+        fiducials=tuple(fiducials), first_pawn_marker=int(markers.get("pawns", -1)),
+        first_card_marker=int(markers.get("cards", -1)), rgb=rgb)
+    ids = [f["id"] for f in fiducials] + [board.marker_of_pawn(p) for c in COLOURS for p in pawns_of(c)] + \
+        [board.marker_of_card(n) for n in CARDS]
+    if len(set(ids)) != len(ids) or min(ids) < 0:
+        raise fail("markers", "corner markers, pawns (16 ids from 'pawns') and cards (14 from 'cards') must not share ids")
+    if board.track_radius_mm * 2 * math.pi / TRACK < board.space_mm:
+        raise fail("board.space_mm", "the spaces overlap on a track of this radius")
+    if board.track_radius_mm - GOAL * board.goal_step_mm < board.card_mm[1] / 2:
+        raise fail("board.goal_step_mm", "the innermost goal circles reach the card spot")
+    return board
+
+
+# ----------------------------------------------------------------------------- the layout
+GOAL_FILL = {c: tuple(int(v * 0.55 + 255 * 0.45) for v in rgb) for c, rgb in
+             {"yellow": (240, 200, 40), "green": (60, 170, 80), "blue": (50, 110, 220), "red": (210, 60, 50)}.items()}
+
+
+def layout(board: RaceBoard) -> Layout:
+    """The geometry every other part of the companion works from (built once per board)."""
+    return layout_once(board, _build)
+
+
+def _build(board: RaceBoard) -> Layout:
+    r = board.space_mm / 2
+    cells: dict[str, Cell] = {}
+    for cid, centre in board.places().items():
+        if cid == CARD_SPOT:
+            w, h = board.card_mm
+            cx, cy = centre
+            outline = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
+            cells[cid] = Cell(cid, "card-spot", centre, outline, "card spot", None, (245, 240, 225), (90, 90, 90))
+            continue
+        kind, colour = (cid.split("-") + [""])[:2] if "-" in cid else ("track", "")
+        fill = board.rgb.get(colour) if kind in ("start", "home") else GOAL_FILL.get(colour) if kind == "goal" else (235, 225, 200)
+        label = cid if kind == "track" else cid.replace("-", " ")
+        cells[cid] = Cell(cid, kind, centre, polygon(centre, r, 16), label, colour or None, fill, (60, 60, 60),
+                          facts={"colour": colour} if colour else {})
+    pieces: dict[str, Piece] = {}
+    for colour in COLOURS:
+        for pawn in pawns_of(colour):
+            pieces[pawn] = Piece(pawn, board.marker_of_pawn(pawn), board.pawn_marker_mm, "pawn", pawn,
+                                 board.rgb[colour], facts={"colour": colour, "shape": "disc",
+                                                           "short": pawn.rsplit("-", 1)[1]})
+    for name, c in CARDS.items():
+        pid = f"card-{name}"
+        pieces[pid] = Piece(pid, board.marker_of_card(name), board.card_marker_mm, "card", f"card {name}: {c.says}",
+                            (250, 250, 245), facts={"card": name, "shape": "square", "short": name,
+                                                    "copies": DECK[name]})
+    edges = tuple(Edge(f"T{i}", f"T{(i + 1) % TRACK}", "track") for i in range(TRACK))
+    return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
+                  fiducials=board.fiducials, cells=cells, pieces=pieces, marker_mm=board.pawn_marker_mm,
+                  snap_mm=min(r, board.track_radius_mm * math.pi / TRACK) * 0.95,
+                  piece_height_mm=board.token_height_mm, edges=edges,
+                  tracks=(Track("track", "track", tuple(f"T{i}" for i in range(TRACK))),),
+                  colours=dict(board.rgb))

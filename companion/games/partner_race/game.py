@@ -1,0 +1,283 @@
+"""The partner card race behind the door (:class:`~companion.games.base.Game`).
+
+What the camera sees is the pawns on their spaces and the card laid last on the card spot (each
+kind of card carries one marker). A picture with a new card, or pawns moved, is read as the plays
+of that card that lead to it; the panel plays a card or folds by the same notation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import BoardFileError, IllegalMoveError, SetupError, StateFormatError
+from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
+                                  TurnTimer)
+from companion.games.partner_race import board as boards
+from companion.games.partner_race import rules
+from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.rules import Action, Fold, Play, RaceState
+from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team
+
+MAX_NAME = 40
+
+
+def place_of(pawn: str, position: str) -> str:
+    """The board cell of a pawn's position."""
+    colour = colour_of(pawn)
+    if position == "home":
+        return f"home-{colour}-{pawn.rsplit('-', 1)[1]}"
+    if position == "start":
+        return f"start-{colour}"
+    g = goal(position)
+    return f"goal-{colour}-{g}" if g is not None else position
+
+
+def position_of(pawn: str, cell: str) -> str | None:
+    """A pawn's position from the cell it is seen on, or None: a cell it can never be on."""
+    colour = colour_of(pawn)
+    if cell.startswith("T") and cell[1:].isdigit():
+        return cell
+    if cell.startswith(f"home-{colour}-"):
+        return "home"
+    if cell == f"start-{colour}":
+        return "start"
+    if cell.startswith(f"goal-{colour}-"):
+        return f"G{cell.rsplit('-', 1)[1]}"
+    return None
+
+
+class Score:
+    def __init__(self, state: RaceState) -> None:
+        self.state = state
+
+    def to_dict(self) -> dict[str, Any]:
+        won = rules.winners(self.state)
+        return {"winners": list(won), "teams": [list(team("yellow")), list(team("green"))],
+                "pawns": {p: {"where": pos, "locked": locked(p, self.state.where)} for p, pos in self.state.where.items()},
+                "locked": {c: sum(locked(p, self.state.where) for p in pawns_of(c)) for c in COLOURS}}
+
+    def lines(self) -> list[str]:
+        d = self.to_dict()
+        out = [f"winners: {' and '.join(d['winners'])}" if d["winners"] else "no team has won yet"]
+        for pair in d["teams"]:
+            out.append(f"  {' + '.join(pair)}: {sum(d['locked'][c] for c in pair)} of 8 pawns locked")
+        for pawn, info in d["pawns"].items():
+            out.append(f"    {pawn}: {info['where']}{' (locked)' if info['locked'] else ''}")
+        return out
+
+
+class PartnerRaceGame:
+    """The partner card race: four players in two teams, pawns round a track, cards to move them."""
+
+    name = "partner-race"
+    title = "Partner card race"
+    players = (4,)
+
+    # ------------------------------------------------------------------ setup
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": [4]},
+                {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
+                 "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
+                 "help": "Partners sit across: yellow with blue, green with red."},
+                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def new_game(self, players: int = 4, seed: int = 0, names: Sequence[str] | None = None,
+                 seats: Sequence[Mapping[str, Any]] | None = None, board: str = "standard", **_: Any) -> RaceState:
+        if players != 4:
+            raise SetupError(f"the partner card race is played by 4 players in two teams, not {players}")
+        chosen = list(names or [])
+        if seats is not None:
+            by_colour = {}
+            for i, seat in enumerate(seats):
+                if not isinstance(seat, Mapping):
+                    raise SetupError(f"player {i + 1} must be an object {{name, colours}}")
+                colours = seat.get("colours") or [COLOURS[i % 4]]
+                if not isinstance(colours, list) or len(colours) != 1 or colours[0] not in COLOURS:
+                    raise SetupError(f"player {i + 1}: one colour of {', '.join(COLOURS)}")
+                if colours[0] in by_colour:
+                    raise SetupError(f"player {i + 1}: colour {colours[0]!r} is already taken")
+                by_colour[colours[0]] = str(seat.get("name") or colours[0])
+            chosen = [by_colour.get(c, c) for c in COLOURS]
+        names_ = tuple((chosen + list(COLOURS))[k] if k < len(chosen) else COLOURS[k] for k in range(4))
+        if any(not 0 < len(n) <= MAX_NAME for n in names_):
+            raise SetupError(f"a name is 1 to {MAX_NAME} characters")
+        boards.load(board)  # the board must exist and read well
+        return rules.new_race(seed=seed, names=names_, dealer=seed % 4, board=board)
+
+    # ------------------------------------------------------------------ values
+    def to_json(self, state: RaceState) -> dict[str, Any]:
+        return rules.to_json(state)
+
+    def from_json(self, data: Any) -> RaceState:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise StateFormatError(f"not JSON: {exc}") from None
+        if not isinstance(data, Mapping) or data.get("game") != "partner-race":
+            raise StateFormatError("not a partner race state (\"game\": \"partner-race\")")
+        try:
+            return rules.from_json(data)
+        except ValueError as exc:
+            raise StateFormatError(str(exc)) from None
+
+    def parse_action(self, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def complete_action(self, state: RaceState, text: str) -> str:
+        """``play CARD PAWN:HOW`` or ``fold`` typed at a terminal are the active player's."""
+        words = text.split()
+        if words and words[0] in ("play", "fold") and (len(words) < 2 or words[1] not in COLOURS):
+            return " ".join([words[0], state.active, *words[1:]])
+        return text.strip()
+
+    def text(self, state: RaceState) -> str:
+        lines = [f"deal {state.deal} (dealer {COLOURS[state.dealer]}, deal {state.deals} of 3); "
+                 f"{state.active} ({state.names[state.turn]}) to play; last card: {state.last_card or '-'}"]
+        for colour in COLOURS:
+            where = ", ".join(f"{p.rsplit('-', 1)[1]}:{state.where[p]}" for p in pawns_of(colour))
+            lines.append(f"  {colour:<6} ({state.names[COLOURS.index(colour)]}, partner {partner(colour)}): {where}; "
+                         f"{state.cards_left[COLOURS.index(colour)]} cards in hand")
+        return "\n".join(lines)
+
+    def describe_board(self, board: str | None = None) -> str:
+        b = boards.load(board or "standard")
+        return (f"board {b.name} ({b.source}), {b.size_mm[0]:.0f} x {b.size_mm[1]:.0f} mm, markers {b.marker_dictionary}: "
+                f"a track of 64 spaces (radius {b.track_radius_mm:g} mm), a starting space, 4 goal circles and "
+                f"4 home circles per colour, the card spot in the middle")
+
+    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
+                     edits: Sequence[Mapping[str, Any]] = ()) -> str:
+        raise BoardFileError("the partner race board is drawn from its measurements: edit track_radius_mm and "
+                             "the other numbers of its board file instead of fitting it")
+
+    # ------------------------------------------------------------------ rules
+    def legal_actions(self, state: RaceState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply(self, state: RaceState, action: Any) -> RaceState:
+        return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
+
+    def end_turn_action(self, state: RaceState, reason: str) -> Any:
+        return None  # a turn ends by playing a card (or folding, which the player says)
+
+    def forced_action(self, state: RaceState) -> Any:
+        return None
+
+    def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Any:
+        raise IllegalMoveError("put the pawns where the game has them: the partner card race takes no corrections yet")
+
+    def outcome(self, state: RaceState) -> Outcome | None:
+        won = rules.winners(state)
+        return Outcome(won, f"{' and '.join(won)} locked all eight pawns") if won else None
+
+    def score(self, state: RaceState) -> Score:
+        return Score(state)
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: RaceState | None = None, board: str | None = None) -> Layout:
+        return boards.layout(boards.load(state.board if state is not None else board or "standard"))
+
+    def expected(self, state: RaceState) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for pawn, pos in state.where.items():
+            out.setdefault(place_of(pawn, pos), []).append(pawn)
+        if state.last_card:
+            out[boards.CARD_SPOT] = [f"card-{state.last_card}"]
+        return {c: tuple(sorted(ps)) for c, ps in out.items()}
+
+    def reconcile(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+        """The plays of the card on the card spot that lead to the pawns as seen."""
+        if rules.winners(state):
+            return Reconciliation.illegal("the game is over", rule="over")
+        where: dict[str, str] = {}
+        cards = [p for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
+        for cell, pieces in seen.items():
+            for piece in pieces:
+                if piece.startswith("card-"):
+                    continue
+                pos = position_of(piece, cell)
+                if pos is None:
+                    return Reconciliation.illegal(f"{piece} is on {cell}, where a {colour_of(piece)} pawn never stands",
+                                                  (piece,), "place")
+                where[piece] = pos
+        missing = sorted(p for p in state.where if p not in where)
+        if missing:
+            return Reconciliation.illegal(f"{', '.join(missing)} not on the board: put every pawn back", missing, "off")
+        moved = sorted(p for p in where if where[p] != state.where[p])
+        if len(cards) == 2 and state.last_card and f"card-{state.last_card}" in cards:
+            cards = [c for c in cards if c != f"card-{state.last_card}"] or cards[:1]  # the old one still shows
+        if len(cards) > 1:
+            return Reconciliation.illegal("two cards on the card spot: lay the one played on top", moved, "card")
+        kind = cards[0].removeprefix("card-") if cards else None
+        if kind is not None and kind not in CARDS:
+            return Reconciliation.illegal(f"{cards[0]} is not a card of this deck", moved, "card")
+        # the card on the spot says which kind was played (the same kind as before: another card of
+        # it); with none laid yet any card may have been, and the players say which when several fit
+        kinds = [kind] if kind is not None else list(CARDS)
+        found: dict[str, Choice] = {}
+        for name in kinds:
+            if state.unseen(name) <= 0:
+                continue
+            for play in rules.plays(state, name):
+                if rules.check(state, play) == where:
+                    text = str(play)
+                    found.setdefault(text, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
+        if found:
+            return Reconciliation(tuple(found.values()))
+        if kind is not None and state.unseen(kind) <= 0:
+            reason = f"all {DECK[kind]} '{kind}' cards are out since the last shuffle: that card cannot be played"
+        elif kind is not None:
+            reason = (f"no way to play the {kind} card ({CARDS[kind].says}) leaves the pawns like this"
+                      + (": lay the card you played on the card spot" if kind == state.last_card else ""))
+        else:
+            reason = f"no card {state.active} can play leaves the pawns like this"
+        return Reconciliation.illegal(reason, moved, "card")
+
+    def targets(self, state: RaceState, piece: str) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for action in rules.legal_actions(state):
+            if isinstance(action, Play) and action.steps and action.steps[0].pawn == piece and len(action.steps) == 1:
+                to = rules.check(state, action)[piece]
+                out.setdefault(place_of(piece, to), str(action))
+        return dict(sorted(out.items()))
+
+    def taken_off(self, state: RaceState) -> tuple[str, ...]:
+        return ()
+
+    def notes(self, before: RaceState, after: RaceState) -> dict[str, Any]:
+        bumped = sorted(p for p in before.where if before.where[p] != "home" and after.where[p] == "home")
+        out: dict[str, Any] = {"active": after.active, "deal": after.deal}
+        if bumped:
+            out["bumped"] = bumped  # back to their home circles
+        return out
+
+    def markers(self, state: RaceState) -> dict[str, tuple[str, str]]:
+        return {}
+
+    def turn_timer(self, state: RaceState) -> TurnTimer | None:
+        return None
+
+    def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
+        phase = "finished" if rules.winners(state) else "moving"
+        placement = {c: list(ps) for c, ps in self.expected(state).items()}
+        return {"phase": phase, "active": state.active, "players": [
+                    {"name": state.names[k], "colours": [c], "partner": partner(c)} for k, c in enumerate(COLOURS)],
+                "turn_order": list(COLOURS), "placement": placement, "deal": state.deal, "dealer": COLOURS[state.dealer],
+                "deals_by_dealer": state.deals, "cards_left": dict(zip(COLOURS, state.cards_left, strict=True)),
+                "last_card": state.last_card, "unseen": {k: state.unseen(k) for k in CARDS},
+                "teams": [list(team("yellow")), list(team("green"))], "history": list(state.history),
+                "owners": {p: colour_of(p) for p in state.where}}
+
+    def led_scene(self, state: RaceState, status: TableStatus = TableStatus()) -> LedScene:
+        """Whose turn in their colour, both teams' colours beside it; a waiting question blinks."""
+        b = boards.load(state.board)
+        active = Light(b.rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
+        teams = tuple(Light(b.rgb[c]) for pair in (team("yellow"), team("green")) for c in pair)
+        won = rules.winners(state)
+        if won:
+            return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)})
+        return LedScene({"turn": (active,), "fog": teams, "mp": (active,)}, status="hourglass")
+GAME = PartnerRaceGame()

@@ -1,0 +1,175 @@
+"""The partner card race through the door: what the camera sees read as plays of the card laid,
+the board it is played on, the command line, the LEDs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.errors import BoardFileError, SetupError
+from companion.games import TableStatus, get_game
+from companion.games.partner_race import board as boards
+
+GAME = get_game("partner-race")
+
+
+def started(*actions: str, seed: int = 3):
+    state = GAME.new_game(4, seed=seed)
+    for action in actions:
+        state = GAME.apply(state, action)
+    return state
+
+
+def moved(picture: dict, piece: str, to: str, card: str | None = None) -> dict:
+    out = {c: tuple(p for p in ps if p != piece) for c, ps in picture.items()}
+    out[to] = tuple(sorted((*out.get(to, ()), piece)))
+    if card is not None:
+        out[boards.CARD_SPOT] = (f"card-{card}",)
+    return {c: ps for c, ps in out.items() if ps}
+
+
+def test_a_pawn_brought_out_with_the_start_card_laid_is_one_reading():
+    state = started()
+    assert state.active == "yellow"
+    answer = GAME.reconcile(state, moved(GAME.expected(state), "yellow-1", "start-yellow", "start"))
+    assert answer.ok and [c.actions for c in answer.choices] == [("play yellow start yellow-1:start",)]
+
+
+def test_without_a_card_on_the_spot_the_players_say_which_card_brought_the_pawn_out():
+    state = started()
+    answer = GAME.reconcile(state, moved(GAME.expected(state), "yellow-1", "start-yellow"))
+    assert answer.ambiguous and {c.actions[0].split()[2] for c in answer.choices} == {"start", "8s", "13s"}
+
+
+def test_a_card_that_cannot_make_the_picture_is_named_and_the_pawn_that_moved_is_the_offender():
+    state = started("play yellow start yellow-1:start", "play green start green-1:start",
+                    "play blue start blue-1:start", "play red start red-1:start")
+    picture = moved(GAME.expected(state), "yellow-1", "T4", "9")  # a 5's worth of steps, the 9 laid
+    answer = GAME.reconcile(state, picture)
+    assert not answer.ok and "the 9 card" in answer.reason and answer.offenders == ("yellow-1",)
+    answer = GAME.reconcile(state, moved(GAME.expected(state), "yellow-2", "home-green-2", "5"))
+    assert not answer.ok and "never stands" in answer.reason
+
+
+def test_a_bump_is_read_from_where_the_pawns_are_seen():
+    state = started("play yellow start yellow-1:start", "play green start green-1:start",
+                    "play blue start blue-1:start", "play red start red-1:start",
+                    "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                    "play red 2 red-1:2")
+    assert (state.where["yellow-1"], state.where["green-1"], state.active) == ("T12", "T17", "yellow")
+    picture = moved(GAME.expected(state), "yellow-1", "T17", "5")
+    picture = moved(picture, "green-1", "home-green-1")  # bumped home by hand
+    answer = GAME.reconcile(state, picture)
+    assert answer.ok and [c.actions for c in answer.choices] == [("play yellow 5 yellow-1:5",)]
+    assert GAME.notes(state, GAME.apply(state, "play yellow 5 yellow-1:5"))["bumped"] == ["green-1"]
+
+
+def test_the_board_has_every_place_and_refuses_a_bad_file_by_name(tmp_path: Path):
+    layout = GAME.layout()
+    kinds = {}
+    for cell in layout.cells.values():
+        kinds[cell.kind] = kinds.get(cell.kind, 0) + 1
+    assert kinds == {"track": 64, "start": 4, "goal": 16, "home": 16, "card-spot": 1}
+    markers = [p.marker for p in layout.pieces.values()] + [int(f["id"]) for f in layout.fiducials]
+    assert len(markers) == len(set(markers)) == 16 + 14 + 4
+    text = (Path(boards.__file__).parent / "boards" / "standard.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("track_radius_mm = 255.0", "track_radius_mm = 60.0"))
+    with pytest.raises(BoardFileError, match="bad.toml: board.space_mm: the spaces overlap"):
+        boards.load(str(bad))
+    bad.write_text(text.replace('game = "partner-race"', 'game = "fog"'))
+    with pytest.raises(BoardFileError, match="not a partner race board"):
+        boards.load(str(bad))
+    with pytest.raises(SetupError, match="4 players"):
+        GAME.new_game(3)
+
+
+def test_the_game_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = tmp_path / "race.json"
+    assert main(["new-game", "--game", "partner-race", "--players", "4", "--seed", "5", "--json", "-o", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["game"] == "partner-race" and state["turn"] == 2  # seed 5: green deals, blue starts
+    assert main(["act", "--game", "partner-race", str(path), "play blue start blue-3:start",
+                 "play red 8s red-1:start", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["show", "--game", "partner-race", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "yellow (yellow) to play" in shown and "3:start" in shown and "last card: 8s" in shown
+    assert main(["score", "--game", "partner-race", str(path), "--json"]) == 0
+    score = json.loads(capsys.readouterr().out)
+    assert score["winners"] == [] and score["pawns"]["red-1"]["where"] == "start"
+    assert main(["act", "--game", "partner-race", str(path), "play yellow 5 yellow-1:5"]) == 2
+    assert "home base" in capsys.readouterr().err
+
+
+def test_the_leds_show_whose_turn_and_the_teams():
+    state = started()
+    scene = GAME.led_scene(state)
+    colours = boards.load().rgb
+    assert scene.segments["turn"][0].colour == colours["yellow"]
+    assert [light.colour for light in scene.segments["fog"]] == [colours[c] for c in ("yellow", "blue", "green", "red")]
+    assert GAME.led_scene(state, TableStatus(waiting=True)).segments["turn"][0].effect == "blink"
+
+
+def test_the_sticker_sheet_has_the_pawns_and_a_whole_deck_of_card_markers(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]):
+    from vision.markers import sheet_items
+
+    items = sheet_items(GAME.layout())
+    cards = [i for i in items if i.label.startswith("card-")]
+    assert len(cards) == 112 and len({i.marker for i in cards}) == 14
+    assert len([i for i in items if i.label.startswith(("yellow-", "green-", "blue-", "red-"))]) == 16
+    assert main(["markers", "--game", "partner-race", "-o", str(tmp_path / "stickers.pdf")]) == 0
+    assert (tmp_path / "stickers.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_on_the_simulated_table_cards_laid_and_pawns_moved_by_hand_are_read_as_plays(tmp_path: Path):
+    """The companion run for the partner card race: the simulated camera sees the track, the hands
+    bring pawns out, lay cards on the card spot, move pawns and bump one; each is read as a play."""
+    import io
+
+    from companion.run import Companion
+    from tests.tables import sim_config, wait_for
+    from web_ui import create_app
+
+    out = io.StringIO()
+    companion = Companion(sim_config(tmp_path, **{"game.name": "partner-race"}), out=out)
+    companion.start(panel=False)
+    client = create_app(companion).test_client()
+
+    def post(path: str, body: object = None) -> object:
+        return client.post(path, data=json.dumps(body or {}), headers={"Content-Type": "application/json"})
+
+    def hand(card: str, *moves: tuple[str, str]) -> None:
+        """The card laid on the pile (the one under it hidden), then the pawns moved."""
+        for old in ("card-" + k for k in ("start", "8s", "13s", "5", "2")):
+            post("/api/table/move", {"piece": old, "cell": None})
+        post("/api/table/move", {"piece": f"card-{card}", "cell": boards.CARD_SPOT})
+        for piece, cell in moves:
+            post("/api/table/move", {"piece": piece, "cell": cell})
+
+    try:
+        assert post("/api/games", {"game": "partner-race", "players": [{}, {}, {}, {}], "seed": 3}).status_code == 200
+        post("/api/table/setup")
+        session = companion.session
+        assert wait_for(lambda: not session.status.verifying, 60), out.getvalue()
+        turns = [("start", [("yellow-1", "start-yellow")], "play yellow start yellow-1:start"),
+                 ("8s", [("green-1", "start-green")], "play green 8s green-1:start"),
+                 ("13s", [("blue-1", "start-blue")], "play blue 13s blue-1:start"),
+                 ("start", [("red-1", "start-red")], "play red start red-1:start"),
+                 ("13s", [("yellow-1", "T12")], "play yellow 13s yellow-1:13"),
+                 ("2", [("green-1", "T17")], "play green 2 green-1:2"),
+                 ("2", [("blue-1", "T33")], "play blue 2 blue-1:2"),
+                 ("2", [("red-1", "T49")], "play red 2 red-1:2"),
+                 ("5", [("green-1", "home-green-1"), ("yellow-1", "T17")], "play yellow 5 yellow-1:5")]
+        for card, moves, action in turns:
+            hand(card, *moves)
+            assert wait_for(lambda a=action: session.state.history[-1:] == (a,), 60), out.getvalue()
+        assert wait_for(lambda: session.status.out_of_sync is None, 60), out.getvalue()
+        assert session.state.where["green-1"] == "home"
+        assert session.state.seen["2"] == 3 and session.state.active == "green"
+    finally:
+        companion.stop()
