@@ -189,3 +189,28 @@ def test_a_perfectly_still_hand_for_the_rest_limit_is_taken_for_the_board_as_it_
     table.frames(40, hand_over("E4"))  # past the rest limit and the hold time, not the least motion
     assert len(table.changes) == 1 and set(table.changes[0].moved) == hidden
     assert not table.stabiliser.blocked and not table.stabiliser.covered
+
+
+def test_a_card_laid_on_the_played_cards_covers_the_one_before_at_once():
+    """On a pile (the card spot) the card underneath is gone from view for good: it is not held for
+    the seconds a token under a hand is; elsewhere an unseen piece still is."""
+    from vision.detect import Observation
+
+    def seen(pieces: dict[str, str]) -> Observation:
+        return Observation(True, pieces=dict(pieces))
+
+    for piles, held in ((frozenset({"card-spot"}), False), (frozenset(), True)):
+        stabiliser = Stabiliser(frames_needed=3, hold_seconds=3.0)
+        t = 0.0
+        for _ in range(3):
+            stabiliser.feed(seen({"card-5": "card-spot", "yellow-1": "T3"}), 0.0, at=t, piles=piles)
+            t += 0.1
+        changes = []
+        for _ in range(4):  # well within the hold time
+            change = stabiliser.feed(seen({"card-2": "card-spot", "yellow-1": "T5"}), 0.0, at=t, piles=piles)
+            t += 0.1
+            if change is not None:
+                changes.append(change)
+        assert len(changes) == 1
+        assert ("card-5" in changes[0].after) is held
+        assert changes[0].after["card-2"] == "card-spot" and changes[0].after["yellow-1"] == "T5"

@@ -129,6 +129,9 @@ class BoardDetector:
         self.cell_xy = np.array([c.center_mm for c in board.cells.values()], np.float64)
         self.cell_kind = [c.kind for c in board.cells.values()]
         self.cell_standable = [c.standable for c in board.cells.values()]
+        # cells where pieces pile up and only the top one shows (the played cards): the stream
+        # takes one covered there for gone at once, not for held under a hand
+        self.piles = frozenset(c.id for c in board.cells.values() if c.facts.get("pile"))
         self.inner_r = board.snap_mm
         self._rate = -1.0
 

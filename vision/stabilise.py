@@ -434,9 +434,11 @@ class Stabiliser:
         self._candidate, self._count, self.initialised = None, 0, True
 
     def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset(),
-             at: float | None = None, hand: bool = False) -> StableChange | None:
+             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset()
+             ) -> StableChange | None:
         """One observation: the motion score of its frame, the unseen pieces lying under something
-        large, the frame's time, and whether something hand-sized is over the board. A change when
+        large, the frame's time, whether something hand-sized is over the board, and the cells
+        that are piles (a card laid on the played cards: only the top one shows). A change when
         the board settled.
 
         While a hand is over the board no unseen piece is taken for removed, wherever it stood: a
@@ -462,7 +464,10 @@ class Stabiliser:
         for piece in obs.pieces:
             self.last_seen[piece] = now
         candidate = dict(obs.pieces)
+        topped = {cell for cell in obs.pieces.values() if cell in piles}
         for piece, cell in self.stable.items():
+            if piece not in candidate and cell in topped:
+                continue  # another piece lies on top of it on a pile: gone from view for good
             recent = now - self.last_seen.get(piece, now) < self.hold_seconds
             if piece not in candidate and (piece in self.covered or recent or hand):
                 candidate[piece] = cell  # under a hand, in a hand, or unseen only briefly: not gone yet
@@ -532,7 +537,7 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     tokens = _token_spots(observer.detector, obs, stabiliser.stable) if missing and obs.board_found else None
     covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
     hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
-    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand)
+    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
     elif stabiliser.cover_never_moved:  # not a hand: this picture is the board now, missing pieces are gone

@@ -35,7 +35,8 @@ class Cell:
     fill: RGB | None = None               # how a drawing paints it (None: not filled)
     line: RGB | None = None               # its outline's colour (None: no outline)
     standable: bool = True                # False: printed, but no piece ever stands there (woods)
-    facts: Mapping[str, Any] = field(default_factory=dict)  # game facts a panel may show (JSON-able)
+    facts: Mapping[str, Any] = field(default_factory=dict)  # game facts a panel may show (JSON-able);
+    #                                     "pile": pieces laid here cover the one before (played cards)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "x": self.center_mm[0], "y": self.center_mm[1],

@@ -7,11 +7,11 @@
     selected = null; board.selected = null; board.showTargets(null, []);
     if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
     else await Fog.api("POST", "/api/move", {piece, cell});
-    hint("Tap an islander, then a cell.");
+    hint("Tap a piece, then a cell.");
   }
   const board = await Fog.board("board", {
     onPiece: async (id) => {
-      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap an islander, then a cell."); return; }
+      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then a cell."); return; }
       selected = id; draw();
       if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the cell where it really stands."); return; }
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
@@ -52,14 +52,23 @@
   let seq = null;
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
-      selected = null; board.showTargets(null, []); hint("Tap an islander, then a cell.");
+      selected = null; board.showTargets(null, []); hint("Tap a piece, then a cell.");
     }
     seq = s.seq;
     state = s;
     text("phase", s.phase);
     endTurnState(s);
     if (!s.placement) { text("active-name", "no game: open Setup"); return; }
-    text("round", s.round);
+    /* a game's view says what it counts: The FOG rounds and MP, a card game deals and cards */
+    text("round-label", s.round !== undefined ? "round" : "deal");
+    text("round", s.round !== undefined ? s.round : (s.deal !== undefined ? s.deal : "–"));
+    document.getElementById("mp-row").hidden = s.mp_total === undefined;
+    document.getElementById("fog-row").hidden = !s.fog;
+    document.getElementById("card-row").hidden = s.cards_left === undefined;
+    if (s.cards_left !== undefined) {
+      text("last-card", s.last_card || "–");
+      text("cards-left", Object.entries(s.cards_left).map(([c, n]) => c + " " + n).join(", "));
+    }
     const active = document.getElementById("active");
     active.style.background = Fog.colourOf(board.g, s.active);
     const player = (s.players || []).find((p) => p.colours.includes(s.active));

@@ -183,6 +183,11 @@ const Fog = (() => {
     const order = ["setup", "check", "draft", "play", "score"];
     const now = !s.placement ? "setup" : s.verifying ? "check" : s.phase === "draft" ? "draft" :
       s.phase === "finished" ? "score" : "play";
+    const brand = document.querySelector(".brand");
+    const title = (s.game_title || "").split(":")[0];  /* the game being played: its short title */
+    if (brand && title && brand.textContent !== title) brand.textContent = title;
+    const draft = box.querySelector('[data-step="draft"]');
+    if (draft) draft.hidden = !!s.game_name && s.game_name !== "fog" && s.phase !== "draft" && !s.drafts;
     box.querySelectorAll("li").forEach((li) => {
       const i = order.indexOf(li.dataset.step), here = order.indexOf(now);
       li.className = i < here ? "done" : i === here ? "here" : "";
@@ -315,6 +320,7 @@ const Fog = (() => {
       }
       shape.setAttribute("class", "cell " + c.kind + (c.place === "stern" ? " stern" : "") + (c.boat ? " boat-" + c.boat : ""));
       shape.setAttribute("data-cell", c.id);
+      if (c.fill) shape.style.setProperty("--cell-fill", c.fill);  /* the layout's own colour, for kinds the page has no style for */
       if (c.row) shape.setAttribute("data-row", c.row);
       const title = document.createElementNS(SVGNS, "title");
       title.textContent = c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");

@@ -189,7 +189,8 @@ def _build(board: RaceBoard) -> Layout:
             w, h = board.card_mm
             cx, cy = centre
             outline = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
-            cells[cid] = Cell(cid, "card-spot", centre, outline, "card spot", None, (245, 240, 225), (90, 90, 90))
+            cells[cid] = Cell(cid, "card-spot", centre, outline, "card spot", None, (245, 240, 225), (90, 90, 90),
+                              facts={"pile": True})  # the played cards: only the top one shows
             continue
         kind, colour = (cid.split("-") + [""])[:2] if "-" in cid else ("track", "")
         fill = board.rgb.get(colour) if kind in ("start", "home") else GOAL_FILL.get(colour) if kind == "goal" else (235, 225, 200)
