@@ -206,7 +206,7 @@ class BoardDetector:
                 self._place_all(obs, fixed, piece_markers)
             return obs
         h = self._fit_fiducials(fids)
-        if h is not None and not self._spread_enough(self._fiducial_points(fids)[1]):
+        if h is not None and not self.spread_enough(self._fiducial_points(fids)[1]):
             # Two corner markers: the near side is right, the far side a guess. The last fit, if the
             # markers still sit where it puts them, or pieces on their cells, must fix the rest.
             if prior is not None and self._prior_fits(prior, fids):
@@ -265,7 +265,7 @@ class BoardDetector:
             return None
         return h
 
-    def _spread_enough(self, mm: np.ndarray) -> bool:
+    def spread_enough(self, mm: np.ndarray) -> bool:
         """Points (board mm) spread over the board in both directions, so a fit from them holds everywhere."""
         if len(mm) < 4:
             return False
@@ -288,7 +288,7 @@ class BoardDetector:
         far = float(np.hypot(*self.board.size_mm))
         dst = mm
         while True:
-            mapped = _apply(h, centres)
+            mapped = transform_points(h, centres)
             near = np.sqrt(((mapped[:, None, :] - anchors[None, :, :]) ** 2).sum(axis=2)).min(axis=1) <= reach
             d, idx = self._nearest(mapped)
             good = near & (d < 0.3 * self.inner_r)
@@ -304,13 +304,13 @@ class BoardDetector:
             reach *= GROW_BY
         # Trusted only if nearly every piece marker then sits on a cell and the points span the board:
         # a far side a cell off leaves most pieces between cells, whatever the near side says.
-        d, _idx = self._nearest(_apply(h, centres))
-        if (d < 0.3 * self.inner_r).mean() < 0.8 or not self._spread_enough(dst):
+        d, _idx = self._nearest(transform_points(h, centres))
+        if (d < 0.3 * self.inner_r).mean() < 0.8 or not self.spread_enough(dst):
             return None
         return h
 
     def _plausible(self, h: np.ndarray, img: np.ndarray, mm: np.ndarray) -> bool:
-        err = np.linalg.norm(_apply(h, img) - mm, axis=1)
+        err = np.linalg.norm(transform_points(h, img) - mm, axis=1)
         return bool(err.max() <= MAX_FIT_ERROR_MM)
 
     def _prior_fits(self, prior: np.ndarray, fids: dict[int, np.ndarray]) -> bool:
@@ -325,7 +325,7 @@ class BoardDetector:
         if len(pieces) < 6:
             return h
         centres = np.stack(list(pieces.values())).mean(axis=1)
-        mapped = _apply(h, centres)
+        mapped = transform_points(h, centres)
         d, idx = self._nearest(mapped)
         good = d < 0.35 * self.inner_r
         if good.sum() < 6:
@@ -359,7 +359,7 @@ class BoardDetector:
         if obs.lens is not None:  # where the picture shows them, for drawing and region searches
             image_centres = obs.lens.distort(image_centres)
         image_centres = image_centres.tolist()
-        quads = _apply(h, in_image.reshape(-1, 2)).reshape(-1, 4, 2)
+        quads = transform_points(h, in_image.reshape(-1, 2)).reshape(-1, 4, 2)
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
         dists, two = self._two_nearest(centres)
@@ -398,6 +398,7 @@ class BoardDetector:
             obs.unplaced.append(entry)
 
 
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def transform_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N x 2) through a homography."""
     pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, h).reshape(-1, 2)

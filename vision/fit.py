@@ -29,7 +29,7 @@ import numpy as np
 
 from companion.errors import FogCompanionError
 from companion.games import BoardFit, Layout
-from vision.detect import MIN_SPREAD, BoardDetector, detector_parameters
+from vision.detect import BoardDetector, detector_parameters, transform_points
 from vision.lens import Lens, board_to_image
 
 MIN_ANCHORS = 4
@@ -78,7 +78,7 @@ class FittedBoard:
         if self.homography is None:
             return None
         pts = self.lens.undistort(px) if self.lens is not None else np.asarray(px, float).reshape(-1, 2)
-        return _apply(self.homography, pts)
+        return transform_points(self.homography, pts)
 
     def in_words(self, fine_mm: float = 3.0) -> str:
         """The fit as a player reads it: all anchors close, or which are how far off."""
@@ -166,7 +166,7 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
                        + ": are those pieces on the board, their markers uncovered and in view?")
     cell_xy = {c.id: np.array(c.center_mm, float) for c in layout.cells.values()}
     file_pts = np.array([cell_xy[c] for c in used.values()])
-    if not _spread(file_pts, layout):
+    if not detector.spread_enough(file_pts):
         if missing:
             raise FitError(f"the {len(used)} anchors seen are all in one part of the board; not seen: "
                            f"{', '.join(missing)}: are their markers uncovered, lit and in view?")
@@ -181,7 +181,7 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
     others_on_cells: dict[str, str] = {}
     if others:
         o_img = np.array([seen[p].mean(axis=0) for p in others])
-        o_file = _apply(g, o_img)
+        o_file = transform_points(g, o_img)
         ids_ = list(cell_xy)
         grid = np.array([cell_xy[c] for c in ids_])
         d = np.sqrt(((o_file[:, None, :] - grid[None, :, :]) ** 2).sum(axis=2))
@@ -242,20 +242,13 @@ def _unique_markers(corners: Any, ids: Any) -> dict[int, np.ndarray]:
     return {i: cs[0] for i, cs in found.items() if len(cs) == 1}
 
 
-def _spread(pts: np.ndarray, layout: Layout) -> bool:
-    if len(pts) < 3:
-        return False
-    smallest = float(np.linalg.eigvalsh(np.cov(pts.T))[0])
-    return math.sqrt(max(0.0, smallest)) >= MIN_SPREAD * min(layout.size_mm)
-
-
 def _anchor_fit(pieces: list[str], cells: list[str], img: np.ndarray, file_pts: np.ndarray, inner: float,
                 cell_xy: dict[str, np.ndarray]) -> np.ndarray:
     """The picture -> file homography from the anchors; one anchor that does not fit is named."""
     g, _ = cv2.findHomography(img, file_pts, 0)
     if g is None:
         raise FitError("the anchors do not fix the board (are some of them on one line?)")
-    off = np.linalg.norm(_apply(g, img) - file_pts, axis=1)
+    off = np.linalg.norm(transform_points(g, img) - file_pts, axis=1)
     limit = ANCHOR_TOLERANCE * inner
     if off.max() <= limit:
         return g
@@ -265,9 +258,9 @@ def _anchor_fit(pieces: list[str], cells: list[str], img: np.ndarray, file_pts: 
             g2, _ = cv2.findHomography(img[rest], file_pts[rest], 0)
             if g2 is None:
                 continue
-            off2 = np.linalg.norm(_apply(g2, img) - file_pts, axis=1)
+            off2 = np.linalg.norm(transform_points(g2, img) - file_pts, axis=1)
             if off2[rest].max() <= limit:
-                at = _apply(g2, img[k:k + 1])[0]
+                at = transform_points(g2, img[k:k + 1])[0]
                 ids_ = [c for c in cell_xy]
                 nearest = ids_[int(np.argmin([np.linalg.norm(cell_xy[c] - at) for c in ids_]))]
                 raise FitError(f"{pieces[k]} is {off2[k]:.0f} mm off {cells[k]} while the other anchors agree: "
@@ -322,10 +315,10 @@ def _solve(g: np.ndarray, quads: dict[int, np.ndarray], layout: Layout, cell_of:
     anchored = [(k, np.array(layout.cells[cell_of[m]].center_mm, float)) for k, m in enumerate(mids) if m in cell_of]
     a_idx = np.array([k for k, _ in anchored], int)
     a_file = np.array([f for _, f in anchored]).reshape(-1, 2)
-    mm_per_px = float(np.median([np.linalg.norm(_apply(g, q[:1]) - _apply(g, q[1:2])) /
+    mm_per_px = float(np.median([np.linalg.norm(transform_points(g, q[:1]) - transform_points(g, q[1:2])) /
                                  max(1e-9, np.linalg.norm(q[0] - q[1])) for q in (quads[m] for m in mids)]))
     # start: the pieces' fit, each marker where it maps and turned as it maps, a square print, no loss
-    start_h = _apply(h0, cn.reshape(-1, 2)).reshape(len(mids), 4, 2)
+    start_h = transform_points(h0, cn.reshape(-1, 2)).reshape(len(mids), 4, 2)
     centres = start_h.mean(axis=1)
     turns = []
     for k in range(len(mids)):
@@ -346,7 +339,7 @@ def _solve(g: np.ndarray, quads: dict[int, np.ndarray], layout: Layout, cell_of:
         grow = 1 + loss / np.maximum(side_n * spread, 1e-9)  # the loss in pixels, per marker
         centre_n = cn.mean(axis=1, keepdims=True)
         grown = centre_n + (cn - centre_n) * grow[:, None, None]
-        mapped = _apply(h, grown.reshape(-1, 2)).reshape(n_m, 4, 2)
+        mapped = transform_points(h, grown.reshape(-1, 2)).reshape(n_m, 4, 2)
         cos, sin = np.cos(th), np.sin(th)
         rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # n x 2 x 2
         square = c[:, None, :] + np.einsum("nij,kj->nki", rot, unit) * size[:, None, None]
@@ -389,7 +382,7 @@ def _solve(g: np.ndarray, quads: dict[int, np.ndarray], layout: Layout, cell_of:
     total = h @ n_of
 
     def picture_to_printed(px: np.ndarray) -> np.ndarray:
-        return _apply(total, px)
+        return transform_points(total, px)
 
     return shape, lattice, picture_to_printed, total
 
@@ -441,9 +434,9 @@ def _onto_board(quads: dict[int, np.ndarray], total: np.ndarray, shape: tuple[in
     for marker, quad in quads.items():
         if marker not in pieces:
             continue
-        seen = _apply(total, quad)
+        seen = transform_points(total, quad)
         on_board = nadir + (seen - nadir) / keep
-        out[marker] = _apply(to_image, on_board)
+        out[marker] = transform_points(to_image, on_board)
     return out
 
 
@@ -454,7 +447,3 @@ def _turn_and_shift(nominal: np.ndarray, measured: np.ndarray) -> tuple[float, t
                                     float((a * b).sum())))
     shift = measured.mean(axis=0) - nominal.mean(axis=0)
     return angle, (float(shift[0]), float(shift[1]))
-
-
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h).reshape(-1, 2)
