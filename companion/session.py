@@ -53,7 +53,7 @@ class Session:
         self.pending: list[tuple[str, dict[str, Any]]] = []  # events waiting for the disk (in order)
         self._finish_pending = False
         self._version = 0  # changes with every state change (a reading made meanwhile is stale)
-        self._board_moved = False  # the board was re-fitted and no picture has matched the game since
+        self._board_moved = False  # the board was re-fitted and no picture has read as the game since
 
     @property
     def state(self) -> Any:
@@ -485,16 +485,19 @@ class Session:
                         self.status.out_of_sync = None
                         self._publish("in-sync", {"after": "the pieces were put back"})
                     return None
-                if self._board_moved:  # a board read a cell off is not a move: nobody is accused
-                    return self._out_of_sync(Reconciliation.illegal(BOARD_MOVED, rule="board-moved"), seen_c,
-                                             accuse=False)
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)
             with self._lock:
                 if version != self._version:
                     continue  # a move from the panel or a button came first: read the picture again
+                if not answer.ok and self._board_moved:
+                    # since the board was re-fitted the pieces disagree with the game: a board read a
+                    # cell off is nobody's fault, so nobody is accused until the players have looked
+                    return self._out_of_sync(Reconciliation.illegal(BOARD_MOVED, rule="board-moved"), seen_c,
+                                             accuse=False)
                 if not answer.ok:
                     return self._out_of_sync(answer, seen_c)
+                self._board_moved = False  # a legal reading: the fit reads the table as the game has it
                 return self._settle(answer, seen_c)
 
     def board_moved(self) -> None:

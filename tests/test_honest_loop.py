@@ -331,20 +331,27 @@ def test_a_move_entered_on_the_panel_waits_for_the_piece_on_the_table(companion:
 
 def test_after_the_board_is_knocked_a_picture_that_differs_says_check_the_fit_and_accuses_nobody(
         companion: Companion, client: Any):
-    """The camera re-fitted a bumped board; the next picture reads an islander a cell off. That is
-    not a move and not anybody's fault until the players have looked."""
+    """The camera re-fitted a bumped board; the next picture reads an islander where no move takes
+    it. That may be the fit, not a player: nobody is accused until the players have looked. A
+    picture that reads as a legal move is a move, bump or not."""
     session = playing(companion, client)
     piece, here, there = forward_step(session.state)
+    far = far_cell(session.state, piece)
     session.board_moved()
-    answer = session.on_stable_change(moved(session.expected(), **{piece: there}))
+    answer = session.on_stable_change(moved(session.expected(), **{piece: far}))
     assert answer is not None and not answer.ok
     sync = client.get("/api/state").get_json()["out_of_sync"]
     assert sync["rule"] == "board-moved" and sync["reason"].startswith("board moved: check the fit")
     assert sync["offenders"] == [] and [p["piece"] for p in sync["pieces"]] == [piece]
     assert session.state.where[piece] == here  # nothing was logged
-    # the players look: the picture was right after all once the board is read again
+    # the players look and put it right: the picture matches the game again
     session.on_stable_change(session.expected())
     assert client.get("/api/state").get_json()["out_of_sync"] is None
-    # from then on a real move is read as a move again
+    # a move that the rules allow is read as a move
     session.on_stable_change(moved(session.expected(), **{piece: there}))
     assert session.state.where[piece] == there
+    # and once the game is read again, an impossible picture accuses as ever
+    session.board_moved()
+    session.on_stable_change(session.expected())
+    answer = session.on_stable_change(moved(session.expected(), **{piece: far_cell(session.state, piece)}))
+    assert answer is not None and not answer.ok and answer.rule != "board-moved"

@@ -313,6 +313,19 @@ class BoardDetector:
         err = np.linalg.norm(transform_points(h, img) - mm, axis=1)
         return bool(err.max() <= MAX_FIT_ERROR_MM)
 
+    def markers_fit(self, h: np.ndarray, corners: Any, ids: Any) -> bool | None:
+        """Do the corner markers seen in a frame still sit where the fit ``h`` puts them? None with
+        fewer than two seen (nothing to judge by). The test of a bumped board: the corner markers
+        jump; a fit refined by the pieces that shifts the board's far corners a little does not."""
+        fids: dict[int, np.ndarray] = {}
+        seen: dict[int, int] = {}
+        for c, i in zip(corners, ids.ravel() if ids is not None else (), strict=False):
+            if int(i) in self.fiducials:
+                seen[int(i)] = seen.get(int(i), 0) + 1
+                fids[int(i)] = np.asarray(c, np.float64).reshape(4, 2)
+        fids = {i: q for i, q in fids.items() if seen[i] == 1}
+        return None if len(fids) < 2 else self._prior_fits(h, fids)
+
     def _prior_fits(self, prior: np.ndarray, fids: dict[int, np.ndarray]) -> bool:
         """The last fit still holds if the corner markers that are visible land where they belong."""
         if not fids:

@@ -264,7 +264,8 @@ class StreamObserver:
             obs = self.detector.observe(corners, ids, self.track.fit)
         if not obs.board_found or obs.homography is None:
             return obs
-        fit, self.board_moved = self.track.update(obs.homography)
+        agree = self.detector.markers_fit(self.track.fit, corners, ids) if self.track.fit is not None else None
+        fit, self.board_moved = self.track.update(obs.homography, agree)
         if fit is not obs.homography:
             obs = self.detector.observe(corners, ids, fixed=fit)
         return obs

@@ -55,12 +55,17 @@ class BoardTrack:
         moved = cv2.perspectiveTransform(px.reshape(-1, 1, 2), b).reshape(-1, 2)
         return float(np.linalg.norm(moved - self._corners_mm(), axis=1).max())
 
-    def update(self, h: np.ndarray) -> tuple[np.ndarray, bool]:
-        """A frame's own fit -> (the fit to read this frame with, whether the board was just found moved)."""
+    def update(self, h: np.ndarray, markers_agree: bool | None = None) -> tuple[np.ndarray, bool]:
+        """A frame's own fit -> (the fit to read this frame with, whether the board was just found moved).
+
+        ``markers_agree``: whether the corner markers seen still sit where the tracked fit puts them
+        (None: too few seen). When they do, the board has not moved, whatever a fit refined by the
+        pieces says about its far corners; without them, the fits themselves are compared."""
         if self.fit is None:
             self.fit = h
             return h, False
-        if self.shift_mm(self.fit, h) <= SAME_MM:
+        same = markers_agree if markers_agree is not None else self.shift_mm(self.fit, h) <= SAME_MM
+        if same:
             self._jump, self._jumps = None, 0
             try:
                 px = (1 - BLEND) * self._corners_px(self.fit) + BLEND * self._corners_px(h)
