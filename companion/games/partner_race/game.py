@@ -17,7 +17,7 @@ from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Out
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race.cards import CARDS, DECK
-from companion.games.partner_race.rules import Action, Fold, Play, RaceState
+from companion.games.partner_race.rules import Action, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team
 
 MAX_NAME = 40

@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.errors import IllegalMoveError, NotationError
 from companion.games.partner_race.cards import CARDS, DEALS_PER_DEALER, DECK, HAND, Card, card
-from companion.games.partner_race.track import (COLOURS, GOAL, backward, colour_of, forward, goal, locked, partner,
+from companion.games.partner_race.track import (COLOURS, backward, colour_of, forward, goal, locked, partner,
                                                 pawns_of, seat_of, team, track, valid)
 
 
@@ -376,5 +376,5 @@ def from_json(data: Mapping[str, Any]) -> RaceState:
         raise NotationError(f"not a partner race state: {exc}") from None
 
 
-__all__ = ["GOAL", "Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
+__all__ = ["Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
            "new_race", "parse_action", "playable", "plays", "to_json", "winners"]
