@@ -231,7 +231,7 @@ class Session:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            diffs = _differences(self.expected(), _canonical(seen))
+            diffs = _differences(self.expected(), self._strip(_canonical(seen))[0])
             self.status.setup_differences = diffs
             if not diffs:
                 self.status.verifying = False
@@ -339,7 +339,8 @@ class Session:
 
     # ------------------------------------------------------------------ the table and the game
     def _strip(self, seen: Picture) -> tuple[Picture, tuple[tuple[str, str], ...]]:
-        """The picture without the pieces the rules took off the table, and where those still are.
+        """The picture without the pieces the rules took off the table, and where those still are;
+        pieces the game says are hidden (under another) put where the game has them.
 
         The FOG turns swallowed tokens over; until the players have done so the camera still sees
         them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
@@ -353,6 +354,8 @@ class Session:
                     left.append((piece, cell))
                 else:
                     kept.setdefault(cell, []).append(piece)
+        for piece, cell in self.game.hidden(self.state, _canonical(kept)).items():  # under another piece
+            kept.setdefault(cell, []).append(piece)
         return _canonical(kept), tuple(sorted(left))
 
     def _set_to_clear(self, left: tuple[tuple[str, str], ...]) -> None:
@@ -443,8 +446,9 @@ class Session:
                                            f"the game did not move it ({where}): put it back"})
         return False
 
-    def move(self, piece: str, cell: str | None) -> Reconciliation:
-        """A move entered on the panel: reconciled exactly as if the camera had seen it."""
+    def move(self, piece: str, cell: str | None, action: str | None = None) -> Reconciliation:
+        """A move entered on the panel: reconciled exactly as if the camera had seen it, or, when the
+        players chose one of the ways there the game offers (``action``: the card played), that one."""
         with self._lock:
             self._game()
             layout = self.game.layout(self.state)
@@ -452,6 +456,13 @@ class Session:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
+            if action is not None:
+                ways = self.game.targets(self.state, piece).get(cell or "", ())
+                chosen = next((w for w in ways if w.actions[0] == action), None)
+                if chosen is None:
+                    raise IllegalMoveError(f"{action!r} does not take {piece} to {cell} now")
+                self._apply_choice(chosen, "the move entered on the panel")
+                return Reconciliation((chosen,))
             seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
             if cell is not None:
                 seen.setdefault(cell, []).append(piece)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.errors import BoardFileError, SetupError
+from companion.errors import BoardFileError, IllegalMoveError, SetupError
 from companion.games import TableStatus, get_game
 from companion.games.partner_race import board as boards
 
@@ -67,6 +67,63 @@ def test_a_bump_is_read_from_where_the_pawns_are_seen():
     assert GAME.notes(state, GAME.apply(state, "play yellow 5 yellow-1:5"))["bumped"] == ["green-1"]
 
 
+def test_the_same_card_on_the_spot_again_is_a_play_the_players_confirm():
+    """Another 2 laid on the 2 looks like no card laid at all: the companion asks, it does not charge it."""
+    state = started("play yellow start yellow-1:start", "play green start green-1:start",
+                    "play blue start blue-1:start", "play red start red-1:start",
+                    "play yellow 2 yellow-1:2")
+    picture = moved(GAME.expected(state), "green-1", "T17")  # the 2 still on top
+    answer = GAME.reconcile(state, picture)
+    assert answer.ambiguous and answer.question and "another 2" in answer.question
+    assert [c.actions for c in answer.choices] == [("play green 2 green-1:2",)]
+    laid = GAME.reconcile(state, {**GAME.expected(state), boards.CARD_SPOT: ("card-5",)})
+    assert not laid.ok and "now move the pawn" in laid.reason  # a card laid, the pawn not moved yet
+
+
+def test_a_pawn_landing_on_its_own_colour_hides_the_one_below_and_is_still_read():
+    """Two pawns of one colour on a space are a stack: the camera sees the top one only."""
+    state = started("play yellow start yellow-1:start", "play green start green-1:start",
+                    "play blue start blue-1:start", "play red start red-1:start",
+                    "play yellow 5 yellow-1:5", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                    "play red 2 red-1:2", "play yellow start yellow-2:start",
+                    "play green 2 green-1:2", "play blue 2 blue-1:2", "play red 2 red-1:2")
+    assert state.where["yellow-1"] == "T4" and state.where["yellow-2"] == "start"
+    picture = {c: tuple(p for p in ps if p != "yellow-2") for c, ps in GAME.expected(state).items()}
+    picture[boards.CARD_SPOT] = ("card-5",)  # yellow-2 went onto yellow-1 (5 steps from start: T4), under it
+    answer = GAME.reconcile(state, {c: ps for c, ps in picture.items() if ps})
+    assert answer.ok and [c.actions for c in answer.choices] == [("play yellow 5 yellow-2:5",)]
+    after = GAME.apply(state, "play yellow 5 yellow-2:5")
+    seen = {c: tuple(p for p in ps if p != "yellow-2") for c, ps in GAME.expected(after).items()}
+    assert GAME.hidden(after, seen) == {"yellow-2": "T4"}  # the session counts it as seen there
+    lost = {c: ps for c, ps in seen.items() if c != "T4"}
+    assert GAME.hidden(after, lost) == {}  # with nothing of its colour on T4 it is missing, not hidden
+
+
+def test_a_correction_records_the_pawns_as_seen_and_reads_back():
+    state = started("play yellow start yellow-1:start", "play green start green-1:start")
+    picture = moved(GAME.expected(state), "yellow-1", "T3")  # knocked along the track
+    action = GAME.correction(state, picture)
+    assert str(action) == "correct yellow-1:start>T3" and GAME.parse_action(str(action)) == action
+    after = GAME.apply(state, str(action))
+    assert after.where["yellow-1"] == "T3" and after.active == state.active and after.seen == state.seen
+    with pytest.raises(IllegalMoveError, match="the game has it on T3"):
+        GAME.apply(after, str(action))  # written for the position before
+    with pytest.raises(IllegalMoveError, match="not on the board"):
+        GAME.correction(state, {c: ps for c, ps in picture.items() if "yellow-1" not in ps})
+    with pytest.raises(IllegalMoveError, match="share a goal circle"):
+        GAME.apply(state, "correct yellow-2:home>G1 yellow-3:home>G1")
+    assert str(GAME.correction(state, {**GAME.expected(state), boards.CARD_SPOT: ("card-9",)})) == \
+        "correct card:start>9"
+
+
+def test_two_cards_that_bring_a_pawn_out_are_both_offered_on_the_panel():
+    state = started()
+    ways = GAME.targets(state, "yellow-1")["start-yellow"]
+    assert [w.actions[0] for w in ways] == ["play yellow start yellow-1:start", "play yellow 8s yellow-1:start",
+                                            "play yellow 13s yellow-1:start"]
+    assert all("out to the starting space" in w.summary for w in ways)
+
+
 def test_the_board_has_every_place_and_refuses_a_bad_file_by_name(tmp_path: Path):
     layout = GAME.layout()
     kinds = {}
@@ -112,6 +169,12 @@ def test_the_leds_show_whose_turn_and_the_teams():
     assert scene.segments["turn"][0].colour == colours["yellow"]
     assert [light.colour for light in scene.segments["fog"]] == [colours[c] for c in ("yellow", "blue", "green", "red")]
     assert GAME.led_scene(state, TableStatus(waiting=True)).segments["turn"][0].effect == "blink"
+    assert len(scene.segments["mp"]) == 4  # the cards in yellow's hand
+    after = GAME.apply(state, "play yellow start yellow-1:start")
+    assert GAME.led_scene(after).segments["turn"][0].colour == colours["green"]
+    assert len(GAME.led_scene(after).segments["mp"]) == 4 and after.cards_left[0] == 3
+    wrong = GAME.led_scene(after, TableStatus(offenders=("green-2",))).segments["fog"]
+    assert [light.effect for light in wrong] == ["steady", "steady", "blink", "steady"]  # green's light blinks
 
 
 def test_the_sticker_sheet_has_the_pawns_and_a_whole_deck_of_card_markers(tmp_path: Path,
@@ -129,47 +192,35 @@ def test_the_sticker_sheet_has_the_pawns_and_a_whole_deck_of_card_markers(tmp_pa
 def test_on_the_simulated_table_cards_laid_and_pawns_moved_by_hand_are_read_as_plays(tmp_path: Path):
     """The companion run for the partner card race: the simulated camera sees the track, the hands
     bring pawns out, lay cards on the card spot, move pawns and bump one; each is read as a play."""
-    import io
+    from tests.test_partner_race_table import start
 
-    from companion.run import Companion
-    from tests.tables import sim_config, wait_for
-    from web_ui import create_app
-
-    out = io.StringIO()
-    companion = Companion(sim_config(tmp_path, **{"game.name": "partner-race"}), out=out)
-    companion.start(panel=False)
-    client = create_app(companion).test_client()
-
-    def post(path: str, body: object = None) -> object:
-        return client.post(path, data=json.dumps(body or {}), headers={"Content-Type": "application/json"})
+    companion, table, out = start(tmp_path, seed=3)
 
     def hand(card: str, *moves: tuple[str, str]) -> None:
-        """The card laid on the pile (the one under it hidden), then the pawns moved."""
+        """The card laid on the pile (the one under it hidden), then the pawns moved one by one."""
         for old in ("card-" + k for k in ("start", "8s", "13s", "5", "2")):
-            post("/api/table/move", {"piece": old, "cell": None})
-        post("/api/table/move", {"piece": f"card-{card}", "cell": boards.CARD_SPOT})
+            table.post("/api/table/move", {"piece": old, "cell": None})
+        table.post("/api/table/move", {"piece": f"card-{card}", "cell": boards.CARD_SPOT})
         for piece, cell in moves:
-            post("/api/table/move", {"piece": piece, "cell": cell})
+            table.post("/api/table/move", {"piece": piece, "cell": cell})
 
     try:
-        assert post("/api/games", {"game": "partner-race", "players": [{}, {}, {}, {}], "seed": 3}).status_code == 200
-        post("/api/table/setup")
         session = companion.session
-        assert wait_for(lambda: not session.status.verifying, 60), out.getvalue()
         turns = [("start", [("yellow-1", "start-yellow")], "play yellow start yellow-1:start"),
                  ("8s", [("green-1", "start-green")], "play green 8s green-1:start"),
                  ("13s", [("blue-1", "start-blue")], "play blue 13s blue-1:start"),
                  ("start", [("red-1", "start-red")], "play red start red-1:start"),
                  ("13s", [("yellow-1", "T12")], "play yellow 13s yellow-1:13"),
                  ("2", [("green-1", "T17")], "play green 2 green-1:2"),
-                 ("2", [("blue-1", "T33")], "play blue 2 blue-1:2"),
+                 ("2", [("blue-1", "T33")], "play blue 2 blue-1:2"),  # the same card again: confirmed
                  ("2", [("red-1", "T49")], "play red 2 red-1:2"),
                  ("5", [("green-1", "home-green-1"), ("yellow-1", "T17")], "play yellow 5 yellow-1:5")]
         for card, moves, action in turns:
+            before = session.state
             hand(card, *moves)
-            assert wait_for(lambda a=action: session.state.history[-1:] == (a,), 60), out.getvalue()
-        assert wait_for(lambda: session.status.out_of_sync is None, 60), out.getvalue()
+            table.settle(action, before)
         assert session.state.where["green-1"] == "home"
         assert session.state.seen["2"] == 3 and session.state.active == "green"
+        assert table.asked == 2  # the 2 on the 2, twice
     finally:
         companion.stop()

@@ -266,8 +266,11 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             # A token lies a little off-centre and turned; that stays put until the token moves.
             own = np.random.default_rng(zlib.crc32(f"{seed}:{piece}:{cell_id}".encode()))
             jitter = own.uniform(-2.0, 2.0, 2)
-            cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
-            cy = cell.center_mm[1] + jitter[1]
+            if cell.facts.get("stack"):  # each on the one before, a little off: only the top marker shows
+                cx, cy = cell.center_mm[0] + jitter[0] + 1.5 * k, cell.center_mm[1] + jitter[1] + 1.5 * k
+            else:  # side by side
+                cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
+                cy = cell.center_mm[1] + jitter[1]
             angle = own.uniform(0, 2 * math.pi)
             half = TOKEN_MM / 2
             corners = [(cx + half * (math.cos(angle) * dx - math.sin(angle) * dy),

@@ -126,9 +126,9 @@ class StreamObserver:
         refresh = (self._since_full >= REFRESH_EVERY and self._searched) or self.track.pending
         if self._last_small is not None and last is not None:
             changed = self._changed(small)
-            self.last_motion = float(changed.mean()) if self._mask is None else \
-                float(changed.sum()) / max(1, int(self._mask.sum()))
-            if self.last_motion < self.idle_threshold and not refresh:
+            area = changed.size if self._mask is None else max(1, int(self._mask.sum()))
+            self.last_motion = float(changed.sum()) / area
+            if self.last_motion < self._idle_share(area, last) and not refresh:
                 return _copy(last, (time.perf_counter() - start) * 1000)
             if last.board_found and self.last_motion < ROI_MAX_SHARE and not refresh:
                 roi = self._roi(changed, frame.shape, small.shape)
@@ -231,6 +231,14 @@ class StreamObserver:
             if window.size and bool(large[window].any()):
                 out.add(piece)
         return out
+
+    def _idle_share(self, area: int, last: Observation) -> float:
+        """The share of the board that may change with nothing moved: ``idle_threshold``, but never
+        as much as half a marker's area in the small frame. On a large frame a small pawn covers
+        only a few of the small frame's pixels, and a pawn moved must not pass for an idle board."""
+        small_width = self._small_now.shape[1] if self._small_now is not None else MOTION_WIDTH
+        side = self._marker_px(last.homography) * small_width / max(1, self._frame_width)
+        return min(self.idle_threshold, max(2.0, 0.5 * side * side) / area)
 
     def _smallest_side(self, h: np.ndarray | None) -> float:
         """The side below which nothing is a marker: a tilted camera sees the far side's markers

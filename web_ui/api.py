@@ -131,7 +131,9 @@ def get_targets() -> Any:
     if piece not in session.game.layout(state).pieces:
         abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
     targets = session.game.targets(state, piece)
-    return jsonify(piece=piece, targets=[{"cell": c, "action": a} for c, a in targets.items()])
+    return jsonify(piece=piece, targets=[{"cell": c, "action": ways[0].actions[0],
+                                          "choices": [{"action": w.actions[0], "summary": w.summary} for w in ways]}
+                                         for c, ways in targets.items() if ways])
 
 
 @bp.get("/leds")
@@ -146,9 +148,9 @@ def get_leds() -> Any:
 def setup_choices() -> Any:
     """The setup page's questions: the games to choose from, and each game's own questions."""
     c = companion()
-    board = _board_name()
+    board, configured = _board_name(), _config_game()
     games = [{"name": n, "title": get_game(n).title, "players": list(get_game(n).players),
-              "schema": get_game(n).setup_schema(board)} for n in names()]
+              "schema": get_game(n).setup_schema(board if n == configured else None)} for n in names()]
     current = next(g for g in games if g["name"] == c.session.game.name)
     by_name = {f["name"]: f for f in current["schema"]}
     return jsonify(games=games, game=current["name"], schema=current["schema"],
@@ -165,12 +167,20 @@ def _board_name() -> str | None:
     return config["game"]["board"] if config is not None else None
 
 
+def _config_game() -> str | None:
+    config = getattr(companion(), "config", None)
+    return config["game"]["name"] if config is not None else None
+
+
 @bp.get("/score")
 def get_score() -> Any:
+    """The final score: the game's own breakdown (``to_dict``) and its lines in words."""
     state = _state_or_409()
-    if state.phase != "finished":
-        abort(409, description=f"the game is not over yet (phase: {state.phase})")
-    return jsonify(state_json(companion())["score"])
+    game = companion().session.game
+    if game.outcome(state) is None:
+        abort(409, description="the game is not over yet")
+    report = game.score(state)
+    return jsonify({**report.to_dict(), "lines": report.lines()})
 
 
 @bp.get("/games")
@@ -279,7 +289,8 @@ def create_game() -> Any:
                   "characters") or ""
     _confirmed(data, "starting a new game pauses")
     solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
-    board = _board_name() or "standard"
+    # the configured board is the configured game's; another game chosen here is played on its own
+    board = (_board_name() if game.name == _config_game() else None) or "standard"
     try:
         if solo is not None:
             scenarios = next((f.get("choices", []) for f in game.setup_schema(board) if f["name"] == "scenario"), [])
@@ -349,7 +360,9 @@ def move() -> Any:
     data = body()
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id")
-    answer = companion().session.move(piece, cell)
+    action = field(data, "action", str, required=False, check=lambda v: 0 < len(v) <= 400,
+                   what="one of the actions /api/targets offers for that cell")
+    answer = companion().session.move(piece, cell, action)
     return ok(ambiguous=bool(answer and answer.ambiguous))
 
 

@@ -49,7 +49,8 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         return out
     out.update(snap.game.view(snap.state))
     outcome = snap.game.outcome(snap.state)
-    out["outcome"] = None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason}
+    out["outcome"] = None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason,
+                                                   "lines": snap.game.score(snap.state).lines()}
     hourglass = getattr(hardware, "hourglass", None) if hardware is not None else None
     left = hourglass.left() if hourglass is not None else None
     out["hourglass_left"] = round(left, 1) if left is not None and snap.game.turn_timer(snap.state) else None

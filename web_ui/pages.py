@@ -18,8 +18,9 @@ def _page(name: str, **context: Any) -> str:
     companion = current_app.extensions["companion"]
     camera = getattr(companion, "camera", None)
     pin_choice = current_app.extensions["pin_store"].choice
+    title = getattr(getattr(companion.session, "game", None), "title", "") or "fog-companion"
     return render_template(f"{name}.html", page=name, nav=NAV, simulated=bool(camera and camera.simulated),
-                           pin_choice=pin_choice, **context)
+                           pin_choice=pin_choice, game_title=title.split(":")[0], **context)
 
 
 def _add_page(name: str, rule: str) -> None:

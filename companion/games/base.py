@@ -36,7 +36,8 @@ class Cell:
     line: RGB | None = None               # its outline's colour (None: no outline)
     standable: bool = True                # False: printed, but no piece ever stands there (woods)
     facts: Mapping[str, Any] = field(default_factory=dict)  # game facts a panel may show (JSON-able);
-    #                                     "pile": pieces laid here cover the one before (played cards)
+    #                                     "pile": pieces laid here cover the one before (played cards);
+    #                                     "stack": pieces sharing it stand on each other (the top one shows)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "x": self.center_mm[0], "y": self.center_mm[1],
@@ -334,15 +335,24 @@ class Game(Protocol):
     def expected(self, state: Any) -> dict[str, tuple[str, ...]]:
         """What the camera should see now: cell -> sorted piece ids."""
 
-    def targets(self, state: Any, piece: str) -> dict[str, str]:
-        """Where ``piece`` can go with one legal action now: cell -> that action's text (the panel's dots)."""
+    def targets(self, state: Any, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """Where ``piece`` can go with one legal action now (the panel's dots): cell -> the ways there,
+        a :class:`Choice` of one action each, the usual one first. Several (two cards that both take a
+        pawn there): the panel asks which was played."""
 
     def taken_off(self, state: Any) -> Sequence[str]:
         """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
         tokens, turned over by hand). The session lists them as a chore, never as a disagreement."""
 
+    def hidden(self, state: Any, seen: Placement) -> dict[str, str]:
+        """Pieces missing from a picture that the camera cannot see where the game has them (the
+        partner race: a pawn under another of its colour on one space): piece -> cell. The session
+        counts them as seen there; anything else missing is missing."""
+
     def reconcile(self, state: Any, seen: Placement) -> Reconciliation:
-        """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left out).
+        """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left
+        out, those :meth:`hidden` where the game has them put in). A piece moved may still be missing
+        (hidden where it went): the game knows where that can be.
 
         A reading that hides what the camera cannot see (a piece that ends where it started, a
         move that ends the turn early) is returned with a ``question``: the players confirm it."""

@@ -1,14 +1,30 @@
 "use strict";
 (async () => {
-  let state = null, selected = null;
+  let state = null, selected = null, ways = {};
   const mode = () => document.querySelector("input[name=mode]:checked").value;
   const hint = (t) => { document.getElementById("mode-hint").textContent = t; };
-  async function send(piece, cell) {
-    selected = null; board.selected = null; board.showTargets(null, []);
+  async function send(piece, cell, action) {
+    selected = null; board.selected = null; board.showTargets(null, []); ways = {};
     if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
-    else await Fog.api("POST", "/api/move", {piece, cell});
+    else await Fog.api("POST", "/api/move", action ? {piece, cell, action} : {piece, cell});
     hint("Tap a piece, then a cell.");
   }
+  /* Several ways to one place (two cards that both take a pawn there): the players say which. */
+  const picker = document.getElementById("pick");
+  function pick(piece, cell) {
+    const choices = ways[cell] || [];
+    if (choices.length < 2) { send(piece, cell, choices.length ? choices[0].action : undefined); return; }
+    document.getElementById("pick-title").textContent = Fog.named(piece) + " to " + cell + ": which was it?";
+    const box = document.getElementById("pick-choices");
+    box.replaceChildren();
+    choices.forEach((c) => {
+      const b = Fog.el("button", {type: "button", "class": "choice"}, c.summary);
+      b.onclick = () => { picker.close(); send(piece, cell, c.action); };
+      box.appendChild(b);
+    });
+    picker.showModal();
+  }
+  document.getElementById("pick-cancel").onclick = () => picker.close();
   const board = await Fog.board("board", {
     onPiece: async (id) => {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then a cell."); return; }
@@ -17,11 +33,12 @@
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
       const cells = res.ok ? res.data.targets.map((t) => t.cell) : [];
       if (selected !== id) return;
+      ways = res.ok ? Object.fromEntries(res.data.targets.map((t) => [t.cell, t.choices || [{action: t.action}]])) : {};
       board.showTargets(id, cells);
       hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
     },
-    onTarget: (piece, cell) => send(piece, cell),
-    onCell: (cell) => { if (selected) send(selected, cell); },
+    onTarget: (piece, cell) => pick(piece, cell),
+    onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
   });
   Fog.legend(document.getElementById("legend"), board.g);
   function draw() {
@@ -46,8 +63,20 @@
       s.phase !== "moving" ? "The draft comes first." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." : "";
+    /* a game whose turns end by playing (a card game) has no End turn: it says so by "end_turn": false */
+    const hidden = s.end_turn === false;
+    document.getElementById("end-turn").hidden = hidden;
     document.getElementById("end-turn").disabled = !!why;
-    text("end-turn-why", why);
+    text("end-turn-why", hidden ? (s.placement && !s.outcome ? "A turn ends when a card is laid." : "") : why);
+    /* what else a player may do without a piece (fold): each asks first */
+    const box = document.getElementById("turn-actions");
+    box.replaceChildren();
+    (s.outcome ? [] : s.turn_actions || []).forEach((t) => {
+      const b = Fog.el("button", {type: "button", "class": "secondary"}, t.label);
+      b.disabled = !!why;
+      b.onclick = () => { if (!t.confirm || window.confirm(t.confirm)) Fog.api("POST", "/api/act", {action: t.action}); };
+      box.appendChild(b);
+    });
   }
   let seq = null;
   Fog.on("state", (s) => {

@@ -105,7 +105,7 @@ const Fog = (() => {
     if (s.camera && !s.camera.healthy) {
       b.classList.add("warn");
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
-        "). Play goes on here: move islanders on the Board page."));
+        "). Play goes on here: move the pieces on the Board page."));
     }
     if (s.view_blocked && !s.outcome) {  /* after the game nothing is judged anyway */
       b.classList.add("ask");
@@ -114,8 +114,8 @@ const Fog = (() => {
     }
     if (s.out_of_sync) {
       b.classList.add("alert");
-      b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. End turn waits " +
-        "until they agree. " + cap(s.out_of_sync.reason) + "."));
+      b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. " +
+        (s.end_turn === false ? "Nothing new is taken " : "End turn waits ") + "until they agree. " + cap(s.out_of_sync.reason) + "."));
       const list = el("ul", {id: "sync-pieces", "class": "fixes"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
         named(m.piece) + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
@@ -138,7 +138,7 @@ const Fog = (() => {
         "The move can be read several ways. Which one happened?"));
       s.decision.forEach((o, i) => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
-          (i + 1) + ": " + (o.movements || o.actions || []).join(", ") + (o.cost === undefined ? "" : " (" + o.cost + " MP" +
+          (i + 1) + ": " + (o.movements ? o.movements.join(", ") : o.summary || (o.actions || []).join(", ")) + (o.cost === undefined ? "" : " (" + o.cost + " MP" +
           (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")"));
         btn.onclick = () => api("POST", "/api/decide", {option: i});
         b.appendChild(btn);
@@ -185,9 +185,12 @@ const Fog = (() => {
       s.phase === "finished" ? "score" : "play";
     const brand = document.querySelector(".brand");
     const title = (s.game_title || "").split(":")[0];  /* the game being played: its short title */
-    if (brand && title && brand.textContent !== title) brand.textContent = title;
-    const draft = box.querySelector('[data-step="draft"]');
-    if (draft) draft.hidden = !!s.game_name && s.game_name !== "fog" && s.phase !== "draft" && !s.drafts;
+    if (brand && title && brand.textContent !== title) {
+      brand.textContent = title;
+      document.title = document.title.split(" · ")[0] + " · " + title + " · fog-companion";
+    }
+    const draft = box.querySelector('[data-step="draft"]');  /* only a game with a draft has the step */
+    if (draft) draft.hidden = !!s.placement && s.drafts === undefined && s.phase !== "draft";
     box.querySelectorAll("li").forEach((li) => {
       const i = order.indexOf(li.dataset.step), here = order.indexOf(now);
       li.className = i < here ? "done" : i === here ? "here" : "";

@@ -2,13 +2,28 @@
 (async () => {
   Fog.on("state", (s) => {
     const sc = s.score;
-    document.getElementById("score-status").textContent = sc ? "Final score" : "The game is not over yet (" + s.phase + ").";
+    const over = !!s.outcome;
+    document.getElementById("score-status").textContent = over ? "Final score" :
+      !s.placement ? "No game yet." : "The game is not over yet.";
     const head = document.querySelector("#score-table thead");
     const body = document.querySelector("#score-table tbody");
     head.replaceChildren(); body.replaceChildren();
     document.getElementById("score-lines").replaceChildren();
-    document.getElementById("next-game").hidden = !sc;  /* the way on once the game is over */
-    if (!sc) return;
+    document.getElementById("next-game").hidden = !over;  /* the way on once the game is over */
+    document.getElementById("winner").textContent = "";
+    document.getElementById("tiebreak").textContent = "";
+    if (!over) return;
+    if (!sc || !sc.colours) {  /* a game without a points table: who won, why, and the game's own lines */
+      const names = (c) => { const p = (s.players || []).find((x) => x.colours.includes(c)); return p ? p.name + " (" + c + ")" : c; };
+      document.getElementById("winner").textContent = "Winner: " + s.outcome.winners.map(names).join(" and ") +
+        " — " + s.outcome.reason;
+      const ul = Fog.el("ul");
+      (s.outcome.lines || []).forEach((l) => ul.appendChild(Fog.el("li", {}, l.trim())));
+      document.getElementById("score-lines").appendChild(ul);
+      document.getElementById("score-table").hidden = true;
+      return;
+    }
+    document.getElementById("score-table").hidden = false;
     const colours = Object.keys(sc.colours);
     const cats = [...new Set(colours.flatMap((c) => Object.keys(sc.colours[c].categories)))];
     const hr = Fog.el("tr");

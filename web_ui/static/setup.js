@@ -5,39 +5,59 @@
   const count = document.getElementById("count");
   const rows = document.getElementById("player-rows");
   const scenario = document.getElementById("scenario");
-  choices.scenarios.forEach((s) => scenario.appendChild(Fog.el("option", {value: s}, "Scenario " + s)));
   const gameSelect = document.getElementById("game");
   choices.games.forEach((g) => gameSelect.appendChild(Fog.el("option", {value: g.name}, g.title)));
   gameSelect.value = choices.game;
-  document.getElementById("options-help").textContent = choices.options_help ?
-    "Comma-separated, for example: " + choices.options_help : "";
-  /* The rule options as switches, each with its line of help; a switch's text joins the options. */
   const switchBox = document.getElementById("switches");
-  switchBox.hidden = !(choices.switches || []).length;
-  (choices.switches || []).forEach((sw) => {
-    const id = "opt-" + sw.token;
-    const row = Fog.el("div", {"class": "switch-row", "data-token": sw.token});
-    if (sw.when && sw.when.players) row.dataset.players = String(sw.when.players);
-    const label = Fog.el("label", {"for": id, "class": "switch"});
-    const box = Fog.el("input", {type: "checkbox", role: "switch", id, "aria-describedby": id + "-help"});
-    label.append(box, " " + sw.label);
-    row.appendChild(label);
-    if (sw.kind === "seconds") {
-      const secs = Fog.el("input", {type: "number", id: id + "-seconds", min: sw.min, max: sw.max, value: sw.default,
-                                    "aria-label": sw.label + ": seconds", "class": "seconds"});
-      secs.disabled = true;
-      box.addEventListener("change", () => { secs.disabled = !box.checked; });
-      row.appendChild(secs);
-      row.appendChild(Fog.el("span", {"class": "unit"}, "seconds"));
-    }
-    row.appendChild(Fog.el("p", {"class": "hint", id: id + "-help"}, sw.help || ""));
-    switchBox.appendChild(row);
-  });
+  /* The questions are the chosen game's own (its setup schema): how many play, names and colours,
+     a solo scenario, rule options. Choosing another game asks that game's. */
+  let ask = {};
+  function questions() {
+    const game = choices.games.find((g) => g.name === gameSelect.value) || choices.games[0];
+    ask = Object.fromEntries(game.schema.map((f) => [f.name, f]));
+    const counts = (ask.players && ask.players.choices) || game.players;
+    const before = count.value;
+    count.replaceChildren();
+    counts.forEach((n) => count.appendChild(Fog.el("option", {value: n === (ask.players || {}).solo ? "solo" : String(n)},
+                                                   n === (ask.players || {}).solo ? "Solo" : String(n))));
+    const values = [...count.options].map((o) => o.value);
+    count.value = values.includes(before) ? before : values.includes("3") ? "3" : values[values.length - 1];
+    document.getElementById("count-row").hidden = values.length < 2;
+    scenario.replaceChildren();
+    ((ask.scenario || {}).choices || []).forEach((v) => scenario.appendChild(Fog.el("option", {value: v}, "Scenario " + v)));
+    const options = ask.options || {};
+    document.getElementById("options-row").hidden = !ask.options;
+    document.getElementById("options-help").textContent = options.help ? "Comma-separated, for example: " + options.help : "";
+    switchBox.querySelectorAll(".switch-row").forEach((r) => r.remove());
+    switchBox.hidden = !(options.switches || []).length;
+    (options.switches || []).forEach((sw) => {
+      const id = "opt-" + sw.token;
+      const row = Fog.el("div", {"class": "switch-row", "data-token": sw.token});
+      if (sw.when && sw.when.players) row.dataset.players = String(sw.when.players);
+      const label = Fog.el("label", {"for": id, "class": "switch"});
+      const box = Fog.el("input", {type: "checkbox", role: "switch", id, "aria-describedby": id + "-help"});
+      label.append(box, " " + sw.label);
+      row.appendChild(label);
+      if (sw.kind === "seconds") {
+        const secs = Fog.el("input", {type: "number", id: id + "-seconds", min: sw.min, max: sw.max, value: sw.default,
+                                      "aria-label": sw.label + ": seconds", "class": "seconds"});
+        secs.disabled = true;
+        box.addEventListener("change", () => { secs.disabled = !box.checked; });
+        row.appendChild(secs);
+        row.appendChild(Fog.el("span", {"class": "unit"}, "seconds"));
+      }
+      row.appendChild(Fog.el("p", {"class": "hint", id: id + "-help"}, sw.help || ""));
+      switchBox.appendChild(row);
+    });
+    document.getElementById("seats-help").textContent = (ask.seats || {}).help || "";
+    playerRows();
+  }
   function switchedOptions() {
+    const switches = (ask.options || {}).switches || [];
     return [...switchBox.querySelectorAll(".switch-row")].filter((row) => !row.hidden).map((row) => {
       const box = row.querySelector("input[role=switch]");
       if (!box.checked) return null;
-      const sw = choices.switches.find((x) => x.token === row.dataset.token);
+      const sw = switches.find((x) => x.token === row.dataset.token);
       if (sw.kind === "seconds") return sw.token + "=" + (row.querySelector(".seconds").value || sw.default);
       return sw.value ? sw.token + "=" + sw.value : sw.token;
     }).filter(Boolean);
@@ -48,15 +68,18 @@
     document.getElementById("scenario-row").hidden = !solo;
     const n = solo ? 1 : Number(count.value);
     switchBox.querySelectorAll(".switch-row[data-players]").forEach((row) => { row.hidden = row.dataset.players !== String(n); });
-    const per = n === 2 ? 2 : 1;
+    const seats = ask.seats || {colours: [], colours_per_player: {}};
+    const perTable = seats.colours_per_player || {};
+    const per = perTable[String(n)] || perTable["default"] || 1;
+    const colours = seats.colours || [];
     for (let i = 0; i < n; i++) {
       const row = Fog.el("div", {"class": "player-row"});
       row.appendChild(Fog.el("input", {"class": "name", "aria-label": "name of player " + (i + 1), placeholder: "Player " + (i + 1)}));
       if (!solo) {
         for (let k = 0; k < per; k++) {
           const sel = Fog.el("select", {"class": "colour", "aria-label": "colour of player " + (i + 1)});
-          choices.colours.forEach((c) => sel.appendChild(Fog.el("option", {value: c}, c)));
-          sel.value = choices.colours[n === 2 ? i + 2 * k : i];
+          colours.forEach((c) => sel.appendChild(Fog.el("option", {value: c}, c)));
+          sel.value = colours[(i + n * k) % colours.length];
           row.appendChild(sel);
         }
       }
@@ -64,7 +87,8 @@
     }
   }
   count.onchange = playerRows;
-  playerRows();
+  gameSelect.onchange = questions;
+  questions();
   const pinForm = document.getElementById("pin-form");
   const pinStatus = document.getElementById("pin-status");
   pinForm.onsubmit = async (e) => {

@@ -264,8 +264,9 @@ class FogGame:
             plain = tuple(_choice(o) for o in other.options if o.cost <= state.mp_left)
         return Reconciliation(plain + choices, question=question)
 
-    def targets(self, state: GameState, piece: str) -> dict[str, str]:
-        """The fields ``piece`` reaches with one legal move of its own (the cheapest move to each)."""
+    def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """The fields ``piece`` reaches with one legal move of its own (the cheapest move to each: the
+        path does not matter to the players, only what it costs)."""
         out: dict[str, tuple[int, str]] = {}
         for move in legal_movements(state):
             if move.movements[0].islander != piece:
@@ -274,7 +275,10 @@ class FogGame:
             cost = state.mp_left - rules.apply(state, move).mp_left if target else 0
             if target and (target not in out or cost < out[target][0]):
                 out[target] = (cost, str(move))
-        return {cell: action for cell, (_, action) in sorted(out.items())}
+        return {cell: (Choice((action,), f"{action} ({cost} MP)"),) for cell, (cost, action) in sorted(out.items())}
+
+    def hidden(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+        return {}  # every token lies flat: a token the camera cannot see is not where the game has it
 
     def taken_off(self, state: GameState) -> tuple[str, ...]:
         return tuple(sorted(state.lost))

@@ -195,8 +195,10 @@ def _build(board: RaceBoard) -> Layout:
         kind, colour = (cid.split("-") + [""])[:2] if "-" in cid else ("track", "")
         fill = board.rgb.get(colour) if kind in ("start", "home") else GOAL_FILL.get(colour) if kind == "goal" else (235, 225, 200)
         label = cid if kind == "track" else cid.replace("-", " ")
+        # two pawns of one colour on a track space are a stack: the one landing is put on the other
+        facts = {"colour": colour} if colour else {"stack": True}
         cells[cid] = Cell(cid, kind, centre, polygon(centre, r, 16), label, colour or None, fill, (60, 60, 60),
-                          facts={"colour": colour} if colour else {})
+                          facts=facts)
     pieces: dict[str, Piece] = {}
     for colour in COLOURS:
         for pawn in pawns_of(colour):

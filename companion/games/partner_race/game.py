@@ -17,10 +17,11 @@ from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Out
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race.cards import CARDS, DECK
-from companion.games.partner_race.rules import Action, Play, RaceState
-from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team
+from companion.games.partner_race.rules import Action, Correct, Play, RaceState
+from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team, track
 
 MAX_NAME = 40
+ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
 
 
 def place_of(pawn: str, position: str) -> str:
@@ -46,6 +47,17 @@ def position_of(pawn: str, cell: str) -> str | None:
     if cell.startswith(f"goal-{colour}-"):
         return f"G{cell.rsplit('-', 1)[1]}"
     return None
+
+
+def _covers(seen: Mapping[str, Sequence[str]]) -> dict[str, set[str]]:
+    """Track spaces by the colours seen on them: where a pawn of that colour can be hidden beneath."""
+    out: dict[str, set[str]] = {c: set() for c in COLOURS}
+    for cell, pieces in seen.items():
+        if cell.startswith("T"):
+            for piece in pieces:
+                if not piece.startswith("card-"):
+                    out[colour_of(piece)].add(cell)
+    return out
 
 
 class Score:
@@ -166,8 +178,33 @@ class PartnerRaceGame:
     def forced_action(self, state: RaceState) -> Any:
         return None
 
-    def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Any:
-        raise IllegalMoveError("put the pawns where the game has them: the partner card race takes no corrections yet")
+    def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
+        """The pawns (and the card on the spot) as seen, recorded as the players' correction. Every
+        pawn must be on a place of its colour: a correction never loses a pawn."""
+        moves: list[tuple[str, str, str]] = []
+        found: dict[str, str] = {}
+        cards = [p.removeprefix("card-") for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
+        for cell, pieces in seen.items():
+            for piece in pieces:
+                if piece.startswith("card-"):
+                    continue
+                pos = position_of(piece, cell)
+                if pos is None:
+                    raise IllegalMoveError(f"{piece} cannot stand on {cell}: a {colour_of(piece)} pawn never does")
+                found[piece] = pos
+        found.update({p: position_of(p, c) or "home" for p, c in self.hidden(state, seen).items()})
+        missing = sorted(p for p in state.where if p not in found)
+        if missing:
+            raise IllegalMoveError(f"{', '.join(missing)} not on the board: every pawn is somewhere")
+        moves = [(p, state.where[p], found[p]) for p in sorted(found) if found[p] != state.where[p]]
+        if len(cards) > 1:
+            raise IllegalMoveError("two cards on the card spot: lay the one played on top")
+        card_now = cards[0] if cards else "-"
+        if card_now != (state.last_card or "-") and (card_now == "-" or card_now in CARDS):
+            moves.append(("card", state.last_card or "-", card_now))
+        if not moves:
+            raise IllegalMoveError("nothing to correct: the pawns are where the game has them")
+        return Correct(tuple(moves))
 
     def outcome(self, state: RaceState) -> Outcome | None:
         won = rules.winners(state)
@@ -204,7 +241,8 @@ class PartnerRaceGame:
                                                   (piece,), "place")
                 where[piece] = pos
         missing = sorted(p for p in state.where if p not in where)
-        if missing:
+        covers = _covers(seen)
+        if any(not covers.get(colour_of(p)) for p in missing):
             return Reconciliation.illegal(f"{', '.join(missing)} not on the board: put every pawn back", missing, "off")
         moved = sorted(p for p in where if where[p] != state.where[p])
         if len(cards) == 2 and state.last_card and f"card-{state.last_card}" in cards:
@@ -217,16 +255,27 @@ class PartnerRaceGame:
         # the card on the spot says which kind was played (the same kind as before: another card of
         # it); with none laid yet any card may have been, and the players say which when several fit
         kinds = [kind] if kind is not None else list(CARDS)
-        found: dict[str, Choice] = {}
+        found: dict[tuple[str, tuple[tuple[str, str], ...]], Choice] = {}
         for name in kinds:
             if state.unseen(name) <= 0:
                 continue
             for play in rules.plays(state, name):
-                if rules.check(state, play) == where:
+                after = rules.check(state, play)
+                if all(after[p] == where[p] for p in where) and \
+                        all(place_of(p, after[p]) in covers[colour_of(p)] for p in missing):
+                    # one reading per card and outcome: a 7 split in another order that ends alike is the same play
+                    key = (name, tuple(sorted(after.items())))
                     text = str(play)
-                    found.setdefault(text, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
+                    found.setdefault(key, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
         if found:
+            if kind is not None and kind == state.last_card:
+                # the spot looks as it did: another card of that kind laid, or none; the players say
+                return Reconciliation(tuple(found.values()), question=(
+                    f"The card spot still shows the {kind}: was another {kind} played? (If another card was "
+                    "played, lay it on the spot instead.)"))
             return Reconciliation(tuple(found.values()))
+        if not moved and kind is not None and kind != state.last_card:
+            return Reconciliation.illegal(f"the {kind} card is laid: now move the pawn it plays", (cards[0],), "card")
         if kind is not None and state.unseen(kind) <= 0:
             reason = f"all {DECK[kind]} '{kind}' cards are out since the last shuffle: that card cannot be played"
         elif kind is not None:
@@ -236,13 +285,37 @@ class PartnerRaceGame:
             reason = f"no card {state.active} can play leaves the pawns like this"
         return Reconciliation.illegal(reason, moved, "card")
 
-    def targets(self, state: RaceState, piece: str) -> dict[str, str]:
-        out: dict[str, str] = {}
+    def targets(self, state: RaceState, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """Every card that takes ``piece`` somewhere on its own (a swap: onto the other pawn's place);
+        two cards to one place are both offered, so the card played is the one recorded."""
+        out: dict[str, list[Choice]] = {}
         for action in rules.legal_actions(state):
-            if isinstance(action, Play) and action.steps and action.steps[0].pawn == piece and len(action.steps) == 1:
-                to = rules.check(state, action)[piece]
-                out.setdefault(place_of(piece, to), str(action))
-        return dict(sorted(out.items()))
+            if not isinstance(action, Play):
+                continue
+            if action.swap is not None and piece in action.swap:
+                other = action.swap[1] if action.swap[0] == piece else action.swap[0]
+                words = f"the swap card: {piece} and {other} change places"
+            elif len(action.steps) == 1 and action.steps[0].pawn == piece:
+                how = action.steps[0].how
+                words = f"the {action.card} card: " + ("out to the starting space" if how == "start" else
+                                                       f"{abs(int(how))} steps {'back' if int(how) < 0 else 'forward'}")
+            else:
+                continue
+            cell = place_of(piece, rules.check(state, action)[piece])
+            out.setdefault(cell, []).append(Choice((str(action),), words))
+        return {cell: tuple(choices) for cell, choices in sorted(out.items())}
+
+    def hidden(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+        """A pawn not seen, on a track space where the game has it together with a pawn of its colour
+        that is seen there: the two stand on one space (a stack) and the one below is covered."""
+        visible = {p for ps in seen.values() for p in ps}
+        covers = _covers(seen)
+        out = {}
+        for pawn, pos in state.where.items():
+            cell = place_of(pawn, pos)
+            if pawn not in visible and track(pos) is not None and cell in covers.get(colour_of(pawn), set()):
+                out[pawn] = cell
+        return out
 
     def taken_off(self, state: RaceState) -> tuple[str, ...]:
         return ()
@@ -269,15 +342,29 @@ class PartnerRaceGame:
                 "deals_by_dealer": state.deals, "cards_left": dict(zip(COLOURS, state.cards_left, strict=True)),
                 "last_card": state.last_card, "unseen": {k: state.unseen(k) for k in CARDS},
                 "teams": [list(team("yellow")), list(team("green"))], "history": list(state.history),
-                "owners": {p: colour_of(p) for p in state.where}}
+                "owners": {p: colour_of(p) for p in state.where},
+                "end_turn": False,  # a turn ends when a card is laid
+                "turn_actions": [] if phase == "finished" else [
+                    {"action": f"fold {state.active}", "label": f"{state.active.capitalize()} folds",
+                     "confirm": f"{state.names[state.turn]} ({state.active}) can play none of their cards and gives "
+                                "up the rest of this deal?"}]}
 
     def led_scene(self, state: RaceState, status: TableStatus = TableStatus()) -> LedScene:
-        """Whose turn in their colour, both teams' colours beside it; a waiting question blinks."""
+        """The strip's segments (named for the box they were first fitted to) in this game's words:
+        ``turn`` whose turn it is (a waiting question blinks) and who is next; ``fog``, the long one,
+        the two teams side by side (a colour with a pawn that breaks a rule blinks red); ``mp`` the
+        cards still in the active player's hand; the winners' colours over the whole strip."""
         b = boards.load(state.board)
-        active = Light(b.rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
-        teams = tuple(Light(b.rgb[c]) for pair in (team("yellow"), team("green")) for c in pair)
         won = rules.winners(state)
         if won:
             return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)})
-        return LedScene({"turn": (active,), "fog": teams, "mp": (active,)}, status="hourglass")
+        active = Light(b.rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
+        following = COLOURS[(state.turn + 1) % 4]
+        bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
+        teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])
+                      for pair in (team("yellow"), team("green")) for c in pair)
+        dim = tuple(int(v * 0.2) for v in b.rgb[following])
+        hand = tuple(Light(b.rgb[state.active]) for _ in range(state.cards_left[state.turn]))
+        return LedScene({"turn": (active, Light(dim)), "fog": teams, "mp": hand}, status="hourglass")
+
 GAME = PartnerRaceGame()

@@ -8,7 +8,9 @@ shuffle (a card the deck cannot still hold is refused). A turn is one action:
 * ``play <colour> <card> <pawn>:<how>[,<pawn>:<how>...]`` - ``how`` is a step count (negative:
   backwards) or ``start``; the 7 lists one ``pawn:steps`` per pawn, in the order they move;
 * ``play <colour> swap <pawn><><pawn>`` - two pawns change places;
-* ``fold <colour>`` - the player can play none of their cards and gives up the rest of the deal.
+* ``fold <colour>`` - the player can play none of their cards and gives up the rest of the deal;
+* ``correct <pawn>:<from>><to> ... [card:<from>><to>]`` - the players say the table is right and the
+  game was wrong (a pawn knocked and put back elsewhere, a misread); recorded, not a turn.
 
 Bumps are not written: they follow from where a pawn lands (:func:`apply` works them out).
 """
@@ -57,7 +59,18 @@ class Fold:
         return f"fold {self.colour}"
 
 
-Action = Play | Fold
+@dataclass(frozen=True)
+class Correct:
+    """The table as the players say it is: pawns moved (``(pawn, from, to)``) and the card on the
+    spot (``("card", from, to)``, ``-`` for none). Not a play: no card is counted, the turn stays."""
+
+    moves: tuple[tuple[str, str, str], ...]
+
+    def __str__(self) -> str:
+        return "correct " + " ".join(f"{p}:{a}>{b}" for p, a, b in self.moves)
+
+
+Action = Play | Fold | Correct
 
 
 def parse_action(text: str) -> Action:
@@ -65,6 +78,8 @@ def parse_action(text: str) -> Action:
     words = text.split()
     if len(words) == 2 and words[0] == "fold" and words[1] in COLOURS:
         return Fold(words[1])
+    if len(words) >= 2 and words[0] == "correct":
+        return Correct(tuple(_relocation(w, text) for w in words[1:]))
     if len(words) != 4 or words[0] != "play" or words[1] not in COLOURS:
         raise NotationError(f"{text!r}: write 'play COLOUR CARD PAWN:HOW[,...]', "
                             "'play COLOUR swap PAWN<>PAWN' or 'fold COLOUR'")
@@ -87,6 +102,19 @@ def parse_action(text: str) -> Action:
         else:
             raise NotationError(f"{text!r}: {how!r} is not a number of steps or 'start'")
     return Play(colour, name, tuple(steps))
+
+
+def _relocation(word: str, text: str) -> tuple[str, str, str]:
+    what, sep, rest = word.partition(":")
+    source, sep2, target = rest.partition(">")
+    if what == "card":
+        ok = all(c == "-" or c in CARDS for c in (source, target))
+    else:
+        ok = _pawn_ok(what) and valid(source) and valid(target)
+    if not (sep and sep2 and ok):
+        raise NotationError(f"{text!r}: {word!r} is not PAWN:FROM>TO (e.g. yellow-1:T5>T9, yellow-2:T3>home) "
+                            "or card:FROM>TO (a card's name or -)")
+    return (what, source, target)
 
 
 def _pawn_ok(pawn: str) -> bool:
@@ -194,9 +222,11 @@ def _swappable(where: Mapping[str, str], pawn: str) -> bool:
 
 def check(state: RaceState, action: Action) -> dict[str, str]:
     """Where the pawns are after ``action``, or IllegalMoveError saying which rule forbids it."""
-    colour = action.colour
     if winners(state):
         raise IllegalMoveError("the game is over")
+    if isinstance(action, Correct):
+        return _corrected(state, action)
+    colour = action.colour
     if colour != state.active:
         raise IllegalMoveError(f"it is {state.active}'s turn, not {colour}'s")
     if isinstance(action, Fold):
@@ -233,6 +263,23 @@ def check(state: RaceState, action: Action) -> dict[str, str]:
     return where
 
 
+def _corrected(state: RaceState, action: Correct) -> dict[str, str]:
+    """Pawns where the correction says; its 'from' must be where the game has them (it was written
+    for this position, not an older one)."""
+    where = dict(state.where)
+    for what, source, target in action.moves:
+        now = (state.last_card or "-") if what == "card" else where[what]
+        if now != source:
+            raise IllegalMoveError(f"the correction says {what} is on {source}, the game has it on {now}")
+        if what != "card":
+            where[what] = target
+    for colour in COLOURS:
+        circles = [where[p] for p in pawns_of(colour) if goal(where[p]) is not None]
+        if len(circles) != len(set(circles)):
+            raise IllegalMoveError(f"two {colour} pawns cannot share a goal circle")
+    return where
+
+
 def _split(state: RaceState, action: Play, c: Card, where: dict[str, str]) -> dict[str, str]:
     """The 7: steps shared between pawns, each moved once, seven in all. Once all the player's own
     pawns are locked (before or during the play), the rest go to the partner's pawns."""
@@ -253,6 +300,10 @@ def _split(state: RaceState, action: Play, c: Card, where: dict[str, str]) -> di
 def apply(state: RaceState, action: Action) -> RaceState:
     """The state after ``action`` (a new state; ``state`` is never changed)."""
     where = check(state, action)
+    if isinstance(action, Correct):
+        last = next((b for w, _, b in action.moves if w == "card"), state.last_card or "-")
+        return replace(state, where=MappingProxyType(where), last_card=None if last == "-" else last,
+                       history=state.history + (str(action),))
     seen = dict(state.seen)
     left = list(state.cards_left)
     seat = seat_of(action.colour)
@@ -376,5 +427,5 @@ def from_json(data: Mapping[str, Any]) -> RaceState:
         raise NotationError(f"not a partner race state: {exc}") from None
 
 
-__all__ = ["Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
+__all__ = ["Correct", "Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
            "new_race", "parse_action", "playable", "plays", "to_json", "winners"]

@@ -1,0 +1,151 @@
+"""A whole partner card race at the simulated table: four players, every play made by laying the
+card on the card spot and moving the pawns by hand, every fold said on the panel. The camera, the
+stabiliser and the session read it; at the end the winners, the score and the LEDs agree with the
+rules engine fed the same plays."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.games import get_game
+from companion.games.partner_race import rules
+from companion.games.partner_race.rules import Fold, Play, RaceState
+from companion.games.partner_race.track import COLOURS, goal, last, locked, pawns_of, team, track
+from companion.run import Companion
+from tests.tables import sim_config, wait_for
+
+GAME = get_game("partner-race")
+
+
+def worth(pawn: str, where: Mapping[str, str]) -> int:
+    """How far a pawn has come: what a keen player weighs a play by."""
+    pos = where[pawn]
+    if pos == "home":
+        return 0
+    if pos == "start":
+        return 5
+    if locked(pawn, where):
+        return 300
+    g = goal(pos)
+    if g is not None:
+        return 150 + g
+    t = track(pos)
+    assert t is not None
+    return 120 - (last(pawn.rsplit("-", 1)[0]) - t) % 64
+
+
+def keen_play(state: RaceState) -> rules.Action:
+    """The play that brings the player's team furthest against the other (bumps count), else fold."""
+    mine = team(state.active)
+
+    def value(where: Mapping[str, str]) -> int:
+        return sum(worth(p, where) * (1 if c in mine else -1) for c in COLOURS for p in pawns_of(c))
+
+    plays = [a for a in rules.legal_actions(state) if isinstance(a, Play)]
+    if not plays:
+        return Fold(state.active)
+    return max(plays, key=lambda a: (value(rules.check(state, a)), str(a)))
+
+
+class Table:
+    """The players at the simulated table: hands lay cards and move pawns; the panel for the rest."""
+
+    def __init__(self, companion: Companion, out: io.StringIO) -> None:
+        from web_ui import create_app
+
+        self.companion, self.out = companion, out
+        self.session = companion.session
+        self.client = create_app(companion).test_client()
+        self.asked = 0
+
+    def post(self, path: str, body: object = None) -> Any:
+        return self.client.post(path, data=json.dumps(body or {}), headers={"Content-Type": "application/json"})
+
+    def play(self, action: str) -> None:
+        """One turn: a card laid and the pawns moved all at once (a hand leaves the table), or a fold
+        said on the panel; the companion must record that play."""
+        before = self.session.state
+        if action.startswith("fold "):
+            assert self.post("/api/act", {"action": action}).status_code == 200
+        else:
+            self.companion.camera.set_table(GAME.expected(GAME.apply(before, action)))
+        self.settle(action, before)
+
+    def settle(self, action: str, before: RaceState) -> None:
+        """Wait until the companion took ``action`` (or a play alike: a 7 split in another order that
+        ends the same) as the move after ``before``; when it asks (the same kind of card laid again),
+        the players say it was that one."""
+        done = len(before.history)
+        wait_for(lambda: len(self.session.state.history) > done or bool(self.session.status.decision), 60)
+        if len(self.session.state.history) == done and self.session.status.decision:
+            options = [c.actions[0] for c in self.session.status.decision]
+            same = [k for k, o in enumerate(options) if alike(before, o, action)]
+            assert len(same) == 1, (action, options)  # the play made is offered, once
+            self.session.decide(same[0])  # the players say which card it was
+            self.asked += 1
+        assert wait_for(lambda: len(self.session.state.history) > done, 60), \
+            f"the camera did not follow {action}\n{self.out.getvalue()[-2000:]}"
+        recorded = self.session.state.history[done:]
+        assert len(recorded) == 1 and alike(before, recorded[0], action), (action, recorded)
+        assert self.session.status.out_of_sync is None, self.session.status.out_of_sync
+
+
+def alike(state: RaceState, a: str, b: str) -> bool:
+    """Two plays that leave the game the same (the history aside)."""
+    left, right = GAME.to_json(GAME.apply(state, a)), GAME.to_json(GAME.apply(state, b))
+    return {**left, "history": []} == {**right, "history": []}
+
+
+def start(tmp_path: Path, seed: int) -> tuple[Companion, Table, io.StringIO]:
+    out = io.StringIO()
+    companion = Companion(sim_config(tmp_path, **{"game.name": "partner-race"}), out=out)
+    companion.start(panel=False)
+    table = Table(companion, out)
+    assert table.post("/api/games", {"game": "partner-race", "players": [{}, {}, {}, {}], "seed": seed}).status_code == 200
+    table.post("/api/table/setup")
+    assert wait_for(lambda: not companion.session.status.verifying, 60), out.getvalue()
+    return companion, table, out
+
+
+def test_a_whole_partner_race_played_on_the_simulated_table(tmp_path: Path, figures: Callable[[str], None]):
+    companion, table, out = start(tmp_path, seed=11)
+    engine = companion.session.state  # the rules engine's own copy, fed the same plays
+    kinds = {"bumps": 0, "swaps": 0, "sevens split": 0, "for the partner": 0, "folds": 0}
+    try:
+        while not rules.winners(engine):
+            # red cannot play a card in the second deal: it says so on the panel (no card is laid)
+            fold = engine.deal == 2 and engine.active == "red" and engine.cards_left[3] == 4
+            action = Fold("red") if fold else keen_play(engine)
+            after = rules.apply(engine, action)
+            kinds["bumps"] += bool(GAME.notes(engine, after).get("bumped"))
+            if isinstance(action, Play):
+                kinds["swaps"] += action.swap is not None
+                kinds["sevens split"] += len(action.steps) > 1
+                kinds["for the partner"] += any(not s.pawn.startswith(action.colour) for s in action.steps)
+            else:
+                kinds["folds"] += 1
+            table.play(str(action))
+            engine = companion.session.state
+            assert {**GAME.to_json(engine), "history": []} == {**GAME.to_json(after), "history": []}
+        session = companion.session
+        outcome = GAME.outcome(session.state)
+        assert outcome is not None and set(outcome.winners) == set(rules.winners(engine))
+        replayed = GAME.new_game(4, seed=11)
+        for recorded in session.state.history:  # the log replays to the same game
+            replayed = GAME.apply(replayed, recorded)
+        assert GAME.score(session.state).to_dict() == GAME.score(replayed).to_dict()
+        score = table.client.get("/api/score").get_json()
+        assert json.dumps(score)  # the Score page's data for this game
+        colours = {GAME.layout(engine).colours[c] for c in outcome.winners}
+        glow = lambda: {light.colour for light in companion.hardware.scene.segments.get("*", ())}  # noqa: E731
+        assert wait_for(lambda: glow() == colours, 10), glow()  # the whole strip in the winners' colours
+    finally:
+        companion.stop()
+    assert kinds["bumps"] and kinds["swaps"] and kinds["sevens split"] and kinds["for the partner"] and kinds["folds"]
+    figures(f"partner race at the simulated table: {len(engine.history)} plays read, "
+            f"{table.asked} confirmed by the players (the same card kind laid again), deal {engine.deal}, "
+            f"{', '.join(f'{n} {k}' for k, n in kinds.items())}; winners {' and '.join(outcome.winners)}")
