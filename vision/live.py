@@ -345,8 +345,9 @@ class LiveCamera:
         self.board = layout
         self.observer = StreamObserver(BoardDetector(layout, lens=self.lens))
         self.stabiliser.initialised = False
-        if hasattr(self.source, "board"):
-            self.source.board = layout  # the simulated table draws the new board
+        self._announced = False  # the new board's first settled picture is handed on whole, changed or not
+        if isinstance(self.source, SimulatedTable) and self.source.board is not layout:
+            self.source.set_board(layout)  # the simulated table draws the new board
 
     def set_lens(self, lens: Lens | None) -> None:
         """A new lens calibration (or none): the board is fitted afresh through it from the next frame."""

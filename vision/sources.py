@@ -341,6 +341,15 @@ class SimulatedTable(FrameSource):
         self._cached: tuple[Any, np.ndarray] | None = None
         self._face_down: set[str] = set()
 
+    def set_board(self, board: Any) -> None:
+        """Another board on the table (a new game of another kind): the camera is pointed at it afresh."""
+        from vision.render import random_pose
+
+        with self._lock:
+            self.board = board
+            self.pose = random_pose(board, np.random.default_rng(self.seed), max_tilt=20.0, marker_px=(18.0, 22.0))
+            self._placement, self._face_down, self._cached = {}, set(), None
+
     def set_placement(self, placement: Mapping[str, Sequence[str]], face_up: bool = False) -> None:
         """Put the tokens where ``placement`` says; ``face_up``: every one of them face up (a board set up)."""
         with self._lock:

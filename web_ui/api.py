@@ -117,9 +117,17 @@ def get_state() -> Any:
 
 @bp.get("/board")
 def get_board() -> Any:
+    """The board being played (``?game=NAME``: that game's board, as the setup page shows it before
+    a game of it starts)."""
     snap = companion().session.snapshot()
-    layout = snap.game.layout(snap.state) if snap.state is not None else companion().layout
-    return jsonify(board_json(layout))
+    name = request.args.get("game") or snap.game.name
+    if name not in names():
+        abort(400, description=f"'game': one of {', '.join(names())}")
+    if name != snap.game.name:
+        layout = get_game(name).layout(None, board=_board_name() if name == _config_game() else None)
+    else:
+        layout = snap.game.layout(snap.state) if snap.state is not None else companion().layout
+    return jsonify({**board_json(layout), "game": name})
 
 
 @bp.get("/targets")
@@ -200,6 +208,20 @@ def export_game(game_id: str) -> Any:
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="fog-{game_id}.json"'
     return response
+
+
+@bp.get("/games/<game_id>/board")
+def game_board(game_id: str) -> Any:
+    """The board a stored game is played on (the Replay page draws it, whatever game runs now)."""
+    store = companion().session.store
+    try:
+        game = get_game(store.game_name(game_id))
+        state = game.from_json(store.setup(game_id))
+    except StoreError:
+        abort(404, description=f"no game {game_id!r}")
+    except FogCompanionError as exc:
+        abort(409, description=f"game {game_id} cannot be drawn: {exc}")
+    return jsonify({**board_json(game.layout(state)), "game": game.name})
 
 
 @bp.get("/games/<game_id>/replay")

@@ -64,8 +64,9 @@ def leds_json(hardware: Any) -> dict[str, Any] | None:
     pixels = ["#%02x%02x%02x" % p for p in hardware.output.logical()]
     segments = {name: [pixels[seg.index(i)] for i in range(seg.length)]
                 for name, seg in hardware.output.segments.items()}
+    scene = getattr(hardware, "scene", None)
     return {"backend": getattr(hardware.strip, "name", type(hardware.strip).__name__), "pixels": pixels,
-            "segments": segments}
+            "segments": segments, "labels": dict(getattr(scene, "labels", {}) or {})}
 
 
 def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:

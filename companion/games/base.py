@@ -277,6 +277,7 @@ class LedScene:
     segments: Mapping[str, tuple[Light, ...]]   # "*": one light over the whole strip
     status: str = ""
     timer: str = ""                     # segments a turn timer may count down on, "a|b": the first present
+    labels: Mapping[str, str] = field(default_factory=dict)  # what a segment shows in this game ("": unused)
 
 
 @dataclass(frozen=True)

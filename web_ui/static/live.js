@@ -60,7 +60,7 @@
     const why = !s.placement ? "No game yet: start one on Setup." :
       s.outcome ? "The game is over." :
       s.verifying ? "The camera checks the setup first." :
-      s.phase !== "moving" ? "The draft comes first." :
+      s.phase === "draft" ? "The draft comes first." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." : "";
     /* a game whose turns end by playing (a card game) has no End turn: it says so by "end_turn": false */

@@ -68,6 +68,7 @@ const Fog = (() => {
     es.addEventListener("error", () => say(false));
     es.addEventListener("state", (e) => {
       last = JSON.parse(e.data);
+      if (boardGame && last.game_name && last.game_name !== boardGame) { location.reload(); return; }
       banner(last);
       stepper(last);
       if (last.leds) drawLeds(last.leds);
@@ -240,7 +241,9 @@ const Fog = (() => {
     box.replaceChildren();
     Object.entries(leds.segments).forEach(([name, colours]) => {
       const row = el("div", {"class": "led-row", "data-segment": name});
-      row.appendChild(el("span", {"class": "led-name"}, name));
+      /* what the segment shows in this game (the strip's own name when the game does not say) */
+      const said = leds.labels && leds.labels[name] !== undefined ? leds.labels[name] : name;
+      row.appendChild(el("span", {"class": "led-name"}, said || "not used"));
       colours.forEach((c) => { const d = el("span", {"class": "led"}); d.style.background = c;
         d.style.boxShadow = c === "#000000" ? "none" : "0 0 6px " + c; row.appendChild(d); });
       box.appendChild(row);
@@ -493,8 +496,10 @@ const Fog = (() => {
     const e = document.querySelector(sel); if (e) aboveBoard.observe(e);
   });
 
-  async function board(containerId, opts) {
-    const res = await api("GET", "/api/board");
+  let boardGame = null;  /* the game whose board this page drew: another game started means a new page */
+  async function board(containerId, opts, url) {  /* url: another board than the one being played */
+    const res = await api("GET", url || "/api/board");
+    if (!url) boardGame = res.data.game;
     pieces = res.data.pieces || {};
     if (last) banner(last);  /* say the pieces' names in notices drawn before the board was loaded */
     const drawn = new Board(document.getElementById(containerId), res.data, opts);

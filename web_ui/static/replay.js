@@ -1,7 +1,7 @@
 "use strict";
 (async () => {
   const game = document.getElementById("replay").dataset.game;
-  const board = await Fog.board("board", {});
+  const board = await Fog.board("board", {}, `/api/games/${encodeURIComponent(game)}/board`);  /* that game's own board */
   let step = 0, steps = 0;
   const say = (e) => e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
   async function show(n) {

@@ -1,7 +1,10 @@
 "use strict";
 (async () => {
+  let state = null, running = null;
   const choices = (await Fog.api("GET", "/api/setup/choices")).data;
-  const board = await Fog.board("board", {onPiece: (id) => pick(id)});
+  const boardOpts = {onPiece: (id) => pick(id)};
+  let board = await Fog.board("board", boardOpts);
+  let drawn = choices.game;  /* whose board the page shows: with no game running, the one chosen below */
   const count = document.getElementById("count");
   const rows = document.getElementById("player-rows");
   const scenario = document.getElementById("scenario");
@@ -51,6 +54,10 @@
     });
     document.getElementById("seats-help").textContent = (ask.seats || {}).help || "";
     playerRows();
+    if (!(state && state.placement) && drawn !== game.name) {
+      drawn = game.name;
+      Fog.board("board", boardOpts, "/api/board?game=" + encodeURIComponent(game.name)).then((b) => { board = b; });
+    }
   }
   function switchedOptions() {
     const switches = (ask.options || {}).switches || [];
@@ -127,7 +134,6 @@
   const simButton = document.getElementById("sim-setup");
   if (simButton) simButton.onclick = () => Fog.api("POST", "/api/table/setup", {});
   document.getElementById("verify").onclick = () => Fog.api("POST", "/api/setup/verify", {});
-  let state = null, running = null;
   async function pick(id) {
     if (state && state.phase === "draft") await Fog.api("POST", "/api/draft", {islander: id});
   }
@@ -151,7 +157,11 @@
     document.getElementById("verify-card").hidden = !playing || !s.verifying;
     document.getElementById("differences-card").hidden = !(playing && s.verifying && s.setup_differences.length);
     const next = document.getElementById("next-card");
-    next.hidden = !(playing && s.phase === "moving" && !s.verifying);
+    next.hidden = !(playing && s.phase !== "draft" && !s.outcome && !s.verifying);
+    if (!next.hidden && s.drafts === undefined) {  /* a game without a draft: the board checked is the way on */
+      document.getElementById("next-title").textContent = "The board is set up";
+      document.getElementById("next-text").textContent = "Play on the board: move the pieces on the table, the camera follows.";
+    }
     const status = document.getElementById("verify-status");
     const body = document.querySelector("#differences tbody");
     body.replaceChildren();

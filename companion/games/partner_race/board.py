@@ -202,7 +202,8 @@ def _build(board: RaceBoard) -> Layout:
     pieces: dict[str, Piece] = {}
     for colour in COLOURS:
         for pawn in pawns_of(colour):
-            pieces[pawn] = Piece(pawn, board.marker_of_pawn(pawn), board.pawn_marker_mm, "pawn", pawn,
+            pieces[pawn] = Piece(pawn, board.marker_of_pawn(pawn), board.pawn_marker_mm, "pawn",
+                                 f"{colour} pawn {pawn.rsplit('-', 1)[1]}",
                                  board.rgb[colour], facts={"colour": colour, "shape": "disc",
                                                            "short": pawn.rsplit("-", 1)[1]})
     for name, c in CARDS.items():

@@ -22,6 +22,7 @@ from companion.games.partner_race.track import COLOURS, colour_of, goal, locked,
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
+LABELS = {"turn": "whose turn, who is next", "fog": "the teams", "mp": "cards in hand", "hourglass": ""}
 
 
 def place_of(pawn: str, position: str) -> str:
@@ -47,6 +48,16 @@ def position_of(pawn: str, cell: str) -> str | None:
     if cell.startswith(f"goal-{colour}-"):
         return f"G{cell.rsplit('-', 1)[1]}"
     return None
+
+
+def _up_next(state: RaceState) -> str:
+    """Who plays after the active player: the next with cards left this deal (the active player again
+    when everybody else has folded)."""
+    for k in range(1, 4):
+        seat = (state.turn + k) % 4
+        if state.cards_left[seat] > 0:
+            return COLOURS[seat]
+    return state.active if state.cards_left[state.turn] > 1 else COLOURS[(state.turn + 1) % 4]
 
 
 def _covers(seen: Mapping[str, Sequence[str]]) -> dict[str, set[str]]:
@@ -334,9 +345,9 @@ class PartnerRaceGame:
         return None
 
     def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
-        phase = "finished" if rules.winners(state) else "moving"
+        phase = "finished" if rules.winners(state) else "playing"
         placement = {c: list(ps) for c, ps in self.expected(state).items()}
-        return {"phase": phase, "active": state.active, "players": [
+        return {"phase": phase, "active": state.active, "next": _up_next(state), "players": [
                     {"name": state.names[k], "colours": [c], "partner": partner(c)} for k, c in enumerate(COLOURS)],
                 "turn_order": list(COLOURS), "placement": placement, "deal": state.deal, "dealer": COLOURS[state.dealer],
                 "deals_by_dealer": state.deals, "cards_left": dict(zip(COLOURS, state.cards_left, strict=True)),
@@ -357,14 +368,15 @@ class PartnerRaceGame:
         b = boards.load(state.board)
         won = rules.winners(state)
         if won:
-            return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)})
+            return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)},
+                            labels={name: "the winners" for name in LABELS})
         active = Light(b.rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
-        following = COLOURS[(state.turn + 1) % 4]
+        following = _up_next(state)
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
         teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])
                       for pair in (team("yellow"), team("green")) for c in pair)
         dim = tuple(int(v * 0.2) for v in b.rgb[following])
         hand = tuple(Light(b.rgb[state.active]) for _ in range(state.cards_left[state.turn]))
-        return LedScene({"turn": (active, Light(dim)), "fog": teams, "mp": hand}, status="hourglass")
+        return LedScene({"turn": (active, Light(dim)), "fog": teams, "mp": hand}, status="hourglass", labels=LABELS)
 
 GAME = PartnerRaceGame()

@@ -1,0 +1,139 @@
+"""The partner card race in headless Chromium at phone size, against the real companion process.
+
+The game is chosen on the Setup page (its own questions: four seats, partners across), the
+simulated table is set up and checked, a pawn is brought out from the Board page (three cards
+can do that: the page asks which), a player folds (the page asks first), the game is played to
+its end and the Score and Replay pages show it, with nothing of The FOG on any of them.
+Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from companion.games import get_game
+from companion.games.partner_race import rules
+from companion.games.partner_race.rules import Fold
+from tests.test_browser import api_state, browser, panel_url, shot  # noqa: F401  (fixtures)
+from tests.test_partner_race_table import keen_play
+
+GAME = get_game("partner-race")
+PHONE = {"width": 390, "height": 844}
+FOG_WORDS = ("MP left", "islander", "The FOG", "FOG", "Draft", "hourglass", "RP")
+
+
+def wait_until(page: Any, base: str, ok: Any, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = api_state(page, base)
+        if ok(state):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"timed out; last state: {state}")
+
+
+def visible_text(page: Any) -> str:
+    return page.evaluate("() => document.body.innerText")
+
+
+def no_fog(page: Any, where: str) -> None:
+    text = visible_text(page)
+    found = [w for w in FOG_WORDS if w in text.replace("fog-companion", "")]
+    assert not found, f"{where} shows {found}:\n{text}"
+
+
+def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
+    base = panel_url
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        # Setup: the game's own questions
+        page.goto(f"{base}/setup")
+        page.select_option("#game", "partner-race")
+        page.wait_for_selector('[data-cell="T0"]')  # the chosen game's board, before any game of it
+        assert page.locator("#count-row").is_hidden()  # four players, nothing to choose
+        assert page.locator(".player-row").count() == 4
+        assert [page.locator(".player-row select.colour").nth(i).input_value() for i in range(4)] == \
+            ["yellow", "green", "blue", "red"]
+        assert "Partners sit across" in page.locator("#seats-help").inner_text()
+        assert page.locator("#switches").is_hidden()
+        for i, name in enumerate(("Ada", "Bo", "Cy", "Di")):
+            page.locator(".player-row input.name").nth(i).fill(name)
+        shot(page, "race-01-setup")
+        page.click("#create")
+        state = wait_until(page, base, lambda s: s.get("game_name") == "partner-race")
+        assert [p["name"] for p in state["players"]] == ["Ada", "Bo", "Cy", "Di"]
+        page.click("#sim-setup")
+        state = wait_until(page, base, lambda s: not s["verifying"])
+        assert page.locator(".brand").inner_text() == "Partner card race"
+        no_fog(page, "the Setup page")
+
+        # The Board page: the track, whose turn, the last card; a pawn brought out by tapping
+        page.goto(f"{base}/")
+        page.wait_for_selector('g.piece[data-piece="yellow-1"]')
+        assert page.locator("#end-turn").is_hidden() and page.locator("#mp-row").is_hidden()
+        assert page.locator("#card-row").is_visible()
+        first = state["active"]  # the player on the dealer's left
+        who = {"yellow": "Ada", "green": "Bo", "blue": "Cy", "red": "Di"}
+        assert f"{who[first]} ({first})" in page.locator("#active-name").inner_text()
+        shot(page, "race-02-board")
+        no_fog(page, "the Board page")
+        token = page.locator(f'g.piece[data-piece="{first}-1"]').first.bounding_box()
+        assert token and min(token["width"], token["height"]) >= 16, token  # drawn as large as the track allows
+        page.locator(f'g.piece[data-piece="{first}-1"]').first.click()
+        page.wait_for_selector(f'.target[data-target="start-{first}"]', timeout=10000)
+        page.locator(f'.target[data-target="start-{first}"]').first.click()
+        page.wait_for_selector("#pick[open]")
+        choices = page.locator("#pick-choices button")
+        assert choices.count() == 3 and "8s" in choices.nth(1).inner_text()
+        shot(page, "race-03-which-card")
+        choices.nth(1).click()
+        state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {first} 8s {first}-1:start"])
+        # the pawn is not on its starting space on the table yet: the companion says so, never "in sync"
+        state = wait_until(page, base, lambda s: s["out_of_sync"] is not None)
+        page.wait_for_selector("#sync-banner")
+        shot(page, "race-04-put-it-there")
+        page.request.post(f"{base}/api/table/setup", data={})  # hands put the pawn and the card there
+        wait_until(page, base, lambda s: s["out_of_sync"] is None)
+        page.wait_for_selector("#sync-banner", state="detached")
+
+        # The next player cannot play: the fold button asks first
+        second = api_state(page, base)["active"]
+        page.once("dialog", lambda d: d.accept())
+        page.get_by_role("button", name=f"{second.capitalize()} folds").click()
+        state = wait_until(page, base, lambda s: s["history"][-1:] == [f"fold {second}"])
+        assert state["cards_left"][second] == 0
+
+        # Played to the end: each play said on the panel, then made on the table
+        local = GAME.new_game(4, seed=0)
+        for action in state["history"]:
+            local = GAME.apply(local, action)
+        while not rules.winners(local):
+            action = keen_play(local) if local.active in ("yellow", "blue") else Fold(local.active)
+            res = page.request.post(f"{base}/api/act", data={"action": str(action)})
+            assert res.ok, res.text()
+            local = rules.apply(local, action)
+            page.request.post(f"{base}/api/table/setup", data={})
+            wait_until(page, base, lambda s, n=len(local.history): len(s["history"]) == n and s["out_of_sync"] is None)
+        page.goto(f"{base}/score")
+        page.wait_for_selector("#winner:has-text('Winner')")
+        winner = page.locator("#winner").inner_text()
+        assert "Ada (yellow)" in winner and "Cy (blue)" in winner, winner
+        assert "8 pawns locked" in page.locator("#score-lines").inner_text()
+        shot(page, "race-05-score")
+        no_fog(page, "the Score page")
+
+        # The Games page and the replay
+        page.goto(f"{base}/games")
+        page.wait_for_selector("text=Partner card race")
+        game_id = api_state(page, base)["game"]
+        page.goto(f"{base}/games/{game_id}")
+        page.wait_for_selector("#moves button")
+        page.locator("#moves button").nth(0).click()
+        page.wait_for_selector(f"#replay-event:has-text('play {first} 8s {first}-1:start')")
+        assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
+        shot(page, "race-06-replay")
+        no_fog(page, "the Replay page")
+    finally:
+        context.close()
