@@ -149,3 +149,81 @@ def test_a_whole_partner_race_played_on_the_simulated_table(tmp_path: Path, figu
     figures(f"partner race at the simulated table: {len(engine.history)} plays read, "
             f"{table.asked} confirmed by the players (the same card kind laid again), deal {engine.deal}, "
             f"{', '.join(f'{n} {k}' for k, n in kinds.items())}; winners {' and '.join(outcome.winners)}")
+
+
+def run_command(data: Path, *args: str) -> tuple[Any, list[str], int]:
+    """``fog-companion run ...`` as a process with no standard input (as its service runs it): the
+    process, its output so far, and the panel's port."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import threading
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
+           "FOG_CONFIG": str(data / "none.toml")}
+    (data / "none.toml").write_text('[camera]\nsource = "sim"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
+    lines: list[str] = []
+
+    def collect() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+
+    threading.Thread(target=collect, daemon=True).start()
+    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
+    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
+    return proc, lines, port
+
+
+def test_run_game_partner_race_reads_the_table_and_a_killed_process_resumes_the_game(tmp_path: Path):
+    """`fog-companion run --game partner-race --players 4`: the simulated table is set up and checked,
+    hands play three cards and a player folds; the process is killed outright, started again with
+    no game named, and the same game comes back, checked against the table."""
+    import signal
+
+    from tests.tables import http_call
+
+    proc, lines, port = run_command(tmp_path, "--game", "partner-race", "--players", "4", "--seed", "3")
+    state: dict[str, Any] = {}
+
+    def now() -> dict[str, Any]:
+        state.update(http_call(port, "GET", "/api/state")[1])
+        return state
+
+    try:
+        assert now()["game_name"] == "partner-race" and state["verifying"]
+        http_call(port, "POST", "/api/table/setup")
+        assert wait_for(lambda: not now()["verifying"], 60), "".join(lines)
+        game = GAME.new_game(4, seed=3)
+        for action in ("play yellow start yellow-1:start", "play green 8s green-1:start", "fold blue",
+                       "play red 13s red-1:start"):
+            if action.startswith("fold"):
+                assert http_call(port, "POST", "/api/act", {"action": action})[0] == 200
+            else:  # the card laid on the pile, the pawn moved by hand
+                after = GAME.apply(game, action)
+                for cell, pieces in GAME.expected(after).items():
+                    for piece in pieces:
+                        http_call(port, "POST", "/api/table/move", {"piece": piece, "cell": cell})
+                for piece in {p for ps in GAME.expected(game).values() for p in ps} - \
+                        {p for ps in GAME.expected(after).values() for p in ps}:
+                    http_call(port, "POST", "/api/table/move", {"piece": piece, "cell": None})  # under the new card
+            game = GAME.apply(game, action)
+            assert wait_for(lambda a=action: now()["history"][-1:] == [a] and state["out_of_sync"] is None
+                            and not state["decision"], 60), (action, state.get("out_of_sync"), "".join(lines[-20:]))
+        proc.send_signal(signal.SIGKILL)  # pulled out: nothing is closed, nothing flushed on the way out
+        proc.wait(10)
+        proc, lines, port = run_command(tmp_path)  # started again: no game named
+        assert wait_for(lambda: now().get("game_name") == "partner-race" and len(state.get("history", [])) == 4, 60), \
+            "".join(lines)
+        assert wait_for(lambda: not now()["verifying"] and state["out_of_sync"] is None, 60), "".join(lines)
+        assert state["history"] == list(game.history) and state["active"] == game.active
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(15)
+    assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines)
