@@ -111,6 +111,21 @@ def walled_in_swap(state: GameState) -> tuple[GameState, dict[str, tuple[str, ..
     return walled, moved(placement, blue_warrior_3=nb(e, "E"), green_leader_1=e)
 
 
+def collect_output(proc: Any) -> list[str]:
+    """The lines a process prints, gathered on a thread as they come (the list grows)."""
+    import threading
+
+    lines: list[str] = []
+
+    def collect() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+
+    threading.Thread(target=collect, daemon=True).start()
+    return lines
+
+
 def http_call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     """One request to a running companion's panel on loopback: (status, JSON answer)."""
     import http.client

@@ -13,11 +13,10 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
-from tests.tables import http_call, wait_for
+from tests.tables import collect_output, http_call, wait_for
 from tests.test_service import UNIT, NotifySocket
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,15 +51,7 @@ def start_as_the_unit_does(tmp_path: Path, notify: NotifySocket) -> tuple[subpro
         env[key] = value
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", *args], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd="/")
-    lines: list[str] = []
-
-    def collect() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line)
-
-    threading.Thread(target=collect, daemon=True).start()
-    return proc, lines
+    return proc, collect_output(proc)
 
 
 def test_the_service_started_as_its_unit_starts_it_keeps_serving_until_sigterm(tmp_path: Path):

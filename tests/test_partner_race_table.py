@@ -16,7 +16,7 @@ from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold, Play, RaceState
 from companion.games.partner_race.track import COLOURS, goal, last, locked, pawns_of, team, track
 from companion.run import Companion
-from tests.tables import sim_config, wait_for
+from tests.tables import collect_output, sim_config, wait_for
 
 GAME = get_game("partner-race")
 
@@ -158,7 +158,6 @@ def run_command(data: Path, *args: str) -> tuple[Any, list[str], int]:
     import re
     import subprocess
     import sys
-    import threading
 
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
@@ -167,14 +166,7 @@ def run_command(data: Path, *args: str) -> tuple[Any, list[str], int]:
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
                              "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
-    lines: list[str] = []
-
-    def collect() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line)
-
-    threading.Thread(target=collect, daemon=True).start()
+    lines = collect_output(proc)
     assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
     port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
     return proc, lines, port

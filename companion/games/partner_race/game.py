@@ -50,6 +50,20 @@ def position_of(pawn: str, cell: str) -> str | None:
     return None
 
 
+def _pawns_seen(seen: Mapping[str, Sequence[str]]) -> tuple[dict[str, str], tuple[str, str] | None]:
+    """Each pawn seen and its position; the first one seen on a place its colour never stands, if any."""
+    where: dict[str, str] = {}
+    for cell, pieces in seen.items():
+        for piece in pieces:
+            if piece.startswith("card-"):
+                continue
+            pos = position_of(piece, cell)
+            if pos is None:
+                return where, (piece, cell)
+            where[piece] = pos
+    return where, None
+
+
 def _up_next(state: RaceState) -> str:
     """Who plays after the active player: the next with cards left this deal (the active player again
     when everybody else has folded)."""
@@ -192,17 +206,10 @@ class PartnerRaceGame:
     def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
         """The pawns (and the card on the spot) as seen, recorded as the players' correction. Every
         pawn must be on a place of its colour: a correction never loses a pawn."""
-        moves: list[tuple[str, str, str]] = []
-        found: dict[str, str] = {}
         cards = [p.removeprefix("card-") for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
-        for cell, pieces in seen.items():
-            for piece in pieces:
-                if piece.startswith("card-"):
-                    continue
-                pos = position_of(piece, cell)
-                if pos is None:
-                    raise IllegalMoveError(f"{piece} cannot stand on {cell}: a {colour_of(piece)} pawn never does")
-                found[piece] = pos
+        found, stray = _pawns_seen(seen)
+        if stray is not None:
+            raise IllegalMoveError(f"{stray[0]} cannot stand on {stray[1]}: a {colour_of(stray[0])} pawn never does")
         found.update({p: position_of(p, c) or "home" for p, c in self.hidden(state, seen).items()})
         missing = sorted(p for p in state.where if p not in found)
         if missing:
@@ -240,17 +247,11 @@ class PartnerRaceGame:
         """The plays of the card on the card spot that lead to the pawns as seen."""
         if rules.winners(state):
             return Reconciliation.illegal("the game is over", rule="over")
-        where: dict[str, str] = {}
         cards = [p for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
-        for cell, pieces in seen.items():
-            for piece in pieces:
-                if piece.startswith("card-"):
-                    continue
-                pos = position_of(piece, cell)
-                if pos is None:
-                    return Reconciliation.illegal(f"{piece} is on {cell}, where a {colour_of(piece)} pawn never stands",
-                                                  (piece,), "place")
-                where[piece] = pos
+        where, stray = _pawns_seen(seen)
+        if stray is not None:
+            return Reconciliation.illegal(f"{stray[0]} is on {stray[1]}, where a {colour_of(stray[0])} pawn never "
+                                          "stands", (stray[0],), "place")
         missing = sorted(p for p in state.where if p not in where)
         covers = _covers(seen)
         if any(not covers.get(colour_of(p)) for p in missing):
