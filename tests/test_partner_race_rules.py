@@ -44,6 +44,19 @@ def test_only_a_start_card_brings_a_pawn_out_and_the_starting_space_is_not_count
         play(race(), "play yellow 5 yellow-1:start")
 
 
+@pytest.mark.parametrize("name", ["2", "3", "5", "6", "9", "10", "12"])
+def test_a_number_card_moves_one_pawn_exactly_that_many_steps_forward(name: str):
+    n = int(name)
+    s = play(race(yellow_1="T20", yellow_2="T40"), f"play yellow {name} yellow-2:{n}")
+    assert s.where["yellow-2"] == f"T{40 + n}" and s.where["yellow-1"] == "T20"
+    with pytest.raises(IllegalMoveError, match=f"is {n} steps forward"):
+        play(race(yellow_1="T20"), f"play yellow {name} yellow-1:{n + 1}")
+    with pytest.raises(IllegalMoveError, match="moves one pawn"):
+        play(race(yellow_1="T20", yellow_2="T40"), f"play yellow {name} yellow-1:{n},yellow-2:{n}")
+    with pytest.raises(IllegalMoveError, match="not yellow's to move"):
+        play(race(yellow_1="T20", green_1="T30"), f"play yellow {name} green-1:{n}")
+
+
 def test_the_one_fourteen_card_moves_one_or_fourteen_and_nothing_else():
     assert play(race(yellow_1="T3"), "play yellow 1-14 yellow-1:1").where["yellow-1"] == "T4"
     assert play(race(yellow_1="T3"), "play yellow 1-14 yellow-1:14").where["yellow-1"] == "T17"
