@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import get_game
 from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold
-from tests.test_browser import api_state, browser, panel_url, shot  # noqa: F401  (fixtures)
+from tests.test_browser import api_state, browser, drag, panel_url, shot  # noqa: F401  (fixtures)
 from tests.test_partner_race_table import keen_play
 
 GAME = get_game("partner-race")
@@ -105,6 +105,20 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"fold {second}"])
         assert state["cards_left"][second] == 0
 
+        # On the simulated table's page, as hands would: a card laid from the ones not on the table,
+        # then a pawn dragged out to its starting space
+        third = api_state(page, base)["active"]
+        page.goto(f"{base}/table")
+        page.wait_for_selector('#off-table button[data-piece="card-13s"]')
+        page.locator('#off-table button[data-piece="card-13s"]').click()
+        page.locator('[data-cell="card-spot"]').first.click(force=True)
+        wait_until(page, base, lambda s: s["out_of_sync"] is not None and "now move the pawn" in s["out_of_sync"]["reason"])
+        drag(page, f"{third}-1", f"start-{third}")
+        state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {third} 13s {third}-1:start"]
+                           and s["out_of_sync"] is None)
+        shot(page, "race-05-table")
+        no_fog(page, "the Table page")
+
         # Played to the end: each play said on the panel, then made on the table
         local = GAME.new_game(4, seed=0)
         for action in state["history"]:
@@ -121,7 +135,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         winner = page.locator("#winner").inner_text()
         assert "Ada (yellow)" in winner and "Cy (blue)" in winner, winner
         assert "8 pawns locked" in page.locator("#score-lines").inner_text()
-        shot(page, "race-05-score")
+        shot(page, "race-06-score")
         no_fog(page, "the Score page")
 
         # The Games page and the replay
@@ -133,7 +147,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.locator("#moves button").nth(0).click()
         page.wait_for_selector(f"#replay-event:has-text('play {first} 8s {first}-1:start')")
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
-        shot(page, "race-06-replay")
+        shot(page, "race-07-replay")
         no_fog(page, "the Replay page")
     finally:
         context.close()

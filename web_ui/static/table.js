@@ -4,17 +4,39 @@
   const status = (t) => { document.getElementById("table-status").textContent = t; };
   const board = await Fog.board("board", {
     onPiece: async (piece) => {
+      if (lifted) {  /* laid on top of the piece there (a card on the played cards) */
+        const cell = Object.keys(shown).find((c) => shown[c].includes(piece));
+        if (cell) put(lifted, cell);
+        return;
+      }
       if (!turning) return;
       const res = await Fog.api("POST", "/api/table/turn-over", {piece});
       if (res.ok) { faceDown = res.data.face_down; draw(res.data.table); status(piece + (faceDown.includes(piece) ? " turned over" : " turned face up")); }
     },
-    onDrop: async (piece, cell) => {
-      const res = await Fog.api("POST", "/api/table/move", {piece, cell});
-      if (res.ok) { draw(res.data.table); status(piece + (cell ? " put on " + cell : " taken off the table")); }
-    },
+    onDrop: (piece, cell) => put(piece, cell),
+    onCell: (cell) => { if (lifted) put(lifted, cell); },
   });
-  let owners = {};
-  function draw(table) { board.render(table, {owners, faceDown}); }
+  async function put(piece, cell) {
+    lifted = null;
+    const res = await Fog.api("POST", "/api/table/move", {piece, cell});
+    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + cell : " taken off the table")); }
+  }
+  let owners = {}, lifted = null, shown = {};
+  /* The pieces not on the table (a card not yet laid, a token taken off): tap one, then a cell. */
+  function offTable(table) {
+    const on = new Set(Object.values(table).flat());
+    const box = document.getElementById("off-table");
+    box.replaceChildren();
+    Object.entries(board.g.pieces || {}).filter(([id]) => !on.has(id)).forEach(([id, p]) => {
+      const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
+                                  "aria-pressed": String(lifted === id)}, p.label || id);
+      b.onclick = () => { lifted = lifted === id ? null : id; offTable(table);
+        status(lifted ? Fog.named(id) + ": tap the cell to put it on" : ""); };
+      box.appendChild(b);
+    });
+    document.getElementById("off-table-card").hidden = !box.childElementCount;
+  }
+  function draw(table) { shown = table; board.render(table, {owners, faceDown}); offTable(table); }
   async function reload() {
     const res = await Fog.api("GET", "/api/table");
     if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); }
