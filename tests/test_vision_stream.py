@@ -182,3 +182,26 @@ def test_a_region_search_never_refits_the_board_from_the_corner_markers_inside_i
         assert all(shot.truth[p] == c for p, c in obs.pieces.items())
         assert observer.track.shift_mm(tracked, obs.homography) <= 3.0
     assert first.board_found
+
+
+def test_a_small_pawn_moved_onto_a_space_of_its_own_colour_is_seen_at_once():
+    """On a large frame a pawn's marker is one or two pixels of the small motion frame: a pawn set
+    on a space of its own colour changes almost nothing there. The move must still be seen in the
+    frame it happens, not taken for an idle board (nor found only at the next full look)."""
+    from companion.games import get_game
+    from vision.detect import BoardDetector
+    from vision.sources import SimulatedTable
+    from vision.stabilise import StreamObserver
+
+    game = get_game("partner-race")
+    state = game.apply(game.new_game(4, seed=3), "play yellow start yellow-1:start")
+    after = {**game.expected(game.apply(state, "play green start green-1:start")), "card-spot": ("card-start",)}
+    layout = game.layout(state)
+    for seed in range(4):  # the simulated camera at 2560x1440 and 3840x2160, four poses
+        table = SimulatedTable(layout, game.expected(state), seed=seed)
+        table.open()
+        observer = StreamObserver(BoardDetector(layout))
+        observer.observe(table.read())
+        observer.observe(table.read())
+        table.set_placement(after)
+        assert observer.observe(table.read()).pieces.get("green-1") == "start-green", seed

@@ -337,6 +337,10 @@ class StreamObserver:
         m = 1.5 * self._marker_px(last.homography)
         inside = {p for p, (x, y) in last.image_xy.items() if x0 + m <= x < x1 - m and y0 + m <= y < y1 - m}
         fresh_ids = set(fresh.pieces) | {u["id"] for u in fresh.unplaced}
+        if any(p in inside and p not in fresh_ids for p in last.pieces) and not self._hand_like(roi, last):
+            # a piece left the searched area for a place the small frame cannot show a change at (a
+            # small token set on a cell of its own colour): look at the whole board now
+            return None
         for piece, cell in last.pieces.items():
             if piece not in inside and piece not in fresh_ids:
                 fresh.pieces[piece] = cell
@@ -346,6 +350,13 @@ class StreamObserver:
                     fresh.poses[piece] = last.poses[piece]
         fresh.fiducials_seen = sorted(set(last.fiducials_seen) | set(fresh.fiducials_seen))
         return fresh
+
+    def _hand_like(self, roi: tuple[int, int, int, int], last: Observation) -> bool:
+        """A searched area many markers large: a hand or an arm over the board, where pieces are
+        unseen because they are covered (the stabiliser holds them), not because they moved away."""
+        x0, y0, x1, y1 = roi
+        side = self._marker_px(last.homography)
+        return (x1 - x0) * (y1 - y0) > OCCLUDER_MARKERS * side * side + (2 * ROI_GROW_PX) ** 2
 
     def _outline_px(self, h: np.ndarray) -> np.ndarray | None:
         """The board's outline in frame pixels (a lens bends its edges: 4 points per side), or None
