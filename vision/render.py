@@ -257,6 +257,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     truth: dict[str, str] = {}
     marker_polys: dict[str, np.ndarray] = {}
     positions: dict[str, tuple[float, float]] = {}
+    under: set[str] = set()  # pieces with another stacked on them
     patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
     z = -board.piece_height_mm
     for cell_id, pieces in placement.items():
@@ -267,6 +268,8 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             own = np.random.default_rng(zlib.crc32(f"{seed}:{piece}:{cell_id}".encode()))
             jitter = own.uniform(-2.0, 2.0, 2)
             if cell.facts.get("stack"):  # each on the one before, a little off: only the top marker shows
+                if k + 1 < len(pieces):
+                    under.add(piece)
                 cx, cy = cell.center_mm[0] + jitter[0] + 1.5 * k, cell.center_mm[1] + jitter[1] + 1.5 * k
             else:  # side by side
                 cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
@@ -293,7 +296,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     frame = _light_and_lens(frame, effects, rng)
     visible = set()
     for piece, poly in marker_polys.items():
-        if poly.min() < 1 or poly[:, 0].max() > w - 2 or poly[:, 1].max() > h - 2:
+        if piece in under or poly.min() < 1 or poly[:, 0].max() > w - 2 or poly[:, 1].max() > h - 2:
             continue
         if hand_mask is not None:
             mask = np.zeros((h, w), np.uint8)
