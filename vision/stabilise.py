@@ -106,6 +106,7 @@ class StreamObserver:
     _frame_width: int = 0
     _frame_shape: tuple[int, ...] = (0, 0)
     _occluders: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None  # (for this small frame, found)
+    _idle_px: tuple[tuple[bytes, int], float] | None = None  # (fit, frame width) -> changed pixels that are no move
     track: BoardTrack | None = None  # the board fit over the stream
     board_moved: bool = False  # this frame found the board (or the camera) moved for good, and re-fitted
 
@@ -236,9 +237,12 @@ class StreamObserver:
         """The share of the board that may change with nothing moved: ``idle_threshold``, but never
         as much as half a marker's area in the small frame. On a large frame a small pawn covers
         only a few of the small frame's pixels, and a pawn moved must not pass for an idle board."""
-        small_width = self._small_now.shape[1] if self._small_now is not None else MOTION_WIDTH
-        side = self._marker_px(last.homography) * small_width / max(1, self._frame_width)
-        return min(self.idle_threshold, max(2.0, 0.5 * side * side) / area)
+        key = (b"" if last.homography is None else last.homography.tobytes(), self._frame_width)
+        if self._idle_px is None or self._idle_px[0] != key:  # once per fit, not per idle frame
+            small_width = self._small_now.shape[1] if self._small_now is not None else MOTION_WIDTH
+            side = self._marker_px(last.homography) * small_width / max(1, self._frame_width)
+            self._idle_px = (key, max(2.0, 0.5 * side * side))
+        return min(self.idle_threshold, self._idle_px[1] / area)
 
     def _smallest_side(self, h: np.ndarray | None) -> float:
         """The side below which nothing is a marker: a tilted camera sees the far side's markers
