@@ -1,7 +1,8 @@
-"""A whole partner card race at the simulated table: four players, every play made by laying the
-card on the card spot and moving the pawns by hand, every fold said on the panel. The camera, the
-stabiliser and the session read it; at the end the winners, the score and the LEDs agree with the
-rules engine fed the same plays."""
+"""A whole partner card race at the simulated table of `fog-companion run --game partner-race`:
+four players, every play made by laying the card on the card spot and moving the pawns by hand,
+every fold said on the panel. The camera, the stabiliser and the session read it; at the end the
+winners, the score and the LEDs agree with the rules engine fed the same plays. Also: the same
+process killed and started again, and the in-process table other tests tell stories with."""
 
 from __future__ import annotations
 
@@ -111,11 +112,71 @@ def start(tmp_path: Path, seed: int) -> tuple[Companion, Table, io.StringIO]:
     return companion, table, out
 
 
+class Hands:
+    """The players at a running ``fog-companion run``: hands on the simulated table (one piece at a
+    time, as a hand moves them), the panel for a fold and for the companion's questions."""
+
+    def __init__(self, port: int, lines: list[str]) -> None:
+        self.port, self.lines, self.asked = port, lines, 0
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        from tests.tables import http_call
+
+        code, data = http_call(self.port, method, path, body)
+        assert code == 200, (path, body, code, data)
+        return data
+
+    def state(self) -> dict[str, Any]:
+        return self.call("GET", "/api/state")
+
+    def play(self, before: RaceState, action: str) -> None:
+        """The card laid on the pile (the one under it out of sight), then each pawn that moves;
+        a fold is said on the panel. The companion must record that play."""
+        if action.startswith("fold "):
+            self.call("POST", "/api/act", {"action": action})
+        else:
+            after = GAME.apply(before, action)
+            if before.last_card is not None and before.last_card != after.last_card:
+                self.call("POST", "/api/table/move", {"piece": f"card-{before.last_card}", "cell": None})
+            self.call("POST", "/api/table/move", {"piece": f"card-{after.last_card}", "cell": "card-spot"})
+            play = rules.parse_action(action)
+            order = [s.pawn for s in play.steps] if isinstance(play, Play) and not play.swap else []
+            moved = [p for p in after.where if after.where[p] != before.where[p]]
+            for pawn in sorted(moved, key=lambda p: (p not in order, order.index(p) if p in order else 0, p)):
+                cell = next(c for c, ps in GAME.expected(after).items() if pawn in ps)
+                self.call("POST", "/api/table/move", {"piece": pawn, "cell": cell})
+        done = len(before.history)
+        state: dict[str, Any] = {}
+
+        def now() -> dict[str, Any]:
+            state.update(self.state())
+            return state
+
+        wait_for(lambda: len(now()["history"]) > done or bool(state["decision"]), 60)
+        if len(state["history"]) == done and state["decision"]:
+            options = [d["actions"][0] for d in state["decision"]]
+            same = [k for k, o in enumerate(options) if alike(before, o, action)]
+            assert len(same) == 1, (action, options)  # the play made is offered, once
+            self.call("POST", "/api/decide", {"option": same[0]})  # the players say which card it was
+            self.asked += 1
+        assert wait_for(lambda: len(now()["history"]) > done and state["out_of_sync"] is None, 60), \
+            (action, state.get("out_of_sync"), "".join(self.lines[-20:]))
+        recorded = state["history"][done:]
+        assert len(recorded) == 1 and alike(before, recorded[0], action), (action, recorded)
+
+
 def test_a_whole_partner_race_played_on_the_simulated_table(tmp_path: Path, figures: Callable[[str], None]):
-    companion, table, out = start(tmp_path, seed=11)
-    engine = companion.session.state  # the rules engine's own copy, fed the same plays
+    """`fog-companion run --game partner-race --players 4 --seed 11`, as a process without standard
+    input; every play made by hands at its simulated table, the folds said on its panel."""
+    import signal
+
+    proc, lines, port = run_command(tmp_path, "--game", "partner-race", "--players", "4", "--seed", "11")
+    hands = Hands(port, lines)
+    engine = GAME.new_game(4, seed=11)  # the rules engine's own copy, fed the plays the companion records
     kinds = {"bumps": 0, "swaps": 0, "sevens split": 0, "for the partner": 0, "folds": 0}
     try:
+        hands.call("POST", "/api/table/setup")
+        assert wait_for(lambda: not hands.state()["verifying"], 60), "".join(lines)
         while not rules.winners(engine):
             # red cannot play a card in the second deal: it says so on the panel (no card is laid)
             fold = engine.deal == 2 and engine.active == "red" and engine.cards_left[3] == 4
@@ -128,27 +189,22 @@ def test_a_whole_partner_race_played_on_the_simulated_table(tmp_path: Path, figu
                 kinds["for the partner"] += any(not s.pawn.startswith(action.colour) for s in action.steps)
             else:
                 kinds["folds"] += 1
-            table.play(str(action))
-            engine = companion.session.state
-            assert {**GAME.to_json(engine), "history": []} == {**GAME.to_json(after), "history": []}
-        session = companion.session
-        outcome = GAME.outcome(session.state)
-        assert outcome is not None and set(outcome.winners) == set(rules.winners(engine))
-        replayed = GAME.new_game(4, seed=11)
-        for recorded in session.state.history:  # the log replays to the same game
-            replayed = GAME.apply(replayed, recorded)
-        assert GAME.score(session.state).to_dict() == GAME.score(replayed).to_dict()
-        score = table.client.get("/api/score").get_json()
-        assert json.dumps(score)  # the Score page's data for this game
-        colours = {GAME.layout(engine).colours[c] for c in outcome.winners}
-        glow = lambda: {light.colour for light in companion.hardware.scene.segments.get("*", ())}  # noqa: E731
-        assert wait_for(lambda: glow() == colours, 10), glow()  # the whole strip in the winners' colours
+            hands.play(engine, str(action))
+            engine = GAME.apply(engine, hands.state()["history"][-1])
+        final = hands.state()
+        assert final["outcome"] is not None and set(final["outcome"]["winners"]) == set(rules.winners(engine))
+        assert final["history"] == list(engine.history)
+        score = hands.call("GET", "/api/score")
+        assert score["winners"] == list(rules.winners(engine)) and any("8 of 8 pawns locked" in x for x in score["lines"])
+        assert wait_for(lambda: set(hands.call("GET", "/api/leds")["labels"].values()) == {"the winners"}, 10)
     finally:
-        companion.stop()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+    assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines)
     assert kinds["bumps"] and kinds["swaps"] and kinds["sevens split"] and kinds["for the partner"] and kinds["folds"]
-    figures(f"partner race at the simulated table: {len(engine.history)} plays read, "
-            f"{table.asked} confirmed by the players (the same card kind laid again), deal {engine.deal}, "
-            f"{', '.join(f'{n} {k}' for k, n in kinds.items())}; winners {' and '.join(outcome.winners)}")
+    figures(f"partner race played at `run --game partner-race`'s simulated table: {len(engine.history)} plays read, "
+            f"{hands.asked} confirmed by the players (the same card kind laid again), deal {engine.deal}, "
+            f"{', '.join(f'{n} {k}' for k, n in kinds.items())}; winners {' and '.join(rules.winners(engine))}")
 
 
 def run_command(data: Path, *args: str) -> tuple[Any, list[str], int]:
