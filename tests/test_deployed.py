@@ -61,7 +61,10 @@ def test_the_service_started_as_its_unit_starts_it_keeps_serving_until_sigterm(t
         assert wait_for(lambda: any("READY=1" in m for _, m in notify.messages) or proc.poll() is not None, 90), \
             "".join(lines)
         assert proc.poll() is None, f"the service exited at once (code {proc.returncode}):\n" + "".join(lines)
-        port = int(next(m.group(1) for line in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", line))))
+        # READY comes over the notify socket, the panel's address on standard output: either may be first
+        panel = re.compile(r"panel: http://[^:]+:(\d+)/")
+        assert wait_for(lambda: any(panel.match(line) for line in lines), 30), "".join(lines)
+        port = int(next(m.group(1) for line in lines if (m := panel.match(line))))
         ready = next(at for at, m in notify.messages if "READY=1" in m)
         time.sleep(10.0)  # standard input ended long ago: the companion must not care
         assert proc.poll() is None, f"the service stopped by itself (code {proc.returncode}):\n" + "".join(lines)
