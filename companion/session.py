@@ -31,7 +31,6 @@ Placement = Mapping[str, Sequence[str]]
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
 
-
 BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
                "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
                "board again (fog-companion fit-board); if they really were moved, put them back or accept the board")
@@ -254,6 +253,7 @@ class Session:
                                    "the camera has not checked the setup yet")
             if not force:
                 self._must_agree()
+            self.status.decision, self.status.question = [], None  # (the hourglass) a reading of the old turn
             self._apply(action)
             self._forced()
             self._check_sync(f"'{action}'")
@@ -491,8 +491,9 @@ class Session:
                 self._set_to_clear(left)
                 if seen_c == self.expected():
                     self._board_moved = False
+                    asked = bool(self.status.decision)
                     self.status.decision, self.status.question = [], None
-                    if self.status.out_of_sync is not None:
+                    if self.status.out_of_sync is not None or asked:
                         self.status.out_of_sync = None
                         self._publish("in-sync", {"after": "the pieces were put back"})
                     return None
@@ -558,9 +559,9 @@ class Session:
         return answer
 
     def _apply_choice(self, choice: Choice, what: str) -> None:
+        self.status.decision, self.status.question = [], None  # settled before any event carries the status
         for action in choice.actions:
             self._apply(action)
-        self.status.decision, self.status.question = [], None
         self._forced()
         self._check_sync(what)
 
@@ -588,11 +589,12 @@ class Session:
             if target is None or target == self.expected():
                 raise SessionError("nothing to correct: the board matches the game")
             action = str(self.game.correction(self.state, target))
+            asked, self.status.decision, self.status.question = self.status.copy(), [], None
             try:
                 self._apply(action)
             except IllegalMoveError as exc:
+                self.status.decision, self.status.question = asked.decision, asked.question
                 raise SessionError(str(exc)) from exc
-            self.status.decision, self.status.question = [], None
             self._check_sync("the correction")
             return self.state
 

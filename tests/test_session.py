@@ -113,6 +113,35 @@ def test_an_ambiguous_change_asks_and_waits_for_the_players(tmp_path: Path):
         session.decide(0)
 
 
+def test_a_question_is_gone_from_every_event_once_it_is_settled(tmp_path: Path):
+    """Pages draw the question from the status each event carries: once the players answer, or the
+    table goes back, no later event may still carry it (a phone would keep asking a settled question)."""
+    session, listener = drafted_session(tmp_path)
+    walled, picture = walled_in_swap(session.state)  # type: ignore[arg-type]
+    session.state = walled
+    before = dict(walled.placement)
+
+    def carried_since(start: int) -> list[str]:
+        listener.sub.drain()
+        return [e.kind for e in listener.events[start:] if e.snapshot is not None and e.snapshot.status.decision]
+
+    session.on_stable_change(picture)
+    assert session.status.decision
+    listener.sub.drain()
+    mark = len(listener.events)
+    session.on_stable_change(before)  # the players put the pieces back instead of answering
+    assert session.status.decision == [] and listener.kinds()[mark:], "putting the pieces back says so"
+    assert carried_since(mark) == []
+
+    session.on_stable_change(picture)
+    assert session.status.decision
+    listener.sub.drain()
+    mark = len(listener.events)
+    session.decide(0)
+    assert "action" in listener.kinds()[mark:]
+    assert carried_since(mark) == [], "the move applied after the answer is published without the old question"
+
+
 def test_undo_takes_back_the_last_confirmed_step_and_survives_a_restart(tmp_path: Path):
     session, _ = drafted_session(tmp_path)
     piece, src, dst = own_islander_with_a_free_forward_hex(session)
