@@ -17,7 +17,7 @@ from typing import Any
 from companion import __version__
 from companion.errors import FogCompanionError, StateFormatError
 from companion.games import Game, Layout, get_game, names
-from companion.statefile import read_state, write_out
+from companion.statefile import read_game_state, write_out
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[Handler, Callable[[argparse.ArgumentParser], None], str]] = {}
@@ -33,6 +33,11 @@ def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentPar
 # ----------------------------------------------------------------------------- new-game
 def _game_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="fog", choices=names(), help="which game (default: fog)")
+
+
+def _file_game_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=names(), help="which game (default: the one the state file names; "
+                   "given, it must agree with the file)")
 
 
 def _game(args: argparse.Namespace) -> Game:
@@ -74,15 +79,15 @@ def cmd_new_game(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- score
 def _score_args(p: argparse.ArgumentParser) -> None:
-    _game_arg(p)
+    _file_game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
     p.add_argument("--json", action="store_true")
 
 
 @command("score", "score a game state and print the breakdown", _score_args)
 def cmd_score(args: argparse.Namespace) -> int:
-    game = _game(args)
-    report = game.score(read_state(args.state, game))
+    game, state = read_game_state(args.state, args.game)
+    report = game.score(state)
     print(json.dumps(report.to_dict(), indent=1) if args.json else "\n".join(report.lines()))
     return 0
 
@@ -121,19 +126,19 @@ def cmd_board(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- show / act
 def _show_args(p: argparse.ArgumentParser) -> None:
-    _game_arg(p)
+    _file_game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
 
 
 @command("show", "draw a saved game state as text", _show_args)
 def cmd_show(args: argparse.Namespace) -> int:
-    game = _game(args)
-    print(game.text(read_state(args.state, game)))
+    game, state = read_game_state(args.state, args.game)
+    print(game.text(state))
     return 0
 
 
 def _act_args(p: argparse.ArgumentParser) -> None:
-    _game_arg(p)
+    _file_game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
     p.add_argument("actions", nargs="+", help="actions, e.g. 'draft black blue-leader-1' or 'end-turn'")
     p.add_argument("-o", "--output", help="write the new state here (default: print it)")
@@ -141,8 +146,7 @@ def _act_args(p: argparse.ArgumentParser) -> None:
 
 @command("act", "apply actions to a saved state and print the new state", _act_args)
 def cmd_act(args: argparse.Namespace) -> int:
-    game = _game(args)
-    state = read_state(args.state, game)
+    game, state = read_game_state(args.state, args.game)
     for text in args.actions:
         state = game.apply(state, text)
     write_out(json.dumps(game.to_json(state), indent=1), args.output)
@@ -151,7 +155,7 @@ def cmd_act(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- explain
 def _explain_args(p: argparse.ArgumentParser) -> None:
-    _game_arg(p)
+    _file_game_arg(p)
     p.add_argument("before", help="the expected game state (JSON)")
     p.add_argument("after", help="a game state or an observation {\"placement\": {cell: [piece, ...]}}")
     p.add_argument("--json", action="store_true")
@@ -171,8 +175,8 @@ def read_placement(path: str) -> dict[str, list[str]]:
 
 @command("explain", "read AFTER (a picture) against BEFORE: the legal actions that lead there", _explain_args)
 def cmd_explain(args: argparse.Namespace) -> int:
-    game = _game(args)
-    answer = game.reconcile(read_state(args.before, game), read_placement(args.after))
+    game, before = read_game_state(args.before, args.game)
+    answer = game.reconcile(before, read_placement(args.after))
     if args.json:
         print(json.dumps(answer.to_dict(), indent=1))
     elif answer.ok:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import main
+from companion.games import get_game
 from companion.games.fog.state import GameState
 from companion.terminal import play
 
@@ -64,6 +65,40 @@ def test_act_applies_draft_picks_and_bad_input_is_one_clear_line(tmp_path: Path,
     path.write_text("{broken")
     code, _, err = run_cli("score", str(path), capsys=capsys)
     assert code == 2 and "not a JSON game state" in err and "Traceback" not in err
+
+
+def test_a_state_file_names_its_game_so_show_act_and_score_need_no_game_option(tmp_path: Path, capsys):
+    race = tmp_path / "race.json"
+    assert main(["new-game", "--game", "partner-race", "--players", "4", "--seed", "3", "-o", str(race)]) == 0
+    code, out, _ = run_cli("show", str(race), capsys=capsys)
+    assert code == 0 and "to play" in out and "partner" in out
+    rules = get_game("partner-race")
+    first = str(rules.legal_actions(rules.from_json(race.read_text()))[0])
+    code, out, _ = run_cli("act", str(race), first, "-o", str(race), capsys=capsys)
+    assert code == 0 and json.loads(race.read_text())["history"] == [first]
+    code, out, _ = run_cli("score", str(race), "--json", capsys=capsys)
+    assert code == 0 and "pawns" in json.loads(out)
+
+    # the FOG's first format had no "game": such a file is still The FOG's
+    beach = tmp_path / "beach.json"
+    main(["new-game", "--players", "2", "--seed", "1", "-o", str(beach)])
+    old_format = json.loads(beach.read_text())
+    del old_format["game"]
+    beach.write_text(json.dumps(old_format))
+    code, out, _ = run_cli("show", str(beach), capsys=capsys)
+    assert code == 0 and "boat" in out
+
+
+def test_a_game_option_against_the_file_or_an_unknown_game_is_one_clear_line(tmp_path: Path, capsys):
+    race = tmp_path / "race.json"
+    main(["new-game", "--game", "partner-race", "--players", "4", "-o", str(race)])
+    code, _, err = run_cli("score", "--game", "fog", str(race), capsys=capsys)
+    assert code == 2 and "holds a 'partner-race' game, but --game fog was given" in err
+    chess = tmp_path / "chess.json"
+    chess.write_text(json.dumps({**json.loads(race.read_text()), "game": "chess"}))
+    code, _, err = run_cli("show", str(chess), capsys=capsys)
+    assert code == 2 and "names the game 'chess', which this companion does not know" in err
+    assert "fog, partner-race" in err and "Traceback" not in err
 
 
 def test_unknown_options_and_player_counts_are_refused(capsys):
