@@ -107,11 +107,10 @@ def render_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from companion.statefile import read_state
+    from companion.statefile import read_game_state
     from vision.render import render_state
 
-    game = get_game()
-    state = read_state(args.state, game)
+    game, state = read_game_state(args.state)  # the file names its game
     rendered = render_state(game.layout(state), game.expected(state), seed=args.seed, hand=args.hand, clean=args.clean)
     if not cv2.imwrite(args.output, rendered.frame):
         raise FogCompanionError(f"cannot write {args.output} (use .png or .jpg)")
@@ -143,15 +142,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """
     import time
 
-    from companion.statefile import read_state
+    from companion.statefile import read_game_state
     from vision.detect import BoardDetector
     from vision.sources import open_source
     from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
     if args.fps is not None and not args.fps > 0:
         raise FogCompanionError(f"--fps must be above 0, not {args.fps}")
-    board = _layout(args.board)
-    placement = get_game().expected(read_state(args.state)) if args.state else {}
+    game, state = read_game_state(args.state) if args.state else (get_game(), None)  # the file names its game
+    board = _layout(args.board, game.name)
+    placement = game.expected(state) if state is not None else {}
     observer = StreamObserver(BoardDetector(board, lens=_lens(args.lens)))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
