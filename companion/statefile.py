@@ -16,9 +16,6 @@ from typing import Any
 from companion.errors import StateFormatError
 from companion.games import Game, get_game, names
 
-#: A state file without ``"game"`` is The FOG's: its first format did not name the game.
-UNNAMED_GAME = "fog"
-
 
 def _read_text(path: str) -> str:
     try:
@@ -48,14 +45,16 @@ def read_game_state(path: str, game: str | None = None) -> tuple[Game, Any]:
         raise StateFormatError(f"{where}: not a JSON game state ({exc})") from None
     if not isinstance(data, dict):
         raise StateFormatError(f"{where}: not a game state (expected a JSON object, found {type(data).__name__})")
-    named = data.get("game", UNNAMED_GAME)
-    if named not in names():
-        raise StateFormatError(f"{where} names the game {named!r}, which this companion does not know "
+    if "game" not in data:
+        rules = get_game()  # the default game's first state format did not name the game
+    elif data["game"] in names():
+        rules = get_game(data["game"])
+    else:
+        raise StateFormatError(f"{where} names the game {data['game']!r}, which this companion does not know "
                                f"(known games: {', '.join(names())})")
-    if game is not None and game != named:
-        raise StateFormatError(f"{where} holds a {named!r} game, but --game {game} was given "
+    if game is not None and game != rules.name:
+        raise StateFormatError(f"{where} holds a {rules.name!r} game, but --game {game} was given "
                                f"(leave out --game: the file names its game)")
-    rules = get_game(named)
     return rules, rules.from_json(data)
 
 

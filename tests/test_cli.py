@@ -78,6 +78,8 @@ def test_a_state_file_names_its_game_so_show_act_and_score_need_no_game_option(t
     assert code == 0 and json.loads(race.read_text())["history"] == [first]
     code, out, _ = run_cli("score", str(race), "--json", capsys=capsys)
     assert code == 0 and "pawns" in json.loads(out)
+    code, out, _ = run_cli("render", str(race), "-o", str(tmp_path / "race.png"), "--clean", capsys=capsys)
+    assert code == 0 and "16 of 16 markers fully visible" in out  # the race's table: 16 pawns
 
     # the FOG's first format had no "game": such a file is still The FOG's
     beach = tmp_path / "beach.json"
