@@ -87,7 +87,8 @@ class Companion:
         self.data_dir = Path(config["data"]["dir"]) if config["data"]["dir"] else default_data_dir(environ)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = GameStore(self.data_dir / "games.db")
-        self.session = Session(self.store, game=get_game(config["game"]["name"]))
+        self.session = Session(self.store, game=get_game(config["game"]["name"]),
+                               step_hold=config["detector"]["step_hold_seconds"])
         if self.session.resume():
             self.say(f"resumed game {self.session.game_id} ({self.session.game.title})")
         elif self.session.damaged:
@@ -145,6 +146,8 @@ class Companion:
             alert = "waiting"  # a hand rests over the board: calm, nothing is judged
         elif status.out_of_sync is not None:
             alert, offenders = "illegal", status.out_of_sync.offenders
+        elif status.step is not None:
+            alert, offenders = "step", status.step.to_move  # a move part-way: calm, whose piece moves next
         elif status.decision:
             alert = "waiting"
         self.hardware.show(snap.state, alert, offenders, game=snap.game)
@@ -359,7 +362,8 @@ def supervise(companion: Companion, notifier: Any, stopping: threading.Event,
               stall_seconds: float = CAMERA_STALL_SECONDS) -> None:
     """The main loop: tell systemd we are ready, then ping the watchdog while the camera thread lives.
 
-    It also retries, every few seconds, the moves that waited for a full disk.
+    It also retries, every few seconds, the moves that waited for a full disk, and turns a move left
+    part-way past its hold time into out of sync.
     """
     notifier.ready(f"panel {companion.panel_url or 'off'}")
     ticks = 0.0
@@ -367,6 +371,10 @@ def supervise(companion: Companion, notifier: Any, stopping: threading.Event,
     while not stopping.wait(step):
         if companion.healthy(stall_seconds):
             notifier.watchdog()
+        try:
+            companion.session.step_overdue()
+        except Exception:  # noqa: BLE001 - the main loop must keep pinging
+            log.exception("checking a move left part-way failed")
         ticks += step
         if ticks >= FLUSH_SECONDS and companion.session.pending:
             ticks = 0.0

@@ -13,7 +13,8 @@ always a replay of that log, so a restart resumes exactly where the game was. Ev
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.errors import (DecisionPendingError, IllegalMoveError, OutOfSyncError, SessionError,
@@ -22,14 +23,15 @@ from companion.events import Event, EventBus
 from companion.games import Choice, Game, Reconciliation, get_game
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import (OutOfSync, Snapshot, Status, _canonical, _differences, _on, misplaced)
+from companion.sync import (OutOfSync, Picture, Snapshot, Status, Step, _canonical, _differences, costs,
+                            disagreement, final_picture_check, misplaced, strip)
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
            "Snapshot", "Status", "replay_log", "replay_states"]
 
 Placement = Mapping[str, Sequence[str]]
-Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
+STEP_HOLD = 12.0  # seconds a move may stay part-way with nothing moving before it is out of sync
 
 BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
                "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
@@ -37,8 +39,10 @@ BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was
 
 
 class Session:
-    def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None) -> None:
+    def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None,
+                 clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD) -> None:
         self.store = store
+        self.clock, self.step_hold = clock, step_hold  # how long a move may stay part-way (tests pass a clock)
         self.bus = bus or EventBus()
         self.game: Game = game or get_game()
         self._lock = threading.RLock()
@@ -230,7 +234,7 @@ class Session:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            diffs = _differences(self.expected(), self._strip(_canonical(seen))[0])
+            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen))[0])
             self.status.setup_differences = diffs
             if not diffs:
                 self.status.verifying = False
@@ -270,6 +274,9 @@ class Session:
         if st.decision:
             raise DecisionPendingError("the last change on the table can be read several ways: say which one "
                                        "happened first")
+        if st.step is not None:
+            raise OutOfSyncError(f"a move is part-way on the table ({st.step.says}): finish it or put the pieces "
+                                 "back first")
 
     def end_turn(self, reason: str = "panel") -> Any:
         with self._lock:
@@ -290,6 +297,7 @@ class Session:
             self.act(timer.on_expiry, force=True)  # the hourglass ends the turn with what was confirmed
 
     def _apply(self, action: str) -> None:
+        self.status.step = None  # whatever was part-way is now read (or put aside by a person)
         before = self.state
         new = self.game.apply(before, action)
         seq = self._commit(new, str(action))
@@ -313,7 +321,7 @@ class Session:
                 self.last_seq = seq
             undone = self._states.pop()[0]
             self._version += 1
-            self.status.decision, self.status.question = [], None
+            self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
             self._publish("undone", {"state": self.game.to_json(new),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
@@ -324,40 +332,10 @@ class Session:
         self._publish("action", {"action": action, **self.game.notes(before, new)}, seq)
         outcome = self.game.outcome(new)
         if outcome is not None and self.game.outcome(before) is None:
-            self._publish("game-over", {**self.game.score(new).to_dict(), **self._final_picture_check(new)})
-
-    def _final_picture_check(self, final: Any) -> dict[str, Any]:
-        """Is the scored position the one the camera last saw? Pieces the game took off the board aside."""
-        if self.last_picture is None:
-            return {"picture": "none"}
-        expected = self.expected()
-        placed = {p for ps in expected.values() for p in ps}
-        gone = set(self.game.layout(final).pieces) - placed  # taken off (the FOG turns them over)
-        seen = {c: tuple(p for p in ps if p not in gone) for c, ps in self.last_picture.items()}
-        diffs = _differences(expected, {c: ps for c, ps in seen.items() if ps})
-        return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
+            self._publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(
+                self.game, new, self.expected(), self.last_picture)})
 
     # ------------------------------------------------------------------ the table and the game
-    def _strip(self, seen: Picture) -> tuple[Picture, tuple[tuple[str, str], ...]]:
-        """The picture without the pieces the rules took off the table, and where those still are;
-        pieces the game says are hidden (under another) put where the game has them.
-
-        The FOG turns swallowed tokens over; until the players have done so the camera still sees
-        them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
-        """
-        taken = set(self.game.taken_off(self.state))
-        kept: dict[str, list[str]] = {}
-        left: list[tuple[str, str]] = []
-        for cell, pieces in seen.items():
-            for piece in pieces:
-                if piece in taken:
-                    left.append((piece, cell))
-                else:
-                    kept.setdefault(cell, []).append(piece)
-        for piece, cell in self.game.hidden(self.state, _canonical(kept)).items():  # under another piece
-            kept.setdefault(cell, []).append(piece)
-        return _canonical(kept), tuple(sorted(left))
-
     def _set_to_clear(self, left: tuple[tuple[str, str], ...]) -> None:
         if left != self.status.to_clear:
             self.status.to_clear = left
@@ -375,7 +353,7 @@ class Session:
                 st.out_of_sync = None
                 self._publish("sync-unchecked", {"after": after})
             return
-        seen, left = self._strip(self.last_picture)
+        seen, left = strip(self.game, self.state, self.last_picture)
         self._set_to_clear(left)
         expected = self.expected()
         if seen == expected:
@@ -386,10 +364,7 @@ class Session:
         if st.decision:
             return  # the picture waits for the players' reading
         pieces = misplaced(expected, seen)
-        reason = "the camera sees " + "; ".join(
-            f"{m.piece} {_on(m.seen)} where the game has it {_on(m.belongs)}" for m in pieces[:4]) + (
-            f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + f" (checked after {after})"
-        st.out_of_sync = OutOfSync(reason, tuple(m.piece for m in pieces), "table", seen, pieces)
+        st.out_of_sync = OutOfSync(disagreement(pieces, after), tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())
 
     def preview_correction(self) -> dict[str, Any]:
@@ -400,15 +375,8 @@ class Session:
             if target is None or target == self.expected():
                 raise SessionError("nothing to correct: the board matches the game")
             action = self.game.correction(self.state, target)
-            return {"actions": [str(action)], **self._costs(self.state, self.game.apply(self.state, action)),
+            return {"actions": [str(action)], **costs(self.game, self.state, self.game.apply(self.state, action)),
                     "pieces": [m.to_dict() for m in misplaced(self.expected(), target)]}
-
-    def _costs(self, before: Any, after: Any) -> dict[str, Any]:
-        """What an action spends, in the game's own counter when its view has one (The FOG: MP)."""
-        a, b = self.game.view(before), self.game.view(after)
-        if isinstance(a.get("mp_left"), int) and isinstance(b.get("mp_left"), int):
-            return {"mp": a["mp_left"] - b["mp_left"], "mp_left": b["mp_left"]}
-        return {"mp": None, "mp_left": None}
 
     # ------------------------------------------------------------------ the camera
     def camera_lost(self, why: str) -> None:
@@ -469,7 +437,8 @@ class Session:
             seen_c = _canonical(seen)
             answer = self.game.reconcile(self.state, seen_c)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
-                raise IllegalMoveError(answer.reason or f"{piece} cannot reach {cell} now")
+                raise IllegalMoveError(answer.reason or (f"{piece} to {cell} is only part of a move ({answer.step})"
+                                                         if answer.step else f"{piece} cannot reach {cell} now"))
             return self._settle(answer, seen_c, "the move entered on the panel")
 
     def on_stable_change(self, seen: Placement) -> Reconciliation | None:
@@ -487,12 +456,12 @@ class Session:
                 if self.status.verifying:
                     self.verify_setup(picture)
                     return None
-                seen_c, left = self._strip(picture)
+                seen_c, left = strip(self.game, self.state, picture)
                 self._set_to_clear(left)
                 if seen_c == self.expected():
                     self._board_moved = False
-                    asked = bool(self.status.decision)
-                    self.status.decision, self.status.question = [], None
+                    asked = bool(self.status.decision) or self.status.step is not None
+                    self.status.decision, self.status.question, self.status.step = [], None, None
                     if self.status.out_of_sync is not None or asked:
                         self.status.out_of_sync = None
                         self._publish("in-sync", {"after": "the pieces were put back"})
@@ -502,6 +471,8 @@ class Session:
             with self._lock:
                 if version != self._version:
                     continue  # a move from the panel or a button came first: read the picture again
+                if answer.part_way:  # a move made in parts, part-way: calm until the hold time passes
+                    return self._step(answer, seen_c)
                 if not answer.ok and self._board_moved:
                     # since the board was re-fitted the pieces disagree with the game: a board read a
                     # cell off is nobody's fault, so nobody is accused until the players have looked
@@ -535,6 +506,8 @@ class Session:
             if self.status.view_blocked == blocked or self.state is None:
                 return
             self.status.view_blocked = blocked
+            if self.status.step is not None and not blocked:
+                self.status.step.since = self.clock()  # a hand was at work: the hold time starts again
             self._publish("view-blocked" if blocked else "view-clear", {})
 
     def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
@@ -549,11 +522,35 @@ class Session:
         self._apply_choice(answer.choices[0], what)
         return answer
 
+    def _step(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
+        """A move part-way on the table: said calmly, with what is left to do; nothing is applied."""
+        self.status.decision, self.status.question, self.status.out_of_sync = [], None, None
+        self.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.clock(), self.step_hold,
+                                answer if answer.choices else None)
+        self._publish("step", self.status.step.to_dict())
+        return answer
+
+    def step_overdue(self) -> bool:
+        """A move left part-way past the hold time with nothing moving (no new picture, no hand over the
+        board) is no longer a step: the table contradicts the game (True). Called often (the main loop)."""
+        with self._lock:
+            step = self.status.step
+            if step is None or self.status.view_blocked or self.clock() - step.since < step.hold:
+                return False
+            self.status.step = None
+            if step.reading is not None:  # not the first part of a move after all: the players say what it was
+                self._settle(step.reading, step.seen)
+                return False
+            self._out_of_sync(Reconciliation.illegal(
+                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
+                step.to_move, "step-left"), step.seen)
+            return True
+
     def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
                      accuse: bool = True) -> Reconciliation:
         pieces = misplaced(self.expected(), seen)
         offenders = answer.offenders or (tuple(m.piece for m in pieces) if accuse else ())
-        self.status.decision, self.status.question = [], None
+        self.status.decision, self.status.question, self.status.step = [], None, None
         self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
         self._publish("out-of-sync", self.status.out_of_sync.to_dict())
         return answer

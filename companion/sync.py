@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.games import Choice, Game
+from companion.games import Choice, Game, Reconciliation
 
+Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
 
 
@@ -41,12 +42,29 @@ class OutOfSync:
 
 
 @dataclass
+class Step:
+    """A move part-way on the table (the card laid, the pawn not moved yet; the first token of a swap):
+    calm, not read yet. Left so past ``hold`` seconds with nothing moving, it is out of sync."""
+
+    says: str                              # what is left to do, in the players' words
+    to_move: tuple[str, ...]               # the pieces still to move
+    seen: dict[str, tuple[str, ...]]       # the picture it was read from
+    since: float                           # the session's clock when that picture settled (or a hand lifted)
+    hold: float                            # seconds it may stay so
+    reading: Reconciliation | None = None  # a reading the players confirm if it stays so (pushed and ran back)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"says": self.says, "to_move": list(self.to_move), "hold_seconds": self.hold}
+
+
+@dataclass
 class Status:
     """What the session is doing besides the game state (not persisted: recomputed from the camera)."""
 
     verifying: bool = False
     setup_differences: list[dict[str, Any]] = field(default_factory=list)
     out_of_sync: OutOfSync | None = None
+    step: Step | None = None  # a move part-way on the table: the players finish it
     decision: list[Choice] = field(default_factory=list)
     decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
     question: str | None = None  # why the players are asked (a reading hides what the camera cannot see)
@@ -96,3 +114,50 @@ def _on(cell: str | None) -> str:
 def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
     return [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
+
+
+def disagreement(pieces: Sequence[Misplaced], after: str) -> str:
+    """The out-of-sync reason for pieces found where the game does not have them after a change."""
+    return "the camera sees " + "; ".join(
+        f"{m.piece} {_on(m.seen)} where the game has it {_on(m.belongs)}" for m in pieces[:4]) + (
+        f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + f" (checked after {after})"
+
+
+def strip(game: Game, state: Any, seen: Picture) -> tuple[Picture, tuple[tuple[str, str], ...]]:
+    """The picture without the pieces the rules took off the table, and where those still are;
+    pieces the game says are hidden (under another) put where the game has them.
+
+    The FOG turns swallowed tokens over; until the players have done so the camera still sees
+    them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
+    """
+    taken = set(game.taken_off(state))
+    kept: dict[str, list[str]] = {}
+    left: list[tuple[str, str]] = []
+    for cell, pieces in seen.items():
+        for piece in pieces:
+            if piece in taken:
+                left.append((piece, cell))
+            else:
+                kept.setdefault(cell, []).append(piece)
+    for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece
+        kept.setdefault(cell, []).append(piece)
+    return _canonical(kept), tuple(sorted(left))
+
+
+def final_picture_check(game: Game, final: Any, expected: Picture, picture: Picture | None) -> dict[str, Any]:
+    """Is the scored position the one the camera last saw? Pieces the game took off the board aside."""
+    if picture is None:
+        return {"picture": "none"}
+    placed = {p for ps in expected.values() for p in ps}
+    gone = set(game.layout(final).pieces) - placed  # taken off (the FOG turns them over)
+    seen = {c: tuple(p for p in ps if p not in gone) for c, ps in picture.items()}
+    diffs = _differences(expected, {c: ps for c, ps in seen.items() if ps})
+    return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
+
+
+def costs(game: Game, before: Any, after: Any) -> dict[str, Any]:
+    """What an action spends, in the game's own counter when its view has one (The FOG: MP)."""
+    a, b = game.view(before), game.view(after)
+    if isinstance(a.get("mp_left"), int) and isinstance(b.get("mp_left"), int):
+        return {"mp": a["mp_left"] - b["mp_left"], "mp_left": b["mp_left"]}
+    return {"mp": None, "mp_left": None}

@@ -45,7 +45,7 @@ class TableHardware:
 
     @property
     def alert(self) -> str | None:
-        """The alert the LEDs show now (``illegal``, ``waiting``, ``camera-lost``, ``disk-full``) or None."""
+        """The alert the LEDs show now (``illegal``, ``waiting``, ``step``, ``camera-lost``, ``disk-full``) or None."""
         return self._alert[0]
 
     @property
@@ -74,8 +74,9 @@ class TableHardware:
     # ------------------------------------------------------------------ output
     def show(self, state: Any, alert: str | None = None, offenders: Sequence[str] = (),
              game: Game | None = None) -> None:
-        """Show a game state and an alert (``illegal`` with the offending pieces, ``waiting``,
-        ``camera-lost``, ``disk-full``); starts the turn timer when a new timed turn begins."""
+        """Show a game state and an alert (``illegal`` with the offending pieces, ``waiting``, ``step``
+        with the pieces still to move, ``camera-lost``, ``disk-full``); starts the turn timer when a new
+        timed turn begins."""
         if game is not None:
             self.game = game
         self._state = state
@@ -90,7 +91,8 @@ class TableHardware:
         elif timer is None and self.hourglass is not None:
             self.hourglass.stop()
         self._timer_key = timer.key if timer is not None else None
-        status = TableStatus(waiting=alert == "waiting", offenders=tuple(offenders) if alert == "illegal" else ())
+        status = TableStatus(waiting=alert == "waiting", offenders=tuple(offenders) if alert == "illegal" else (),
+                             step=alert == "step", to_move=tuple(offenders) if alert == "step" else ())
         self._scene = self.game.led_scene(state, status)  # once per state: the animator only adds time
         self._refresh()
 

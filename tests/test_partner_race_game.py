@@ -77,7 +77,8 @@ def test_the_same_card_on_the_spot_again_is_a_play_the_players_confirm():
     assert answer.ambiguous and answer.question and "another 2" in answer.question
     assert [c.actions for c in answer.choices] == [("play green 2 green-1:2",)]
     laid = GAME.reconcile(state, {**GAME.expected(state), boards.CARD_SPOT: ("card-5",)})
-    assert not laid.ok and "now move the pawn" in laid.reason  # a card laid, the pawn not moved yet
+    assert laid.part_way and not laid.ok and laid.reason is None  # a card laid, the pawn not moved yet: a step
+    assert "the 5 card is laid: now green moves the pawn it plays" in laid.step and laid.to_move[0].startswith("green")
 
 
 def test_a_pawn_landing_on_its_own_colour_hides_the_one_below_and_is_still_read():

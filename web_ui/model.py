@@ -38,6 +38,7 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "verifying": st.verifying,
         "setup_differences": st.setup_differences,
         "out_of_sync": None if st.out_of_sync is None else st.out_of_sync.to_dict(),
+        "step": None if st.step is None else st.step.to_dict(),  # a move part-way on the table
         "decision": [c.to_dict() for c in st.decision],
         "question": st.question,
         "to_turn_over": [{"piece": p, "cell": c} for p, c in st.to_clear],

@@ -207,7 +207,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class Reconciliation:
-    """What a picture means: one reading (apply it), several (ask), or none (illegal, and why)."""
+    """What a picture means: one reading (apply it), several (ask), a step (a move part-way: wait for
+    the rest), or none (illegal, and why).
+
+    A hand makes a move in parts (the card laid, then the pawn; the first token of a swap, then the
+    second), and the camera settles on each part. A picture that some continuation of a legal move
+    reaches is a *step*: nothing is applied and nothing is wrong yet; ``step`` says what is left to
+    do, ``to_move`` the pieces still to move (or whose owner moves next)."""
 
     choices: tuple[Choice, ...] = ()
     reason: str | None = None          # set when no legal reading exists
@@ -215,6 +221,8 @@ class Reconciliation:
     rule: str | None = None            # the rule's short name
     question: str | None = None        # set when the players must confirm even a single reading (it hides
     #                                    something the camera cannot see); the session then asks
+    step: str | None = None            # set when the picture is part-way through a legal move: what is left
+    to_move: tuple[str, ...] = ()      # with a step: the pieces still to move
 
     @property
     def ok(self) -> bool:
@@ -225,14 +233,26 @@ class Reconciliation:
         """The players are asked: several readings, or one that must be confirmed."""
         return len(self.choices) > 1 or (bool(self.choices) and self.question is not None)
 
+    @property
+    def part_way(self) -> bool:
+        """A move is under way on the table: not read yet, not wrong either. With ``choices`` as well
+        (a reading that must be confirmed, which a move still being made also leaves) the players are
+        asked only if the picture stays so past the hold time."""
+        return self.step is not None
+
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "ambiguous": self.ambiguous, "choices": [c.to_dict() for c in self.choices],
                 "reason": self.reason, "offenders": list(self.offenders), "rule": self.rule,
-                "question": self.question}
+                "question": self.question, "step": self.step, "to_move": list(self.to_move)}
 
     @classmethod
     def illegal(cls, reason: str, offenders: Sequence[str] = (), rule: str | None = None) -> Reconciliation:
         return cls((), reason, tuple(offenders), rule)
+
+    @classmethod
+    def partial(cls, step: str, to_move: Sequence[str] = (), rule: str | None = None) -> Reconciliation:
+        """A picture part-way through a legal move: ``step`` tells the players what is left to do."""
+        return cls((), None, (), rule, step=step, to_move=tuple(to_move))
 
 
 @dataclass(frozen=True)
@@ -286,6 +306,8 @@ class TableStatus:
 
     waiting: bool = False               # the players are asked which reading happened
     offenders: tuple[str, ...] = ()     # out of sync: these pieces break a rule
+    step: bool = False                  # a move is part-way on the table: calm, the players finish it
+    to_move: tuple[str, ...] = ()       # with a step: the pieces still to move (whose owner moves next)
 
 
 # ------------------------------------------------------------------------------------------ the game
@@ -354,6 +376,10 @@ class Game(Protocol):
         """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left
         out, those :meth:`hidden` where the game has them put in). A piece moved may still be missing
         (hidden where it went): the game knows where that can be.
+
+        A picture part-way through a legal move (every piece that differs is where the move puts it,
+        on its way there, not seen because a hand holds it, or sharing a cell on the way) is returned
+        as :meth:`Reconciliation.partial` with words for the players: a step, never illegal.
 
         A reading that hides what the camera cannot see (a piece that ends where it started, a
         move that ends the turn early) is returned with a ``question``: the players confirm it."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.games.base import BoardFit, Choice, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
-from companion.games.fog import rules, table
+from companion.games.fog import rules, steps, table
 from companion.games.fog.actions import Correction, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
 from companion.games.fog.explain import Option, explain
@@ -251,12 +251,19 @@ class FogGame:
             taken = ", ".join(sorted(set(ended.lost) - set(state.lost)))
             return Reconciliation((Choice(("end-turn done",), f"the turn ended and the FOG took {taken}"),))
         answer = explain(state, seen)
-        if not answer.ok:
-            return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)
+        if not answer.ok:  # half a swap or a push is a step (a hand moves one token at a time), not illegal
+            return steps.part_way(state, target) or Reconciliation.illegal(
+                answer.reason or "not a legal move", answer.offenders, answer.rule)
         choices = tuple(_choice(o) for o in answer.options)
         question = hidden_in(state, answer.options[0], target)
         if question is None:
             return Reconciliation(choices)
+        if steps.back_or_foreign(state, answer.options[0].movements, target):
+            # "pushed and ran back" is also the pushed islander put on first, the pusher still to come: a
+            # step; the players are asked only if the picture stays so past the hold time
+            step = steps.part_way(state, target)
+            if step is not None:
+                return replace(step, choices=choices, question=question)
         plain: tuple[Choice, ...] = ()
         if any(m.kind == "endurance" for m in answer.options[0].movements):
             # The same picture without the free run: a plain run, paid for, the turn goes on.

@@ -124,6 +124,8 @@ def led_scene(state: GameState, status: TableStatus = TableStatus()) -> LedScene
     following = tuple(rgb.get(state.next_colour or "", OFF))
     if status.waiting:
         turn = (Light(WAITING, "pulse", 1.0, 0.3),) * 2
+    elif status.step:  # a move part-way (half a swap or a push): the mover's colour breathes slowly, calm
+        turn = (Light(active, "pulse", 0.5, 0.35), Light(_scaled(following, 0.2)))  # type: ignore[arg-type]
     else:
         turn = (Light(active), Light(_scaled(following, 0.2)))  # type: ignore[arg-type]
     left = state.mp_left if state.phase == "moving" else 0

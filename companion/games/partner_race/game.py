@@ -16,6 +16,7 @@ from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Out
                                   TurnTimer)
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
+from companion.games.partner_race import steps as parts
 from companion.games.partner_race.cards import CARDS, DECK
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team, track
@@ -255,7 +256,8 @@ class PartnerRaceGame:
         missing = sorted(p for p in state.where if p not in where)
         covers = _covers(seen)
         if any(not covers.get(colour_of(p)) for p in missing):
-            return Reconciliation.illegal(f"{', '.join(missing)} not on the board: put every pawn back", missing, "off")
+            return parts.part_way(state, seen, where) or Reconciliation.illegal(
+                f"{', '.join(missing)} not on the board: put every pawn back", missing, "off")
         moved = sorted(p for p in where if where[p] != state.where[p])
         if len(cards) == 2 and state.last_card and f"card-{state.last_card}" in cards:
             cards = [c for c in cards if c != f"card-{state.last_card}"] or cards[:1]  # the old one still shows
@@ -286,8 +288,9 @@ class PartnerRaceGame:
                     f"The card spot still shows the {kind}: was another {kind} played? (If another card was "
                     "played, lay it on the spot instead.)"))
             return Reconciliation(tuple(found.values()))
-        if not moved and kind is not None and kind != state.last_card:
-            return Reconciliation.illegal(f"the {kind} card is laid: now move the pawn it plays", (cards[0],), "card")
+        step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
+        if step is not None:
+            return step
         if kind is not None and state.unseen(kind) <= 0:
             reason = f"all {DECK[kind]} '{kind}' cards are out since the last shuffle: that card cannot be played"
         elif kind is not None:
@@ -371,7 +374,8 @@ class PartnerRaceGame:
         if won:
             return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)},
                             labels={name: "the winners" for name in LABELS})
-        active = Light(b.rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
+        active = parts.step_light(state, status, b.rgb) or Light(b.rgb[state.active], "blink" if status.waiting
+                                                                  else "pulse", 1.0, 0.3)
         following = _up_next(state)
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
         teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])

@@ -1,0 +1,109 @@
+"""A move made one token at a time: half a swap or a push is a step, told as a step, not out of sync.
+
+A swap, a push, a pull or a drive-off moves two or more tokens, and a hand moves them one after
+the other: the mover lifted (not seen), put down on the field of the islander it swaps with or
+pushes (two on one field), or the pushed islander moved on first. The camera settles on each
+part. A picture is part-way through a legal move of the active colour when one move explains every
+token that differs from the game: it stands where the move puts it or on its way there (sharing
+a field with the one it displaces), or it is not seen and the move moves it. Anything else is
+a picture no continuation of a legal move reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from companion.games.base import Reconciliation
+from companion.games.fog.movement import Movement, Pos, Rules, apply_step, movements_from
+from companion.games.fog.state import GameState
+
+MOVE_LIMIT = 20_000  # complete moves looked at (a guard: a turn offers a few hundred)
+VERBS = {"swap": "swaps with", "push": "pushes", "pull": "pulls back", "drive-off": "drives off"}
+
+
+def _moves(rules: Rules, pos: Pos, islander: str, done: tuple[Movement, ...], visited: dict[str, set[str]],
+           depth: int = 0) -> Iterator[tuple[tuple[Movement, ...], Pos, dict[str, set[str]]]]:
+    """Every complete move of one islander: its movements, the position after, and every field each
+    token passes on the way (the tokens it moves included)."""
+    for step in movements_from(rules, pos, islander):
+        seen = {p: set(cells) for p, cells in visited.items()}
+        seen.setdefault(islander, set()).update(step.movement.path)
+        for piece, src, dst in step.relocations:
+            seen.setdefault(piece, set()).update((src, dst))
+        nxt = apply_step(pos, step)
+        chain = done + (step.movement,)
+        if not step.pending:
+            yield chain, nxt, seen
+        elif depth < 9:
+            yield from _moves(rules, nxt, islander, chain, seen, depth + 1)
+
+
+def _where(placement: Mapping[str, Sequence[str]]) -> dict[str, str] | None:
+    """Token -> field; None when one token is seen twice (nothing a hand can do)."""
+    out: dict[str, str] = {}
+    for cell, pieces in placement.items():
+        for piece in pieces:
+            if piece in out:
+                return None
+            out[piece] = cell
+    return out
+
+
+def part_way(state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliation | None:
+    """The picture as a step of a move still being made by hand, or None: no continuation of one
+    legal move of the active colour reaches it."""
+    if state.phase != "moving":
+        return None
+    board = state.board_data
+    before, after = state.where, _where(seen)
+    if after is None or any(p not in before or cell not in board.cells for p, cell in after.items()):
+        return None
+    changed = sorted(p for p in before if after.get(p) != before[p])
+    if not changed or any(p in board.obstacles for p in changed):
+        return None
+    rules, pos = Rules.of(state), Pos.of(state)
+    fits: list[tuple[tuple[Movement, ...], dict[str, str], set[str]]] = []  # a move, what is left, who it moves
+    looked = 0
+    for islander in sorted(rules.movers):
+        if islander not in before:
+            continue
+        for chain, end, visited in _moves(rules, pos, islander, (), {}):
+            looked += 1
+            if looked > MOVE_LIMIT:
+                return None
+            final = {p: c for c, ps in end.occ.items() for p in ps}
+            if all(after[p] == final.get(p) or after[p] in visited.get(p, ()) if p in after
+                   else final.get(p) != before[p] for p in changed):
+                left = {p: c for p, c in final.items() if c != before.get(p) and after.get(p) != c}
+                if left:
+                    fits.append((chain, left, {p for p, c in final.items() if c != before.get(p)}))
+    if not fits:
+        return None
+    return Reconciliation.partial(_words(fits), sorted({p for _, left, _ in fits for p in left}), "step")
+
+
+def back_or_foreign(state: GameState, movements: Sequence[Movement], seen: Mapping[str, Sequence[str]]) -> bool:
+    """A reading in which a mover ends where it started, or no islander of the active colour changed
+    field: what a hand that put the pushed (or swapped) islander down first also leaves."""
+    before, after = state.where, _where(seen) or {}
+    if any(before.get(m.islander) == after.get(m.islander) for m in movements):
+        return True
+    own = set(state.islanders_of(state.active_colour)) if state.active_colour else set()
+    return not any(before.get(p) != after.get(p) for p in own)
+
+
+def _words(fits: Sequence[tuple[tuple[Movement, ...], dict[str, str], set[str]]]) -> str:
+    """What is left, in the players' words: the move under way and the tokens still to put down."""
+    chain, left, moved = fits[0]
+    first = chain[0]
+    if all(c[0].islander == first.islander and c[0].kind == first.kind and m == moved for c, _, m in fits):
+        others = ", ".join(sorted(moved - {first.islander}))
+        did = f"{first.islander} {VERBS[first.kind]} {others}" if first.kind in VERBS and others else \
+            f"{first.islander}'s {first.kind}"
+    else:
+        did = "a move"
+    if all(lf == left for _, lf, _ in fits):
+        rest = "; ".join(f"put {p} on {c}" for p, c in sorted(left.items()))
+        return f"finish the move ({did}): {rest}"
+    pieces = sorted({p for _, lf, _ in fits for p in lf})
+    return f"finish the move ({did}): move {' or '.join(pieces)} on"
