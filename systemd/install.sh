@@ -86,6 +86,9 @@ if [ ! -x "$PREFIX/venv/bin/fog-companion" ] || [ "$(cat "$stamp" 2>/dev/null)" 
   run mkdir -p "$PREFIX"
   run rm -rf "$PREFIX/src"
   run cp -a "$SRC" "$PREFIX/src"
+  # pip builds the wheel in the copy: a build left in the clone would be packed again, stale files and all
+  run rm -rf "$PREFIX/src/build" "$PREFIX/src/dist" "$PREFIX/src/.venv" "$PREFIX/src/.venv-test" \
+    "$PREFIX/src/fog_companion.egg-info"
   [ -d "$PREFIX/venv" ] || run python3 -m venv --system-site-packages "$PREFIX/venv"
   run "$PREFIX/venv/bin/pip" install --quiet --upgrade pip
   run "$PREFIX/venv/bin/pip" install --quiet "$PREFIX/src[pi]"
