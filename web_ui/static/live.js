@@ -62,7 +62,8 @@
       s.verifying ? "The camera checks the setup first." :
       s.phase === "draft" ? "The draft comes first." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
-      (s.decision && s.decision.length && camera) ? "Say how the last move is read first." : "";
+      (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
+      (s.step && camera) ? "A move is under way on the table: finish it first." : "";
     /* a game whose turns end by playing (a card game) has no End turn: it says so by "end_turn": false */
     const hidden = s.end_turn === false;
     document.getElementById("end-turn").hidden = hidden;

@@ -113,6 +113,10 @@ const Fog = (() => {
       b.appendChild(el("p", {id: "blocked-banner"}, "Something rests over the board: the camera waits until it " +
         "is lifted. Nothing is judged meanwhile."));
     }
+    if (s.step && !s.out_of_sync && !s.outcome) {  /* a move made in parts, part-way: calm, a hand finishes it */
+      b.classList.add("ask");
+      b.appendChild(el("p", {id: "step-banner"}, "Move under way: " + s.step.says + "."));
+    }
     if (s.out_of_sync) {
       b.classList.add("alert");
       b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. " +

@@ -1,0 +1,293 @@
+"""A move in parts is steps, told as steps: hands at the table move one piece at a time, and the
+camera settles on every part. The card laid before the pawn, the first token of a swap or a push,
+one pawn of a split 7, the pawn that bumps before the bumped one goes home: each is "finish the
+move", calm, never out of sync. Only a table that stays half-done past the hold time with nothing
+moving, or a picture no continuation of a legal move reaches, is out of sync.
+
+The session here is the one the camera feeds (``on_stable_change``) with a clock the test moves:
+the hold time is never waited for.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from companion.events import InlineBus
+from companion.games import TableStatus, get_game
+from companion.games.fog import rules as fog_rules
+from companion.games.fog.legality import apply_move, legal_movements
+from companion.games.fog.setup import new_game
+from companion.games.partner_race import board as boards
+from companion.games.partner_race.rules import RaceState
+from companion.games.partner_race.track import COLOURS, pawns_of
+from companion.session import OutOfSyncError, Session
+from companion.store import GameStore
+from tests.tables import BOARD
+
+RACE = get_game("partner-race")
+FOG = get_game("fog")
+Picture = dict[str, tuple[str, ...]]
+
+
+class Clock:
+    """The session's clock, moved by the story, not by the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Table:
+    """A game at the table: the session the camera talks to, every event it publishes, its clock."""
+
+    def __init__(self, tmp_path: Path, game: Any, state: Any, hold: float = 12.0) -> None:
+        self.clock = Clock()
+        self.events: list[str] = []
+        bus = InlineBus()
+        bus.subscribe(lambda e: self.events.append(e.kind))
+        self.session = Session(GameStore(tmp_path / "games.db"), bus, game=game, clock=self.clock, step_hold=hold)
+        self.session.start(state, verify=False)
+        self.game = game
+        self.session.on_stable_change(game.expected(state))  # the camera sees the table as the game has it
+
+    def sees(self, picture: Mapping[str, Sequence[str]]) -> None:
+        self.session.on_stable_change({c: tuple(ps) for c, ps in picture.items() if ps})
+
+    @property
+    def status(self) -> Any:
+        return self.session.status
+
+    def calm(self) -> str:
+        """The step the table is at; it must be neither out of sync nor a question."""
+        st = self.status
+        assert st.out_of_sync is None, st.out_of_sync
+        assert st.step is not None and not st.decision
+        return st.step.says
+
+
+def moved(picture: Mapping[str, Sequence[str]], **moves: str | None) -> Picture:
+    """The picture after hands moved pieces (``yellow_1="T5"``; None: in a hand, or hidden under another)."""
+    out = {c: [p for p in ps if p.replace("-", "_") not in moves] for c, ps in picture.items()}
+    for piece, cell in moves.items():
+        if cell is not None:
+            out.setdefault(cell, []).append(piece.replace("_", "-"))
+    return {c: tuple(sorted(ps)) for c, ps in out.items() if ps}
+
+
+def card(picture: Mapping[str, Sequence[str]], name: str) -> Picture:
+    """The card laid on the card spot, on top of the one there."""
+    return {**{c: tuple(ps) for c, ps in picture.items()}, boards.CARD_SPOT: (f"card-{name}",)}
+
+
+def race(turn: str = "yellow", last_card: str | None = None, **at: str) -> RaceState:
+    """Every pawn at home but those named, ``turn`` to play."""
+    where = {p: "home" for c in COLOURS for p in pawns_of(c)}
+    where.update({k.replace("_", "-"): v for k, v in at.items()})
+    return RaceState(MappingProxyType(where), turn=COLOURS.index(turn), last_card=last_card)
+
+
+# ------------------------------------------------------------------------------ the partner race
+def test_a_card_laid_says_whose_pawn_moves_now_calmly_and_the_pawn_moved_is_the_play(tmp_path: Path):
+    """The README says: lay the card, then move the pawn. The card alone is a step, not red."""
+    table = Table(tmp_path, RACE, RACE.new_game(4, seed=3))
+    start = table.session.state
+    assert start.active == "yellow"
+    laid = card(RACE.expected(start), "start")
+    table.sees(laid)
+    says = table.calm()
+    assert "the start card is laid: now yellow moves the pawn it plays" in says
+    assert table.status.step.to_move[0].startswith("yellow-")  # whose pawn: yellow's
+    assert table.events[-1] == "step" and "out-of-sync" not in table.events
+    assert start.history == table.session.state.history  # nothing is read yet
+    scene = RACE.led_scene(start, TableStatus(step=True, to_move=table.status.step.to_move))
+    turn = scene.segments["turn"][0]
+    assert turn.colour == boards.load("standard").rgb["yellow"] and turn.effect == "pulse" and turn.hz <= 0.5
+    assert all(light.colour != (255, 0, 0) for lights in scene.segments.values() for light in lights)
+
+    table.sees(moved(laid, yellow_1="start-yellow"))  # the pawn moved: the play is read
+    assert table.session.state.history[-1] == "play yellow start yellow-1:start"
+    assert table.status.step is None and table.status.out_of_sync is None
+
+
+def test_a_bump_made_in_two_tokens_is_said_as_a_bump_then_read(tmp_path: Path):
+    state = race("yellow", yellow_1="T10", green_1="T15")
+    table = Table(tmp_path, RACE, state)
+    landed = moved(card(RACE.expected(state), "5"), yellow_1="T15", green_1=None)  # on top of green-1: unseen
+    table.sees(landed)
+    assert table.calm() == "finish the 5: green-1 is bumped: put it in its home circle"
+    assert table.status.step.to_move == ("green-1",)  # the LEDs show green: green-1 goes home next
+    table.sees(moved(landed, green_1="home-green-1"))
+    assert table.session.state.history[-1] == "play yellow 5 yellow-1:5"
+    assert table.session.state.where["green-1"] == "home" and table.status.out_of_sync is None
+
+    other = Table(tmp_path / "other", RACE, state)  # the other order: the bumped pawn home first
+    first = moved(card(RACE.expected(state), "5"), green_1="home-green-1")
+    other.sees(first)
+    assert other.calm() == "finish the 5: put yellow-1 on T15"
+    other.sees(moved(first, yellow_1="T15"))
+    assert other.session.state.history[-1] == "play yellow 5 yellow-1:5"
+
+
+def test_a_split_seven_is_steps_until_the_seven_steps_are_shared_out(tmp_path: Path):
+    state = race("yellow", yellow_1="T0", yellow_2="T20", yellow_3="T40")
+    table = Table(tmp_path, RACE, state)
+    laid = card(RACE.expected(state), "7")
+    table.sees(laid)
+    assert "the 7 card is laid" in table.calm()
+    first = moved(laid, yellow_1="T3")
+    table.sees(first)
+    assert table.calm() == "finish the 7: 4 more steps for yellow-2 or yellow-3"
+    second = moved(first, yellow_2="T22")
+    table.sees(second)
+    assert table.calm() == "finish the 7: put yellow-3 on T42"
+    table.sees(moved(second, yellow_3="T42"))
+    assert table.session.state.history[-1] == "play yellow 7 yellow-1:3,yellow-2:2,yellow-3:2"
+    assert table.status.step is None and table.status.out_of_sync is None
+
+
+def test_a_swap_made_one_pawn_at_a_time(tmp_path: Path):
+    state = race("yellow", yellow_1="T10", green_1="T30")
+    table = Table(tmp_path, RACE, state)
+    lifted = moved(card(RACE.expected(state), "swap"), yellow_1=None)  # yellow-1 in a hand
+    table.sees(lifted)
+    table.calm()
+    on_top = moved(lifted, yellow_1="T30", green_1=None)  # put down on green-1's space, on top of it
+    table.sees(on_top)
+    assert table.calm() == "finish the swap: put green-1 on T10"
+    table.sees(moved(on_top, green_1="T10"))
+    assert table.session.state.history[-1] == "play yellow swap green-1<>yellow-1"
+
+
+def test_a_step_left_past_the_hold_time_with_nothing_moving_is_out_of_sync(tmp_path: Path):
+    table = Table(tmp_path, RACE, race("yellow", yellow_1="T10", green_1="T15"), hold=12.0)
+    laid = card(RACE.expected(table.session.state), "5")
+    table.sees(laid)
+    table.clock.now += 11.0
+    assert not table.session.step_overdue() and table.calm()
+    table.sees(moved(laid, yellow_1=None))  # a hand lifts the pawn: a new picture starts the time again
+    table.clock.now += 11.0
+    assert not table.session.step_overdue() and table.calm()
+    table.session.view_blocked(True)  # a hand rests over the board: nothing is judged
+    table.clock.now += 60.0
+    assert not table.session.step_overdue() and table.calm()
+    table.session.view_blocked(False)  # lifted: the time starts again
+    table.clock.now += 11.9
+    assert not table.session.step_overdue()
+    table.clock.now += 0.2
+    assert table.session.step_overdue()  # 12 s with nothing moving: the table contradicts the game
+    sync = table.status.out_of_sync
+    assert sync is not None and sync.rule == "step-left" and "left part-way for 12 s" in sync.reason
+    assert "yellow-1" in sync.offenders and table.status.step is None
+    assert table.events[-1] == "out-of-sync"
+    table.sees(RACE.expected(table.session.state))  # the card and the pawn put back
+    assert table.status.out_of_sync is None and table.status.step is None
+
+
+def test_a_picture_no_legal_play_continues_is_out_of_sync_at_once(tmp_path: Path):
+    state = race("yellow", yellow_1="T10", green_1="T15")
+    table = Table(tmp_path, RACE, state)
+    table.sees(moved(card(RACE.expected(state), "5"), yellow_1="T12"))  # a 5 never stops two spaces on
+    assert table.status.out_of_sync is not None and table.status.step is None
+    assert "no way to play the 5" in table.status.out_of_sync.reason
+    table.sees(moved(RACE.expected(state), red_1=None))  # a pawn gone from its home circle: no play moves it
+    assert table.status.out_of_sync is not None and table.status.out_of_sync.offenders == ("red-1",)
+
+
+def test_while_a_move_is_part_way_nothing_else_is_taken(tmp_path: Path):
+    table = Table(tmp_path, RACE, RACE.new_game(4, seed=3))
+    table.sees(card(RACE.expected(table.session.state), "start"))
+    table.calm()
+    with pytest.raises(OutOfSyncError, match="a move is part-way on the table"):
+        table.session.act("fold yellow")
+    assert table.session.state.history == ()
+
+
+# ------------------------------------------------------------------------------ The FOG
+def fog_positions(seed: int, wanted: int) -> list[Any]:
+    """Positions of a seeded three-player game in its moving phase, reached by random legal moves."""
+    rng = random.Random(seed)
+    state = new_game(BOARD, 3, seed=seed)
+    while state.phase == "draft":
+        state = fog_rules.draft(state, rng.choice(fog_rules.legal_drafts(state)))
+    out = []
+    while len(out) < wanted and state.phase == "moving":
+        moves = list(legal_movements(state))
+        if any(m.movements[0].kind in ("swap", "push") for m in moves):
+            out.append(state)
+        singles = [m for m in moves if len(m.movements) == 1 and m.movements[0].kind == "run"]
+        state = apply_move(state, rng.choice(singles)) if singles and rng.random() < 0.7 else fog_rules.end_turn(state)
+    return out
+
+
+def first_token(state: Any, after: Any, piece: str) -> Picture:
+    """The table with one token of a move moved (``piece`` put where the move puts it)."""
+    return moved(state.placement, **{piece.replace("-", "_"): after.where[piece]})
+
+
+def test_every_swap_and_push_made_one_token_at_a_time_is_a_step_then_the_move(tmp_path: Path):
+    """The mover's token first, as a hand does it: put down on the field of the one it swaps with or
+    pushes (two tokens on one field) or lifted; then the rest: the move is read."""
+    counted = {"swap": 0, "push": 0}
+    for k, state in enumerate(fog_positions(seed=7, wanted=2)):
+        for move in legal_movements(state):
+            first = move.movements[0]
+            if len(move.movements) != 1 or first.kind not in counted:
+                continue
+            after = apply_move(state, move)
+            assert FOG.reconcile(state, moved(state.placement, **{first.islander.replace("-", "_"): None})).part_way
+            half = first_token(state, after, first.islander)
+            answer = FOG.reconcile(state, half)
+            assert answer.part_way and not answer.ok, (str(move), answer.reason)
+            assert answer.step and answer.step.startswith("finish the move") and answer.reason is None
+            counted[first.kind] += 1
+        table = Table(tmp_path / str(k), FOG, state)
+        move = next(m for m in legal_movements(state) if m.movements[0].kind == "swap") if any(
+            m.movements[0].kind == "swap" for m in legal_movements(state)) else \
+            next(m for m in legal_movements(state) if m.movements[0].kind == "push")
+        after = apply_move(state, move)
+        table.sees(first_token(state, after, move.movements[0].islander))
+        assert table.calm().startswith("finish the move")
+        table.sees(after.placement)
+        assert table.session.state.placement == after.placement and table.status.step is None
+        assert table.status.out_of_sync is None and "out-of-sync" not in table.events
+    assert counted["swap"] and counted["push"], counted
+
+
+def test_a_fog_step_left_past_the_hold_time_is_out_of_sync_and_a_step_lights_calmly(tmp_path: Path):
+    state = fog_positions(seed=7, wanted=1)[0]
+    move = next(m for m in legal_movements(state) if m.movements[0].kind in ("swap", "push"))
+    after = apply_move(state, move)
+    table = Table(tmp_path, FOG, state, hold=10.0)
+    table.sees(first_token(state, after, move.movements[0].islander))
+    scene = FOG.led_scene(state, TableStatus(step=True, to_move=table.status.step.to_move))
+    assert all(light.effect != "blink" for light in scene.segments["turn"])  # calm: it breathes, nothing flashes
+    table.clock.now += 10.0
+    assert table.session.step_overdue() and table.status.out_of_sync.rule == "step-left"
+
+
+def test_the_pushed_token_put_on_first_is_a_step_and_asked_about_only_if_it_stays_so(tmp_path: Path):
+    """A hand that moves the pushed islander on first leaves what a push and a run back would: a step
+    (the pusher follows), asked about only when nothing more happens within the hold time."""
+    for state in fog_positions(seed=7, wanted=4):
+        pushes = [m for m in legal_movements(state) if len(m.movements) == 1 and m.movements[0].kind == "push"]
+        for move in pushes:
+            after = apply_move(state, move)
+            pushed = [p for p in state.where if after.where[p] != state.where[p] and p != move.movements[0].islander]
+            answer = FOG.reconcile(state, first_token(state, after, pushed[0]))
+            if answer.ok and answer.question and answer.part_way:
+                table = Table(tmp_path, FOG, state, hold=10.0)
+                table.sees(first_token(state, after, pushed[0]))
+                assert table.calm().startswith("finish the move")
+                table.clock.now += 10.0
+                assert not table.session.step_overdue()  # not out of sync: a reading exists, and is asked
+                assert table.status.decision and table.status.question and table.status.out_of_sync is None
+                return
+    raise AssertionError("no push whose pushed islander, moved first, reads as a push and a run back")
