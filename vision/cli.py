@@ -139,12 +139,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     Each change carries ``frame``, the index of the frame at which it was decided, and ``at``, that
     frame's time in seconds; waiting is counted in frame time, so replaying a folder gives the same
     lines on any machine. The last line is ``{"event": "stopped", "stable": {piece: cell}}``.
+
+    A frame that cannot be used is a ``bad-frame`` line naming it and what is wrong (an empty,
+    undecodable or too small image); a source that fails is a ``camera-fault`` line with the
+    reason: a folder or file ends the watch there (exit code 1), a live camera is tried again and
+    ``camera-back`` says when its frames return. Not one usable frame: exit code 1 as well.
     """
     import time
 
     from companion.statefile import read_game_state
     from vision.detect import BoardDetector
-    from vision.sources import open_source
+    from vision.live import usable
+    from vision.sources import CameraError, FrameError, open_source
     from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
     if args.fps is not None and not args.fps > 0:
@@ -156,16 +162,38 @@ def cmd_watch(args: argparse.Namespace) -> int:
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
     started = time.monotonic()
-    seen = 0
+    seen, good, fault, code = 0, 0, "", 0
     with open_source(args.camera, board=board, placement=placement, fps=args.fps) as source:
         print(json.dumps({"event": "camera", "source": getattr(source, "name", args.camera)}), flush=True)
+        live = getattr(source, "live", args.camera in ("sim", "picamera2"))
         while not args.frames or seen < args.frames:
-            frame = source.read()
+            try:
+                frame = source.read()
+                why = None if frame is None else usable(frame)[1]
+            except FrameError as exc:
+                frame, why = None, str(exc)
+            except CameraError as exc:  # the source itself: gone, unplugged, stopped
+                if str(exc) != fault:
+                    fault = str(exc)
+                    print(json.dumps({"event": "camera-fault", "reason": fault}), flush=True)
+                if not live:
+                    code = 1
+                    break
+                time.sleep(0.2)
+                continue
+            if why is not None:
+                print(json.dumps({"event": "bad-frame", "frame": seen, "reason": why}), flush=True)
+                seen += 1
+                continue
             if frame is None:
-                if not getattr(source, "live", args.camera in ("sim", "picamera2")):
+                if not live:
                     break  # the end of a file or folder
                 time.sleep(0.01)
                 continue
+            if fault:
+                fault = ""
+                print(json.dumps({"event": "camera-back", "frame": seen}), flush=True)
+            frame, good = usable(frame)[0], good + 1
             stamp = getattr(source, "stamp", None)
             at = frame_time(stamp) if stamp is not None else time.monotonic() - started
             if seen == 0 and placement:
@@ -179,7 +207,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             seen += 1
     print(json.dumps({"event": "stopped", "frames": seen, "stable": dict(sorted(stabiliser.stable.items()))}),
           flush=True)
-    return 0
+    return code or (1 if seen and not good else 0)  # not one usable frame is a failed watch
 
 
 def calibrate_args(p: argparse.ArgumentParser) -> None:
@@ -206,7 +234,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     from companion.paths import default_data_dir
     from vision.lens import LENS_FILE, MAX_VIEWS, MIN_VIEWS, LensCalibrator
-    from vision.sources import open_source
+    from vision.sources import FrameError, open_source
 
     if not MIN_VIEWS <= args.views <= MAX_VIEWS:
         raise FogCompanionError(f"--views must be between {MIN_VIEWS} and {MAX_VIEWS}, not {args.views}")
@@ -221,7 +249,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         live = bool(getattr(source, "live", True))
         say(f"camera: {getattr(source, 'name', args.camera)}; show the sheet, tilted and moved around the picture")
         while calibrator.views < args.views and time.monotonic() < deadline:
-            frame = source.read()
+            try:
+                frame = source.read()
+            except FrameError as exc:  # a broken picture among the views: said, and the next one tried
+                say(str(exc))
+                continue
             if frame is None:
                 if not live:
                     break
@@ -326,7 +358,7 @@ def _one_frame(source: str) -> Any:
     """A picture file, or a settled frame from a camera (the tenth, after exposure has settled)."""
     import time
 
-    from vision.sources import IMAGE_SUFFIXES, open_source
+    from vision.sources import IMAGE_SUFFIXES, FrameError, open_source
 
     path = Path(source)
     if path.suffix.lower() in IMAGE_SUFFIXES:
@@ -336,10 +368,14 @@ def _one_frame(source: str) -> Any:
         return frame
     if source == "sim":
         raise FogCompanionError("the simulated table draws the packaged board: there is nothing to fit")
-    frame, seen, deadline = None, 0, time.monotonic() + 10
+    frame, seen, deadline, broken = None, 0, time.monotonic() + 10, ""
     with open_source(source) as camera:
         while seen < 10 and time.monotonic() < deadline:
-            got = camera.read()
+            try:
+                got = camera.read()
+            except FrameError as exc:  # a broken picture in a folder: the next one
+                broken = str(exc)
+                continue
             if got is None:
                 if not getattr(camera, "live", True):
                     break  # a folder or a video file ran out: its last picture
@@ -347,7 +383,8 @@ def _one_frame(source: str) -> Any:
                 continue
             frame, seen = got, seen + 1
     if frame is None:
-        raise FogCompanionError(f"{source}: no picture from the camera within 10 s")
+        raise FogCompanionError(f"{source}: no usable picture ({broken})" if broken else
+                                f"{source}: no picture from the camera within 10 s")
     return frame
 
 

@@ -3,8 +3,9 @@
 :class:`LiveCamera` owns a frame source, the stream observer and the stabiliser. It hands each
 settled board picture to a callback (the session), keeps the latest frame and observation for
 the panel's calibration view, and watches the source's health: a source that raises, returns
-frozen or black frames, or disappears is reported as a *fault* so the session can switch to
-panel-only play, and reported back as healthy as soon as good frames return.
+frozen or black frames, names a frame it cannot deliver (an empty or undecodable image), or
+disappears is reported as a *fault* so the session can switch to panel-only play, and reported
+back as healthy as soon as good frames return (or the source answers again).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
-from vision.sources import FrameSource, SimulatedTable
+from vision.sources import MIN_SIDE, CameraError, FrameError, FrameSource, SimulatedTable
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
 log = logging.getLogger(__name__)
@@ -73,14 +74,17 @@ class MarkerWatch:
         return moved
 
 
-def _usable(frame: object) -> tuple[np.ndarray, str | None]:
+def usable(frame: object) -> tuple[np.ndarray, str | None]:
     """The frame as 8-bit grey or BGR, or the reason it cannot be used (named, for the panel)."""
     if not isinstance(frame, np.ndarray):
         return np.zeros((1, 1), np.uint8), f"the camera sent {type(frame).__name__} instead of an image"
     if frame.dtype != np.uint8:
         return frame, f"the camera sends {frame.dtype} frames; the companion needs 8-bit images (uint8)"
-    if frame.size == 0 or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 16:
+    if frame.size == 0 or frame.ndim not in (2, 3):
         return frame, f"the camera sends frames of shape {tuple(frame.shape)}; it needs a picture of 16x16 or more"
+    if min(frame.shape[:2]) < MIN_SIDE:
+        return frame, (f"frame is {frame.shape[1]}x{frame.shape[0]} pixels, under {MIN_SIDE} (a picture of "
+                       f"{MIN_SIDE}x{MIN_SIDE} or more is needed)")
     if frame.ndim == 3:
         channels = frame.shape[2]
         if channels == 1:
@@ -146,10 +150,12 @@ class LiveCamera:
         self._new_frame = threading.Condition(self._frame_lock)
         self._bad_since: float | None = None
         self._bad_why = ""
+        self._frame_trouble = False  # the trouble is in the frames (over when a good one comes), not the source
         self._good_since: float | None = None
         self._last_good: float | None = None
         self._logged: set[str] = set()  # step failures already logged with a traceback (once each)
         self._jpeg: tuple[tuple[Any, ...], bytes] | None = None  # the last snapshot, shared by every viewer
+        self._notice: tuple[tuple[Any, ...], bytes] | None = None  # the last picture that says a fault
         self._same_since: float | None = None
         self._last_small: np.ndarray | None = None
         self._stop = threading.Event()
@@ -208,14 +214,20 @@ class LiveCamera:
         self.last_heartbeat = self.clock()
         try:
             frame = self.source.read()
+        except FrameError as exc:  # a frame the source names as broken: the next one may be good
+            self._bad(str(exc)[:200])
+            return None
         except Exception as exc:  # noqa: BLE001 - any driver failure is a camera fault, never a traceback loop
-            self._bad(f"the camera failed: {type(exc).__name__}: {str(exc)[:160]}")
+            self._bad(str(exc)[:200] if isinstance(exc, CameraError) else
+                      f"the camera failed: {type(exc).__name__}: {str(exc)[:160]}", source=True)
             return None
         if frame is None:
             if getattr(self.source, "live", True):
                 self._no_frame()
+            else:
+                self._nothing_new()
             return None
-        frame, why = _usable(frame)
+        frame, why = usable(frame)
         if why is None:
             why = self._frame_problem(frame)
         if why:
@@ -285,6 +297,18 @@ class LiveCamera:
         self._last_small = small
         return None
 
+    def _nothing_new(self) -> None:
+        """A recording (folder, video file) with nothing new: it stays as its last read left it.
+
+        A broken last frame stays a trouble (nothing good came after it, so it becomes a fault after
+        ``fault_seconds`` even when the recording has ended); a source that failed and now answers
+        again, with nothing new, is back (a folder put back after the end of its images).
+        """
+        if self._bad_since is not None and self._frame_trouble:
+            self._bad(self._bad_why)
+        elif self._bad_since is not None or not self.healthy:  # answering again: counts towards being back
+            self._good()
+
     def _no_frame(self) -> None:
         """No new frame yet: a fault only once none came for ``fault_seconds`` since the last good one."""
         now = self.clock()
@@ -298,13 +322,14 @@ class LiveCamera:
             self._good_since = None  # a gap this long restarts the recovery count
             self._bad("the camera sends no frames" if self._last_good is None or self.healthy else
                       f"the camera sends too few frames (none for {now - since:.1f} s; it needs one at least every "
-                      f"{self.fault_seconds:g} s)")
+                      f"{self.fault_seconds:g} s)", source=True)
 
-    def _bad(self, why: str) -> None:
+    def _bad(self, why: str, source: bool = False) -> None:
+        """Trouble now (``source``: the source itself failed, not one of its frames); a fault once it lasts."""
         now = self.clock()
         if self._bad_since is None:
             self._bad_since = now
-        self._bad_why = why
+        self._bad_why, self._frame_trouble = why, not source
         if not why.startswith("the camera sends"):
             self._good_since = None  # a bad frame or an error restarts the recovery count
         if self.healthy and now - self._bad_since >= self.fault_seconds:
@@ -393,6 +418,45 @@ class LiveCamera:
             return None
         self._jpeg = (key, data.tobytes())
         return self._jpeg[1]
+
+    @property
+    def trouble(self) -> str | None:
+        """What is wrong with the camera now: its fault, or trouble that has not lasted long enough to be one."""
+        if self.fault is not None:
+            return self.fault
+        return self._bad_why if self._bad_since is not None else None
+
+    def view_jpeg(self, overlay: bool = True, quality: int = 80, max_width: int = 960) -> bytes:
+        """What a person watching the camera is shown now, as JPEG (never nothing).
+
+        The latest frame while the camera is healthy; while it is faulty, or before its first frame,
+        a picture that says why (over the last good picture, dimmed), so a camera view never waits
+        on a camera that may send nothing again.
+        """
+        from vision.overlay import draw_notice
+
+        if self.healthy:
+            data = self.snapshot(overlay=overlay, quality=quality, max_width=max_width)
+            if data is not None:
+                return data
+        trouble = self.trouble
+        if not self.healthy:
+            text = f"camera fault: {trouble}"
+        else:
+            text = "waiting for the camera's first picture" + (f": {trouble}" if trouble else "")
+        with self._frame_lock:
+            frame, number = self.latest_frame, self.frames
+        key = (text, number, quality, max_width)
+        cached = self._notice
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        width = max_width if frame is None else min(max_width, int(frame.shape[1]))
+        image = draw_notice(frame, text, width, fault=not self.healthy)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise CameraError("the picture saying the camera's fault could not be encoded as JPEG")
+        self._notice = (key, data.tobytes())
+        return self._notice[1]
 
     def seen(self) -> dict[str, Any]:
         """What the last frame showed, in that frame's pixels: the board's outline and each piece found."""

@@ -116,3 +116,32 @@ def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, 
                              "cells": item.get("cells"), "x": round(float(x), 1), "y": round(float(y), 1)})
     out["unplaced"] = unplaced
     return out
+
+
+def draw_notice(frame: np.ndarray | None, text: str, width: int = 960, fault: bool = True) -> np.ndarray:
+    """A picture that says what is wrong with the camera, written over its last good picture (dimmed).
+
+    A camera view shows this instead of waiting for a frame that may never come: a viewer sees the
+    fault in words where the picture would be. No picture yet: a dark card of ``width`` x 9/16. The
+    band behind the words is red for a fault, grey for a wait (``fault`` False).
+    """
+    import textwrap
+
+    if frame is None:
+        image = np.full((width * 9 // 16, width, 3), 40, np.uint8)
+    else:
+        image = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy()
+        if image.shape[1] != width:
+            scale = width / image.shape[1]
+            image = cv2.resize(image, (width, max(1, int(image.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+        image = (image * 0.35).astype(np.uint8)
+    scale = max(0.45, width / 1000)
+    words = text.encode("ascii", "replace").decode()  # the built-in font draws ASCII only
+    (char_w, char_h), _ = cv2.getTextSize("abcdefghij", cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+    lines = textwrap.wrap(words, width=max(16, (width - 32) * 10 // max(1, char_w)))
+    line_px = int(char_h * 1.9)
+    cv2.rectangle(image, (0, 0), (width, 16 + line_px * len(lines) + 8), (0, 0, 90) if fault else (70, 70, 70), -1)
+    for i, line in enumerate(lines):
+        cv2.putText(image, line, (16, 12 + line_px * (i + 1) - line_px // 4), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (255, 255, 255), 1, cv2.LINE_AA)
+    return image

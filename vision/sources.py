@@ -5,10 +5,16 @@ All share one small interface (:class:`FrameSource`: ``open``, ``read`` the late
 frame, so a slow consumer never processes a stale backlog. Files and folders are read in order.
 :func:`open_source` turns a config/CLI string into a source and, when it cannot open, says
 what it tried.
+
+A source never skips what it cannot use in silence: a frame it cannot deliver raises
+:class:`FrameError` naming it (``frame 0003.png is empty (0 bytes)``) and the next ``read`` goes
+on with the next one; a source that is gone (its folder deleted, its video file removed, its
+device unplugged) raises :class:`CameraError` on every ``read`` until it is back.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -20,6 +26,8 @@ import cv2
 import numpy as np
 
 from companion.errors import FogCompanionError
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpg", ".mjpeg", ".h264")
@@ -50,8 +58,20 @@ def redact(spec: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
+# A frame narrower or lower than this cannot show a marker (the smallest that reads is about 16 px).
+MIN_SIDE = 16
+
+
 class CameraError(FogCompanionError):
     """A camera source could not be opened or stopped delivering frames."""
+
+
+class FrameError(CameraError):
+    """One frame could not be delivered (named: which, and what is wrong with it); the source itself goes on.
+
+    Kept apart from :class:`CameraError` because the two end differently: a broken frame is over
+    when a good one follows, a source that is gone is over only when it answers again.
+    """
 
 
 class FrameSource(ABC):
@@ -141,32 +161,63 @@ class _Grabber:
 
 
 class OpenCVSource(FrameSource):
-    """Any ``cv2.VideoCapture`` target: a device index or path, a video file or a stream URL."""
+    """Any ``cv2.VideoCapture`` target: a device index or path, a video file or a stream URL.
+
+    A live target that stops delivering (a USB camera unplugged, a stream dropped) raises
+    :class:`CameraError` on every ``read`` and is opened afresh at most every ``retry_seconds`` on
+    a thread of its own (a stream may take many seconds to refuse; the camera thread, which the
+    watchdog follows, goes on), so a camera plugged back in is used again without a restart. A
+    recording that ends early (fewer frames than the file says it holds) raises :class:`FrameError`
+    once; a file deleted while it played is found gone when its frames run out, and raises
+    :class:`CameraError` until it is back.
+    """
 
     def __init__(self, target: int | str, width: int = 1280, height: int = 720, live: bool | None = None,
-                 fps: float | None = None) -> None:
+                 fps: float | None = None, retry_seconds: float = 1.0) -> None:
         self.target = target
         self.fps = fps  # a recording's frame rate (None: what the file says)
         self._index = 0
         self.size = (width, height)
         self.name = redact(str(target))
         self.live = live if live is not None else not (isinstance(target, str) and Path(target).is_file())
+        self.retry_seconds = retry_seconds
         self._cap: cv2.VideoCapture | None = None
         self._grabber: _Grabber | None = None
+        self._count = 0  # frames a recording says it holds (0: unknown)
+        self._ended = False  # a recording ran out (its damage, if any, was said once)
+        self._lost: str | None = None  # why a live target stopped; it is opened afresh meanwhile
+        self._retry_at = 0.0
+        self._reopening: threading.Thread | None = None
+        self._reopened: list[cv2.VideoCapture] = []  # the target opened again, handed over by that thread
+
+    def _capture(self) -> cv2.VideoCapture:
+        """The target opened, or :class:`CameraError` saying why not (an empty or undecodable file by name)."""
+        cap = cv2.VideoCapture(self.target)
+        if cap.isOpened():
+            return cap
+        cap.release()
+        path = Path(str(self.target))
+        if not self.live and path.is_file():
+            size = path.stat().st_size
+            raise CameraError(f"video file {self.name} is empty (0 bytes)" if size == 0 else
+                              f"video file {self.name} cannot be decoded ({size} bytes: damaged, cut short or "
+                              "not a video OpenCV reads)")
+        raise CameraError(f"cannot open camera {self.name!r} with OpenCV (VideoCapture)")
 
     def open(self) -> None:
-        cap = cv2.VideoCapture(self.target)
-        if not cap.isOpened():
-            cap.release()
-            raise CameraError(f"cannot open camera {self.name!r} with OpenCV (VideoCapture)")
+        self._start(self._capture())
+
+    def _start(self, cap: cv2.VideoCapture) -> None:
         if self.live:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         self._cap = cap
-        self._index = 0
-        if not self.live and not self.fps:
-            rate = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
-            self.fps = rate if 1.0 <= rate <= 1000.0 else 15.0
+        self._index, self._ended, self._lost = 0, False, None
+        if not self.live:
+            self._count = max(0, int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0))
+            if not self.fps:
+                rate = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+                self.fps = rate if 1.0 <= rate <= 1000.0 else 15.0
         if self.live:
             self._grabber = _Grabber(self._grab, self.name)
             self._grabber.start()
@@ -179,21 +230,73 @@ class OpenCVSource(FrameSource):
         return frame
 
     def read(self) -> np.ndarray | None:
+        if self._lost is not None:
+            return self._reconnect()
         if self._cap is None:
             raise CameraError(f"camera {self.name!r} is not open")
         if self._grabber is not None:
             if self._grabber.error is not None:
-                raise CameraError(str(self._grabber.error))
+                self._lose(str(self._grabber.error))
+                raise CameraError(self._lost or "")
             frame, self.stamp = self._grabber.latest_stamped()
             return frame
-        ok, frame = self._cap.read()
-        if not ok:
+        ok, frame = (False, None) if self._ended else self._cap.read()
+        if not ok:  # the end: a fault only while its file is gone, or said once when it came early
+            if not Path(str(self.target)).is_file():
+                raise CameraError(f"video file {self.name} is gone (deleted or moved)")
+            early = not self._ended and self._count and self._index < self._count - 1  # 1 frame of slack: rounding
+            self._ended = True
+            if early:
+                raise FrameError(f"video file {self.name} stops at frame {self._index} of the {self._count} it "
+                                 "says it holds (damaged or cut short)")
             return None
         self.stamp = self._index / (self.fps or 15.0)  # its place in the recording
         self._index += 1
         return frame
 
+    def _lose(self, why: str) -> None:
+        """A live target stopped: release it and try it afresh from the next ``read`` on."""
+        self._release()
+        self._lost = f"{self._unplugged() or why}; trying again every {self.retry_seconds:g} s"
+        self._retry_at = time.monotonic() + self.retry_seconds
+
+    def _reconnect(self) -> None:
+        """A lost live target: in use again once opened afresh, :class:`CameraError` while it stays away."""
+        if self._reopened:
+            self._start(self._reopened.pop())
+            log.warning("camera %s opened again", self.name)
+            return None
+        if (self._reopening is None or not self._reopening.is_alive()) and time.monotonic() >= self._retry_at:
+            self._reopening = threading.Thread(target=self._reopen, name=f"reopen-{self.name}", daemon=True)
+            self._reopening.start()
+        raise CameraError(self._lost or "")
+
+    def _reopen(self) -> None:
+        """One try at opening the lost target (on its own thread); the next ``read`` takes it up."""
+        try:
+            cap = self._capture()
+        except CameraError as exc:
+            self._lost = f"{self._unplugged() or exc}; trying again every {self.retry_seconds:g} s"
+            self._retry_at = time.monotonic() + self.retry_seconds
+            return
+        if self._lost is None:  # closed meanwhile
+            cap.release()
+        else:
+            self._reopened.append(cap)
+
+    def _unplugged(self) -> str | None:
+        """A device node (``/dev/video0``, ``/dev/v4l/by-id/...``) that is gone: the camera was unplugged."""
+        if isinstance(self.target, str) and self.target.startswith("/") and not Path(self.target).exists():
+            return f"camera {self.name} is unplugged ({self.name} is gone)"
+        return None
+
     def close(self) -> None:
+        self._lost = None
+        while self._reopened:
+            self._reopened.pop().release()
+        self._release()
+
+    def _release(self) -> None:
         if self._grabber is not None:
             self._grabber.stop()
             self._grabber = None
@@ -206,6 +309,10 @@ class FolderSource(FrameSource):
     """The images of a folder in name order; each ``read`` gives the next one (None at the end).
 
     The images are frames taken ``fps`` times a second: the n-th image read has frame time n / fps.
+    An image that cannot be used (empty, undecodable, too small, gone) raises :class:`FrameError`
+    naming it, and the next ``read`` goes on after it. The folder itself deleted (or unmounted)
+    raises :class:`CameraError` on every ``read``; once it is back the reading goes on after the
+    last image read, so a folder put back mid-run picks up where it stopped.
     """
 
     live = False
@@ -221,6 +328,11 @@ class FolderSource(FrameSource):
         self.name = str(only or folder)
         self._files: list[Path] = []
         self._next = 0
+        self._gone = False  # the folder was found missing: list it afresh when it is back
+        self._last = ""  # the name of the last image read, to go on after it
+
+    def _listing(self) -> list[Path]:
+        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
     def open(self) -> None:
         if self.only is not None:
@@ -228,26 +340,55 @@ class FolderSource(FrameSource):
             return
         if not self.folder.is_dir():
             raise CameraError(f"image folder {self.folder} does not exist")
-        self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._files = self._listing()
         if not self._files:
             raise CameraError(f"image folder {self.folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
-        self._next, self._read = 0, 0
+        self._next, self._read, self._gone, self._last = 0, 0, False, ""
 
     def read(self) -> np.ndarray | None:
-        while self._next < len(self._files) or (self.loop and self._files):
-            if self._next >= len(self._files):
-                self._next = 0
-            path = self._files[self._next]
-            self._next += 1
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is not None:
-                self.stamp = self._read / self.fps
-                self._read += 1
-                return frame
-        return None
+        if self.only is None and not self.folder.is_dir():
+            self._gone = True
+            raise CameraError(f"image folder {self.folder} is gone (deleted, moved or unmounted)")
+        if self._gone:  # back: its images as they are now, going on after the last one read
+            self._gone = False
+            self._files = self._listing()
+            self._next = next((i for i, p in enumerate(self._files) if p.name > self._last), len(self._files))
+        if self._next >= len(self._files):
+            if not (self.loop and self._files):
+                return None
+            self._next = 0
+        path = self._files[self._next]
+        self._next += 1
+        self._last = path.name
+        self.stamp = self._read / self.fps  # a broken image keeps its place in time: the frames after it do not move
+        self._read += 1
+        return read_image(path)
 
     def close(self) -> None:
         self._files = []
+
+
+def read_image(path: Path) -> np.ndarray:
+    """One picture file as a BGR frame, or :class:`FrameError` saying what is wrong with it, by name."""
+    label = f"frame {path.name}"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FrameError(f"{label} is gone (deleted or moved while it was being read)") from None
+    except OSError as exc:
+        raise FrameError(f"{label} cannot be read: {exc.strerror or exc}") from None
+    if not data:
+        raise FrameError(f"{label} is empty (0 bytes)")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        kind = path.suffix.lstrip(".").upper() or "picture"
+        raise FrameError(f"{label} cannot be decoded ({len(data)} bytes: damaged, cut short or not really a "
+                         f"{kind} file)")
+    height, width = frame.shape[:2]
+    if min(width, height) < MIN_SIDE:
+        raise FrameError(f"{label} is {width}x{height} pixels, under {MIN_SIDE} (a picture of "
+                         f"{MIN_SIDE}x{MIN_SIDE} or more is needed)")
+    return frame
 
 
 # Frame sizes asked when the config leaves them at 0. The Camera Module 3's 2304x1296 mode bins
