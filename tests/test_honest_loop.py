@@ -179,8 +179,8 @@ def test_every_swallowed_token_still_on_the_table_is_listed_at_once_and_turning_
 
 
 # ------------------------------------------------------------------------------ readings that are asked, not charged
-def table_session(tmp_path: Path, state: Any) -> Session:
-    session = Session(GameStore(tmp_path / "games.db"), EventBus())
+def table_session(tmp_path: Path, state: Any, clock: Any = None) -> Session:
+    session = Session(GameStore(tmp_path / "games.db"), EventBus(), clock=clock or (lambda: 0.0), step_hold=12.0)
     session.start(state, verify=False)
     session.on_stable_change(state.placement)
     return session
@@ -210,13 +210,26 @@ def test_a_last_field_that_could_be_the_free_endurance_run_is_asked_while_mp_are
     assert session.state.mp_left == 2 and session.state.turn_index == 0 and not session.state.endurance_used
 
 
-def test_another_colours_islander_dragged_out_of_turn_is_asked_never_charged(tmp_path: Path):
-    # Black's leader could have pushed red-elder-1 and run back: the camera sees only red-elder-1 move.
+def pushed_first(tmp_path: Path) -> Session:
+    """Black's leader could have pushed red-elder-1 and run back: the camera sees only red-elder-1 move.
+    That is also the first token of a push (the leader still to follow): a step, asked about only when
+    the table stays so past the hold time."""
     a = nb(E, "NW")
     state = position({E: "blue-leader-1", a: "red-elder-1"}, {"blue-leader-1": "black", "red-elder-1": "pink"})
-    session = table_session(tmp_path, state)
+    now = [0.0]
+    session = table_session(tmp_path, state, clock=lambda: now[0])
     session.on_stable_change(moved(state.placement, red_elder_1=nb(a, "NW")))
-    assert session.state == state  # nothing charged
+    assert session.status.step is not None and not session.status.decision and session.status.out_of_sync is None
+    assert session.status.step.says == f"finish the move (blue-leader-1 pushes red-elder-1): put blue-leader-1 on {a}"
+    now[0] += 12.0
+    session.step_overdue()
+    return session
+
+
+def test_another_colours_islander_dragged_out_of_turn_is_asked_never_charged(tmp_path: Path):
+    session = pushed_first(tmp_path)
+    state = session.state
+    assert state.mp_left == 7 and not state.history  # nothing charged
     assert session.status.question and "red-elder-1" in session.status.question
     session.decide(None)  # none of that happened: it was moved out of turn
     sync = session.status.out_of_sync
@@ -225,9 +238,7 @@ def test_another_colours_islander_dragged_out_of_turn_is_asked_never_charged(tmp
 
 def test_a_push_then_a_run_back_is_charged_only_when_the_players_confirm_it(tmp_path: Path):
     a = nb(E, "NW")
-    state = position({E: "blue-leader-1", a: "red-elder-1"}, {"blue-leader-1": "black", "red-elder-1": "pink"})
-    session = table_session(tmp_path, state)
-    session.on_stable_change(moved(state.placement, red_elder_1=nb(a, "NW")))
+    session = pushed_first(tmp_path)
     [reading] = session.status.decision
     session.decide(0)
     assert session.state.where == {"blue-leader-1": E, "red-elder-1": nb(a, "NW")}
