@@ -4,9 +4,10 @@ Every other test imports the source tree, where each game's boards and each page
 beside the code; on the Pi, ``systemd/install.sh`` runs ``pip install src[pi]`` and the program
 finds only what the wheel carries. So here the wheel is built from a copy of the tree (as
 install.sh copies it), installed with its dependencies from PyPI into a fresh virtual environment,
-and used from a folder outside the tree: every game the installed program knows is started as the
-systemd unit starts it and watched on its panel, and a state file of every game is read back by
-``show``, ``act`` and ``score``, which learn the game from the file.
+and used from a folder outside the tree: for every game the installed program knows, the program
+is started as the systemd unit starts it and a game is begun from its panel, as players do on a
+fresh Pi, and a state file of the game is read back by ``show``, ``act`` and ``score``, which
+learn the game from the file.
 """
 
 from __future__ import annotations
@@ -162,8 +163,8 @@ def test_every_game_runs_as_the_service_starts_it_and_shows_on_the_panel(install
     for name, players in installed.games.items():
         data = tmp_path / f"data-{name}"
         args = [a.replace("/etc/fog-companion/config.toml", str(config)) for a in exec_start[2:]]
-        proc = subprocess.Popen([installed.program, "run", *args, "--game", name, "--players", str(players[-1]),
-                                 "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data), "--camera", "sim"],
+        proc = subprocess.Popen([installed.program, "run", *args, "--game", name, "--host", "127.0.0.1",
+                                 "--port", "0", "--data-dir", str(data), "--camera", "sim"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 env=env, cwd=installed.work)  # StandardInput=null
         lines = collect_output(proc)
@@ -173,14 +174,20 @@ def test_every_game_runs_as_the_service_starts_it_and_shows_on_the_panel(install
             port = panel_port(lines)
             assert port is not None
             code, state = http_call(port, "GET", "/api/state")
-            assert code == 200 and state["game_name"] == name, state
-            assert state["game"] and state["phase"] != "setup", state  # the game is live, not waiting for setup
+            assert code == 200 and state["game_name"] == name and state["phase"] == "setup", state
             status, body = page(port, "/")
             assert status == 200 and "<html" in body.lower(), body[:500]
-            code, board = http_call(port, "GET", "/api/board")
-            assert code == 200 and board["cells"], board
             code, choices = http_call(port, "GET", "/api/setup/choices")
             assert code == 200 and [g["name"] for g in choices["games"]] == list(installed.games), choices
+            # the players start it on the Setup page, as on a fresh Pi
+            code, started = http_call(port, "POST", "/api/games",
+                                      {"game": name, "players": [{} for _ in range(players[-1])], "seed": 1})
+            assert code == 200, started
+            code, state = http_call(port, "GET", "/api/state")
+            assert code == 200 and state["game_name"] == name, state
+            assert state["game"] and state["phase"] != "setup", state  # the game is live on the panel
+            code, board = http_call(port, "GET", "/api/board")
+            assert code == 200 and board["cells"], board
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
