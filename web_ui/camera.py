@@ -1,4 +1,8 @@
-"""The camera for the calibration page: a JPEG snapshot and a live MJPEG stream, overlay drawn."""
+"""The camera for the calibration page: a JPEG snapshot and a live MJPEG stream, overlay drawn.
+
+While the camera is faulty (or before its first frame) both show a picture that says why, over the
+last good picture: a viewer is never left waiting on a camera that may send nothing again.
+"""
 
 from __future__ import annotations
 
@@ -24,9 +28,7 @@ def _overlay() -> bool:
 
 @bp.get("/snapshot.jpg")
 def snapshot() -> Response:
-    data = _camera().snapshot(overlay=_overlay())
-    if data is None:
-        abort(503, description="no frame from the camera yet")
+    data = _camera().view_jpeg(overlay=_overlay())
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -44,10 +46,8 @@ def stream() -> Response:
         seen, sent = 0, 0
         while not stopping.is_set() and (limit is None or sent < limit):
             start = time.monotonic()
-            seen = camera.wait_frame(seen, timeout=2.0)
-            data = camera.snapshot(overlay=overlay)
-            if data is None:
-                continue
+            seen = camera.wait_frame(seen, timeout=1.0)  # no new frame within a second: the picture (or fault) again
+            data = camera.view_jpeg(overlay=overlay)
             yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(data)).encode() + \
                 b"\r\n\r\n" + data + b"\r\n"
             sent += 1
