@@ -164,7 +164,9 @@ def test_a_move_entered_on_the_panel_is_charged_and_an_illegal_one_refused(compa
     res = post(client, "/api/move", {"piece": piece, "cell": far})
     assert res.status_code == 409 and res.get_json()["kind"] == "IllegalMoveError"
     assert client.get("/api/state").get_json() == before  # refused: nothing changed, not out of sync
-    assert post(client, "/api/move", {"piece": "dragon", "cell": dst}).status_code == 409
+    res = post(client, "/api/move", {"piece": "dragon", "cell": dst})  # no such piece: a bad request, named
+    assert res.status_code == 400 and "'piece'" in res.get_json()["error"] and "dragon" in res.get_json()["error"]
+    assert post(client, "/api/move", {"piece": piece, "cell": "Z99"}).status_code == 400
     assert post(client, "/api/move", {"piece": piece, "cell": 5}).status_code == 400
 
 

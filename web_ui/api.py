@@ -7,14 +7,15 @@ rejected request never changes the state.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, abort, current_app, g, jsonify, request
 
 from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names
-from companion.store import StoreError
+from companion.store import NoSuchGameError, StoreError
 from web_ui import security
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 
@@ -31,6 +32,9 @@ MAX_DEPTH = 8  # the API's bodies are at most three levels deep
 
 
 def body() -> dict[str, Any]:
+    """The request's JSON object, checked once per request (the PIN check may read it before the route)."""
+    if "api_body" in g:
+        return g.api_body  # type: ignore[no-any-return]
     raw = request.get_data(cache=True)
     if _nesting(raw) > MAX_DEPTH:  # checked on the text, before the parser could recurse into it
         abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
@@ -41,7 +45,28 @@ def body() -> dict[str, Any]:
         data = {}
     if not isinstance(data, dict):
         abort(400, description="the body must be a JSON object")
+    where = _not_finite(data)
+    if where is not None:  # Python's parser takes NaN, Infinity and 1e999; JSON has no such numbers
+        abort(400, description=f"'{where}' must be a finite number (NaN and Infinity are not JSON numbers)")
+    g.api_body = data
     return data
+
+
+def _not_finite(value: Any, path: str = "") -> str | None:
+    """Where a NaN or infinite number sits in a parsed body (``edits[0].at_mm[1]``), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path or "the body"
+    if isinstance(value, dict):
+        items: Any = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    for where, inner in items:
+        found = _not_finite(inner, where)
+        if found is not None:
+            return found
+    return None
 
 
 def _nesting(raw: bytes) -> int:
@@ -200,9 +225,10 @@ def list_games() -> Any:
 
 @bp.get("/games/<game_id>")
 def export_game(game_id: str) -> Any:
+    """A game's setup and every logged row; a damaged one whole too, ``damaged`` saying where it breaks."""
     try:
         data = companion().session.store.export(game_id)
-    except StoreError:
+    except NoSuchGameError:
         abort(404, description=f"no game {game_id!r}")
     response = jsonify(data)
     if request.args.get("download"):
@@ -212,31 +238,44 @@ def export_game(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/board")
 def game_board(game_id: str) -> Any:
-    """The board a stored game is played on (the Replay page draws it, whatever game runs now)."""
+    """The board a stored game is played on (the Replay page draws it, whatever game runs now).
+
+    A game whose setup does not read is drawn on its game's plain board, ``damaged`` saying why.
+    """
     store = companion().session.store
     try:
-        game = get_game(store.game_name(game_id))
-        state = game.from_json(store.setup(game_id))
-    except StoreError:
+        read = store.read_log(game_id)
+    except NoSuchGameError:
         abort(404, description=f"no game {game_id!r}")
+    try:
+        game = get_game(read.record.game)
     except FogCompanionError as exc:
         abort(409, description=f"game {game_id} cannot be drawn: {exc}")
-    return jsonify({**board_json(game.layout(state)), "game": game.name})
+    damaged = None if read.damage is None else str(read.damage)
+    state = None
+    if read.setup is not None:
+        try:
+            state = game.from_json(read.setup)
+        except FogCompanionError as exc:
+            damaged = f"game {game_id}: its setup is not a {game.title} position: {exc}"
+    return jsonify({**board_json(game.layout(state)), "game": game.name, "damaged": damaged})
 
 
 @bp.get("/games/<game_id>/replay")
 def replay(game_id: str) -> Any:
+    """The game after ``step`` events; a damaged one as far as it reads (``damaged``, ``damage``)."""
     raw = request.args.get("step", "0")
     if not raw.isdigit() or len(raw) > 9:
         abort(400, description="'step' must be a whole number 0 or more")
     try:
         return jsonify(replay_json(companion(), game_id, int(raw)))
-    except StoreError:
+    except NoSuchGameError:
         abort(404, description=f"no game {game_id!r}")
 
 
 # ---------------------------------------------------------------------------------------- PIN
 @bp.post("/unlock")
+@security.changes("pin")
 def unlock() -> Any:
     data = body()
     pin = field(data, "pin", str, what="the PIN as a string")
@@ -248,6 +287,7 @@ def unlock() -> Any:
 
 
 @bp.post("/pin")
+@security.changes("pin")
 def choose_pin() -> Any:
     """Choose the panel's PIN (``{"pin": "1234"}``) or leave it open on purpose (``{"open": true}``).
 
@@ -265,7 +305,7 @@ def choose_pin() -> Any:
     else:
         pin = field(data, "pin", str, check=lambda v: v.isdigit() and 4 <= len(v) <= 12, what="4 to 12 digits")
         pins.choose(pin)
-        security.unlock(pin)
+        security.remember_unlocked()
     return jsonify(ok=True, pin_choice=pins.choice, pin_required=pins.required)
 
 
@@ -280,7 +320,7 @@ def _confirmed(data: dict[str, Any], doing: str) -> None:
 
 
 @bp.post("/games/<game_id>/resume")
-@security.guarded
+@security.changes("setup")
 def resume_game(game_id: str) -> Any:
     """Bring a paused game back whole: its log, its position, the camera's check of the table."""
     c = companion()
@@ -296,7 +336,7 @@ def resume_game(game_id: str) -> Any:
     return ok(game=game_id)
 
 @bp.post("/games")
-@security.guarded
+@security.changes("setup")
 def create_game() -> Any:
     """Start a new game (the setup wizard)."""
     c = companion()
@@ -340,6 +380,7 @@ def create_game() -> Any:
 
 
 @bp.post("/setup/verify")
+@security.changes("look")
 def verify() -> Any:
     """Compare the camera's picture with the generated setup now."""
     c = companion()
@@ -354,6 +395,7 @@ def verify() -> Any:
 
 # ---------------------------------------------------------------------------------------- play
 @bp.post("/draft")
+@security.changes("play")
 def draft() -> Any:
     """The FOG's draft pick (``{"islander": id}``): the active colour's ``draft`` action."""
     state = _state_or_409()
@@ -366,7 +408,15 @@ def draft() -> Any:
     return ok()
 
 
+def _action_kind() -> str:
+    """What the ``action`` a body carries changes: a correction is guarded however it comes (``/api/act``
+    takes any action; ``/api/move``'s are the plays /api/targets offers, checked all the same)."""
+    text = body().get("action")
+    return security.action_kind(companion().session.game, text) if isinstance(text, str) else "play"
+
+
 @bp.post("/act")
+@security.changes(_action_kind)
 def act() -> Any:
     """Any action in the game's notation (``{"action": "end-turn"}``), as a player would say it."""
     _state_or_409()
@@ -376,19 +426,26 @@ def act() -> Any:
 
 
 @bp.post("/move")
+@security.changes(_action_kind)
 def move() -> Any:
     """A move entered on the panel (panel-only play, or a move the camera cannot see)."""
-    _state_or_409()
+    state = _state_or_409()
     data = body()
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id")
     action = field(data, "action", str, required=False, check=lambda v: 0 < len(v) <= 400,
                    what="one of the actions /api/targets offers for that cell")
+    layout = companion().session.game.layout(state)
+    if piece not in layout.pieces:
+        abort(400, description=f"'piece': no piece {piece!r} on this board")
+    if cell is not None and cell not in layout.cells:
+        abort(400, description=f"'cell': no cell {cell!r} on this board")
     answer = companion().session.move(piece, cell, action)
     return ok(ambiguous=bool(answer and answer.ambiguous))
 
 
 @bp.post("/end-turn")
+@security.changes("play")
 def end_turn() -> Any:
     _state_or_409()
     companion().session.end_turn("panel")
@@ -396,14 +453,26 @@ def end_turn() -> Any:
 
 
 @bp.post("/undo")
-@security.guarded
+@security.changes("undo")
 def undo() -> Any:
     _state_or_409()
     companion().session.undo()
     return ok()
 
 
+def _decide_kind() -> str:
+    """Choosing a reading applies its actions; were one of them a correction, it is guarded."""
+    option = body().get("option")
+    offered = companion().session.status.decision
+    if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < len(offered):
+        game = companion().session.game
+        if any(security.action_kind(game, str(a)) != "play" for a in offered[option].actions):
+            return "correction"
+    return "play"
+
+
 @bp.post("/decide")
+@security.changes(_decide_kind)
 def decide() -> Any:
     _state_or_409()
     data = body()
@@ -416,7 +485,7 @@ def decide() -> Any:
 
 
 @bp.post("/correction")
-@security.guarded
+@security.changes("correction")
 def correction() -> Any:
     """Either accept the board as the camera sees it (``{"accept": true}``) or move one piece by hand."""
     state = _state_or_409()
@@ -453,6 +522,7 @@ def _camera() -> Any:
 
 
 @bp.post("/table/move")
+@security.changes("table")
 def table_move() -> Any:
     """Move a token on the simulated table, as a hand would; the camera then sees it."""
     camera = _camera()
@@ -469,6 +539,7 @@ def table_move() -> Any:
 
 
 @bp.post("/table/setup")
+@security.changes("table")
 def table_setup() -> Any:
     """Hands set the simulated table up as the game expects it (the generated setup, or now)."""
     camera = _camera()
@@ -478,6 +549,7 @@ def table_setup() -> Any:
 
 
 @bp.post("/table/turn-over")
+@security.changes("table")
 def table_turn_over() -> Any:
     """Turn a token over on the simulated table, as a hand would: its marker is hidden, the token stays."""
     camera = _camera()
@@ -495,6 +567,7 @@ def table() -> Any:
 
 
 @bp.post("/table/hand")
+@security.changes("table")
 def table_hand() -> Any:
     """Hold a hand over the simulated board (``"random"``, ``"fiducial:N"``) or take it away (null)."""
     camera = _camera()

@@ -56,6 +56,7 @@ def proposal() -> Any:
 
 
 @bp.post("")
+@security.changes("look")
 def fit() -> Any:
     """Fit from the camera's newest frame. Body: ``{"anchors": {piece: cell}}`` (default: the
     proposed ones). The answer: the fit in words, each anchor's residual, the fitted cells drawn
@@ -160,6 +161,7 @@ MAX_EDITS = 60
 
 
 @bp.post("/edits")
+@security.changes("look")
 def edits() -> Any:
     """Where the print differs from the file: ``{"edits": [...]}``, each ``{"cell": id, "kind": k}``,
     ``{"cell": id, "remove": true}``, ``{"at_mm": [x, y], "kind": k}`` (a hex added where the picture
@@ -209,7 +211,7 @@ def edits() -> Any:
 
 
 @bp.post("/save")
-@security.guarded
+@security.changes("calibration")
 def save() -> Any:
     """Write the last fit to the data directory (``"confirm": true`` to replace a saved one)."""
     from companion.paths import write_atomically

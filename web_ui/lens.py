@@ -99,7 +99,7 @@ def sheet() -> Response:
 
 
 @bp.post("/views")
-@security.guarded
+@security.changes("calibration")
 def take_view() -> Any:
     """The camera's newest frame as a view of the sheet: kept, or the reason it was not."""
     frame = _camera().latest()
@@ -111,7 +111,7 @@ def take_view() -> Any:
 
 
 @bp.delete("/views")
-@security.guarded
+@security.changes("calibration")
 def start_over() -> Any:
     from vision.lens import LensCalibrator
 
@@ -121,7 +121,7 @@ def start_over() -> Any:
 
 
 @bp.post("")
-@security.guarded
+@security.changes("calibration")
 def compute() -> Any:
     """Compute the lens from the views, write it, and read the camera through it from now on.
     An existing calibration is replaced only with ``"confirm": true``."""
@@ -141,7 +141,7 @@ def compute() -> Any:
 
 
 @bp.delete("")
-@security.guarded
+@security.changes("calibration")
 def forget() -> Any:
     """Remove the calibration (``"confirm": true``): the camera is read as a pinhole again."""
     data = body()

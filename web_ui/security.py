@@ -13,15 +13,20 @@ could try to reach it. So:
   when the browser says where it comes from (``Origin``, ``Sec-Fetch-Site``) that is the panel.
 * **Headers.** Every answer carries a Content-Security-Policy (own scripts only, never framed),
   ``X-Content-Type-Options: nosniff`` and a ``Referrer-Policy``.
-* **PIN.** With a PIN (from the config, or chosen in the setup wizard on the first run),
-  setup, corrections and undo need it once per browser (``POST /api/unlock``) or an
-  ``X-Fog-Pin`` header. Wrong PINs are slowed down per client, with a back-off that doubles,
-  so one device guessing never locks out another.
+* **PIN.** With a PIN (from the config, or chosen in the setup wizard on the first run), the
+  kinds of change in :data:`GUARDED` (starting or resuming a game, corrections, undo, the
+  camera's lens and board fit) need it once per browser (``POST /api/unlock``) or an
+  ``X-Fog-Pin`` header. What a request changes is declared on its route (:func:`changes`;
+  ``/api/act`` asks the action it carries), and one hook (:func:`check_pin`) checks every
+  state-changing request against it, so no route and no action can carry a guarded change past
+  the PIN; a route that declares nothing is guarded. Wrong PINs are slowed down per client (a
+  back-off that doubles) and counted for the whole panel (:data:`BUDGET` per minute from all
+  devices together), so neither one device nor a thousand addresses can try PINs quickly.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -30,19 +35,30 @@ import os
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request, session
+from flask import Flask, abort, current_app, g, request, session
 
 F = TypeVar("F", bound=Callable[..., Any])
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 FREE_TRIES = 3  # wrong PINs a client may enter before it has to wait
 FIRST_WAIT = 2.0  # seconds after the first wrong PIN beyond the free tries; doubles each time
 MAX_WAIT = 300.0
-MAX_CLIENTS = 1024  # clients remembered for the back-off (the oldest are forgotten first)
+MAX_CLIENTS = 1024  # clients remembered for the back-off (the one least held back is forgotten first)
+BUDGET = 10  # wrong PINs the whole panel takes per WINDOW, from all devices together
+WINDOW = 60.0  # seconds
+
+# What a state-changing request changes. The PIN guards these kinds ...
+GUARDED = {"setup": "starting or resuming a game", "correction": "a correction", "undo": "undo",
+           "calibration": "the camera's lens and the board fit", "undeclared": "this change"}
+# ... and not these: the players' own play (moves, draft picks, end turn, choosing a reading), hands on
+# the simulated table, looking (a fit tried, the setup checked: nothing kept), and the PIN itself
+# (unlocking; choosing one has its own rule in the route).
+OPEN = {"play", "table", "look", "pin"}
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -54,6 +70,9 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
+    # the pages use none of these: a script that got in could not reach the phone's camera, microphone or place
+    "Permissions-Policy": ("accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), "
+                           "magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=()"),
 }
 
 
@@ -63,6 +82,7 @@ def init_app(app: Flask) -> None:
     app.extensions["pin_store"] = PinStore(app.config.get("DATA_DIR") or None, str(app.config.get("PIN") or ""))
     app.before_request(check_host)
     app.before_request(check_same_origin)
+    app.before_request(check_pin)
     app.after_request(add_headers)
 
 
@@ -133,6 +153,9 @@ def check_host() -> None:
 def add_headers(response: Any) -> Any:
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
+    if request.path.startswith("/api/"):
+        # the game as it is now, exports included: a phone's cache or a proxy must never show an old one
+        response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -145,11 +168,14 @@ def check_same_origin() -> None:
     origin = request.headers.get("Origin")
     if origin is not None and origin != "null":
         try:
-            netloc = urlsplit(origin).netloc
+            parts = urlsplit(origin)
+            scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
         except ValueError:
-            netloc = ""
-        if netloc.lower() != request.host.lower():
-            abort(403, description=f"cross-site request refused: origin {origin[:80]} is not this panel")
+            scheme = netloc = ""
+        # the scheme counts too: https://pi:8080 is another origin than the http://pi:8080 panel
+        if scheme != request.scheme or netloc != request.host.lower():
+            abort(403, description=f"cross-site request refused: origin {origin[:80]} is not this panel "
+                                   f"({request.scheme}://{request.host[:80]})")
     elif origin == "null":
         abort(403, description="cross-site request refused: opaque origin")
     if not request.is_json:
@@ -158,30 +184,68 @@ def check_same_origin() -> None:
 
 # ---------------------------------------------------------------------------------------- PIN
 class Backoff:
-    """Wrong PINs per client: a few free tries, then a wait that doubles with every further miss."""
+    """Wrong PINs: per client a few free tries, then a wait that doubles with every further miss; and
+    for the whole panel at most ``budget`` wrong PINs per ``window`` seconds.
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    The per-client wait keeps one device's typing from locking out another. It alone is no limit
+    for someone who changes addresses (a thousand addresses, three free tries each), so wrong PINs
+    are also counted for the panel as a whole: once the budget is spent every PIN check waits
+    until the oldest wrong one is a window old. A browser already unlocked is not affected.
+
+    A check is counted as wrong from the moment it starts (:meth:`begin`) until it proves right
+    (:meth:`succeeded`), so guesses sent at the same time cannot all slip through on one free try.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, budget: int = BUDGET,
+                 window: float = WINDOW) -> None:
         self.clock = clock
-        self._clients: dict[str, tuple[int, float]] = {}  # client -> (misses, not before)
+        self.budget = budget
+        self.window = window
+        self._clients: dict[str, tuple[int, float, float]] = {}  # client -> (misses, not before, last check)
+        self._recent: deque[float] = deque()  # when each wrong PIN of the last window came, oldest first
         self._lock = threading.Lock()
 
-    def wait_left(self, client: str) -> float:
+    def begin(self, client: str) -> tuple[float, str]:
+        """May ``client`` have a PIN checked now? ``(0, "")`` and the check is counted as a miss until
+        it succeeds; else how long to wait and whose misses it is (``device`` or ``panel``)."""
         with self._lock:
-            _, until = self._clients.get(client, (0, 0.0))
-        return max(0.0, until - self.clock())
-
-    def failed(self, client: str) -> None:
-        with self._lock:
-            misses, _ = self._clients.pop(client, (0, 0.0))
+            now = self.clock()
+            while self._recent and self._recent[0] <= now - self.window:
+                self._recent.popleft()
+            misses, until, _ = self._clients.get(client, (0, 0.0, 0.0))
+            if until > now:
+                return until - now, "device"
+            if len(self._recent) >= self.budget:
+                return self._recent[0] + self.window - now, "panel"
+            self._recent.append(now)
             misses += 1
             wait = 0.0 if misses <= FREE_TRIES else min(MAX_WAIT, FIRST_WAIT * 2 ** (misses - FREE_TRIES - 1))
+            self._clients.pop(client, None)
             if len(self._clients) >= MAX_CLIENTS:
-                self._clients.pop(next(iter(self._clients)))
-            self._clients[client] = (misses, self.clock() + wait)
+                # forget the client held back least (never one still waiting while others have served out)
+                del self._clients[min(self._clients, key=lambda c: self._clients[c][1])]
+            self._clients[client] = (misses, now + wait, now)
+            return 0.0, ""
 
     def succeeded(self, client: str) -> None:
+        """The PIN was right: the client starts afresh and the check is not counted against the panel."""
         with self._lock:
-            self._clients.pop(client, None)
+            entry = self._clients.pop(client, None)
+            if entry is not None:
+                with contextlib.suppress(ValueError):
+                    self._recent.remove(entry[2])  # the moment begin() counted it
+
+    def wait_left(self, client: str) -> float:
+        """How long ``client`` must still wait before its next PIN is checked (its own misses only)."""
+        with self._lock:
+            _, until, _ = self._clients.get(client, (0, 0.0, 0.0))
+        return max(0.0, until - self.clock())
+
+    def misses(self) -> int:
+        """Wrong PINs the panel counts in the current window (for tests and the figures)."""
+        with self._lock:
+            now = self.clock()
+            return sum(1 for at in self._recent if at > now - self.window)
 
 
 class PinStore:
@@ -259,25 +323,27 @@ def client() -> str:
 
 
 def unlocked() -> bool:
-    if not pin_required():
+    """May this request make guarded changes? (Asked once per request: a header PIN is checked once.)"""
+    if not pin_required() or session.get("unlocked"):
         return True
-    header = request.headers.get("X-Fog-Pin")
-    if header is not None:
-        return _check(header)
-    return bool(session.get("unlocked"))
+    if "pin_unlocked" not in g:
+        header = request.headers.get("X-Fog-Pin")
+        g.pin_unlocked = header is not None and _check(header)
+    return bool(g.pin_unlocked)
 
 
 def _check(pin: str) -> bool:
     backoff: Backoff = current_app.extensions["pin_backoff"]
     who = client()
-    wait = backoff.wait_left(who)
+    wait, whose = backoff.begin(who)
     if wait > 0:
+        if whose == "panel":
+            abort(429, description=f"too many wrong PINs on this panel in the last minute (from all devices "
+                                   f"together): wait {wait:.0f} s")
         abort(429, description=f"too many wrong PINs from this device: wait {wait:.0f} s")
     ok = pins().matches(pin)
     if ok:
         backoff.succeeded(who)
-    else:
-        backoff.failed(who)
     return ok
 
 
@@ -288,13 +354,63 @@ def unlock(pin: str) -> bool:
     return ok
 
 
-def guarded(view: F) -> F:
-    """Setup, corrections and undo: the PIN first, when one is configured."""
+def remember_unlocked() -> None:
+    """This browser just chose the PIN: it is unlocked without a check (nothing was guessed)."""
+    session["unlocked"] = True
 
-    @functools.wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not unlocked():
-            abort(401, description="this needs the panel PIN (POST /api/unlock)")
-        return view(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+# ---------------------------------------------------------------------------------------- the one guard
+def changes(kind: str | Callable[[], str]) -> Callable[[F], F]:
+    """Declare what a state-changing route changes: one of :data:`GUARDED` or :data:`OPEN`, or a
+    function that tells from the request (``/api/act``: the kind of the action it carries).
+
+    The declaration is all a route does: :func:`check_pin` runs before every route and decides.
+    """
+    if isinstance(kind, str) and kind not in GUARDED and kind not in OPEN:
+        raise ValueError(f"unknown kind of change {kind!r}")
+
+    def mark(view: F) -> F:
+        view.change_kind = kind  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def change_kind() -> str | None:
+    """What this request changes (None: a read, or a route that does not exist)."""
+    if request.method not in UNSAFE or request.endpoint is None:
+        return None
+    view = current_app.view_functions.get(request.endpoint)
+    kind = getattr(view, "change_kind", None)
+    if kind is None:
+        return "undeclared"  # a route nobody classified is guarded, never open by omission
+    return kind() if callable(kind) else kind
+
+
+def check_pin() -> None:
+    """The one PIN check of every state-changing request, whatever route or action carries it."""
+    kind = change_kind()
+    if kind is None or kind in OPEN or unlocked():
+        return
+    what = GUARDED.get(kind, "this change")
+    if request.headers.get("X-Fog-Pin") is not None:
+        abort(401, description=f"wrong PIN: {what} needs the panel PIN")
+    abort(401, description=f"{what} needs the panel PIN (POST /api/unlock)")
+
+
+CORRECTION = "correct"  # every game's correction reads "correct ..." (Game.correction; checked in the tests)
+
+
+def action_kind(game: Any, text: str) -> str:
+    """The kind of change an action's text makes: ``correction`` or ``play``.
+
+    Read as the game reads it (``str`` of the parsed action), so spacing or another spelling the
+    parser accepts cannot disguise a correction; text that does not parse is judged by its first
+    word (the route then refuses it anyway).
+    """
+    words = text.split()
+    try:
+        words = str(game.parse_action(text)).split()
+    except Exception:  # noqa: BLE001 - any parse failure: the route answers it; the word decides here
+        pass
+    return "correction" if words and words[0].lower() == CORRECTION else "play"
