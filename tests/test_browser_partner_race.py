@@ -112,7 +112,15 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.wait_for_selector('#off-table button[data-piece="card-13s"]')
         page.locator('#off-table button[data-piece="card-13s"]').click()
         page.locator('[data-cell="card-spot"]').first.click(force=True)
-        wait_until(page, base, lambda s: s["out_of_sync"] is not None and "now move the pawn" in s["out_of_sync"]["reason"])
+        state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(third)
+                           in s["step"]["says"])  # the card laid: a step, whose pawn moves now, calm
+        assert state["out_of_sync"] is None
+        page.goto(f"{base}/")
+        page.wait_for_selector("#step-banner")
+        assert page.locator("#sync-banner").count() == 0
+        shot(page, "race-05-step")
+        page.goto(f"{base}/table")
+        page.wait_for_selector(f'g.piece[data-piece="{third}-1"]')
         drag(page, f"{third}-1", f"start-{third}")
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {third} 13s {third}-1:start"]
                            and s["out_of_sync"] is None)
