@@ -6,6 +6,8 @@ branches off after T63; green's start leads onto T16, blue's onto T32, red's ont
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from types import MappingProxyType
 
@@ -13,9 +15,9 @@ import pytest
 
 from companion.errors import IllegalMoveError, NotationError
 from companion.games.partner_race.cards import CARDS, DECK
-from companion.games.partner_race.rules import (Fold, Play, RaceState, apply, from_json, legal_actions, new_race,
-                                                parse_action, playable, plays, to_json, winners)
-from companion.games.partner_race.track import COLOURS, pawns_of
+from companion.games.partner_race.rules import (Fold, Play, RaceState, Step, apply, from_json, legal_actions,
+                                                new_race, parse_action, playable, plays, to_json, winners)
+from companion.games.partner_race.track import COLOURS, locked, partner, pawns_of
 
 
 def race(turn: str = "yellow", **at: str) -> RaceState:
@@ -254,3 +256,126 @@ def test_every_card_kind_has_its_plays_enumerated_only_when_legal():
         for p in plays(s, name):
             apply(s, p)  # never raises
     assert {p.card for p in legal_actions(s) if isinstance(p, Play)} >= {"5", "start", "-4", "7", "swap", "1-14"}
+
+
+# ------------------------------------------------------------------------------ the rules agree with themselves
+HOWS: tuple[int | str, ...] = ("start", -4, -1, 0, *range(1, 15))  # every step count a card names, and some none does
+
+
+def written(action: Fold | Play) -> str:
+    """An action as players mean it: a swap names two pawns in either order, one play."""
+    if isinstance(action, Play) and action.swap is not None:
+        return f"play {action.colour} {action.card} {'<>'.join(sorted(action.swap))}"
+    return str(action)
+
+
+@functools.cache
+def shares(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` counts of at least one, in order."""
+    return [tuple(b - a for a, b in zip((0, *cut), (*cut, total))) for cut in itertools.combinations(range(1, total), parts - 1)]
+
+
+def candidates(state: RaceState, name: str) -> list[Play]:
+    """Everything a player could write for this card here, legal or not. A one-pawn card: every pawn
+    with every step count and 'start', and two pawns at once. The swap: every pair of pawns, a pawn with
+    itself included. The 7: one pawn or two (every pawn on the board, every share), and three or more
+    among the team's pawns that stand somewhere a step can move them from (the 7 brings no pawn out of
+    its home base and a locked pawn never moves: every longer order over all sixteen pawns would be
+    a million candidates per position), and shares that are not seven or not at least one each."""
+    colour = state.active
+    pawns = sorted(state.where)
+    c = CARDS[name]
+    if c.swap:
+        return [Play(colour, name, swap=(a, b)) for a in pawns for b in pawns]
+    if not c.split:
+        mine = pawns_of(colour) + pawns_of(partner(colour))
+        return [Play(colour, name, (Step(p, how),)) for p in pawns for how in HOWS] + \
+            [Play(colour, name, (Step(a, n), Step(b, n))) for a in mine for b in mine if a != b for n in c.steps]
+    out = [Play(colour, name, (Step(p, 7),)) for p in pawns]
+    out += [Play(colour, name, (Step(a, x), Step(b, y))) for a in pawns for b in pawns if a != b
+            for x, y in shares(7, 2)]
+    live = [p for p in pawns_of(colour) + pawns_of(partner(colour))
+            if state.where[p] != "home" and not locked(p, state.where)]
+    for k in range(3, min(len(live), 7) + 1):
+        for order in itertools.permutations(live, k):
+            out += [Play(colour, name, tuple(Step(p, n) for p, n in zip(order, share))) for share in shares(7, k)]
+    for a in live:
+        out += [Play(colour, name, (Step(a, n),)) for n in (0, 6, 8, -1)]
+        out += [Play(colour, name, (Step(a, 3), Step(a, 4))), Play(colour, name, (Step(a, "start"),))]
+    return out
+
+
+def accepted(state: RaceState, action: Play) -> bool:
+    try:
+        apply(state, action)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def assert_rules_agree(state: RaceState) -> None:
+    """(a) every action legal_actions offers applies; (b) for each kind of card, the candidates apply
+    accepts are exactly the plays legal_actions offers of it."""
+    offered = legal_actions(state)
+    for action in offered:
+        apply(state, action)  # never raises
+    for name in CARDS:
+        mine = {written(a) for a in offered if isinstance(a, Play) and a.card == name}
+        taken = {written(a) for a in candidates(state, name) if accepted(state, a)}
+        assert taken == mine, (f"{name} at {dict(state.where)}: apply accepts but legal_actions misses "
+                               f"{sorted(taken - mine)[:5]}; offered but refused {sorted(mine - taken)[:5]}")
+
+
+def random_positions(game: int, every: int) -> list[RaceState]:
+    """Moments of a random game played by the rules (seeded: the same positions every run)."""
+    out = []
+    rng = random.Random(1000 + game)
+    s = new_race(seed=game, dealer=game % 4)
+    for turn in range(300):
+        actions = legal_actions(s)
+        if not actions:
+            break
+        if turn % every == every - 1:
+            out.append(s)
+        plays_ = [a for a in actions if isinstance(a, Play)]
+        s = apply(s, rng.choice(plays_) if plays_ and rng.random() < 0.95 else actions[0])
+    return out
+
+
+@pytest.mark.parametrize("game", [0, 1, 2])
+def test_in_random_games_every_card_is_played_exactly_the_ways_the_rules_offer(game: int):
+    positions = random_positions(game, every=29)
+    assert len(positions) >= 8
+    for s in positions:
+        assert_rules_agree(s)
+
+
+@pytest.mark.parametrize("position", [
+    # the report: yellow-3 in its first circle moves on to make room, yellow-4 locks behind it, blue takes the rest
+    dict(yellow_1="G4", yellow_2="G3", yellow_3="G1", yellow_4="T62", blue_1="T40", blue_2="T50", green_1="T45"),
+    # three locked, the last one steps in with part of the 7 and the partner's two pawns share the rest
+    dict(yellow_1="G4", yellow_2="G3", yellow_3="G2", yellow_4="T61", blue_1="T40", blue_2="start", red_1="T42"),
+    # all of yellow's locked: every card plays blue's pawns, a stack of blue's among them
+    dict(yellow_1="G4", yellow_2="G3", yellow_3="G2", yellow_4="G1", blue_1="T30", blue_2="T30", blue_3="G2"),
+    # stacks of both colours, a wall, a pawn in the goal zone, pawns behind their starts
+    dict(yellow_1="T10", yellow_2="T10", yellow_3="G2", yellow_4="T62", green_1="start", green_2="T12",
+         green_3="T12", red_1="T13", blue_1="T60"),
+    # boxed in the goal zone: G1 and G3 taken, G2 cannot move; yellow-4 waits behind the first circle
+    dict(yellow_1="G1", yellow_2="G2", yellow_3="G3", yellow_4="T60", blue_1="T63", blue_2="T0"),
+    # two of yellow's in the goal zone with room to turn, the partner far from its goal
+    dict(yellow_1="G2", yellow_2="G4", yellow_3="T63", yellow_4="T59", blue_1="T33", green_1="T62", red_1="T1"),
+])
+def test_constructed_positions_with_goal_zones_stacks_and_the_seven_across_partners(position: dict[str, str]):
+    assert_rules_agree(race(**position))
+
+
+def test_the_seven_that_makes_room_in_the_goal_zone_then_locks_the_last_pawn_is_offered():
+    """The rulebook: once all of a player's pawns are locked the player helps the partner, and a 7
+    that locks the last pawn with some of its steps gives the rest to the partner. A pawn in the goal
+    zone that moves on to make room for the last one is a part like any other."""
+    s = race(yellow_1="G4", yellow_2="G3", yellow_3="G1", yellow_4="T62", blue_1="T40")
+    after = play(s, "play yellow 7 yellow-3:1,yellow-4:2,blue-1:4")
+    assert [after.where[p] for p in ("yellow-3", "yellow-4", "blue-1")] == ["G2", "G1", "T44"]
+    assert "play yellow 7 yellow-3:1,yellow-4:2,blue-1:4" in {str(p) for p in plays(s, "7")}
+    with pytest.raises(IllegalMoveError, match="not yellow's to move now"):  # yellow-4 first: not all locked yet
+        play(s, "play yellow 7 yellow-3:1,blue-1:4,yellow-4:2")

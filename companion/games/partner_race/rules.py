@@ -18,14 +18,14 @@ Bumps are not written: they follow from where a pawn lands (:func:`apply` works 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from companion.errors import IllegalMoveError, NotationError
 from companion.games.partner_race.cards import CARDS, DEALS_PER_DEALER, DECK, HAND, Card, card
-from companion.games.partner_race.track import (COLOURS, backward, colour_of, forward, goal, locked, partner,
+from companion.games.partner_race.track import (COLOURS, GOAL, backward, colour_of, forward, goal, locked, partner,
                                                 pawns_of, seat_of, team, track, valid)
 
 
@@ -150,10 +150,14 @@ class RaceState:
 
     def movers(self, colour: str) -> tuple[str, ...]:
         """The pawns ``colour`` moves with its cards: its own, or its partner's once all its own are locked."""
-        own = pawns_of(colour)
-        if all(locked(p, self.where) for p in own):
-            return pawns_of(partner(colour))
-        return own
+        return _movers(self.where, colour)
+
+
+def _movers(where: Mapping[str, str], colour: str) -> tuple[str, ...]:
+    """Asked again before each part of a 7: a part that locks the player's last pawn hands the rest
+    of the steps to the partner's pawns."""
+    own = pawns_of(colour)
+    return pawns_of(partner(colour)) if all(locked(p, where) for p in own) else own
 
 
 def new_race(seed: int = 0, names: tuple[str, ...] = COLOURS, dealer: int = 0, board: str = "standard") -> RaceState:
@@ -164,11 +168,15 @@ def new_race(seed: int = 0, names: tuple[str, ...] = COLOURS, dealer: int = 0, b
 
 def winners(state: RaceState) -> tuple[str, ...]:
     """The team whose eight pawns are all locked in their goal circles (empty while none is)."""
-    for first in COLOURS[:2]:
-        pair = team(first)
-        if all(locked(p, state.where) for c in pair for p in pawns_of(c)):
+    for pair, pawns in _TEAMS:
+        # every pawn in a goal circle first: most positions fail there, before the slower lock test
+        if all(state.where[p] in _CIRCLES for p in pawns) and all(locked(p, state.where) for p in pawns):
             return pair
     return ()
+
+
+_TEAMS = tuple((team(first), tuple(p for c in team(first) for p in pawns_of(c))) for first in COLOURS[:2])
+_CIRCLES = frozenset(f"G{k}" for k in range(1, GOAL + 1))
 
 
 # ------------------------------------------------------------------------------------------ moving
@@ -248,9 +256,9 @@ def check(state: RaceState, action: Action) -> dict[str, str]:
         return where
     if not action.steps:
         raise IllegalMoveError(f"the {c.name} card moves a pawn: name it")
-    movers = set(state.movers(colour))
     if c.split:
         return _split(state, action, c, where)
+    movers = state.movers(colour)
     if len(action.steps) != 1:
         raise IllegalMoveError(f"the {c.name} card moves one pawn")
     step = action.steps[0]
@@ -290,8 +298,7 @@ def _split(state: RaceState, action: Play, c: Card, where: dict[str, str]) -> di
     if len({s.pawn for s in action.steps}) != len(action.steps):
         raise IllegalMoveError("with the 7 each pawn is moved once")
     for step in action.steps:
-        movers = RaceState(where).movers(colour)
-        if step.pawn not in movers:
+        if step.pawn not in _movers(where, colour):
             raise IllegalMoveError(f"{step.pawn} is not {colour}'s to move now")
         _move(where, step, c)
     return where
@@ -336,57 +343,72 @@ def _next_turn(state: RaceState) -> RaceState:
 
 
 # ------------------------------------------------------------------------------------------ legality
-def plays(state: RaceState, name: str) -> Iterator[Play]:
-    """Every legal way for the active player to play a card of this kind (none: it cannot be played)."""
+Keep = Callable[[tuple[str, ...], Mapping[str, str], Mapping[str, str]], bool]
+"""Asked after each part of a play is worked out, with the pawns the part moved and where every pawn
+was and now is; False drops that play and every play that goes on from the same part."""
+
+
+def outcomes(state: RaceState, name: str, keep: Keep | None = None) -> Iterator[tuple[Play, dict[str, str]]]:
+    """Every legal way for the active player to play a card of this kind, each with where it leaves
+    the pawns: exactly the plays :func:`apply` accepts. One enumeration serves the rules
+    (:func:`plays`, :func:`legal_actions`) and the reading of a picture, so the two never disagree;
+    ``keep`` lets a reader drop plays part by part, without working out the rest of a 7 whose first
+    part already disagrees with what it looks for."""
+    if winners(state) or state.unseen(name) <= 0:
+        return
     c = CARDS[name]
     colour = state.active
-    movers = state.movers(colour)
-    candidates: list[Play] = []
     if c.swap:
         on_track = sorted(p for p in state.where if _swappable(state.where, p))
-        candidates = [Play(colour, name, swap=(a, b)) for a, b in itertools.combinations(on_track, 2)]
+        for a, b in itertools.combinations(on_track, 2):
+            where = dict(state.where)
+            where[a], where[b] = where[b], where[a]
+            if keep is None or keep((a, b), state.where, where):
+                yield Play(colour, name, swap=(a, b)), where
     elif c.split:
-        candidates = list(_splits(state, colour, name))
+        yield from _splits(dict(state.where), colour, c, (), keep)
     else:
-        for pawn in movers:
-            if c.start:
-                candidates.append(Play(colour, name, (Step(pawn, "start"),)))
-            candidates += [Play(colour, name, (Step(pawn, n),)) for n in c.steps]
-    for play in candidates:
-        try:
-            check(state, play)
-        except IllegalMoveError:
+        for pawn in state.movers(colour):
+            for how in (("start",) if c.start else ()) + c.steps:
+                where = dict(state.where)
+                try:
+                    _move(where, Step(pawn, how), c)
+                except IllegalMoveError:
+                    continue
+                if keep is None or keep((pawn,), state.where, where):
+                    yield Play(colour, name, (Step(pawn, how),)), where
+
+
+def _splits(where: dict[str, str], colour: str, c: Card, done: tuple[Step, ...],
+            keep: Keep | None) -> Iterator[tuple[Play, dict[str, str]]]:
+    """The 7s that begin with the parts ``done`` (the pawns now at ``where``), part by part as
+    :func:`_split` checks them: each next part moves a pawn not moved yet among the player's pawns to
+    move at that moment (the partner's once a part has locked the last of the player's own), at least
+    one step, until seven are used. So a pawn in its goal zone can make room, the last one lock, and
+    the rest go to the partner - whatever order of parts reaches it."""
+    left = 7 - sum(int(s.how) for s in done)
+    moved = {s.pawn for s in done}
+    for pawn in _movers(where, colour):
+        if pawn in moved:
             continue
-        yield play
+        for n in range(left, 0, -1):
+            after = dict(where)
+            try:
+                _move(after, Step(pawn, n), c)
+            except IllegalMoveError:
+                continue
+            if keep is not None and not keep((pawn,), where, after):
+                continue
+            parts = (*done, Step(pawn, n))
+            if n == left:
+                yield Play(colour, c.name, parts), after
+            else:
+                yield from _splits(after, colour, c, parts, keep)
 
 
-def _splits(state: RaceState, colour: str, name: str) -> Iterator[Play]:
-    """Candidate 7s: the player's movable pawns in every order and share; when the player's own
-    pawns could all be locked by it, the partner's pawns after them."""
-    def movable(pawns: tuple[str, ...]) -> list[str]:
-        return [p for p in pawns if state.where[p] != "home" and not locked(p, state.where)]
-
-    mine = movable(state.movers(colour))
-    theirs = movable(pawns_of(partner(colour))) if state.movers(colour) == pawns_of(colour) else []
-    orders: list[tuple[str, ...]] = [o for k in range(1, len(mine) + 1) for o in itertools.permutations(mine, k)]
-    if theirs and all(_can_lock(state, p) for p in mine):  # the rest on the partner's, once all one's own are in
-        orders += [(*o, *t) for o in itertools.permutations(mine) for k in range(1, len(theirs) + 1)
-                   for t in itertools.permutations(theirs, k) if len(o) + k <= 7]
-    for chosen in orders:
-        k = len(chosen)
-        for cut in itertools.combinations(range(1, 7), k - 1):
-            bounds = (0, *cut, 7)
-            parts = [bounds[i + 1] - bounds[i] for i in range(k)]
-            yield Play(colour, name, tuple(Step(p, n) for p, n in zip(chosen, parts, strict=True)))
-
-
-def _can_lock(state: RaceState, pawn: str) -> bool:
-    """Some share of a 7 (1-6 steps) could lock this pawn in its goal zone."""
-    for n in range(1, 7):
-        to = forward(pawn, n, state.where)
-        if to is not None and goal(to) is not None and locked(pawn, {**state.where, pawn: to}):
-            return True
-    return False
+def plays(state: RaceState, name: str) -> Iterator[Play]:
+    """Every legal way for the active player to play a card of this kind (none: it cannot be played)."""
+    return (play for play, _ in outcomes(state, name))
 
 
 def playable(state: RaceState, name: str) -> bool:
@@ -428,4 +450,4 @@ def from_json(data: Mapping[str, Any]) -> RaceState:
 
 
 __all__ = ["Correct", "Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
-           "new_race", "parse_action", "playable", "plays", "to_json", "winners"]
+           "new_race", "outcomes", "parse_action", "playable", "plays", "to_json", "winners"]

@@ -25,6 +25,15 @@ GOAL = 4
 PAWNS = 4
 
 
+# Lookups worked out once: the rules ask these questions hundreds of times for one picture (a 7's
+# parts, every card while none is laid), and parsing text each time was most of a reading's time.
+_PAWNS = {c: tuple(f"{c}-{k}" for k in range(1, PAWNS + 1)) for c in COLOURS}
+_COLOUR = {p: c for c, ps in _PAWNS.items() for p in ps}
+_TRACK = {f"T{k}": k for k in range(TRACK)}
+_GOAL = {f"G{k}": k for k in range(1, GOAL + 1)}
+_JUNCTION = {PER_SEAT * s: c for s, c in enumerate(COLOURS)}  # track space -> the colour whose start is before it
+
+
 def seat_of(colour: str) -> int:
     return COLOURS.index(colour)
 
@@ -39,11 +48,11 @@ def team(colour: str) -> tuple[str, str]:
 
 
 def colour_of(pawn: str) -> str:
-    return pawn.rsplit("-", 1)[0]
+    return _COLOUR.get(pawn) or pawn.rsplit("-", 1)[0]
 
 
 def pawns_of(colour: str) -> tuple[str, ...]:
-    return tuple(f"{colour}-{k}" for k in range(1, PAWNS + 1))
+    return _PAWNS.get(colour) or tuple(f"{colour}-{k}" for k in range(1, PAWNS + 1))
 
 
 def entry(colour: str) -> int:
@@ -57,11 +66,13 @@ def last(colour: str) -> int:
 
 
 def track(position: str) -> int | None:
-    return int(position[1:]) if position.startswith("T") else None
+    t = _TRACK.get(position)
+    return t if t is not None or not position.startswith("T") else int(position[1:])
 
 
 def goal(position: str) -> int | None:
-    return int(position[1:]) if position.startswith("G") else None
+    g = _GOAL.get(position)
+    return g if g is not None or not position.startswith("G") else int(position[1:])
 
 
 def valid(position: str) -> bool:
@@ -85,8 +96,9 @@ def locked(pawn: str, where: Mapping[str, str]) -> bool:
     g = goal(where[pawn])
     if g is None:
         return False
-    colour = colour_of(pawn)
-    taken = {goal(where[p]) for p in pawns_of(colour) if p != pawn and goal(where[p]) is not None}
+    if g >= GOAL:
+        return True  # the innermost circle: nothing inside it to wait for
+    taken = {goal(where[p]) for p in pawns_of(colour_of(pawn)) if p != pawn}
     return all(k in taken for k in range(g + 1, GOAL + 1))
 
 
@@ -97,7 +109,7 @@ def forward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
     if pos == "home" or steps <= 0 or locked(pawn, where):
         return None
     taken = {goal(where[p]) for p in pawns_of(colour) if p != pawn and goal(where[p]) is not None}
-    blocked = walls({p: q for p, q in where.items() if p != pawn})
+    blocked = {colour_of(p) for p, q in where.items() if q == "start" and p != pawn}
     direction = 1
     for _ in range(steps):
         if pos == "start":
@@ -129,7 +141,7 @@ def forward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
                 pos = "G1"
                 continue
             nxt = (t + 1) % TRACK
-            crossing = next((c for c in COLOURS if entry(c) == nxt), None)
+            crossing = _JUNCTION.get(nxt)
             if crossing is not None and crossing in blocked:
                 return None  # a wall
             pos = f"T{nxt}"
@@ -143,7 +155,7 @@ def backward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
     pos = where[pawn]
     if pos == "home" or goal(pos) is not None:
         return None
-    blocked = walls({p: q for p, q in where.items() if p != pawn})
+    blocked = {colour_of(p) for p, q in where.items() if q == "start" and p != pawn}
     for _ in range(steps):
         if pos == "start":
             pos = f"T{last(colour)}"  # passing its own starting space backwards is allowed
@@ -158,7 +170,7 @@ def backward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
 
 
 def _back_one(colour: str, t: int, blocked: set[str]) -> str | None:
-    crossing = next((c for c in COLOURS if entry(c) == t), None)
+    crossing = _JUNCTION.get(t)
     if crossing is not None and crossing in blocked and crossing != colour:
         return None  # another colour's wall
     return f"T{(t - 1) % TRACK}"
