@@ -291,3 +291,41 @@ def test_the_pushed_token_put_on_first_is_a_step_and_asked_about_only_if_it_stay
                 assert table.status.decision and table.status.question and table.status.out_of_sync is None
                 return
     raise AssertionError("no push whose pushed islander, moved first, reads as a push and a run back")
+
+
+def test_run_as_installed_says_the_card_laid_calmly_and_a_play_left_half_done_goes_out_of_sync(tmp_path: Path):
+    """`fog-companion run --game partner-race` as a process without standard input, its hold time set
+    short in the config: the card laid on its simulated table is a step on /api/state, left alone it
+    is out of sync once the hold time has passed with nothing moving, and the pawn moved is the play."""
+    import signal
+
+    from tests.tables import http_call, wait_for
+    from tests.test_partner_race_table import run_command
+
+    (tmp_path / "steps.toml").write_text('[camera]\nsource = "sim"\n[detector]\nstep_hold_seconds = 1.0\n')
+    proc, lines, port = run_command(tmp_path, "--config", str(tmp_path / "steps.toml"), "--game", "partner-race",
+                                    "--players", "4", "--seed", "3")
+    state: dict[str, Any] = {}
+
+    def now() -> dict[str, Any]:
+        state.update(http_call(port, "GET", "/api/state")[1])
+        return state
+
+    try:
+        http_call(port, "POST", "/api/table/setup")
+        assert wait_for(lambda: not now()["verifying"], 60), "".join(lines)
+        active = state["active"]
+        http_call(port, "POST", "/api/table/move", {"piece": "card-start", "cell": "card-spot"})
+        assert wait_for(lambda: now()["step"] is not None or now()["out_of_sync"] is not None, 60), "".join(lines)
+        assert state["step"] is not None and f"now {active} moves the pawn it plays" in state["step"]["says"]
+        assert state["step"]["hold_seconds"] == 1.0 and state["history"] == []
+        assert wait_for(lambda: now()["out_of_sync"] is not None, 60), "".join(lines)  # left alone: no longer calm
+        assert state["out_of_sync"]["rule"] == "step-left" and state["step"] is None
+        http_call(port, "POST", "/api/table/move", {"piece": f"{active}-1", "cell": f"start-{active}"})
+        assert wait_for(lambda: now()["history"] == [f"play {active} start {active}-1:start"]
+                        and now()["out_of_sync"] is None and state["step"] is None, 60), "".join(lines[-20:])
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+    assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines)
+    assert any("[step]" in x for x in lines) and any("[out-of-sync]" in x and "step-left" in x for x in lines)
