@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError, SetupError, StateFormatError
@@ -287,6 +288,12 @@ class PartnerRaceGame:
                 return Reconciliation(tuple(found.values()), question=(
                     f"The card spot still shows the {kind}: was another {kind} played? (If another card was "
                     "played, lay it on the spot instead.)"))
+            if not moved and not missing and kind is not None:  # a card laid, no pawn moved yet: a step; a play
+                step = parts.part_way(state, seen, where)    # that leaves every pawn in place is asked only if
+                if step is not None:                         # the table stays so past the hold time
+                    return replace(step, choices=tuple(found.values()), question=(
+                        f"The {kind} was laid and no pawn has moved: was it played so that every pawn stays where "
+                        "it is?"))
             return Reconciliation(tuple(found.values()))
         step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
         if step is not None:
