@@ -1,12 +1,20 @@
-"""Benchmark: how long ``explain`` takes on random legal turns from random mid-game positions.
+"""Benchmark: how long reading a picture takes, for The FOG and the partner card race.
 
-Prints p50/p90/p99/max in milliseconds over N turns (default 1,000). Each turn is a full turn of
-random legal moves (until the MP run out or the endurance run is made), played from a position
-reached by a random draft and a random number of rounds; then ``explain(before, after)`` is timed,
-and the whole reading the session runs on its reconciler thread (``Game.reconcile``: the search,
-the questions it must ask, the plain alternative to a free endurance run).
+The FOG: ``explain`` and ``Game.reconcile`` on N random full turns (default 1,000). Each turn is a
+full turn of random legal moves (until the MP run out or the endurance run is made), played from a
+position reached by a random draft and a random number of rounds; then ``explain(before, after)``
+is timed, and the whole reading the session runs on its reconciler thread (``Game.reconcile``: the
+search, the questions it must ask, the plain alternative to a free endurance run).
 
-    python benchmarks/explain_speed.py [--turns 1000] [--seed 1]
+The partner race: ``Game.reconcile`` on N random pictures (default 1,000) of positions reached by
+random legal play from many seeds: the picture after a legal play of a random card (a pawn of a
+stack sometimes hidden beneath the other), a play half done (the card laid and no pawn moved, the
+first parts of a 7, a pawn landed on the one it bumps, one pawn of a swap lifted) and wrong
+pictures (a pawn on a random space, another card on the spot, no card laid, a pawn gone).
+
+Prints p50/p99/max in milliseconds for both, with the race's figures as multiples of The FOG's.
+
+    python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--seed 1]
 """
 
 from __future__ import annotations
@@ -26,6 +34,11 @@ from companion.games.fog.game import GAME  # noqa: E402
 from companion.games.fog.legality import apply_move, legal_movements  # noqa: E402
 from companion.games.fog.options import Options  # noqa: E402
 from companion.games.fog.setup import new_game  # noqa: E402
+from companion.games.partner_race import rules as race_rules  # noqa: E402
+from companion.games.partner_race.board import CARD_SPOT  # noqa: E402
+from companion.games.partner_race.cards import CARDS  # noqa: E402
+from companion.games.partner_race.game import GAME as RACE  # noqa: E402
+from companion.games.partner_race.rules import Play, RaceState  # noqa: E402
 
 
 def random_turns(count: int, seed: int):  # type: ignore[no-untyped-def]
@@ -56,9 +69,118 @@ def random_turns(count: int, seed: int):  # type: ignore[no-untyped-def]
         made += 1
 
 
+Seen = dict[str, tuple[str, ...]]
+
+
+def race_positions(count: int, seed: int):  # type: ignore[no-untyped-def]
+    """Moments of random games: a new seed per game, a moment every few turns."""
+    rng = random.Random(seed)
+    game = 0
+    made = 0
+    while made < count:
+        game += 1
+        state = race_rules.new_race(seed=seed * 100_000 + game, dealer=game % 4)
+        for turn in range(rng.randrange(150, 400)):
+            actions = race_rules.legal_actions(state)
+            if not actions:
+                break
+            if turn % 9 == 8:
+                yield state
+                made += 1
+            plays = [a for a in actions if isinstance(a, Play)]
+            kinds = sorted({p.card for p in plays})
+            if plays and rng.random() < 0.95:  # a card kind at random, then one of its plays
+                kind = rng.choice(kinds)
+                state = race_rules.apply(state, rng.choice([p for p in plays if p.card == kind]))
+            else:
+                state = race_rules.apply(state, actions[0])
+
+
+def _with_card(seen: Seen, kind: str | None) -> Seen:
+    out = {c: ps for c, ps in seen.items() if c != CARD_SPOT}
+    if kind is not None:
+        out[CARD_SPOT] = (f"card-{kind}",)
+    return out
+
+
+def _without(seen: Seen, pawn: str) -> Seen:
+    return {c: tuple(p for p in ps if p != pawn) for c, ps in seen.items() if ps != (pawn,)}
+
+
+def _placed(state: RaceState, where: dict[str, str], kind: str | None) -> Seen:
+    """The picture of the pawns at ``where`` with ``kind`` on the card spot."""
+    return _with_card(RACE.expected(type(state)(where)), kind)
+
+
+def race_pictures(state: RaceState, rng: random.Random) -> list[tuple[str, Seen]]:
+    """A few pictures of this position: what a table shows after a play, part-way, or wrongly."""
+    plays = [a for a in race_rules.legal_actions(state) if isinstance(a, Play)]
+    out: list[tuple[str, Seen]] = []
+    if not plays:
+        return out
+    kinds = sorted({p.card for p in plays})
+    kind = rng.choice(kinds)
+    play = rng.choice([p for p in plays if p.card == kind])
+    after = race_rules.check(state, play)
+    done = RACE.expected(race_rules.apply(state, play))
+    stacked = [p for p in after if after[p].startswith("T") and any(
+        q != p and after[q] == after[p] and q.rsplit("-", 1)[0] == p.rsplit("-", 1)[0] for q in after)]
+    out.append(("after a play", _without(done, rng.choice(stacked)) if stacked and rng.random() < 0.5 else done))
+    # half done
+    out.append(("card laid, no pawn moved", _placed(state, dict(state.where), play.card)))
+    sevens = [p for p in plays if p.card == "7" and len(p.steps) > 1]
+    if sevens:
+        seven = rng.choice(sevens)
+        out.append(("a 7 part-way", _placed(state, _first_parts(state, seven), "7")))
+    bumped = [p for p in after if state.where[p] != "home" and after[p] == "home"]
+    if bumped:
+        out.append(("bumped pawn not yet home", _placed(state, {**after, bumped[0]: state.where[bumped[0]]}, play.card)))
+    swaps = [p for p in plays if p.swap is not None]
+    if swaps:
+        out.append(("one pawn of a swap lifted", _without(_placed(state, dict(state.where), "swap"), swaps[0].swap[0])))
+    # wrong
+    wrong = dict(after)
+    pawn = rng.choice(sorted(wrong))
+    wrong[pawn] = f"T{rng.randrange(64)}"
+    out.append(("a pawn on a random space", _placed(state, wrong, play.card)))
+    out.append(("another card on the spot", _with_card(done, rng.choice([k for k in CARDS if k != play.card]))))
+    out.append(("no card laid", _with_card(done, None)))
+    out.append(("a pawn gone", _without(done, rng.choice([p for p in after if after[p] == "home"] or sorted(after)))))
+    return out
+
+
+def _first_parts(state: RaceState, seven: Play) -> dict[str, str]:
+    """The pawns after all but the last part of a 7: the last pawn not moved yet, nor a pawn on the
+    space it lands on."""
+    where = dict(state.where)
+    last = seven.steps[-1].pawn
+    full = race_rules.check(state, seven)
+    for p in where:
+        if p != last and where[p] != full[last]:
+            where[p] = full[p]
+    return where
+
+
+def race_readings(count: int, seed: int) -> dict[str, list[float]]:
+    """Milliseconds of ``Game.reconcile`` by kind of picture (and ``all``)."""
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"all": []}
+    for state in race_positions(count, seed):
+        for kind, seen in race_pictures(state, rng):
+            start = time.perf_counter()
+            RACE.reconcile(state, seen)
+            ms = (time.perf_counter() - start) * 1000
+            out["all"].append(ms)
+            out.setdefault(kind, []).append(ms)
+        if len(out["all"]) >= count:
+            break
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=1000)
+    parser.add_argument("--turns", type=int, default=1000, help="The FOG's random full turns")
+    parser.add_argument("--pictures", type=int, default=1000, help="the partner race's random pictures")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     times: list[float] = []
@@ -90,6 +212,18 @@ def main() -> int:
           f"unexplained: {failures}")
     print(f"reconcile (what the session runs): p50 {pct(50, readings):.1f} ms   p99 {pct(99, readings):.1f} ms   "
           f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}")
+
+    race = {kind: sorted(ms) for kind, ms in race_readings(args.pictures, args.seed).items()}
+    fog = (pct(50, readings), pct(99, readings), readings[-1])
+    print(f"\nreconcile, one picture          p50 ms   p99 ms   max ms")
+    print(f"  The FOG (baseline)          {fog[0]:8.1f} {fog[1]:8.1f} {fog[2]:8.1f}   {len(readings)} full turns")
+    for kind, ms in race.items():
+        figures = (pct(50, ms), pct(99, ms), ms[-1])
+        label = "partner race" if kind == "all" else f"  {kind}"
+        print(f"  {label:<28}{figures[0]:8.1f} {figures[1]:8.1f} {figures[2]:8.1f}   {len(ms)} pictures")
+    allr = race["all"]
+    ratio = [r / f if f > 0 else float("inf") for r, f in zip((pct(50, allr), pct(99, allr), allr[-1]), fog, strict=True)]
+    print(f"  partner race / The FOG      {ratio[0]:7.1f}x {ratio[1]:7.1f}x {ratio[2]:7.1f}x")
     return 0
 
 

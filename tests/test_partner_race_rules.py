@@ -16,7 +16,8 @@ import pytest
 from companion.errors import IllegalMoveError, NotationError
 from companion.games.partner_race.cards import CARDS, DECK
 from companion.games.partner_race.rules import (Fold, Play, RaceState, Step, apply, from_json, legal_actions,
-                                                new_race, parse_action, playable, plays, to_json, winners)
+                                                new_race, outcomes, parse_action, playable, plays, to_json,
+                                                winners)
 from companion.games.partner_race.track import COLOURS, locked, partner, pawns_of
 
 
@@ -319,6 +320,9 @@ def assert_rules_agree(state: RaceState) -> None:
     offered = legal_actions(state)
     for action in offered:
         apply(state, action)  # never raises
+    for name in CARDS:  # and where a play leaves the pawns is where apply puts them
+        for play, after in outcomes(state, name):
+            assert after == dict(apply(state, play).where), play
     for name in CARDS:
         mine = {written(a) for a in offered if isinstance(a, Play) and a.card == name}
         taken = {written(a) for a in candidates(state, name) if accepted(state, a)}

@@ -56,11 +56,17 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
     if not changed and laid is None:
         return None
     fits: list[tuple[Play, dict[str, str]]] = []  # the plays under way, and what each still leaves to do
+
+    def keep(moved: tuple[str, ...], before: Mapping[str, str], after: Mapping[str, str]) -> bool:
+        """A part of a play (a pawn's place is settled by its own part, see reading.py) that already
+        disagrees with the picture: dropped with every play that goes on from it."""
+        return all(where[p] == after[p] if p in where else after[p] != state.where[p]
+                   for p in changed if p in moved or after[p] != before[p])
+
     for name in [kind] if kind is not None else list(CARDS):
         if state.unseen(name) <= 0:
             continue
-        for play in rules.plays(state, name):
-            after = rules.check(state, play)
+        for play, after in rules.outcomes(state, name, keep):
             if all(where[p] == after[p] if p in where else after[p] != state.where[p] for p in changed):
                 left = {p: to for p, to in after.items() if to != state.where[p] and where.get(p) != to}
                 if left:

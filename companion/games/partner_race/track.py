@@ -104,10 +104,19 @@ def locked(pawn: str, where: Mapping[str, str]) -> bool:
 
 def forward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
     """Where ``pawn`` ends after ``steps`` forward, or None when the way is barred (a wall)."""
+    way = path(pawn, steps, where)
+    return way[-1] if steps > 0 and len(way) == steps else None
+
+
+def path(pawn: str, steps: int, where: Mapping[str, str]) -> list[str]:
+    """Where ``pawn`` stands after each of up to ``steps`` steps forward: all of them, or fewer
+    when the way is barred after that many (a wall, a pawn in the goal zone), none when it cannot
+    move. One walk answers every share of a 7 for this pawn."""
     colour = colour_of(pawn)
     pos = where[pawn]
+    out: list[str] = []
     if pos == "home" or steps <= 0 or locked(pawn, where):
-        return None
+        return out
     taken = {goal(where[p]) for p in pawns_of(colour) if p != pawn and goal(where[p]) is not None}
     blocked = {colour_of(p) for p, q in where.items() if q == "start" and p != pawn}
     direction = 1
@@ -123,29 +132,31 @@ def forward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
             if nxt < 1:
                 pos = f"T{last(colour)}"  # backwards out of the goal zone, onto the track
             elif nxt in taken or nxt > GOAL:
-                return None  # boxed in: cannot move at all
+                return out  # boxed in: cannot move at all
             else:
                 pos = f"G{nxt}"
         elif direction < 0:
             t = track(pos)
             assert t is not None
-            pos = _back_one(colour, t, blocked)  # type: ignore[assignment]
-            if pos is None:
-                return None
+            back = _back_one(colour, t, blocked)
+            if back is None:
+                return out
+            pos = back
         else:
             t = track(pos)
             assert t is not None
             if t == last(colour):
                 if 1 in taken:
-                    return None  # the goal zone's first circle is taken: nobody passes it
+                    return out  # the goal zone's first circle is taken: nobody passes it
                 pos = "G1"
-                continue
-            nxt = (t + 1) % TRACK
-            crossing = _JUNCTION.get(nxt)
-            if crossing is not None and crossing in blocked:
-                return None  # a wall
-            pos = f"T{nxt}"
-    return pos
+            else:
+                nxt = (t + 1) % TRACK
+                crossing = _JUNCTION.get(nxt)
+                if crossing is not None and crossing in blocked:
+                    return out  # a wall
+                pos = f"T{nxt}"
+        out.append(pos)
+    return out
 
 
 def backward(pawn: str, steps: int, where: Mapping[str, str]) -> str | None:
