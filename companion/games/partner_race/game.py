@@ -19,23 +19,13 @@ from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
 from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
-from companion.games.partner_race.track import COLOURS, colour_of, goal, locked, partner, pawns_of, team, track
+from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
 LABELS = {"turn": "whose turn, who is next", "fog": "the teams", "mp": "cards in hand", "hourglass": ""}
-
-
-def place_of(pawn: str, position: str) -> str:
-    """The board cell of a pawn's position."""
-    colour = colour_of(pawn)
-    if position == "home":
-        return f"home-{colour}-{pawn.rsplit('-', 1)[1]}"
-    if position == "start":
-        return f"start-{colour}"
-    g = goal(position)
-    return f"goal-{colour}-{g}" if g is not None else position
 
 
 def position_of(pawn: str, cell: str) -> str | None:
@@ -271,17 +261,15 @@ class PartnerRaceGame:
         # it); with none laid yet any card may have been, and the players say which when several fit
         kinds = [kind] if kind is not None else list(CARDS)
         found: dict[tuple[str, tuple[tuple[str, str], ...]], Choice] = {}
+        picture = Picture(where, covers)
         for name in kinds:
             if state.unseen(name) <= 0:
                 continue
-            for play in rules.plays(state, name):
-                after = rules.check(state, play)
-                if all(after[p] == where[p] for p in where) and \
-                        all(place_of(p, after[p]) in covers[colour_of(p)] for p in missing):
-                    # one reading per card and outcome: a 7 split in another order that ends alike is the same play
-                    key = (name, tuple(sorted(after.items())))
-                    text = str(play)
-                    found.setdefault(key, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
+            for play, after in picture.plays(state, name):  # pruned part by part: see reading.py
+                # one reading per card and outcome: a 7 split in another order that ends alike is the same play
+                key = (name, tuple(sorted(after.items())))
+                text = str(play)
+                found.setdefault(key, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
         if found:
             if kind is not None and kind == state.last_card:
                 # the spot looks as it did: another card of that kind laid, or none; the players say
