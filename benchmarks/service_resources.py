@@ -62,10 +62,11 @@ def unit_environment() -> dict[str, str]:
     return env
 
 
-def reader(port: int, path: str, stop: threading.Event, counts: dict[str, int], key: str) -> None:
+def reader(port: int, path: str, stop: threading.Event, counts: dict[str, int], key: str, source: str) -> None:
+    """One page or camera view, from its own address (the panel allows a few streams per device)."""
     while not stop.is_set():
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
             conn.request("GET", path)
             res = conn.getresponse()
             while not stop.is_set():
@@ -134,10 +135,10 @@ def main() -> int:
             idle, idle_cpu = sample(proc.pid, args.idle)
             stop = threading.Event()
             counts: dict[str, int] = {}
-            clients = [threading.Thread(target=reader, args=(port, "/events", stop, counts, "sse"), daemon=True)
-                       for _ in range(args.sse)]
-            clients += [threading.Thread(target=reader, args=(port, "/stream.mjpg", stop, counts, "mjpeg"),
-                                         daemon=True) for _ in range(args.mjpeg)]
+            clients = [threading.Thread(target=reader, args=(port, "/events", stop, counts, "sse", f"127.0.0.{2 + k}"),
+                                        daemon=True) for k in range(args.sse)]
+            clients += [threading.Thread(target=reader, args=(port, "/stream.mjpg", stop, counts, "mjpeg",
+                                                              f"127.0.1.{2 + k}"), daemon=True) for k in range(args.mjpeg)]
             for c in clients:
                 c.start()
             mover_stop = threading.Event()

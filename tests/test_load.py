@@ -27,16 +27,18 @@ SECONDS = float(os.environ.get("FOG_LOAD_SECONDS", "60"))
 
 
 class SseClient(threading.Thread):
-    def __init__(self, port: int) -> None:
+    """One phone's open page; each phone has its own address (127.0.0.N), as on the table's Wi-Fi."""
+
+    def __init__(self, port: int, address: str) -> None:
         super().__init__(daemon=True)
-        self.port = port
+        self.port, self.address = port, address
         self.events: list[tuple[str, int]] = []
         self.connected = threading.Event()
         self.error: str | None = None
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.address, 0))
             conn.request("GET", "/events", headers={"Accept": "text/event-stream"})
             res = conn.getresponse()
             kind = None
@@ -115,47 +117,52 @@ def test_twenty_panel_clients_for_a_minute_get_every_event(tmp_path: Path, figur
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--data-dir", str(tmp_path / "data")],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    port = None
-    for line in proc.stdout:
-        if m := re.match(r"panel: http://[^:]+:(\d+)/", line):
-            port = int(m.group(1))
-            break
-    assert port, "the companion did not print its panel URL"
-    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep the pipe drained
-    stop = threading.Event()
-    clients = [SseClient(port) for _ in range(CLIENTS)]
-    for c in clients:
-        c.start()
-    assert all(c.connected.wait(30) for c in clients)
-    pollers = [Poller(port, stop) for _ in range(CLIENTS)]
-    for p in pollers:
-        p.start()
-    counts = {"games": 0, "actions": 0}
-    driver = threading.Thread(target=drive, args=(port, stop, counts), daemon=True)
-    driver.start()
-    time.sleep(SECONDS)
-    stop.set()
-    driver.join(30)
-    for p in pollers:
-        p.join(30)
-    time.sleep(2)  # the last events reach the streams
-    _, listing = http_call(port, "GET", "/api/games")
-    logged: list[tuple[str, int]] = []
-    for game in listing["games"]:
-        _, export = http_call(port, "GET", f"/api/games/{game['id']}")
-        logged += [("undone" if e["kind"] == "undo" else e["kind"], e["seq"]) for e in export["events"]]
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(20)
-    for c in clients:
-        c.join(10)
-    times = sorted(t for p in pollers for t in p.times)
-    p50, p99 = times[len(times) // 2] * 1000, times[int(len(times) * 0.99)] * 1000
-    complete = sum(1 for c in clients if c.events == logged)
-    figures(f"load: {CLIENTS} SSE clients + {CLIENTS} pollers for {SECONDS:.0f} s; {counts['games']} games, "
-          f"{len(logged)} logged events; {complete}/{CLIENTS} clients got every event in order; "
-          f"{len(times)} page requests, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-          f"{sum(p.failures for p in pollers)} failed")
-    assert len(logged) >= SECONDS  # the driver kept the game moving
-    assert complete == CLIENTS, [len(c.events) for c in clients]
-    assert sum(p.failures for p in pollers) == 0
+    try:
+        assert proc.stdout is not None
+        port = None
+        for line in proc.stdout:
+            if m := re.match(r"panel: http://[^:]+:(\d+)/", line):
+                port = int(m.group(1))
+                break
+        assert port, "the companion did not print its panel URL"
+        threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # keep the pipe drained
+        stop = threading.Event()
+        clients = [SseClient(port, f"127.0.0.{2 + k}") for k in range(CLIENTS)]
+        for c in clients:
+            c.start()
+        assert all(c.connected.wait(30) for c in clients)
+        pollers = [Poller(port, stop) for _ in range(CLIENTS)]
+        for p in pollers:
+            p.start()
+        counts = {"games": 0, "actions": 0}
+        driver = threading.Thread(target=drive, args=(port, stop, counts), daemon=True)
+        driver.start()
+        time.sleep(SECONDS)
+        stop.set()
+        driver.join(30)
+        for p in pollers:
+            p.join(30)
+        time.sleep(2)  # the last events reach the streams
+        _, listing = http_call(port, "GET", "/api/games")
+        logged: list[tuple[str, int]] = []
+        for game in listing["games"]:
+            _, export = http_call(port, "GET", f"/api/games/{game['id']}")
+            logged += [("undone" if e["kind"] == "undo" else e["kind"], e["seq"]) for e in export["events"]]
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+        for c in clients:
+            c.join(10)
+        times = sorted(t for p in pollers for t in p.times)
+        p50, p99 = times[len(times) // 2] * 1000, times[int(len(times) * 0.99)] * 1000
+        complete = sum(1 for c in clients if c.events == logged)
+        figures(f"load: {CLIENTS} SSE clients + {CLIENTS} pollers for {SECONDS:.0f} s; {counts['games']} games, "
+              f"{len(logged)} logged events; {complete}/{CLIENTS} clients got every event in order; "
+              f"{len(times)} page requests, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+              f"{sum(p.failures for p in pollers)} failed")
+        assert len(logged) >= SECONDS  # the driver kept the game moving
+        assert complete == CLIENTS, [len(c.events) for c in clients]
+        assert sum(p.failures for p in pollers) == 0
+    finally:
+        if proc.poll() is None:  # a failed assertion must not leave the companion running
+            proc.kill()
+            proc.wait(20)

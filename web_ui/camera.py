@@ -6,11 +6,11 @@ last good picture: a viewer is never left waiting on a camera that may send noth
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
+
+from web_ui.stream import camera_stream
 
 bp = Blueprint("camera", __name__)
 
@@ -33,25 +33,7 @@ def snapshot() -> Response:
 
 
 @bp.get("/stream.mjpg")
-def stream() -> Response:
-    camera = _camera()
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    stopping = app.extensions["stopping"]
-    period = 1.0 / float(app.config["MJPEG_FPS"])
-    overlay = _overlay()
-    raw = request.args.get("frames", "")
-    limit = int(raw) if raw.isdigit() else None  # for tests and scripts: stop after this many
-
-    def generate() -> Iterator[bytes]:
-        seen, sent = 0, 0
-        while not stopping.is_set() and (limit is None or sent < limit):
-            start = time.monotonic()
-            seen = camera.wait_frame(seen, timeout=1.0)  # no new frame within a second: the picture (or fault) again
-            data = camera.view_jpeg(overlay=overlay)
-            yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(data)).encode() + \
-                b"\r\n\r\n" + data + b"\r\n"
-            sent += 1
-            stopping.wait(max(0.0, period - (time.monotonic() - start)))
-
-    return Response(generate(), mimetype="multipart/x-mixed-replace; boundary=frame",
-                    headers={"Cache-Control": "no-store"})
+def stream() -> Any:
+    """The live picture; served by the panel's stream hub, so a viewer holds no worker (web_ui/stream.py)."""
+    _camera()
+    return camera_stream(_overlay())

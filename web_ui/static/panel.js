@@ -59,29 +59,86 @@ const Fog = (() => {
   const listeners = {state: [], game: [], leds: []};
   let last = null;
   function on(kind, fn) { listeners[kind].push(fn); if (kind === "state" && last) fn(last); }
+  /* The live connection: the event stream, or, while the panel refuses one more (503: it serves as many
+     as it can) or the stream cannot be opened, /api/state every few seconds and the stream tried again later. */
+  const POLL_MS = 3000, RETRY_MS = 20000;
+  let lastText = null;
+  function gotState(text) {
+    if (text === lastText) return;  /* a poll that brings nothing new redraws nothing */
+    lastText = text;
+    last = JSON.parse(text);
+    if (boardGame && last.game_name && last.game_name !== boardGame) { location.reload(); return; }
+    banner(last);
+    stepper(last);
+    if (last.leds) drawLeds(last.leds);
+    listeners.state.forEach((fn) => fn(last));
+  }
   function connect() {
     const conn = document.getElementById("conn");
-    const es = new EventSource("/events");
-    const say = (up) => { if (!conn) return; conn.classList.toggle("up", up);
-      conn.textContent = up ? "● live" : "● offline: reconnecting…"; };
-    es.addEventListener("open", () => say(true));
-    es.addEventListener("error", () => say(false));
-    es.addEventListener("state", (e) => {
-      last = JSON.parse(e.data);
-      if (boardGame && last.game_name && last.game_name !== boardGame) { location.reload(); return; }
-      banner(last);
-      stepper(last);
-      if (last.leds) drawLeds(last.leds);
-      listeners.state.forEach((fn) => fn(last));
+    const say = (how) => { if (!conn) return; conn.classList.toggle("up", how !== "off");
+      conn.dataset.mode = how;
+      conn.textContent = how === "live" ? "● live" : how === "poll" ? "● live (every few seconds: the panel is busy)" :
+        "● offline: reconnecting…"; };
+    let es = null, poller = null, retry = null;
+    async function poll() {
+      try {
+        const res = await fetch("/api/state", {headers: {"Accept": "application/json"}, cache: "no-store"});
+        if (!res.ok) { say("off"); return; }
+        gotState(await res.text());
+        if (poller) say("poll");
+      } catch (e) { say("off"); }
+    }
+    function fallBack() {
+      if (!poller) { poller = setInterval(poll, POLL_MS); poll(); }
+      clearTimeout(retry);
+      retry = setTimeout(open, RETRY_MS + Math.random() * RETRY_MS / 2);  /* spread the phones' retries */
+    }
+    function open() {
+      if (es) es.close();
+      es = new EventSource("/events");
+      es.addEventListener("open", () => { clearInterval(poller); poller = null; clearTimeout(retry); say("live"); });
+      es.addEventListener("error", () => {
+        /* CLOSED: refused (503) or not a stream; the browser will not retry by itself. Otherwise it reconnects. */
+        if (es.readyState === EventSource.CLOSED) fallBack(); else if (!poller) say("off");
+      });
+      es.addEventListener("state", (e) => gotState(e.data));
+      es.addEventListener("game", (e) => {
+        const g = JSON.parse(e.data);
+        if (g.kind === "marker-moved" || g.kind === "board-moved") flash(g.data.reason);
+        if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
+        listeners.game.forEach((fn) => fn(g));
+      });
+      es.addEventListener("leds", (e) => { const l = JSON.parse(e.data); drawLeds(l); listeners.leds.forEach((fn) => fn(l)); });
+    }
+    open();
+    liveImages();
+    return {close: () => { clearInterval(poller); clearTimeout(retry); if (es) es.close(); }};
+  }
+
+  /* A camera view (<img src="/stream.mjpg...">) the panel cannot stream now (503, or the stream broke):
+     the still picture every 2 s instead, and the stream tried again later. */
+  function liveImages() {
+    document.querySelectorAll('img[src^="/stream.mjpg"]').forEach((img) => {
+      const stream = img.getAttribute("src");
+      const still = "/snapshot.jpg" + (stream.includes("?") ? stream.slice(stream.indexOf("?")) : "");
+      let timer = null, tries = 0;
+      const fallBack = () => {
+        if (timer) return;  /* a still that failed: the next one comes anyway */
+        img.dataset.mode = "still";
+        img.title = "The panel is busy: the picture is refreshed every 2 s";
+        const next = () => { img.src = still + (still.includes("?") ? "&" : "?") + "t=" + Date.now(); };
+        timer = setInterval(() => {
+          if (++tries % 15 === 0) {  /* every 30 s: the stream again */
+            clearInterval(timer); timer = null; img.dataset.mode = "stream"; img.title = ""; img.src = stream;
+            return;
+          }
+          next();
+        }, 2000);
+        next();
+      };
+      img.addEventListener("error", fallBack);
+      if (img.complete && img.naturalWidth === 0) fallBack();  /* refused before this script ran */
     });
-    es.addEventListener("game", (e) => {
-      const g = JSON.parse(e.data);
-      if (g.kind === "marker-moved" || g.kind === "board-moved") flash(g.data.reason);
-      if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
-      listeners.game.forEach((fn) => fn(g));
-    });
-    es.addEventListener("leds", (e) => { const l = JSON.parse(e.data); drawLeds(l); listeners.leds.forEach((fn) => fn(l)); });
-    return es;
   }
 
   function el(tag, attrs, text) {
