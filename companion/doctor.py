@@ -1,7 +1,8 @@
 """``fog-companion doctor``: every part checked, each problem printed with its fix.
 
 It runs on a Pi that does not work yet, so each check catches its own failure and goes on:
-one missing package or a camera in use never hides what else is wrong.
+one missing package or a camera in use never hides what else is wrong. The game log is only
+read (a companion may be running on it): its damage is reported, and repaired by the next start.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import socket
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,7 @@ def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) ->
     except OSError as exc:
         report(False, "data directory", f"{data_dir}: {exc.strerror or exc}",
                "create it and give the companion's user write access (systemd/install.sh does this)")
+    _doctor_game_log(data_dir / "games.db", report)
     host, port = config["panel"]["host"], config["panel"]["port"]
     try:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
@@ -178,3 +179,47 @@ def _doctor_hardware(config: Config, report: Callable[..., None], environ: dict[
                "buttons stand in")
     finally:
         controls.close()
+
+
+def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
+    """The game log, read only: its integrity, every game that does not read whole, the files kept aside."""
+    import sqlite3
+
+    from companion.damage import decode_json, good_prefix, text_value
+
+    start = "start the companion: it rebuilds broken indexes, or moves the file aside and recovers every readable row"
+    for kept in sorted(path.parent.glob(path.name + ".corrupt-*")) + sorted(path.parent.glob(path.name + ".saved-*")):
+        if not kept.name.endswith(("-wal", "-shm", ".partial")):
+            report(False, "game log", f"{kept} was kept aside when the log was found damaged (its readable games "
+                   "were recovered into the log)", f"check the games on the Games page, then delete {kept.name}")
+    if not path.exists():
+        report(True, "game log", f"{path} does not exist yet: it is made when the first game starts")
+        return
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10)
+    except sqlite3.Error as exc:
+        report(False, "game log", f"{path} cannot be opened: {exc}", start)
+        return
+    try:
+        db.text_factory = text_value
+        found = [str(r[0]) for r in db.execute("PRAGMA integrity_check(20)").fetchall()]
+        if found != ["ok"]:
+            report(False, "game log", f"{path}: the integrity check finds {'; '.join(found[:3])}", start)
+        games = db.execute("SELECT id, status, note, setup FROM games NOT INDEXED ORDER BY created").fetchall()
+        damaged = 0
+        for game_id, status, note, setup in games:
+            rows = db.execute("SELECT seq, at, kind, data FROM events NOT INDEXED WHERE game_id=?", (game_id,))
+            _, damage = good_prefix(str(game_id), rows.fetchall())
+            why = decode_json(setup, "setup")[1]
+            if why is not None or damage is not None or status == "damaged":
+                damaged += 1
+                said = f"its setup cannot be read ({why})" if why else str(damage) if damage else note
+                report(False, "damaged game", f"{game_id} ({status}): {said}",
+                       f"it replays as far as it reads on the Games page; `fog-companion export {game_id}` gives "
+                       "every row")
+        if found == ["ok"] and not damaged:
+            report(True, "game log", f"{path}: {len(games)} game(s), integrity ok, every game reads whole")
+    except sqlite3.Error as exc:
+        report(False, "game log", f"{path} cannot be read: {exc}", start)
+    finally:
+        db.close()

@@ -76,6 +76,7 @@ class Companion:
 
     def __init__(self, config: Config, state_factory: Callable[[], Any] | None = None, out: Any = None,
                  environ: dict[str, str] | None = None, pin_factory: Any = None) -> None:
+        from companion.events import Event
         from companion.games import get_game
         from companion.reconciler import Reconciler
         from companion.session import Session
@@ -102,6 +103,10 @@ class Companion:
             self.say(f"new game {self.session.game_id}")
         else:
             self.say("no game yet: start one on the panel's setup page")
+        for notice in self.store.notices:  # what opening the log found: said here and on every page
+            self.say(f"game log: {notice}")
+        self.store.on_notice = lambda text: self.session.bus.publish(
+            Event("storage-notice", {"message": text}, snapshot=self.session.snapshot()))
         self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
         self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
@@ -362,8 +367,9 @@ def supervise(companion: Companion, notifier: Any, stopping: threading.Event,
               stall_seconds: float = CAMERA_STALL_SECONDS) -> None:
     """The main loop: tell systemd we are ready, then ping the watchdog while the camera thread lives.
 
-    It also retries, every few seconds, the moves that waited for a full disk, and turns a move left
-    part-way past its hold time into out of sync.
+    It also retries, every few seconds, the moves that waited for a full disk, turns a move left
+    part-way past its hold time into out of sync, and checks every second that the game log's
+    files are still the ones it writes (a deleted journal is saved before a kill could lose it).
     """
     notifier.ready(f"panel {companion.panel_url or 'off'}")
     ticks = 0.0
@@ -375,6 +381,10 @@ def supervise(companion: Companion, notifier: Any, stopping: threading.Event,
             companion.session.step_overdue()
         except Exception:  # noqa: BLE001 - the main loop must keep pinging
             log.exception("checking a move left part-way failed")
+        try:
+            companion.store.check_files()  # a journal deleted under us is saved and said at once
+        except Exception:  # noqa: BLE001 - the main loop must keep pinging
+            log.exception("checking the game log's files failed")
         ticks += step
         if ticks >= FLUSH_SECONDS and companion.session.pending:
             ticks = 0.0

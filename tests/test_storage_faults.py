@@ -26,7 +26,7 @@ from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
 from companion.session import Session
-from companion.store import GameStore, StoreCorruptError, StoreUnavailableError
+from companion.store import GameStore, StoreUnavailableError
 from tests.tables import BOARD, sim_config
 from web_ui import create_app
 
@@ -186,13 +186,13 @@ def test_a_read_only_disk_is_reported_as_such_and_nothing_is_moved(tmp_path: Pat
         assert not list(disk.glob("*.corrupt-*"))
 
 
-def test_a_truly_damaged_file_is_still_moved_aside_never_reset(tmp_path: Path):
+def test_a_file_that_is_not_a_database_is_moved_aside_never_reset(tmp_path: Path):
     path = tmp_path / "games.db"
     path.write_bytes(b"this is not a database, it is a shopping list" * 100)
-    with pytest.raises(StoreCorruptError) as caught:
-        GameStore(path)
-    assert caught.value.kept_at is not None and caught.value.kept_at.exists()
-    assert GameStore(path).games() == []
+    store = GameStore(path)
+    assert store.recovered_from is not None and store.recovered_from.read_bytes().startswith(b"this is not")
+    assert "0 game(s) and 0 event(s) were recovered" in store.notices[0] and store.games() == []
+    store.close()
 
 
 def test_one_damaged_event_marks_the_game_damaged_and_the_companion_starts(tmp_path: Path):

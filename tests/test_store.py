@@ -18,7 +18,7 @@ from companion.events import Event, EventBus
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.games.fog.state import GameState
-from companion.store import GameStore, StoreCorruptError
+from companion.store import GameStore
 from tests.tables import BOARD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,19 +73,22 @@ def test_a_game_is_its_setup_plus_the_logged_actions(tmp_path: Path):
     assert exported["setup"]["seed"] == 5 and len(exported["events"]) == 4
 
 
-def test_a_damaged_database_is_kept_aside_and_the_user_is_told(tmp_path: Path):
+def test_a_damaged_database_is_kept_aside_its_games_recovered_and_the_user_is_told(tmp_path: Path):
     path = tmp_path / "games.db"
     store = GameStore(path)
-    store.create_game({"x": 1})
+    game = store.create_game({"x": 1}, title="Friday")
+    store.append(game, "action", {"action": "a"})
     store.close()
     data = bytearray(path.read_bytes())
-    data[100:4096] = os.urandom(3996)  # scribble over the schema
+    data[100:4096] = random.Random(1).randbytes(3996)  # scribble over the schema
     path.write_bytes(bytes(data))
-    with pytest.raises(StoreCorruptError, match="is damaged") as info:
-        GameStore(path)
-    assert info.value.kept_at is not None and info.value.kept_at.exists()
-    assert not path.exists()  # nothing silently reset: the damaged file is kept, a new one starts
-    assert GameStore(path).games() == []
+    reopened = GameStore(path)  # formerly: moved aside, and the next start had no game at all
+    kept = reopened.recovered_from
+    assert kept is not None and kept.read_bytes() == bytes(data)  # nothing silently reset: kept as it was
+    assert f"moved aside to {kept.name}" in reopened.notices[0] and "1 game(s) and 1 event(s)" in reopened.notices[0]
+    assert [(g.id, g.title, g.status) for g in reopened.games()] == [(game, "Friday", "paused")]
+    assert [e.data for e in reopened.events(game)] == [{"action": "a"}]
+    reopened.close()
 
 
 def test_killing_the_writer_at_random_moments_loses_no_acknowledged_event(

@@ -33,7 +33,8 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "camera": {"present": camera is not None, "simulated": bool(camera is not None and camera.simulated),
                    "healthy": st.camera_fault is None, "fault": st.camera_fault,
                    "source": camera.name if camera is not None else None},
-        "storage": {"fault": st.storage_fault, "reason": st.storage_reason, "pending": snap.pending},
+        "storage": {"fault": st.storage_fault, "reason": st.storage_reason, "pending": snap.pending,
+                    "notices": _notices(companion, snap)},
         "damaged": snap.damaged,
         "verifying": st.verifying,
         "setup_differences": st.setup_differences,
@@ -70,19 +71,42 @@ def leds_json(hardware: Any) -> dict[str, Any] | None:
             "segments": segments, "labels": dict(getattr(scene, "labels", {}) or {})}
 
 
+def _notices(companion: Any, snap: Snapshot) -> list[str]:
+    """What the game log found (an index rebuilt, a file recovered, a damaged game, a vanished journal)."""
+    store = getattr(companion.session, "store", None)
+    found = list(getattr(store, "notices", []))[-10:]
+    return found + [snap.damaged] if snap.damaged and snap.damaged not in found else found
+
+
 def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
-    """A game after its first ``step`` logged events; a damaged game replays up to its bad event."""
-    store = companion.session.store
-    events = store.events(game_id)
-    game = get_game(store.game_name(game_id))
-    step = max(0, min(step, len(events)))
-    damaged = None
+    """A game after its first ``step`` logged events.
+
+    A damaged game replays as far as it reads: ``damaged`` says in words where it stops and
+    ``damage`` says it as data (which row, why, how many events before it are good); a setup
+    that does not read gives the empty board at step 0 instead of an error.
+    """
+    read = companion.session.store.read_log(game_id)
+    game = get_game(read.record.game)
+    steps = len(read.rows)
+    damage = None if read.damage is None else read.damage.to_dict()
+    damaged = None if read.damage is None else str(read.damage)
+    events = read.events
+    step = max(0, min(step, steps, len(events)))
     try:
-        state = replay_log(game, store.setup(game_id), events, step)
+        if read.setup is None:
+            raise FogCompanionError(damaged or "no setup")
+        state = replay_log(game, read.setup, events, step)
     except DamagedLogError as exc:
         state, step, damaged = exc.state, exc.good, str(exc)
-    return {**game.view(state), "game": game_id, "game_name": game.name, "step": step, "steps": len(events),
-            "damaged": damaged,
+        bad = events[exc.good].seq
+        damage = {"where": f"event {bad}", "seq": bad, "reason": str(exc.__cause__ or exc), "good": exc.good}
+    except FogCompanionError as exc:  # the setup is unreadable, or not a position of this game
+        damage = damage or {"where": "setup", "seq": None, "reason": str(exc), "good": 0}
+        return {"placement": {}, "owners": {}, "game": game_id, "game_name": game.name, "step": 0, "steps": steps,
+                "damaged": damaged or f"game {game_id}: its setup does not read: {exc}", "damage": damage,
+                "event": None}
+    return {**game.view(state), "game": game_id, "game_name": game.name, "step": step, "steps": steps,
+            "damaged": damaged, "damage": damage,
             "event": None if step == 0 else {"seq": events[step - 1].seq, "kind": events[step - 1].kind,
                                              "data": events[step - 1].data}}
 

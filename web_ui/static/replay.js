@@ -3,7 +3,8 @@
   const game = document.getElementById("replay").dataset.game;
   const board = await Fog.board("board", {}, `/api/games/${encodeURIComponent(game)}/board`);  /* that game's own board */
   let step = 0, steps = 0;
-  const say = (e) => e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
+  const say = (e) => e.damaged ? "unreadable row: " + e.damaged :
+    e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
   async function show(n) {
     const res = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}/replay?step=${Math.max(0, n)}`);
     if (!res.ok) return;
@@ -12,6 +13,10 @@
     document.getElementById("step").textContent = step;
     document.getElementById("steps").textContent = steps;
     document.getElementById("replay-event").textContent = r.event ? "After " + say(r.event) : "The setup, before the first move";
+    const hurt = document.getElementById("replay-damaged");  /* a damaged log replays as far as it reads */
+    hurt.hidden = !r.damaged;
+    hurt.textContent = r.damaged ? "This log is damaged: " + r.damaged + ". It replays up to there; the JSON export " +
+      "holds every row." : "";
     board.render(r.placement, {owners: r.owners, lastMove: r.last_move || []});
     document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = step >= steps;
