@@ -46,7 +46,7 @@ def fit() -> str:
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> str:
     try:
-        current_app.extensions["companion"].session.store.setup(game_id)
+        current_app.extensions["companion"].session.store.record(game_id)  # a damaged game has a page too
     except StoreError:
         abort(404, description=f"no game {game_id!r}")
     return _page("replay", game_id=game_id)

@@ -149,6 +149,8 @@ const Fog = (() => {
   }
 
   let turnOverOpen = false;
+  const readNotices = new Set((() => { try { return JSON.parse(localStorage.getItem("fogReadNotices") || "[]"); }
+    catch (e) { return []; } })());
   function banner(s) {
     const b = document.getElementById("banner");
     if (!b) return;
@@ -160,6 +162,21 @@ const Fog = (() => {
         "The game log cannot be written: ") + s.storage.pending + " move(s) wait to be saved. Play goes on; " +
         "they are written as soon as there is space. " + s.storage.fault));
     }
+    /* what the game log found (a damaged game, a file recovered, a journal that vanished): until dismissed here */
+    ((s.storage && s.storage.notices) || []).filter((t) => !readNotices.has(t)).forEach((text) => {
+      b.classList.add("warn");
+      const p = el("p", {"class": "log-notice"}, "Game log: " + text + " ");
+      const done = el("button", {"class": "secondary dismiss"}, "Dismiss");
+      done.onclick = () => {
+        readNotices.add(text);
+        try {
+          localStorage.setItem("fogReadNotices", JSON.stringify([...readNotices].slice(-20)));
+        } catch (e) { /* a private window keeps it for this page only */ }
+        banner(s);
+      };
+      p.appendChild(done);
+      b.appendChild(p);
+    });
     if (s.camera && !s.camera.healthy) {
       b.classList.add("warn");
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
