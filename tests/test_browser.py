@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,15 @@ if not Path(CHROMIUM).exists():
 
 @pytest.fixture(scope="module")
 def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data = tmp_path_factory.mktemp("browser-data")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording", "FOG_CONFIG": str(data / "none.toml")}
-    (data / "none.toml").write_text("[camera]\nsource = \"sim\"\n")
+    with running_panel(tmp_path_factory.mktemp("browser-data"), "[camera]\nsource = \"sim\"\n") as url:
+        yield url
+
+
+@contextmanager
+def running_panel(data: Path, config: str) -> Iterator[str]:
+    """``fog-companion run`` on the simulated table with ``config`` (TOML) as its config file: its panel's address."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording", "FOG_CONFIG": str(data / "panel.toml")}
+    (data / "panel.toml").write_text(config)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
                              "--data-dir", str(data)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)

@@ -3,7 +3,7 @@
 const Fog = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
 
-  async function api(method, path, body) {
+  async function api(method, path, body, quiet) {  /* quiet: the caller says what a refusal means */
     const opts = {method, headers: {"Accept": "application/json"}};
     if (method !== "GET") {
       opts.headers["Content-Type"] = "application/json";
@@ -22,10 +22,21 @@ const Fog = (() => {
         }
       }
     }
-    if (!res.ok && data.kind !== "game-running") {  /* a running game is asked about on the page itself */
+    if (res.status === 409) await refresh();  /* refused as the game stands now: this page may show a game that moved on */
+    if (!res.ok && data.kind !== "game-running" && !quiet) {  /* a running game is asked about on the page itself */
       flash(data.error || ("error " + res.status));
     }
     return {ok: res.ok, status: res.status, data};
+  }
+
+  /* The whole state read once, drawn as if the stream had brought it: after a tap the game refused,
+     the page shows the game as it is now instead of a question or a button that is gone. */
+  async function refresh() {
+    try {
+      const res = await fetch("/api/state", {headers: {"Accept": "application/json"}, cache: "no-store"});
+      if (res.ok) gotState(await res.text());
+    } catch (e) { /* offline: the stream or the poll brings the state when the panel answers again */ }
+    return last;
   }
 
   /* A notice that stays until dismissed, in the page's flow under the header: it never covers a control. */
@@ -219,11 +230,11 @@ const Fog = (() => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
           (i + 1) + ": " + (o.movements ? o.movements.join(", ") : o.summary || (o.actions || []).join(", ")) + (o.cost === undefined ? "" : " (" + o.cost + " MP" +
           (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")"));
-        btn.onclick = () => api("POST", "/api/decide", {option: i});
+        btn.onclick = () => decide({option: i});
         b.appendChild(btn);
       });
       const none = el("button", {id: "decide-none", "class": "secondary"}, "None of these: I'll put the pieces back");
-      none.onclick = () => api("POST", "/api/decide", {none: true});
+      none.onclick = () => decide({none: true});
       b.appendChild(none);
     }
     if (s.outcome && !["score", "setup", "replay"].includes(document.body.dataset.page)) {  /* the way on */
@@ -253,6 +264,31 @@ const Fog = (() => {
       }
     }
     b.hidden = b.childElementCount === 0;
+  }
+
+  /* An answer to the question on the page. Another phone may have answered it, or a move on the table
+     settled it, a moment before: then the page says so and shows the game as it is now (api() read it
+     again on the refusal), never "no decision is waiting" over a question that stays. */
+  async function decide(answer) {
+    document.querySelectorAll("#banner button.decide, #decide-none").forEach((btn) => { btn.disabled = true; });
+    let res;
+    try {
+      res = await api("POST", "/api/decide", answer, true);
+    } catch (e) {  /* no answer from the panel: nothing was decided, the buttons come back */
+      flash("The panel did not answer: the answer was not given. Try again when the panel is back.");
+      if (last) banner(last);
+      return;
+    }
+    if (res.ok) return;
+    if (res.status !== 409 || !last) {
+      flash(res.data.error || ("error " + res.status));
+      if (last) banner(last);  /* the buttons again: nothing was decided */
+      return;
+    }
+    flash(last.decision && last.decision.length ?
+      "That question was settled meanwhile and the table asks again: read the question and answer again." :
+      "That question was already settled: the board shows the game as it is now.");
+    banner(last);
   }
 
   /* Setup -> Board check -> Draft -> Play -> Score: where the game is, in one row. */
