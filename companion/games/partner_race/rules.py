@@ -366,7 +366,8 @@ def outcomes(state: RaceState, name: str, keep: Keep | None = None) -> Iterator[
             if keep is None or keep((a, b), state.where, where):
                 yield Play(colour, name, swap=(a, b)), where
     elif c.split:
-        yield from _splits(dict(state.where), colour, c, (), keep)
+        for parts, after in _splits(dict(state.where), colour, c, frozenset(), 7, keep, {}):
+            yield Play(colour, name, parts), after
     else:
         for pawn in state.movers(colour):
             for how in (("start",) if c.start else ()) + c.steps:
@@ -379,15 +380,27 @@ def outcomes(state: RaceState, name: str, keep: Keep | None = None) -> Iterator[
                     yield Play(colour, name, (Step(pawn, how),)), where
 
 
-def _splits(where: dict[str, str], colour: str, c: Card, done: tuple[Step, ...],
-            keep: Keep | None) -> Iterator[tuple[Play, dict[str, str]]]:
-    """The 7s that begin with the parts ``done`` (the pawns now at ``where``), part by part as
+Tails = list[tuple[tuple[Step, ...], dict[str, str]]]
+
+
+def _splits(where: dict[str, str], colour: str, c: Card, moved: frozenset[str], left: int, keep: Keep | None,
+            known: dict[tuple[frozenset[tuple[str, str]], frozenset[str], int], Tails]) -> Tails:
+    """The ways to go on with a 7 whose parts so far left the pawns at ``where``, moved ``moved``
+    and left ``left`` steps: the remaining parts, and where the pawns end. Part by part as
     :func:`_split` checks them: each next part moves a pawn not moved yet among the player's pawns to
     move at that moment (the partner's once a part has locked the last of the player's own), at least
     one step, until seven are used. So a pawn in its goal zone can make room, the last one lock, and
-    the rest go to the partner - whatever order of parts reaches it."""
-    left = 7 - sum(int(s.how) for s in done)
-    moved = {s.pawn for s in done}
+    the rest go to the partner - whatever order of parts reaches it.
+
+    What follows depends only on those three (and ``keep``, which judges a part by itself), and
+    parts in another order often leave the pawns alike (1 then 2 steps, or 2 then 1): ``known``
+    works each out once, which halves the time of a 7 with four pawns out. The ends are shared
+    between the plays that reach them: not to be changed."""
+    key = (frozenset(where.items()), moved, left)
+    found = known.get(key)
+    if found is not None:
+        return found
+    found = []
     for pawn in _movers(where, colour):
         if pawn in moved or where[pawn] == "home":
             continue
@@ -397,11 +410,14 @@ def _splits(where: dict[str, str], colour: str, c: Card, done: tuple[Step, ...],
             _land(after, pawn, way[n - 1])
             if keep is not None and not keep((pawn,), where, after):
                 continue
-            parts = (*done, Step(pawn, n))
+            step = Step(pawn, n)
             if n == left:
-                yield Play(colour, c.name, parts), after
+                found.append(((step,), after))
             else:
-                yield from _splits(after, colour, c, parts, keep)
+                found += [((step, *tail), end) for tail, end in
+                          _splits(after, colour, c, moved | {pawn}, left - n, keep, known)]
+    known[key] = found
+    return found
 
 
 def plays(state: RaceState, name: str) -> Iterator[Play]:
