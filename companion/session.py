@@ -257,8 +257,14 @@ class Session:
                                    "the camera has not checked the setup yet")
             if not force:
                 self._must_agree()
+            asked = self.status.copy()
             self.status.decision, self.status.question = [], None  # (the hourglass) a reading of the old turn
-            self._apply(action)
+            try:
+                self._apply(action)
+            except Exception:  # refused: nothing changed, and no page may be left asking what the session dropped
+                st = self.status
+                st.decision, st.question, st.step = asked.decision, asked.question, asked.step
+                raise
             self._forced()
             self._check_sync(f"'{action}'")
             return self.state

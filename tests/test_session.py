@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.errors import IllegalMoveError
 from companion.events import EventBus
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
@@ -140,6 +141,23 @@ def test_a_question_is_gone_from_every_event_once_it_is_settled(tmp_path: Path):
     session.decide(0)
     assert "action" in listener.kinds()[mark:]
     assert carried_since(mark) == [], "the move applied after the answer is published without the old question"
+
+
+def test_an_action_the_rules_refuse_leaves_the_question_asked(tmp_path: Path):
+    """With the camera lost while a question waits, play goes on from the panel; an action the rules
+    refuse changes nothing: the question is still asked (the pages still show it, and it can be answered)."""
+    session, listener = drafted_session(tmp_path)
+    walled, picture = walled_in_swap(session.state)  # type: ignore[arg-type]
+    session.state = walled
+    session.on_stable_change(picture)
+    asked = (list(session.status.decision), session.status.question)
+    assert asked[0]
+    session.camera_lost("the camera was unplugged")
+    with pytest.raises(IllegalMoveError):
+        session.act("move run nobody-1 A1>A2")
+    assert (session.status.decision, session.status.question) == asked
+    session.decide(0)
+    assert "action" in listener.kinds() and session.status.decision == []
 
 
 def test_undo_takes_back_the_last_confirmed_step_and_survives_a_restart(tmp_path: Path):
