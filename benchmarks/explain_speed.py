@@ -20,6 +20,7 @@ Prints p50/p99/max in milliseconds for both, with the race's figures as multiple
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -222,6 +223,8 @@ def main() -> int:
         label = "partner race" if kind == "all" else f"  {kind}"
         print(f"  {label:<28}{figures[0]:8.1f} {figures[1]:8.1f} {figures[2]:8.1f}   {len(ms)} pictures")
     allr = race["all"]
+    if hasattr(os, "getloadavg"):  # other work on the machine stretches every figure alike
+        print(f"  (load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     ratio = [r / f if f > 0 else float("inf") for r, f in zip((pct(50, allr), pct(99, allr), allr[-1]), fog, strict=True)]
     print(f"  partner race / The FOG      {ratio[0]:7.1f}x {ratio[1]:7.1f}x {ratio[2]:7.1f}x")
     return 0
