@@ -93,6 +93,35 @@ def start(data: Path, env: dict[str, str],
     raise AssertionError(f"the companion did not start (exit {proc.wait()}):\n" + "".join(seen[-30:]))
 
 
+def test_a_new_game_set_up_at_the_simulated_table_is_verified_whatever_its_setup(tmp_path: Path):
+    """What the driver below does after a game over: a new game, hands set the table up, the camera
+    verifies it. Setup 28 puts green-sailor-2 on D4, where the simulated camera sees its marker at
+    16 px; it once stayed 'D4 expected green-sailor-2, seen []' for good, and the game never began."""
+    import io
+
+    from companion.games import get_game
+    from companion.run import Companion
+    from tests.tables import sim_config
+
+    game = get_game("fog")
+    out = io.StringIO()
+    companion = Companion(sim_config(tmp_path), lambda: game.new_game(players=3, seed=5), out=out,
+                          environ={"FOG_LED_BACKEND": "recording"})
+    companion.start()
+    try:
+        session = companion.session
+        assert wait_for(lambda: not session.status.verifying, 60), out.getvalue()
+        setup = game.new_game(players=3, seed=28)
+        assert game.expected(setup)["D4"] == ("green-sailor-2",)
+        companion.new_game(setup)
+        assert session.status.verifying
+        companion.camera.set_table(session.expected())  # what POST /api/table/setup does
+        assert wait_for(lambda: not session.status.verifying, 60), (session.status.setup_differences, out.getvalue())
+        assert session.status.setup_differences == [] and session.state.phase == "draft"
+    finally:
+        companion.stop()
+
+
 def test_sigkill_of_the_running_companion_at_random_points_loses_and_duplicates_nothing(
         tmp_path: Path, figures: Callable[[str], None]):
     rng = random.Random(int(os.environ.get("FOG_CRASH_SEED", "2027")))
