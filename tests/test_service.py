@@ -102,7 +102,7 @@ def test_notifier_speaks_sd_notify(tmp_path: Path):
         n = Notifier({"NOTIFY_SOCKET": sock.path, "WATCHDOG_USEC": "2000000"})
         assert n.watchdog_enabled and n.interval == 1.0
         assert n.ready("panel http://x") and n.watchdog() and n.stopping()
-        assert wait_for(lambda: len(sock.messages) == 3, 5)
+        assert wait_for(lambda: len(sock.messages) == 3)
         assert [m for _, m in sock.messages] == ["READY=1\nSTATUS=panel http://x", "WATCHDOG=1", "STOPPING=1"]
     finally:
         sock.close()
@@ -117,6 +117,7 @@ class HangingSource:
 
     def __init__(self) -> None:
         self.hang = threading.Event()
+        self.hanging = threading.Event()  # the camera thread is inside the hung call now
         self.release = threading.Event()
         rng = np.random.default_rng(1)
         self.frame = rng.integers(40, 200, (120, 160, 3), dtype=np.uint8)
@@ -125,6 +126,7 @@ class HangingSource:
 
     def read(self) -> np.ndarray:
         if self.hang.is_set():
+            self.hanging.set()
             self.release.wait()
         return self.frame + np.random.default_rng().integers(0, 3, self.frame.shape, dtype=np.uint8)
 
@@ -133,30 +135,49 @@ class HangingSource:
 
 
 def test_a_hung_camera_thread_stops_the_watchdog_pings(tmp_path: Path, figures: Callable[[str], None]):
+    """Counted in the main loop's looks at the camera, not in seconds: the same on a slow machine."""
     from vision.live import LiveCamera
 
     companion = Companion(sim_config(tmp_path), out=io.StringIO())
     source = HangingSource()
     companion.camera = LiveCamera(source, companion.layout, interval=0.01)  # type: ignore[arg-type]
     companion.camera.start()
+    looks: list[bool] = []  # what the main loop found at each look at the camera, in order
+    healthy = companion.healthy
+
+    def look(stall_seconds: float = 1.0) -> bool:
+        looks.append(ok := healthy(stall_seconds))
+        return ok
+
+    companion.healthy = look  # type: ignore[method-assign]
     sock = NotifySocket(tmp_path)
     stopping = threading.Event()
     notifier = Notifier({"NOTIFY_SOCKET": sock.path, "WATCHDOG_USEC": "200000"})  # ping every 0.1 s
+
+    def pings() -> int:
+        return notifier.sent.count("WATCHDOG=1")
+
     loop = threading.Thread(target=supervise, args=(companion, notifier, stopping, 1.0), daemon=True)
     loop.start()
     try:
-        time.sleep(1.0)
-        healthy_pings = sock.pings_after(0)
+        assert wait_for(lambda: sock.pings_after(0) >= 5)  # pinged, and systemd got them, while the camera steps
+        healthy_pings = pings()
         source.hang.set()
-        hung_at = time.monotonic()
-        time.sleep(2.5)
-        after_stall = sock.pings_after(hung_at + 1.2)  # stall_seconds=1 plus one ping period
+        assert wait_for(source.hanging.is_set)  # its last step began before this: no heartbeat comes again
+        since = len(looks)
+        assert wait_for(lambda: False in looks[since:])  # the stall is noticed (stall_seconds=1 later) ...
+        stalled = since + looks[since:].index(False)
+        at_stall = pings()
+        assert wait_for(lambda: len(looks) >= stalled + 5)  # ... and five more looks at the hung camera
+        after_stall = pings() - at_stall
+        assert not any(looks[stalled:])
     finally:
         stopping.set()
-        loop.join(2)
+        loop.join(30)
         companion.stop()
         sock.close()
-    figures(f"watchdog: {healthy_pings} pings in 1 s while healthy, {after_stall} after the camera hung")
+    figures(f"watchdog: {healthy_pings} pings while healthy, {after_stall} in {len(looks) - stalled} looks at the "
+            "hung camera")
     assert healthy_pings >= 5
     assert after_stall == 0
 
