@@ -24,7 +24,9 @@ from vision.markers import QUIET_MM, dictionary, marker_image
 FRAME_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
 SAND = (150, 196, 222)
 SKIN = (125, 160, 215)
-TOKEN_MM = 26.0  # token diameter
+TOKEN_MM = 26.0  # a token's diameter, unless its piece's facts give its printed size ("size_mm")
+CARD_JITTER_MM = 3.0  # a card laid on a pile lies up to this far off the spot's centre ...
+CARD_TURN_DEG = 8.0  # ... and turned up to this much: as hands lay cards
 CAMERA_MM = 900.0  # camera distance from the board centre
 
 
@@ -195,27 +197,55 @@ def _texture(board_key: int, px_per_mm: float) -> np.ndarray:
 _BOARDS: dict[int, Layout] = {}
 
 
+def token_size(board: Layout, piece: str) -> tuple[float, float, bool]:
+    """A piece's printed size in mm (width, height) and whether it is a card (a rectangle) rather
+    than a round token: from its facts' ``size_mm`` (a number: a disc's diameter; [w, h]: a card)."""
+    look = board.pieces.get(piece)
+    size = look.facts.get("size_mm") if look is not None else None
+    if isinstance(size, (list, tuple)) and len(size) == 2:
+        return float(size[0]), float(size[1]), True
+    if isinstance(size, (int, float)) and not isinstance(size, bool) and size > 0:
+        return float(size), float(size), False
+    return TOKEN_MM, TOKEN_MM, False
+
+
 @lru_cache(maxsize=128)
 def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool = False) -> np.ndarray:
-    """A token seen from straight above: coloured disc, white square, marker (face down: a plain grey disc)."""
+    """A piece seen from straight above at its printed size: a token is a coloured disc with a white
+    sticker and the marker (a token of a printed size: a round sticker); a card a white face with the
+    marker in its middle; face down a plain grey disc or back."""
     board = _BOARDS[board_key]
-    size = round(TOKEN_MM * px_per_mm)
-    patch = np.zeros((size, size, 4), np.uint8)
+    w_mm, h_mm, card = token_size(board, piece)
+    width, height = round(w_mm * px_per_mm), round(h_mm * px_per_mm)
+    patch = np.zeros((height, width, 4), np.uint8)
     look = board.pieces.get(piece)
     colour = _bgr(look.colour) if look is not None and look.colour is not None else (90, 90, 90)
-    if face_down:
-        cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (120, 120, 125, 255), -1, cv2.LINE_AA)
-        return patch
-    cv2.circle(patch, (size // 2, size // 2), size // 2 - 1, (*colour, 255), -1, cv2.LINE_AA)
+    middle = (width // 2, height // 2)
+    if card:
+        patch[:] = (120, 120, 125, 255) if face_down else (*colour, 255)
+        cv2.rectangle(patch, (0, 0), (width - 1, height - 1), (70, 70, 70, 255), max(1, round(px_per_mm * 0.5)))
+        if face_down:
+            return patch
+    else:
+        cv2.circle(patch, middle, width // 2 - 1, (120, 120, 125, 255) if face_down else (*colour, 255), -1,
+                   cv2.LINE_AA)
+        if face_down:
+            return patch
     marker_mm = look.marker_mm if look is not None else board.marker_mm
     marker_id = look.marker if look is not None else board.special_markers[piece]
-    white = round((marker_mm + 2 * QUIET_MM) * px_per_mm)  # as printed on the sticker sheet
-    o = (size - white) // 2
-    patch[o:o + white, o:o + white] = (255, 255, 255, 255)
+    white_mm = marker_mm + 2 * QUIET_MM  # as printed on the sticker sheet
+    if look is not None and "size_mm" in look.facts and not card:
+        # a round sticker the pawn's size: the marker's corners and a millimetre of white round it
+        radius = min(w_mm / 2, marker_mm / math.sqrt(2) + 1.0) * px_per_mm
+        cv2.circle(patch, middle, round(radius), (255, 255, 255, 255), -1, cv2.LINE_AA)
+    else:
+        white = round(white_mm * px_per_mm)
+        patch[(height - white) // 2:(height - white) // 2 + white, (width - white) // 2:(width - white) // 2 + white] = \
+            (255, 255, 255, 255)
     side = round(marker_mm * px_per_mm)
-    m = (size - side) // 2
-    patch[m:m + side, m:m + side, :3] = cv2.cvtColor(marker_image(dictionary(board.marker_dictionary), marker_id,
-                                                                  side), cv2.COLOR_GRAY2BGR)
+    my, mx = (height - side) // 2, (width - side) // 2
+    patch[my:my + side, mx:mx + side, :3] = cv2.cvtColor(marker_image(dictionary(board.marker_dictionary), marker_id,
+                                                                      side), cv2.COLOR_GRAY2BGR)
     return patch
 
 
@@ -227,8 +257,8 @@ def _paste(frame: np.ndarray, patch: np.ndarray, dst: np.ndarray) -> None:
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 <= x0 or y1 <= y0:
         return
-    ps = patch.shape[0]
-    src = np.array([[0, 0], [ps, 0], [ps, ps], [0, ps]], np.float32)
+    ph, pw = patch.shape[:2]
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
     m = cv2.getPerspectiveTransform(src, (dst - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
     alpha = warped[..., 3:4].astype(np.float32) / 255.0
@@ -267,18 +297,26 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             # A token lies a little off-centre and turned; that stays put until the token moves.
             own = np.random.default_rng(zlib.crc32(f"{seed}:{piece}:{cell_id}".encode()))
             jitter = own.uniform(-2.0, 2.0, 2)
-            if cell.facts.get("stack"):  # each on the one before, a little off: only the top marker shows
+            angle = own.uniform(0, 2 * math.pi)
+            if cell.facts.get("pile"):  # laid on the one before, a few mm off and turned a little: the newest on top
+                if k + 1 < len(pieces):
+                    under.add(piece)
+                jitter = own.uniform(-CARD_JITTER_MM, CARD_JITTER_MM, 2)
+                angle = math.radians(own.uniform(-CARD_TURN_DEG, CARD_TURN_DEG))
+                cx, cy = cell.center_mm[0] + jitter[0], cell.center_mm[1] + jitter[1]
+            elif cell.facts.get("stack"):  # each on the one before, a little off: only the top marker shows
                 if k + 1 < len(pieces):
                     under.add(piece)
                 cx, cy = cell.center_mm[0] + jitter[0] + 1.5 * k, cell.center_mm[1] + jitter[1] + 1.5 * k
             else:  # side by side
                 cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
                 cy = cell.center_mm[1] + jitter[1]
-            angle = own.uniform(0, 2 * math.pi)
-            half = TOKEN_MM / 2
-            corners = [(cx + half * (math.cos(angle) * dx - math.sin(angle) * dy),
-                        cy + half * (math.sin(angle) * dx + math.cos(angle) * dy),
-                        z - 0.5 * k) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            w_mm, h_mm, card = token_size(board, piece)
+            hw, hh = w_mm / 2, h_mm / 2
+            lift = -0.3 * (k + 1) if card else z - 0.5 * k  # a card lies flat on those before it; a token stands
+            corners = [(cx + math.cos(angle) * dx * hw - math.sin(angle) * dy * hh,
+                        cy + math.sin(angle) * dx * hw + math.cos(angle) * dy * hh,
+                        lift) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
             dst_pts = pose.pinhole(np.array(corners))
             _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
             if piece in face_down:
@@ -286,7 +324,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm
             mh = marker_mm / 2
             mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),
-                         cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), z)
+                         cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), lift)
                         for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
             marker_polys[piece] = pose.project(np.array(mcorners))
             positions[piece] = (cx, cy)

@@ -489,6 +489,13 @@ class Stabiliser:
             self.last_seen[piece] = now
         candidate = dict(obs.pieces)
         topped = {cell for cell in obs.pieces.values() if cell in piles}
+        for cell in topped:  # a card laid askew may leave the one below still readable: the newest is on top
+            there = [p for p, c in candidate.items() if c == cell]
+            newest = [p for p in there if self.stable.get(p) != cell]
+            if newest and len(newest) < len(there):
+                for piece in there:
+                    if piece not in newest:
+                        del candidate[piece]
         for piece, cell in self.stable.items():
             if piece not in candidate and cell in topped:
                 continue  # another piece lies on top of it on a pile: gone from view for good

@@ -21,7 +21,7 @@ from companion.games.partner_race.track import COLOURS, GOAL, PAWNS, PER_SEAT, T
 
 KEYS = {"board": ("name", "game", "size_mm", "track_radius_mm", "space_mm", "start_out_mm", "goal_step_mm",
                   "home_out_mm", "card_mm", "marker_dictionary", "pawn_marker_mm", "card_marker_mm",
-                  "token_height_mm"),
+                  "token_height_mm", "pawn_mm", "playing_card_mm"),
         "fiducials": ("id", "center_mm", "size_mm"), "markers": ("pawns", "cards"), "colours": COLOURS}
 CARD_SPOT = "card-spot"
 
@@ -45,6 +45,13 @@ class RaceBoard:
     first_pawn_marker: int
     first_card_marker: int
     rgb: dict[str, tuple[int, int, int]]
+    pawn_mm: float = 20.0  # a pawn's round top (its sticker): narrower than the track's pitch
+    playing_card_mm: tuple[float, float] = (57.0, 89.0)  # the cards played onto the card spot
+
+    @property
+    def pitch_mm(self) -> float:
+        """The distance between two neighbouring track spaces' centres (a chord of the track's circle)."""
+        return 2 * self.track_radius_mm * math.sin(math.pi / TRACK)
 
     # ------------------------------------------------------------------ where things are
     @property
@@ -159,13 +166,25 @@ def _parse(text: str, source: str) -> RaceBoard:
         marker_dictionary=str(head.get("marker_dictionary", "")), pawn_marker_mm=number("pawn_marker_mm", 3, 100),
         card_marker_mm=number("card_marker_mm", 3, 200), token_height_mm=number("token_height_mm", 0, 100),
         fiducials=tuple(fiducials), first_pawn_marker=int(markers.get("pawns", -1)),
-        first_card_marker=int(markers.get("cards", -1)), rgb=rgb)
+        first_card_marker=int(markers.get("cards", -1)), rgb=rgb,
+        pawn_mm=number("pawn_mm", 3, 100) if "pawn_mm" in head else 20.0,
+        playing_card_mm=pair("playing_card_mm") if "playing_card_mm" in head else (57.0, 89.0))
     ids = [f["id"] for f in fiducials] + [board.marker_of_pawn(p) for c in COLOURS for p in pawns_of(c)] + \
         [board.marker_of_card(n) for n in CARDS]
     if len(set(ids)) != len(ids) or min(ids) < 0:
         raise fail("markers", "corner markers, pawns (16 ids from 'pawns') and cards (14 from 'cards') must not share ids")
     if board.track_radius_mm * 2 * math.pi / TRACK < board.space_mm:
         raise fail("board.space_mm", "the spaces overlap on a track of this radius")
+    if board.pawn_mm < board.pawn_marker_mm * math.sqrt(2):
+        raise fail("board.pawn_mm", f"a pawn's top of {board.pawn_mm:g} mm cannot hold its {board.pawn_marker_mm:g} mm "
+                   "marker (it needs the marker's diagonal)")
+    if board.pawn_mm > board.pitch_mm - 4:
+        # pawns put a couple of millimetres off their spaces would lie on the next space's marker
+        raise fail("board.pawn_mm", f"pawns of {board.pawn_mm:g} mm on a track of {board.pitch_mm:.1f} mm pitch cover "
+                   "each other's markers: a pawn must be at least 4 mm narrower than the pitch")
+    if min(board.playing_card_mm) < board.card_marker_mm + 10:
+        raise fail("board.playing_card_mm", f"a card of {board.playing_card_mm[0]:g} x {board.playing_card_mm[1]:g} mm "
+                   f"cannot hold its {board.card_marker_mm:g} mm marker with a margin")
     if board.track_radius_mm - GOAL * board.goal_step_mm < board.card_mm[1] / 2:
         raise fail("board.goal_step_mm", "the innermost goal circles reach the card spot")
     return board
@@ -205,12 +224,12 @@ def _build(board: RaceBoard) -> Layout:
             pieces[pawn] = Piece(pawn, board.marker_of_pawn(pawn), board.pawn_marker_mm, "pawn",
                                  f"{colour} pawn {pawn.rsplit('-', 1)[1]}",
                                  board.rgb[colour], facts={"colour": colour, "shape": "disc",
-                                                           "short": pawn.rsplit("-", 1)[1]})
+                                                           "short": pawn.rsplit("-", 1)[1], "size_mm": board.pawn_mm})
     for name, c in CARDS.items():
         pid = f"card-{name}"
         pieces[pid] = Piece(pid, board.marker_of_card(name), board.card_marker_mm, "card", f"card {name}: {c.says}",
                             (250, 250, 245), facts={"card": name, "shape": "square", "short": name,
-                                                    "copies": DECK[name]})
+                                                    "copies": DECK[name], "size_mm": list(board.playing_card_mm)})
     edges = tuple(Edge(f"T{i}", f"T{(i + 1) % TRACK}", "track") for i in range(TRACK))
     return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
                   fiducials=board.fiducials, cells=cells, pieces=pieces, marker_mm=board.pawn_marker_mm,
