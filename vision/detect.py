@@ -29,6 +29,13 @@ from vision.markers import dictionary
 ON_CELL = 0.75
 CLEAR_WIN = 0.30
 MIN_MARKER_PX = 16  # the smallest piece marker side, in pixels, the camera set-up is made for
+# A square ArUco found but could not decode, of a small marker's size and shape, is read again from
+# the picture enlarged this many times: under about 4 pixels a bit, a lone white bit blurs into the
+# black ones around it and the contour's corners are a third of a bit off, so one marker on one cell
+# (marker 28 at D4 in the simulated table's picture) was never read. Larger markers read as they are.
+LOOK_AGAIN_BELOW_PX = 26
+LOOK_AGAIN_SCALE = 3
+LOOK_AGAIN_SKEW = 1.4  # a square's longest side at most this many times its shortest (a tilted camera)
 # Fit quality: fiducial corners must land within this many millimetres of where they belong.
 MAX_FIT_ERROR_MM = 4.0
 # A fit fixes the whole board only from points spread over it: the smaller standard deviation of
@@ -100,6 +107,9 @@ def detector_parameters(**overrides: Any) -> cv2.aruco.DetectorParameters:
     # (benchmarks/vision_speed.py: 0.69-0.94x stock's time at 720p-1296p, recall at least stock's).
     p.adaptiveThreshWinSizeMin = 7
     p.adaptiveThreshWinSizeMax = 7
+    # A small marker turned on the board has its corners rounded by blur; the stock 3 % of the
+    # contour's length drops it as no quadrilateral (driftwood-3 at J10, turned 25 degrees, 16 px).
+    p.polygonalApproxAccuracyRate = 0.05
     for key, value in overrides.items():
         if not hasattr(p, key):
             raise ValueError(f"unknown ArUco detector parameter {key!r}")
@@ -118,6 +128,9 @@ class BoardDetector:
         self._frame_lens: Lens | None = None  # the lens of the frame last searched
         self.aruco = cv2.aruco.ArucoDetector(dictionary(board.marker_dictionary),
                                              parameters or detector_parameters())
+        enlarged = self.aruco.getDetectorParameters()  # a copy: the same tuning, for a patch around one marker
+        enlarged.minMarkerPerimeterRate = 1.0  # the marker fills the patch: nothing smaller in it is one
+        self._look_again_aruco = cv2.aruco.ArucoDetector(self.aruco.getDictionary(), enlarged)
         self.fiducials = {int(f["id"]): f for f in board.fiducials}
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
@@ -158,7 +171,9 @@ class BoardDetector:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         whole = frame_shape or gray.shape
         self._fit_to_frame(gray.shape, whole, min_side_px)
-        corners, ids, _ = self.aruco.detectMarkers(gray)
+        corners, ids, rejected = self.aruco.detectMarkers(gray)
+        if len(rejected):
+            corners, ids = self._look_again(gray, corners, ids, rejected, min_side_px)
         if offset != (0, 0):
             corners = [c + np.array(offset, np.float32) for c in corners]
         lens = self._frame_lens = self.lens_at(whole)
@@ -166,6 +181,43 @@ class BoardDetector:
             flat = lens.undistort(np.concatenate([np.asarray(c).reshape(-1, 2) for c in corners]))
             corners = [flat[4 * k:4 * k + 4].reshape(1, 4, 2).astype(np.float32) for k in range(len(corners))]
         return corners, ids
+
+    def _look_again(self, gray: np.ndarray, corners: Any, ids: Any, rejected: Any,
+                    min_side_px: float | None) -> tuple[Any, Any]:
+        """Squares ArUco found but could not read, of a small marker's size and shape, read again
+        from the picture around each enlarged (:data:`LOOK_AGAIN_SCALE`); only ids not read yet are
+        added, so a misreading can never make a duplicate of a piece already seen."""
+        known = set() if ids is None else {int(i) for i in ids.ravel()}
+        low = min_side_px if min_side_px is not None else 0.6 * MIN_MARKER_PX
+        height, width = gray.shape[:2]
+        scale = LOOK_AGAIN_SCALE
+        more_corners: list[np.ndarray] = []
+        more_ids: list[int] = []
+        for candidate in rejected:
+            quad = np.asarray(candidate, np.float32).reshape(4, 2)
+            sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+            side = float(sides.mean())
+            if not low <= side < LOOK_AGAIN_BELOW_PX or sides.max() > LOOK_AGAIN_SKEW * sides.min():
+                continue
+            grow = int(side) // 2 + 2  # the white quiet zone around the marker, and some board
+            x0, y0 = max(0, int(quad[:, 0].min()) - grow), max(0, int(quad[:, 1].min()) - grow)
+            x1, y1 = min(width, int(quad[:, 0].max()) + grow + 1), min(height, int(quad[:, 1].max()) + grow + 1)
+            patch = cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            found, found_ids, _ = self._look_again_aruco.detectMarkers(patch)
+            if found_ids is None:
+                continue
+            centre = quad.mean(axis=0)
+            for c, i in zip(found, found_ids.ravel(), strict=True):
+                back = (np.asarray(c, np.float32).reshape(4, 2) + 0.5) / scale - 0.5 + (x0, y0)  # pixel centres
+                if int(i) in known or float(np.linalg.norm(back.mean(axis=0) - centre)) > side / 3:
+                    continue
+                known.add(int(i))
+                more_corners.append(back.reshape(1, 4, 2).astype(np.float32))
+                more_ids.append(int(i))
+        if not more_ids:
+            return corners, ids
+        added = np.array(more_ids, np.int32).reshape(-1, 1)
+        return [*corners, *more_corners], added if ids is None else np.vstack([np.asarray(ids).reshape(-1, 1), added])
 
     def lens_at(self, shape: tuple[int, ...]) -> Lens | None:
         """The calibration for frames of this shape (scaled from the size it was measured at), or
