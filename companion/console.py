@@ -98,7 +98,10 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
     elif verb == "accept":
         preview = session.preview_correction()
         session.accept_correction()
-        companion.say(f"logged: {'; '.join(preview['actions'])} (undo takes it back)")
+        kept = ", ".join(f"{k['piece']} on {k['cell']}" for k in preview["kept"])
+        companion.say("; ".join(([f"logged: {'; '.join(preview['actions'])} (undo takes it back)"] if preview["actions"]
+                                 else []) + ([f"kept where the game has them (the camera misses them): {kept}"]
+                                             if kept else [])))
     elif verb == "decide" and len(words) == 2:
         session.decide(None if words[1] == "none" else int(words[1]) - 1)
     elif verb == "status":

@@ -23,8 +23,9 @@ from companion.events import Event, EventBus
 from companion.games import Choice, Game, Reconciliation, get_game
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import (OutOfSync, Picture, Snapshot, Status, Step, _canonical, _differences, costs,
+from companion.sync import (OutOfSync, Picture, Snapshot, Status, Step, _canonical, _differences,
                             disagreement, final_picture_check, misplaced, strip)
+from companion.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
            "Snapshot", "Status", "replay_log", "replay_states"]
@@ -38,7 +39,7 @@ BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was
                "board again (fog-companion fit-board); if they really were moved, put them back or accept the board")
 
 
-class Session:
+class Session(WayOut):  # the ways out of a disagreement (accept, correct one piece, the table is right): wayout.py
     def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None,
                  clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD) -> None:
         self.store = store
@@ -359,7 +360,7 @@ class Session:
                 st.out_of_sync = None
                 self._publish("sync-unchecked", {"after": after})
             return
-        seen, left = strip(self.game, self.state, self.last_picture)
+        seen, left = strip(self.game, self.state, self.last_picture, st.excused)
         self._set_to_clear(left)
         expected = self.expected()
         if seen == expected:
@@ -372,17 +373,6 @@ class Session:
         pieces = misplaced(expected, seen)
         st.out_of_sync = OutOfSync(disagreement(pieces, after), tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())
-
-    def preview_correction(self) -> dict[str, Any]:
-        """What accepting the board as the camera sees it would log, before anybody taps."""
-        with self._lock:
-            self._game()
-            target = self.status.out_of_sync.seen if self.status.out_of_sync else None
-            if target is None or target == self.expected():
-                raise SessionError("nothing to correct: the board matches the game")
-            action = self.game.correction(self.state, target)
-            return {"actions": [str(action)], **costs(self.game, self.state, self.game.apply(self.state, action)),
-                    "pieces": [m.to_dict() for m in misplaced(self.expected(), target)]}
 
     # ------------------------------------------------------------------ the camera
     def camera_lost(self, why: str) -> None:
@@ -462,7 +452,7 @@ class Session:
                 if self.status.verifying:
                     self.verify_setup(picture)
                     return None
-                seen_c, left = strip(self.game, self.state, picture)
+                seen_c, left = strip(self.game, self.state, picture, self.status.excused)
                 self._set_to_clear(left)
                 if seen_c == self.expected():
                     self._board_moved = False
@@ -583,21 +573,4 @@ class Session:
                 raise SessionError(f"choose 1 to {len(self.status.decision)}")
             self._apply_choice(self.status.decision[index], "the reading the players chose")
 
-    def accept_correction(self, seen: Placement | None = None) -> Any:
-        """A person says the board as seen is right: record the difference as a manual correction."""
-        with self._lock:
-            self._game()
-            target = _canonical(seen) if seen is not None else (
-                self.status.out_of_sync.seen if self.status.out_of_sync else None)
-            if target is None or target == self.expected():
-                raise SessionError("nothing to correct: the board matches the game")
-            action = str(self.game.correction(self.state, target))
-            asked, self.status.decision, self.status.question = self.status.copy(), [], None
-            try:
-                self._apply(action)
-            except IllegalMoveError as exc:
-                self.status.decision, self.status.question = asked.decision, asked.question
-                raise SessionError(str(exc)) from exc
-            self._check_sync("the correction")
-            return self.state
 

@@ -73,10 +73,13 @@ class Status:
     camera_fault: str | None = None  # set while the camera is failing: the panel is the only input
     storage_fault: str | None = None  # set while the log cannot be written (full disk): moves wait in memory
     storage_reason: str | None = None  # "disk-full", "read-only", "io-error", ...
+    # piece -> (where the camera reads it, None: nowhere; where the game has it): the players said the
+    # table is as the game has it, so while both stay so the piece counts as where the game has it
+    excused: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def copy(self) -> Status:
         return replace(self, setup_differences=list(self.setup_differences), decision=list(self.decision),
-                       decision_seen=dict(self.decision_seen))
+                       decision_seen=dict(self.decision_seen), excused=dict(self.excused))
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,13 @@ def disagreement(pieces: Sequence[Misplaced], after: str) -> str:
         f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + f" (checked after {after})"
 
 
-def strip(game: Game, state: Any, seen: Picture) -> tuple[Picture, tuple[tuple[str, str], ...]]:
+def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None
+          ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
-    pieces the game says are hidden (under another) put where the game has them.
+    pieces the game says are hidden (under another) put where the game has them, and so are the
+    pieces the players excused (``excused``, see :func:`excuse`) while the camera
+    still reads them as it did and the game still has them where it did (a lapsed excuse is dropped
+    from ``excused``).
 
     The FOG turns swallowed tokens over; until the players have done so the camera still sees
     them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
@@ -141,7 +148,28 @@ def strip(game: Game, state: Any, seen: Picture) -> tuple[Picture, tuple[tuple[s
                 kept.setdefault(cell, []).append(piece)
     for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
+    if excused:
+        kept = excuse(kept, _where(game.expected(state)), excused)
     return _canonical(kept), tuple(sorted(left))
+
+
+def excuse(seen: dict[str, list[str]], expected: Mapping[str, str],
+           excused: dict[str, tuple[str | None, str | None]]) -> dict[str, list[str]]:
+    """The picture with every excused piece where the game has it. An excuse holds while nothing
+    about the piece moves: the camera reads it where it did (not at all, or on the same wrong cell)
+    and the game has it where it did; otherwise it lapses (removed from ``excused``) and the camera
+    is believed again - a piece missed under a stack is judged afresh once it shows or is moved."""
+    where = _where(seen)
+    out = {c: list(ps) for c, ps in seen.items()}
+    for piece, (read, belongs) in list(excused.items()):
+        if where.get(piece) != read or expected.get(piece) != belongs:
+            del excused[piece]
+            continue
+        if read is not None:
+            out[read].remove(piece)
+        if belongs is not None:
+            out.setdefault(belongs, []).append(piece)
+    return out
 
 
 def final_picture_check(game: Game, final: Any, expected: Picture, picture: Picture | None) -> dict[str, Any]:

@@ -487,13 +487,16 @@ def decide() -> Any:
 @bp.post("/correction")
 @security.changes("correction")
 def correction() -> Any:
-    """Either accept the board as the camera sees it (``{"accept": true}``) or move one piece by hand."""
+    """Accept the board as the camera sees it (``{"accept": true}``), take the table as the game has
+    it (``{"as_game": true}``: the camera misses a piece), or say where one piece really stands."""
     state = _state_or_409()
     data = body()
     session = companion().session
     if field(data, "accept", bool, required=False, what="true or false"):
         session.accept_correction()
         return ok()
+    if field(data, "as_game", bool, required=False, what="true or false"):
+        return ok(excused=session.table_as_game())
     if field(data, "preview", bool, required=False, what="true or false"):
         return jsonify(ok=True, preview=session.preview_correction())
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
@@ -504,10 +507,7 @@ def correction() -> Any:
         abort(400, description=f"no piece {piece!r} on this board")
     if cell is not None and cell not in layout.cells:
         abort(400, description=f"no cell {cell!r} on this board")
-    placement = {c: [p for p in ps if p != piece] for c, ps in session.expected().items()}
-    if cell is not None:
-        placement.setdefault(cell, []).append(piece)
-    session.accept_correction(placement)
+    session.correct_piece(piece, cell)
     return ok()
 
 

@@ -206,12 +206,23 @@ const Fog = (() => {
       b.classList.add("alert");
       b.appendChild(el("p", {id: "sync-banner"}, "Out of sync: the table and the game disagree. " +
         (s.end_turn === false ? "Nothing new is taken " : "End turn waits ") + "until they agree. " + cap(s.out_of_sync.reason) + "."));
-      const list = el("ul", {id: "sync-pieces", "class": "fixes"});
+      /* the safe way first, highlighted: the game is right, hands put the table back */
+      b.appendChild(el("p", {id: "sync-safe", "class": "safe-way"}, "Put the pieces back as the game has them:"));
+      const list = el("ul", {id: "sync-pieces", "class": "fixes safe-way"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
         named(m.piece) + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
         (m.seen ? " (the camera sees it on " + m.seen + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
-      const accept = el("button", {id: "accept-correction"}, "Accept the board as it is…");
+      /* the other ways out: the camera is wrong, or the table is and the game takes it as it is */
+      const asGame = el("button", {id: "table-as-game", "class": "secondary"},
+        "The table is right as the game has it (the camera misses a piece)…");
+      asGame.onclick = async () => {
+        if (await confirmBox("Every piece stands where the game has it and the camera misreads or misses the " +
+                             "pieces listed? Play goes on; they are not asked about again until they move.", [],
+                             "The table is right", "Cancel")) await api("POST", "/api/correction", {as_game: true});
+      };
+      b.appendChild(asGame);
+      const accept = el("button", {id: "accept-correction", "class": "secondary"}, "Accept the board as it is…");
       accept.onclick = acceptBoard;
       b.appendChild(accept);
       if (document.body.dataset.page !== "live") {
@@ -318,10 +329,12 @@ const Fog = (() => {
     const res = await api("POST", "/api/correction", {preview: true});
     if (!res.ok) return;
     const p = res.data.preview;
-    const lines = p.pieces.map((m) => m.piece + ": " + (m.belongs || "off the board") + " → " + (m.seen || "off the board"));
+    const lines = p.pieces.map((m) => m.piece + ": " + (m.belongs || "off the board") + " → " + (m.seen || "off the board"))
+      .concat((p.kept || []).map((k) => k.piece + ": not seen, kept on " + k.cell + " where the game has it"));
     const cost = p.mp === null ? "" : " It spends " + p.mp + " MP" + (p.mp_left === null ? "" : " (" + p.mp_left + " left)") + ".";
-    if (await confirmBox("Accept the board as the camera sees it? This logs: " + p.actions.join("; ") + "." + cost +
-                         " Undo takes it back.", lines, "Accept the board", "Cancel")) {
+    const logs = p.actions.length ? " This logs: " + p.actions.join("; ") + "." + cost + " Undo takes it back." : "";
+    const kept = (p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "";
+    if (await confirmBox("Accept the board as the camera sees it?" + logs + kept, lines, "Accept the board", "Cancel")) {
       await api("POST", "/api/correction", {accept: true});
     }
   }

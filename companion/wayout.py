@@ -1,0 +1,165 @@
+"""The ways out of a disagreement between the table and the game: none of them is a dead end.
+
+While the table and the game disagree nothing new is taken, so every disagreement must have a way
+out the panel offers that works, whatever the camera gets wrong:
+
+* put the pieces back (the safe way: the game is right, the hands fix the table);
+* *the table is right as the game has it*: the players see that the table matches the game and the
+  camera misses a piece (a pawn it cannot read, a card it does not see) or misreads one. The
+  session takes the game as it is: each differing piece is *excused* (:func:`companion.sync.excuse`)
+  and counts as where the game has it for as long as the camera keeps reading it as it does now
+  and the game keeps it there - it is not accused again until something about it moves;
+* *accept the board* as the camera sees it: recorded as the game's correction. A piece the camera
+  does not see at all is never taken for lost (a correction never loses a pawn): it is kept where
+  the game has it and excused, and the preview says so instead of refusing;
+* *correct one piece*: "this piece really stands on that cell", against the disagreement as it is
+  now. Where the game already has it there, the camera missed or misread it: it is excused.
+
+Excuses are not logged: they belong to what the camera sees now, like being out of sync itself,
+and after a restart the camera is asked afresh.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import IllegalMoveError, SessionError
+from companion.games import Game
+from companion.sync import Picture, Status, _canonical, _where, costs, misplaced, strip
+
+
+class WayOut:
+    """The session's ways out of a disagreement (mixed into :class:`companion.session.Session`,
+    whose lock, status and helpers it uses)."""
+
+    _lock: threading.RLock
+    game: Game
+    status: Status
+    last_picture: Picture | None
+    if TYPE_CHECKING:  # the session's own, which these ways out use
+        state: Any
+
+        def expected(self) -> Picture: ...
+        def _game(self) -> str: ...
+        def _apply(self, action: str) -> None: ...
+        def _check_sync(self, after: str) -> None: ...
+        def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
+
+    # ------------------------------------------------------------------ what the camera reads now
+    def _picture_now(self, excused: bool = True) -> Picture:
+        """The disagreement as it is now: the last stable picture, pieces the rules took off and
+        hidden ones aside, and (``excused``) the pieces already excused where the game has them;
+        without: what each piece is read as, right now."""
+        st = self.status
+        if self.last_picture is None:
+            return st.out_of_sync.seen if st.out_of_sync is not None else self.expected()
+        return strip(self.game, self.state, self.last_picture, dict(st.excused) if excused else None)[0]
+
+    def _plan(self, target: Picture) -> tuple[str | None, dict[str, tuple[str | None, str | None]]]:
+        """The correction that makes the game ``target`` and the pieces kept where the game has them
+        (not seen anywhere: a correction would lose them, so they are excused instead)."""
+        expected = self.expected()
+        if target == expected:
+            raise SessionError("nothing to correct: the board matches the game")
+        try:
+            return str(self.game.correction(self.state, target)), {}
+        except IllegalMoveError as exc:
+            unseen = {m.piece: (None, m.belongs) for m in misplaced(expected, target) if m.seen is None}
+            if not unseen:
+                raise SessionError(str(exc)) from exc
+        completed = {c: list(ps) for c, ps in target.items()}
+        for piece, (_, cell) in unseen.items():
+            completed.setdefault(str(cell), []).append(piece)
+        completed_c = _canonical(completed)
+        if completed_c == expected:
+            return None, unseen
+        try:
+            return str(self.game.correction(self.state, completed_c)), unseen
+        except IllegalMoveError as exc:
+            raise SessionError(str(exc)) from exc
+
+    # ------------------------------------------------------------------ accept the board
+    def preview_correction(self) -> dict[str, Any]:
+        """What accepting the board as the camera sees it would do, before anybody taps: the
+        correction it logs, and the pieces it keeps where the game has them (the camera misses them)."""
+        with self._lock:
+            self._game()
+            if self.status.out_of_sync is None:
+                raise SessionError("nothing to correct: the board matches the game")
+            target = self._picture_now()
+            action, kept = self._plan(target)
+            after = self.game.apply(self.state, action) if action else self.state
+            return {"actions": [action] if action else [], **costs(self.game, self.state, after),
+                    "pieces": [m.to_dict() for m in misplaced(self.expected(), target)
+                               if m.piece not in kept],
+                    "kept": [{"piece": p, "cell": cell} for p, (_, cell) in sorted(kept.items())]}
+
+    def accept_correction(self, seen: Picture | None = None) -> Any:
+        """A person says the board as seen (``seen``, or the camera's picture now) is right: the
+        difference is recorded as a manual correction; pieces not seen anywhere are kept where the
+        game has them and excused."""
+        with self._lock:
+            self._game()
+            if seen is not None:
+                target = _canonical(seen)
+            elif self.status.out_of_sync is not None:
+                target = self._picture_now()
+            else:
+                raise SessionError("nothing to correct: the board matches the game")
+            action, kept = self._plan(target)
+            if action is not None:
+                asked, self.status.decision, self.status.question = self.status.copy(), [], None
+                try:
+                    self._apply(action)
+                except IllegalMoveError as exc:
+                    self.status.decision, self.status.question = asked.decision, asked.question
+                    raise SessionError(str(exc)) from exc
+            self.status.excused.update(kept)
+            self._check_sync("the correction")
+            return self.state
+
+    # ------------------------------------------------------------------ one piece
+    def correct_piece(self, piece: str, cell: str | None) -> Any:
+        """The players say ``piece`` really stands on ``cell`` (None: off the board), whatever the
+        camera reads now. Where the game has it elsewhere, that is recorded as a correction; where
+        the camera reads it otherwise than there, it is excused."""
+        with self._lock:
+            self._game()
+            read = _where(self._picture_now(excused=False)).get(piece)
+            expected = self.expected()
+            if _where(expected).get(piece) != cell:
+                layout = self.game.layout(self.state)
+                placement = {c: [p for p in ps if p != piece] for c, ps in expected.items()}
+                if cell is not None:
+                    if layout.cells[cell].facts.get("pile"):  # laid on the pile: it covers what was on top
+                        placement[cell] = []
+                    placement.setdefault(cell, []).append(piece)
+                try:
+                    action = str(self.game.correction(self.state, _canonical(placement)))
+                    self._apply(action)
+                except IllegalMoveError as exc:
+                    raise SessionError(str(exc)) from exc
+            elif read == cell:
+                raise SessionError(f"nothing to correct: the camera sees {piece} "
+                                   f"{'on ' + cell if cell else 'off the board'}, where the game has it")
+            if read != cell:
+                self.status.excused[piece] = (read, cell)
+            self._check_sync("the correction")
+            return self.state
+
+    # ------------------------------------------------------------------ the table is right
+    def table_as_game(self) -> list[dict[str, Any]]:
+        """The players see the table as the game has it: the camera misses (or misreads) pieces.
+        Every piece that differs now is excused until it moves; the session is in sync again."""
+        with self._lock:
+            self._game()
+            if self.status.out_of_sync is None:
+                raise SessionError("the table and the game agree: there is nothing to take as the game has it")
+            pieces = misplaced(self.expected(), self._picture_now())  # the ones excused before stay so
+            for m in pieces:
+                self.status.excused[m.piece] = (m.seen, m.belongs)
+            said = [m.to_dict() for m in pieces]
+            self._publish("table-as-game", {"pieces": said})
+            self._check_sync("the players said the table is as the game has it")
+            return said

@@ -1,0 +1,196 @@
+"""A disagreement between the table and the game is never a dead end: whatever they disagree about,
+one of the ways out the panel's banner offers works, through the routes its buttons call
+(/api/correction with ``as_game``, ``preview`` and ``accept``, or a piece and its cell), and the
+game ends in sync and goes on. The camera's pictures are handed to the session as the camera thread
+hands them; the partner race is played, where the reports came from, and The FOG keeps its ways."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.run import Companion
+from tests.tables import sim_config
+from web_ui import create_app
+
+Picture = Mapping[str, Sequence[str]]
+
+
+class Table:
+    """Four players at the partner race, the camera's pictures and the panel's buttons."""
+
+    def __init__(self, companion: Companion) -> None:
+        self.companion, self.session = companion, companion.session
+        self.client = create_app(companion).test_client()
+        self.now = 0.0
+        self.session.clock = lambda: self.now  # the hold time of a move part-way passes when the story says
+
+    def post(self, path: str, body: object = None) -> Any:
+        return self.client.post(path, data=json.dumps(body or {}), headers={"Content-Type": "application/json"})
+
+    def state(self) -> dict[str, Any]:
+        return self.client.get("/api/state").get_json()
+
+    def camera(self, picture: Picture) -> None:
+        """The camera settles on ``picture``; left so past the hold time with nothing moving."""
+        self.session.on_stable_change(picture)
+        if self.session.status.step is not None:
+            self.now += self.session.step_hold + 1
+            self.session.step_overdue()
+
+    def expected(self, without: Sequence[str] = (), **moved: str) -> dict[str, list[str]]:
+        """The game's position as a picture, some pieces unseen (``without``) or seen elsewhere."""
+        out: dict[str, list[str]] = {}
+        for cell, pieces in self.session.expected().items():
+            for piece in pieces:
+                if piece not in without:
+                    out.setdefault(moved.get(piece.replace("-", "_"), cell), []).append(piece)
+        return out
+
+    def out_of_sync(self) -> dict[str, Any] | None:
+        return self.state()["out_of_sync"]
+
+    def in_sync(self) -> bool:
+        return self.out_of_sync() is None and self.session.status.step is None
+
+    def set_up(self, **where: str) -> None:
+        """The players put pawns where the story needs them: corrected on the panel, the table follows."""
+        for pawn, cell in where.items():
+            res = self.post("/api/correction", {"piece": pawn.replace("_", "-"), "cell": cell})
+            assert res.status_code == 200, res.get_json()
+        self.camera(self.expected())
+        assert self.in_sync()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    companion = Companion(sim_config(tmp_path, **{"game.name": "partner-race"}), out=io.StringIO())
+    t = Table(companion)
+    assert t.post("/api/games", {"game": "partner-race", "players": [{}, {}, {}, {}], "seed": 3}).status_code == 200
+    t.camera(t.expected())  # the camera checks the set-up
+    assert not t.session.status.verifying and t.in_sync()
+    yield t
+    companion.stop()
+
+
+def test_a_pawn_the_camera_misses_is_taken_as_the_game_has_it_and_not_asked_about_again(table: Table):
+    """Yellow-2 on T11 beside green-2 on T12, and the camera does not see yellow-2: the players say
+    the table is right. The same picture again is in sync; a card played meanwhile is read; once
+    the camera sees yellow-2 again, it is judged as usual."""
+    table.set_up(yellow_2="T11", green_2="T12")
+    table.camera(table.expected(without=["yellow-2"]))
+    sync = table.out_of_sync()
+    assert sync and [m["piece"] for m in sync["pieces"]] == ["yellow-2"]
+    res = table.post("/api/correction", {"as_game": True})
+    assert res.status_code == 200 and res.get_json()["excused"] == [
+        {"piece": "yellow-2", "belongs": "T11", "seen": None}]
+    assert table.in_sync()
+    table.camera(table.expected(without=["yellow-2"]))
+    assert table.in_sync()  # not accused again while it stays unseen where the game has it
+    history = len(table.state()["history"])
+    play = table.expected(without=["yellow-2"], yellow_1="start-yellow")  # yellow plays on, yellow-2 unseen
+    play["card-spot"] = ["card-start"]
+    table.camera(play)
+    assert table.in_sync() and table.state()["history"][history:] == ["play yellow start yellow-1:start"]
+    table.camera(table.expected())  # yellow-2 seen again: nothing to excuse any more
+    assert table.in_sync() and table.session.status.excused == {}
+
+
+def test_accept_the_board_with_pawns_not_seen_says_what_it_does_instead_of_refusing(table: Table):
+    """The report's dead end: blue-4 (stacked on blue-1) and yellow-2 not seen, "every pawn is
+    somewhere". Accepting the board now keeps them where the game has them and says so."""
+    table.set_up(blue_1="T30", blue_4="T30", yellow_2="T11", green_2="T12")
+    table.camera(table.expected(without=["blue-4", "blue-1", "yellow-2"]))
+    assert table.out_of_sync()
+    preview = table.post("/api/correction", {"preview": True}).get_json()["preview"]
+    assert preview["actions"] == [] and preview["pieces"] == []
+    assert preview["kept"] == [{"piece": "blue-1", "cell": "T30"}, {"piece": "blue-4", "cell": "T30"},
+                               {"piece": "yellow-2", "cell": "T11"}]
+    history = table.state()["history"]
+    assert table.post("/api/correction", {"accept": True}).status_code == 200
+    assert table.in_sync() and table.state()["history"] == history  # nothing logged: the game was right
+
+
+def test_accept_the_board_records_what_moved_and_keeps_what_is_not_seen(table: Table):
+    """Green-2 is seen on T20 (really moved there) while yellow-2 is not seen: the correction moves
+    green-2 and keeps yellow-2 where the game has it."""
+    table.set_up(yellow_2="T11", green_2="T12")
+    table.camera(table.expected(without=["yellow-2"], green_2="T20"))
+    assert table.out_of_sync()
+    preview = table.post("/api/correction", {"preview": True}).get_json()["preview"]
+    assert preview["actions"] == ["correct green-2:T12>T20"]
+    assert preview["kept"] == [{"piece": "yellow-2", "cell": "T11"}]
+    assert table.post("/api/correction", {"accept": True}).status_code == 200
+    assert table.in_sync() and table.state()["history"][-1] == "correct green-2:T12>T20"
+
+
+def test_correct_one_piece_works_against_the_disagreement_as_it_is_now(table: Table):
+    """The camera reads red-3 on T40 (a misread: the players see it at home, where the game has it)
+    and misses green-1. Tapping each where it really stands (the game's own cells) is no longer
+    "nothing to correct": each is excused and the game is in sync; a piece really elsewhere is moved."""
+    table.camera(table.expected(without=["green-1"], red_3="T40"))
+    sync = table.out_of_sync()
+    assert sync and {m["piece"] for m in sync["pieces"]} == {"green-1", "red-3"}
+    assert table.post("/api/correction", {"piece": "red-3", "cell": "home-red-3"}).status_code == 200
+    assert [m["piece"] for m in table.out_of_sync()["pieces"]] == ["green-1"]  # what is left of it
+    assert table.post("/api/correction", {"piece": "green-1", "cell": "home-green-1"}).status_code == 200
+    assert table.in_sync()
+    res = table.post("/api/correction", {"piece": "yellow-1", "cell": "home-yellow-1"})  # seen where it is
+    assert res.status_code == 409 and "nothing to correct" in res.get_json()["error"]
+    assert table.post("/api/correction", {"piece": "yellow-4", "cell": "start-yellow"}).status_code == 200
+    assert table.state()["history"][-1] == "correct yellow-4:home>start"
+
+
+def test_a_card_on_the_spot_the_camera_misses_and_a_card_nobody_played(table: Table):
+    """The start card lies on the spot but the camera does not see it: the table is right, and the next card
+    is read over it. Then a 9 appears on the spot with no pawn moved, left so: accepting the board
+    records it as the card on top (a correction), or putting it back ends it."""
+    play = table.expected(yellow_1="start-yellow")
+    play["card-spot"] = ["card-start"]
+    table.camera(play)
+    assert table.in_sync() and table.state()["last_card"] == "start"
+    table.camera(table.expected(without=["card-start"]))
+    assert table.out_of_sync()
+    assert table.post("/api/correction", {"as_game": True}).status_code == 200 and table.in_sync()
+    play = table.expected(without=["card-start"], green_1="start-green")
+    play["card-spot"] = ["card-start"]  # another start laid on the one the camera missed
+    table.camera(play)
+    if table.state()["decision"]:  # "was another start played?" - yes
+        assert table.post("/api/decide", {"option": 0}).status_code == 200
+    assert table.in_sync() and table.state()["history"][-1].startswith("play green start green-1")
+    laid = table.expected()
+    laid["card-spot"] = ["card-9"]
+    table.camera(laid)  # a 9 laid and no pawn moved, left so past the hold time
+    assert table.out_of_sync()
+    table.camera(table.expected())  # the safe way: the card taken back
+    assert table.in_sync()
+    table.camera(laid)
+    assert table.post("/api/correction", {"accept": True}).status_code == 200
+    assert table.in_sync() and table.state()["last_card"] == "9"
+
+
+def test_a_stack_whose_top_pawn_is_misread_is_left_through_the_panel(table: Table):
+    """Blue-4 landed on blue-1 on T30; the camera reads the top one a space off (T31) and so cannot
+    know blue-1 beneath: both are accused. "The table is right" clears it; the picture changing
+    again (blue-4 read where it stands) is in sync of itself."""
+    table.set_up(blue_1="T30", blue_4="T30")
+    misread = table.expected(without=["blue-1"], blue_4="T31")
+    table.camera(misread)
+    sync = table.out_of_sync()
+    assert sync and {m["piece"] for m in sync["pieces"]} == {"blue-1", "blue-4"}
+    assert table.post("/api/correction", {"as_game": True}).status_code == 200 and table.in_sync()
+    table.camera(misread)
+    assert table.in_sync()
+    table.camera(table.expected(without=["blue-1"]))  # read right again: blue-1 beneath is the game's
+    assert table.in_sync() and table.session.status.excused == {}
+
+
+def test_every_way_out_is_refused_plainly_when_there_is_nothing_to_leave(table: Table):
+    for body in ({"as_game": True}, {"accept": True}, {"preview": True}):
+        res = table.post("/api/correction", body)
+        assert res.status_code == 409 and res.get_json()["error"], body
