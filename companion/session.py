@@ -89,8 +89,9 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
             if self.pending:
                 self.flush_pending()
                 if self.pending:
-                    raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk "
-                                       f"({self.status.storage_fault}); free space first")
+                    raise StoreUnavailableError(f"{len(self.pending)} move(s) of this game still wait for the disk "
+                                                f"({self.status.storage_fault}); free space first",
+                                                self.status.storage_reason or "disk-full")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
             game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running,
                                              replaced_status="paused")
@@ -129,8 +130,8 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
                 if status in ("finished", "damaged"):
                     raise SessionError(f"game {game_id} is {status}: it can be replayed, not resumed")
                 if self.pending:
-                    raise SessionError(f"{len(self.pending)} move(s) of this game still wait for the disk; free "
-                                       "space first")
+                    raise StoreUnavailableError(f"{len(self.pending)} move(s) of this game still wait for the disk; "
+                                                "free space first", self.status.storage_reason or "disk-full")
             game_id = game_id or self.store.unfinished()
             if game_id is None:
                 return False

@@ -8,13 +8,10 @@ mock factory with a warning instead of crashing, so the panel still works.
 
 from __future__ import annotations
 
-import logging
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -48,8 +45,8 @@ class Controls:
         except Exception as exc:  # no GPIO on this machine: keep going with mock pins
             from gpiozero.pins.mock import MockFactory
 
+            # said once, by whoever reports the hardware (run's start-up lines, doctor): not logged here too
             self.message = f"buttons: no GPIO here ({exc}); using mock pins"
-            log.warning(self.message)
             self.factory = MockFactory()
             self._make(Button, Buzzer, self.factory)
 

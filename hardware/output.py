@@ -8,14 +8,11 @@ under it), reorders to the strip's colour order, and shows the frame.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hardware.strip import OFF, RGB, HardwareError, LedStrip, RecordingStrip
-
-log = logging.getLogger(__name__)
 
 MA_PER_CHANNEL = 20.0  # a WS2812 draws about 20 mA per colour at full, ~60 mA white
 IDLE_MA_PER_LED = 1.0  # the controller chip, even when dark
@@ -161,8 +158,8 @@ def make_strip(config: LedConfig, environ: Mapping[str, str] | None = None) -> t
                     f"LEDs: SPI on /dev/spidev{config.spi_bus}.{config.spi_device}")
         except HardwareError as exc:
             errors.append(str(exc))
+    # the caller says it once (run's start-up lines, doctor): logging it here too printed it twice
     message = "LEDs: no LED hardware found, using the recording backend (" + "; ".join(errors) + ")"
-    log.warning(message)
     return RecordingStrip(config.pixel_count), message
 
 

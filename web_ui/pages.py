@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, current_app, render_template, send_from_directory
 
 from companion.store import StoreError
 
@@ -29,6 +29,25 @@ def _add_page(name: str, rule: str) -> None:
 
 for _name, _rule, _label in NAV:  # one template per page of the navigation
     _add_page(_name, _rule)
+
+
+# Files browsers and phones ask for by these names at the root (a tab, a home-screen icon, an
+# installed app), whatever the pages link: served from static/ with their own content types.
+ROOT_FILES = {"favicon.ico": ("favicon.ico", "image/x-icon"),
+              "apple-touch-icon.png": ("icon-180.png", "image/png"),
+              "apple-touch-icon-precomposed.png": ("icon-180.png", "image/png"),
+              "manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json")}
+
+
+def _add_root_file(name: str, file: str, mimetype: str) -> None:
+    def serve() -> Any:
+        return send_from_directory(current_app.static_folder or "static", file, mimetype=mimetype, max_age=86400)
+
+    bp.add_url_rule(f"/{name}", name.replace(".", "_"), serve)
+
+
+for _file_name, (_file, _type) in ROOT_FILES.items():
+    _add_root_file(_file_name, _file, _type)
 
 
 @bp.get("/lens")

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.errors import BoardFileError, IllegalMoveError, SetupError, StateFormatError
+from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
 from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
                                   TurnTimer)
 from companion.games.partner_race import board as boards
@@ -113,7 +113,11 @@ class PartnerRaceGame:
                 {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
 
     def new_game(self, players: int = 4, seed: int = 0, names: Sequence[str] | None = None,
-                 seats: Sequence[Mapping[str, Any]] | None = None, board: str = "standard", **_: Any) -> RaceState:
+                 seats: Sequence[Mapping[str, Any]] | None = None, board: str = "standard", options: str = "",
+                 **_: Any) -> RaceState:
+        unknown = [t.strip() for t in str(options or "").split(",") if t.strip()]
+        if unknown:  # an option the game does not have is refused, never silently dropped
+            raise OptionsError(f"unknown option {unknown[0]!r}: the partner card race has no options")
         if players != 4:
             raise SetupError(f"the partner card race is played by 4 players in two teams, not {players}")
         chosen = list(names or [])
