@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from companion.errors import IllegalMoveError
 from companion.games.fog.actions import Correction, Draft, EndTurn, parse_action
-from companion.games.fog.state import GameState
+from companion.games.fog.state import GameState, check_placement
 
 # ---------------------------------------------------------------------------------------- draft
 
@@ -137,13 +137,17 @@ def swallowed_by_next_fog(state: GameState) -> tuple[str, ...]:
 
 
 def correct(state: GameState, action: Correction) -> GameState:
-    """Apply pieces moved by hand. Checks only that the pieces and cells exist."""
+    """Apply pieces moved by hand. Checks no movement rule, only that the pieces and cells exist and
+    that the result is a table that can be (no two tokens on one field, nothing in the woods): a
+    correction never records a position a saved game would refuse."""
     board = state.board_data
     placement = {c: list(ps) for c, ps in state.placement.items()}
     lost = dict(state.lost)
     for m in action.moves:
         if m.piece not in board.islanders and m.piece not in board.obstacles:
             raise IllegalMoveError(f"correction: unknown piece {m.piece!r}")
+        if m.piece in state.removed and m.target != "-":
+            raise IllegalMoveError(f"correction: {m.piece} is not in this game")
         for end in (m.source, m.target):
             if end != "-" and end not in board.cells:
                 raise IllegalMoveError(f"correction: unknown cell {end!r}")
@@ -157,6 +161,10 @@ def correct(state: GameState, action: Correction) -> GameState:
         if m.target != "-":
             placement.setdefault(m.target, []).append(m.piece)
     clean = {c: tuple(ps) for c, ps in placement.items() if ps}
+    try:
+        check_placement(board, clean)
+    except ValueError as exc:
+        raise IllegalMoveError(f"correction: {exc}") from None
     return replace(state, placement=clean, lost=lost, history=state.history + (str(action),))
 
 

@@ -335,31 +335,106 @@ class _StateParser:
         return state
 
 
+END_REASONS = ("fog-reached-shore", "nobody-can-move")
+
+
 def _check_against_board(state: GameState, board: Board) -> None:
-    """Reject states whose pieces, cells or counters do not exist on the board."""
+    """Reject states that cannot exist on this board: unknown pieces, cells and colours, a piece in
+    two places, fields holding more than they can, counters off their track (the message names
+    the key and what is wrong)."""
     if not state.turn_order:
         raise StateFormatError("game state: turn_order is empty")
+    _check_seats(state, board)
     pieces = set(board.islanders) | set(board.obstacles)
-    seen: set[str] = set()
     for key in ("setup", "placement"):
+        seen: dict[str, str] = {}
         for cell, ps in getattr(state, key).items():
             if cell not in board.cells:
                 raise StateFormatError(f"game state: {key} names unknown cell {cell!r}")
             for p in ps:
                 if p not in pieces:
                     raise StateFormatError(f"game state: {key}[{cell}] names unknown piece {p!r}")
-                if key == "placement":
-                    if p in seen:
-                        raise StateFormatError(f"game state: piece {p!r} stands on two cells")
-                    seen.add(p)
-    for isl in list(state.owners) + list(state.lost) + list(state.leaders):
+                if p in seen:
+                    where = f"on {seen[p]} and {cell}" if seen[p] != cell else f"twice on {cell}"
+                    raise StateFormatError(f"game state: {key}: piece {p!r} stands {where}")
+                seen[p] = cell
+        try:
+            check_placement(board, getattr(state, key))
+        except ValueError as exc:
+            raise StateFormatError(f"game state: {key}: {exc}") from None
+    for isl in list(state.owners) + list(state.lost) + list(state.leaders) + list(state.removed) + \
+            list(state.moved) + list(state.prepared):
         if isl not in board.islanders:
             raise StateFormatError(f"game state: unknown islander {isl!r}")
+    for isl, colour in state.owners.items():
+        if colour not in state.turn_order:
+            raise StateFormatError(f"game state: owners: {isl} belongs to {colour!r}, which is not playing")
+    for isl, row in state.lost.items():
+        if row not in board.rows:
+            raise StateFormatError(f"game state: lost: {isl} was lost in row {row!r}, which the board does not have")
+        if isl in state.where:
+            raise StateFormatError(f"game state: {isl} was taken by the FOG (lost) and stands on {state.where[isl]}")
+    for isl in state.removed:
+        if isl in state.where:
+            raise StateFormatError(f"game state: {isl} is not in this game (removed) but stands on {state.where[isl]}")
+    _check_counters(state, board)
+
+
+def check_placement(board: Board, placement: Placement) -> None:
+    """Fields holding what no table can: more pieces than a field holds, anything in the woods.
+    ValueError naming the field (used for saved states and for corrections alike)."""
+    for cell, ps in placement.items():
+        c = board.cells[cell]
+        if c.kind == "woods" and ps:
+            raise ValueError(f"{' and '.join(ps)} in the woods ({cell}): nothing stands in the woods")
+        if c.kind != "boat" and len(ps) > c.capacity:
+            raise ValueError(f"{' and '.join(ps)} on {cell}, which holds {c.capacity}")
+
+
+def _check_seats(state: GameState, board: Board) -> None:
+    """Players and colours as a table can seat them: each colour once, every colour playing."""
+    solo = state.mode == "solo"
+    if solo and len(state.players) != 1 or not solo and not 2 <= len(state.players) <= 4:
+        raise StateFormatError(f"game state: {len(state.players)} players in a {state.mode} game "
+                               f"({'1' if solo else '2 to 4'})")
+    known = board.boat_order if solo else board.player_colours
+    colours = [c for p in state.players for c in p.colours]
+    for colour in colours:
+        if colour not in known:
+            raise StateFormatError(f"game state: players: unknown colour {colour!r} (known: {', '.join(known)})")
+        if colours.count(colour) > 1:
+            raise StateFormatError(f"game state: players: colour {colour!r} is played twice")
+    if any(not p.name.strip() or not p.colours for p in state.players):
+        raise StateFormatError("game state: players: every player has a name and a colour")
+    if len(set(state.turn_order)) != len(state.turn_order) or set(state.turn_order) != set(colours):
+        raise StateFormatError(f"game state: turn_order {list(state.turn_order)} must list each colour played "
+                               f"({', '.join(colours)}) once")
+
+
+def _check_counters(state: GameState, board: Board) -> None:
+    """Counters and tracks within their range."""
     if not 0 <= state.fog < len(board.fog_fields):
         raise StateFormatError(f"game state: fog {state.fog} is off the FOG track (0..{len(board.fog_fields) - 1})")
     if not 0 <= state.turn_index < len(state.turn_order):
         raise StateFormatError(f"game state: turn_index {state.turn_index} is off the turn board")
     if state.round < 1 or state.mp_left < 0:
         raise StateFormatError("game state: round must be >= 1 and mp_left >= 0")
+    if state.seed < 0:
+        raise StateFormatError(f"game state: seed {state.seed} must be 0 or more")
     if state.mode == "solo" and set(state.nation_mp) != set(state.turn_order):
         raise StateFormatError("game state: a solo game needs nation_mp for every nation on the turn board")
+    for nation, mp in state.nation_mp.items():
+        if nation not in board.boat_order or mp < 0:
+            raise StateFormatError(f"game state: nation_mp[{nation!r}] = {mp}: a nation of the board, 0 MP or more")
+    areas = {c.area for c in board.cells.values() if c.area}
+    for area, value in state.area_values.items():
+        if area not in areas or value < 0:
+            raise StateFormatError(f"game state: area_values[{area!r}] = {value}: a boat area of the board, 0 or more")
+    for boat, stack in state.prep_stacks.items():
+        if boat not in board.boat_order or any(v <= 0 for v in stack):
+            raise StateFormatError(f"game state: prep_stacks[{boat!r}]: a boat of the board, bonuses above 0")
+    for colour, taken in state.prep_taken.items():
+        if colour not in state.turn_order or any(v <= 0 for v in taken):
+            raise StateFormatError(f"game state: prep_taken[{colour!r}]: a colour playing, bonuses above 0")
+    if state.end_reason is not None and state.end_reason not in END_REASONS:
+        raise StateFormatError(f"game state: end_reason {state.end_reason!r} is not one of {', '.join(END_REASONS)}")

@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.errors import IllegalMoveError, NotationError
 from companion.games.partner_race.cards import CARDS, DEALS_PER_DEALER, DECK, HAND, Card, card
+from companion.games.partner_race.saved import check_position, fields
 from companion.games.partner_race.track import (COLOURS, GOAL, backward, colour_of, forward, goal, locked, partner,
                                                 path, pawns_of, seat_of, team, track, valid)
 
@@ -281,10 +282,10 @@ def _corrected(state: RaceState, action: Correct) -> dict[str, str]:
             raise IllegalMoveError(f"the correction says {what} is on {source}, the game has it on {now}")
         if what != "card":
             where[what] = target
-    for colour in COLOURS:
-        circles = [where[p] for p in pawns_of(colour) if goal(where[p]) is not None]
-        if len(circles) != len(set(circles)):
-            raise IllegalMoveError(f"two {colour} pawns cannot share a goal circle")
+    try:
+        check_position(where)  # a correction never records a table that cannot be (saved.py)
+    except ValueError as exc:
+        raise IllegalMoveError(f"correction: {exc}") from None
     return where
 
 
@@ -449,18 +450,11 @@ def to_json(state: RaceState) -> dict[str, Any]:
 
 
 def from_json(data: Mapping[str, Any]) -> RaceState:
-    try:
-        where = {str(k): str(v) for k, v in data["where"].items()}
-        if set(where) != {p for c in COLOURS for p in pawns_of(c)} or not all(valid(v) for v in where.values()):
-            raise NotationError("'where': every pawn with a position (home, start, T0-T63, G1-G4)")
-        return RaceState(MappingProxyType(where), tuple(data.get("names", COLOURS)), int(data["dealer"]) % 4,
-                         int(data["deals"]), int(data["deal"]), int(data["turn"]) % 4,
-                         tuple(int(n) for n in data["cards_left"]), MappingProxyType(
-                             {str(k): int(v) for k, v in data.get("seen", {}).items() if k in CARDS}),
-                         data.get("last_card"), tuple(data.get("history", ())), int(data.get("seed", 0)),
-                         str(data.get("board", "standard")))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise NotationError(f"not a partner race state: {exc}") from None
+    """A saved state, every field checked and impossible positions refused (StateFormatError, a
+    NotationError's sibling: both are ValueErrors naming what is wrong)."""
+    f = fields(data)
+    return RaceState(MappingProxyType(f["where"]), f["names"], f["dealer"], f["deals"], f["deal"], f["turn"],
+                     f["cards_left"], MappingProxyType(f["seen"]), f["last_card"], f["history"], f["seed"], f["board"])
 
 
 __all__ = ["Correct", "Fold", "Play", "RaceState", "Step", "apply", "check", "from_json", "legal_actions",
