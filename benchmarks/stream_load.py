@@ -15,10 +15,11 @@ measures in one run:
    refuses (503) is tried again after its ``Retry-After``, as the pages do. Figures: every poll
    and move answered or not, their p50/p99/max, what the streams received.
 2. **slowloris** for ``--attack`` seconds: ``--slowloris`` sockets each sending one byte a second of
-   a request that never ends (reopened when the panel closes them), while a normal
-   ``GET /api/state`` is timed twice a second.
-3. **idle crowd** for ``--attack`` seconds: ``--idle`` connections that send nothing (reopened when
-   closed), the same GET timed.
+   a request that never ends, while a normal ``GET /api/state`` is timed twice a second. Each
+   socket the panel closes is opened again at once (a flood of connections, the harder case),
+   or with ``--hold`` not (the crowd keeps what it has).
+3. **idle crowd** for ``--attack`` seconds: ``--idle`` connections that send nothing (reopened as
+   above), the same GET timed.
 4. **after**: everything closed, the service's memory followed for ``--after`` seconds.
 
 The service's VmRSS is sampled all along. Nothing is asserted; the targets are in docs/service.md.
@@ -112,7 +113,14 @@ class Sampler(threading.Thread):
         return 100 * (rows[-1][1] - rows[0][1]) / (rows[-1][0] - rows[0][0])
 
     def during(self, phase: str) -> str:
-        return f"RSS max {max(self.of(phase), default=float('nan')):.0f} MB, CPU {self.cpu(phase):.0f} % of one core"
+        rows = [(at, mb) for at, p, mb, _ in self.samples if p == phase]
+        if not rows:
+            return "no samples"
+        top = max(rows, key=lambda row: row[1])
+        tenth = max(1, len(rows) // 10)
+        return (f"RSS max {top[1]:.0f} MB ({top[0] - rows[0][0]:.0f} s in), mean of the first tenth "
+                f"{sum(mb for _, mb in rows[:tenth]) / tenth:.0f} MB, of the last {sum(mb for _, mb in rows[-tenth:]) / tenth:.0f} MB; "
+                f"CPU {self.cpu(phase):.0f} % of one core")
 
 
 # ---------------------------------------------------------------------------------------------- streams
@@ -218,8 +226,9 @@ def driver(port: int, every: float, stop: threading.Event, out: list[tuple[str, 
 
 
 # ---------------------------------------------------------------------------------------------- attacks
-def crowd(port: int, count: int, trickle: bool, stop: threading.Event, stats: dict[str, int]) -> None:
-    """``count`` sockets kept open (reopened when the panel closes one); with ``trickle`` a byte a second each."""
+def crowd(port: int, count: int, trickle: bool, reopen: bool, stop: threading.Event, stats: dict[str, int]) -> None:
+    """``count`` sockets (with ``reopen``, one opened again at once for each the panel closes: a flood of
+    connections); with ``trickle`` each sends a byte a second of a request that never ends."""
     sel = selectors.DefaultSelector()
 
     def one() -> None:
@@ -246,7 +255,7 @@ def crowd(port: int, count: int, trickle: bool, stop: threading.Event, stats: di
             sel.unregister(s)
             s.close()  # type: ignore[union-attr]
             stats["closed by the panel"] += 1
-        while len(sel.get_map()) < count and not stop.is_set():
+        while reopen and len(sel.get_map()) < count and not stop.is_set():
             one()
         if trickle and time.monotonic() - last_byte >= 1.0:
             last_byte = time.monotonic()
@@ -262,10 +271,10 @@ def crowd(port: int, count: int, trickle: bool, stop: threading.Event, stats: di
         key.fileobj.close()  # type: ignore[union-attr]
 
 
-def attack(port: int, name: str, count: int, trickle: bool, seconds: float) -> str:
+def attack(port: int, name: str, count: int, trickle: bool, reopen: bool, seconds: float) -> str:
     stop = threading.Event()
     stats = {"opened": 0, "failed": 0, "closed by the panel": 0}
-    t = threading.Thread(target=crowd, args=(port, count, trickle, stop, stats), daemon=True)
+    t = threading.Thread(target=crowd, args=(port, count, trickle, reopen, stop, stats), daemon=True)
     t.start()
     probes: list[tuple[int, float]] = []
     end = time.monotonic() + seconds
@@ -277,7 +286,8 @@ def attack(port: int, name: str, count: int, trickle: bool, seconds: float) -> s
     t.join(30)
     ok = [took for status, took in probes if status == 200]
     within = sum(1 for took in ok if took <= 1.0)
-    return (f"{name}: {count} sockets for {seconds:.0f} s ({stats['opened']} opened, {stats['closed by the panel']} "
+    how = "reopened at once when closed" if reopen else "held, not reopened"
+    return (f"{name}: {count} sockets ({how}) for {seconds:.0f} s ({stats['opened']} opened, {stats['closed by the panel']} "
             f"closed by the panel, {stats['failed']} could not connect); a normal GET /api/state twice a second: "
             f"{len(ok)}/{len(probes)} answered 200, {within}/{len(probes)} within 1 s, {figures(ok)}")
 
@@ -359,6 +369,8 @@ def main() -> int:
     ap.add_argument("--slowloris", type=int, default=1000)
     ap.add_argument("--idle", type=int, default=2000)
     ap.add_argument("--attack", type=float, default=30.0, help="seconds of each attack phase")
+    ap.add_argument("--hold", action="store_true",
+                    help="the crowds keep the sockets they opened instead of opening one again for each closed")
     ap.add_argument("--after", type=float, default=60.0, help="seconds the memory is followed after the load")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -383,10 +395,10 @@ def main() -> int:
                 f"CPU {sampler.cpu('quiet'):.0f} % of one core (nobody connected)")
             streams_phase(port, args, sampler, say)
             sampler.phase = "slowloris"
-            say(attack(port, "slowloris", args.slowloris, True, args.attack))
+            say(attack(port, "slowloris", args.slowloris, True, not args.hold, args.attack))
             say(f"  the service during it: {sampler.during('slowloris')}")
             sampler.phase = "idle"
-            say(attack(port, "idle crowd", args.idle, False, args.attack))
+            say(attack(port, "idle crowd", args.idle, False, not args.hold, args.attack))
             say(f"  the service during it: {sampler.during('idle')}")
             sampler.phase = "after"
             after_start = time.monotonic()

@@ -22,6 +22,7 @@ reading is dropped (events) or skips frames (camera) instead of growing a buffer
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 import time
@@ -36,6 +37,7 @@ from companion.errors import FogCompanionError
 from web_ui.model import leds_json, state_json
 
 bp = Blueprint("stream", __name__)
+log = logging.getLogger(__name__)
 
 LED_INTERVAL = 0.2  # seconds between checks of the strip's picture
 IDLE_EXIT = 5.0  # seconds a hub thread stays without any stream before it ends (started again on demand)
@@ -285,13 +287,22 @@ class StreamHub:
                     items = list(self._inbox)
                     self._inbox.clear()
                 for k, item in enumerate(items):
-                    if isinstance(item, Feed):
-                        if self._greet(item):
-                            feeds.append(item)
-                    else:
-                        burst_over = not any(not isinstance(later, Feed) for later in items[k + 1:])
-                        self._forward(item, feeds, burst_over)
-                leds = leds_json(getattr(self.companion, "hardware", None))
+                    try:
+                        if isinstance(item, Feed):
+                            if self._greet(item):
+                                feeds.append(item)
+                        else:
+                            burst_over = not any(not isinstance(later, Feed) for later in items[k + 1:])
+                            self._forward(item, feeds, burst_over)
+                    except Exception:  # a bug drawing one state must not end every page's stream
+                        log.exception("the event stream could not send %r", getattr(item, "kind", "a greeting"))
+                        if isinstance(item, Feed):
+                            self._end(item)
+                try:
+                    leds = leds_json(getattr(self.companion, "hardware", None))
+                except Exception:
+                    log.exception("the event stream could not read the LEDs")
+                    leds = None
                 if leds is not None and leds["pixels"] != last_leds:
                     last_leds = leds["pixels"]
                     text = _sse("leds", leds).encode()
@@ -338,7 +349,7 @@ class StreamHub:
 
     # ------------------------------------------------------------------ camera
     def _run_camera(self) -> None:
-        seen = 0
+        seen, failed = 0, False
         idle_since = time.monotonic()
         try:
             while not self.stopping.is_set():
@@ -356,24 +367,16 @@ class StreamHub:
                     for feed in feeds:
                         self._end(feed)
                     continue
-                seen = camera.wait_frame(seen, timeout=1.0)  # no new frame within a second: the picture (or fault) again
-                parts: dict[bool, bytes | None] = {}
-                for feed in feeds:
-                    sink = feed.sink
-                    if sink is None or feed.released:
-                        continue
-                    if sink.backlog() > self.limits.camera_backlog:  # a slow viewer skips this frame
-                        if sink.stalled(STALLED):
-                            self._end(feed)
-                        continue
-                    if feed.overlay not in parts:
-                        data = picture(camera, feed.overlay)
-                        parts[feed.overlay] = None if data is None else mjpeg_part(data)
-                    part = parts[feed.overlay]
-                    if part is not None and self._send(feed, part):
-                        feed.sent += 1
-                        if feed.limit is not None and feed.sent >= feed.limit:
-                            self._end(feed)
+                try:
+                    seen = camera.wait_frame(seen, timeout=1.0)  # no new frame within a second: the picture again
+                    self._frame(camera, feeds)
+                except Exception:  # the camera's own faults are pictures; anything else is a bug, logged once
+                    if not failed:
+                        log.exception("the camera stream could not send a frame")
+                    failed = True
+                    self.stopping.wait(1.0)
+                    continue
+                failed = False
                 self.stopping.wait(max(0.0, self.period - (time.monotonic() - start)))
         finally:
             with self._lock:
@@ -382,6 +385,26 @@ class StreamHub:
                     self._camera_thread = None
             if self.stopping.is_set():
                 for feed in feeds:
+                    self._end(feed)
+
+    def _frame(self, camera: Any, feeds: list[Feed]) -> None:
+        """The picture now to every viewer that has taken the last one (a slow one skips it)."""
+        parts: dict[bool, bytes | None] = {}
+        for feed in feeds:
+            sink = feed.sink
+            if sink is None or feed.released:
+                continue
+            if sink.backlog() > self.limits.camera_backlog:  # a slow viewer skips this frame
+                if sink.stalled(STALLED):
+                    self._end(feed)
+                continue
+            if feed.overlay not in parts:
+                data = picture(camera, feed.overlay)
+                parts[feed.overlay] = None if data is None else mjpeg_part(data)
+            part = parts[feed.overlay]
+            if part is not None and self._send(feed, part):
+                feed.sent += 1
+                if feed.limit is not None and feed.sent >= feed.limit:
                     self._end(feed)
 
 
