@@ -221,3 +221,35 @@ def test_run_says_what_hardware_it_found_once(tmp_path: Path):
     for prefix in ("LEDs:", "buttons:", "camera:", "panel:"):
         said = [x for x in lines if re.match(prefix, x)]
         assert len(said) == 1, (prefix, lines)
+
+
+def test_no_page_load_asks_for_a_file_that_is_not_there_in_a_real_browser(running: tuple[Companion, int]):
+    """Every page opened in headless Chromium: no request of the page answers 4xx or fails (the tab
+    icon, the manifest and its icons included)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed")
+    companion, port = running
+    base = f"http://127.0.0.1:{port}"
+    pages = ["/", "/setup", "/table", "/calibration", "/score", "/games", "/lens", "/fit",
+             f"/games/{companion.session.game_id}"]
+    bad: list[str] = []
+    asked: set[str] = set()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            # a request the next page's navigation cancels (ERR_ABORTED) did not fail: it was not needed any more
+            page.on("requestfailed", lambda r: bad.append(f"failed {r.url} {r.failure}")
+                    if "ERR_ABORTED" not in (r.failure or "") else None)
+            page.on("request", lambda r: asked.add(r.url.removeprefix(base)))
+            for path in pages:
+                page.goto(base + path, wait_until="load")
+                manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.status)")
+                assert manifest == 200, path
+        finally:
+            browser.close()
+    assert not bad, bad
+    assert "/manifest.webmanifest" in asked
