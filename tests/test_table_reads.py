@@ -127,3 +127,20 @@ def test_a_stack_of_two_is_read_as_the_top_one_and_the_game_knows_the_one_beneat
     assert GAME.hidden(state, seen) == {"blue-1": "T11"}
     seen["T11"].append("blue-1")
     assert {c: sorted(ps) for c, ps in seen.items()} == {c: sorted(ps) for c, ps in GAME.expected(state).items()}
+
+
+def test_two_pawns_brought_out_stand_on_each_other_on_their_starting_space(detector: BoardDetector):
+    """A second pawn brought out while the first still waits on the starting space is put on it (the
+    space is narrower than two pawns side by side): the camera reads the top one, the game knows the
+    other beneath - where before the one beneath was "not on the board: put every pawn back"."""
+    where = {**STATE.where, **{f"{c}-{n}": "start" for c in ("yellow", "green", "blue", "red") for n in (1, 2)}}
+    state = replace(STATE, where=where)
+    placement = {c: sorted(ps, reverse=True) for c, ps in GAME.expected(state).items()}  # pawn 1 laid on pawn 2
+    with SimulatedTable(LAYOUT, placement, seed=1) as table:
+        obs = detector.detect(table.read())
+    seen: dict[str, list[str]] = {}
+    for piece, cell in obs.pieces.items():
+        seen.setdefault(cell, []).append(piece)
+    assert {c: ps for c, ps in seen.items() if c.startswith("start-")} == {
+        f"start-{c}": [f"{c}-1"] for c in ("yellow", "green", "blue", "red")}
+    assert GAME.hidden(state, seen) == {f"{c}-2": f"start-{c}" for c in ("yellow", "green", "blue", "red")}

@@ -214,8 +214,11 @@ def _build(board: RaceBoard) -> Layout:
         kind, colour = (cid.split("-") + [""])[:2] if "-" in cid else ("track", "")
         fill = board.rgb.get(colour) if kind in ("start", "home") else GOAL_FILL.get(colour) if kind == "goal" else (235, 225, 200)
         label = cid if kind == "track" else cid.replace("-", " ")
-        # two pawns of one colour on a track space are a stack: the one landing is put on the other
-        facts = {"colour": colour} if colour else {"stack": True}
+        # two pawns of one colour on a track space (or brought out onto their starting space) are a
+        # stack: the one landing is put on the other (a space is narrower than two pawns side by side)
+        facts: dict[str, Any] = {"stack": True} if kind in ("track", "start") else {}
+        if colour:
+            facts["colour"] = colour
         cells[cid] = Cell(cid, kind, centre, polygon(centre, r, 16), label, colour or None, fill, (60, 60, 60),
                           facts=facts)
     pieces: dict[str, Piece] = {}

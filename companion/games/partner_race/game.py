@@ -67,10 +67,11 @@ def _up_next(state: RaceState) -> str:
 
 
 def _covers(seen: Mapping[str, Sequence[str]]) -> dict[str, set[str]]:
-    """Track spaces by the colours seen on them: where a pawn of that colour can be hidden beneath."""
+    """Track spaces (and starting spaces) by the colours seen on them: where a pawn of that colour can
+    be hidden beneath (two pawns brought out stand on each other on their starting space)."""
     out: dict[str, set[str]] = {c: set() for c in COLOURS}
     for cell, pieces in seen.items():
-        if cell.startswith("T"):
+        if cell.startswith(("T", "start-")):
             for piece in pieces:
                 if not piece.startswith("card-"):
                     out[colour_of(piece)].add(cell)
@@ -327,7 +328,8 @@ class PartnerRaceGame:
         out = {}
         for pawn, pos in state.where.items():
             cell = place_of(pawn, pos)
-            if pawn not in visible and track(pos) is not None and cell in covers.get(colour_of(pawn), set()):
+            if pawn not in visible and (track(pos) is not None or pos == "start") and \
+                    cell in covers.get(colour_of(pawn), set()):
                 out[pawn] = cell
         return out
 
