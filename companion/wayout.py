@@ -121,14 +121,16 @@ class WayOut:
 
     # ------------------------------------------------------------------ one piece
     def correct_piece(self, piece: str, cell: str | None) -> Any:
-        """The players say ``piece`` really stands on ``cell`` (None: off the board), whatever the
-        camera reads now. Where the game has it elsewhere, that is recorded as a correction; where
-        the camera reads it otherwise than there, it is excused."""
+        """The players say ``piece`` really stands on ``cell`` (None: off the board). Where the game has
+        it elsewhere, that is recorded as a correction. The camera is excused where it does not see the
+        piece at all, or where the game already has it on ``cell``; a correction the camera sees
+        contradicted (the piece read on another cell) is a disagreement, never said to be in sync."""
         with self._lock:
             self._game()
             read = _where(self._picture_now(excused=False)).get(piece)
             expected = self.expected()
-            if _where(expected).get(piece) != cell:
+            affirms = _where(expected).get(piece) == cell  # the players side with the game against the camera
+            if not affirms:
                 layout = self.game.layout(self.state)
                 placement = {c: [p for p in ps if p != piece] for c, ps in expected.items()}
                 if cell is not None:
@@ -143,7 +145,9 @@ class WayOut:
             elif read == cell:
                 raise SessionError(f"nothing to correct: the camera sees {piece} "
                                    f"{'on ' + cell if cell else 'off the board'}, where the game has it")
-            if read != cell:
+            # the camera is overruled where it misses the piece, or where the players say the game is
+            # right; a correction to a cell the camera sees the piece elsewhere than stays a disagreement
+            if read != cell and (affirms or read is None):
                 self.status.excused[piece] = (read, cell)
             self._check_sync("the correction")
             return self.state
