@@ -93,7 +93,7 @@ def start(data: Path, env: dict[str, str],
     raise AssertionError(f"the companion did not start (exit {proc.wait()}):\n" + "".join(seen[-30:]))
 
 
-def test_a_new_game_set_up_at_the_simulated_table_is_verified_whatever_its_setup(tmp_path: Path):
+def test_a_new_game_set_up_with_a_marker_the_camera_once_misread_is_verified_at_the_simulated_table(tmp_path: Path):
     """What the driver below does after a game over: a new game, hands set the table up, the camera
     verifies it. Setup 28 puts green-sailor-2 on D4, where the simulated camera sees its marker at
     16 px; it once stayed 'D4 expected green-sailor-2, seen []' for good, and the game never began."""
