@@ -112,6 +112,15 @@ def good_prefix(game_id: str, rows: Iterable[tuple[Any, Any, Any, Any]]) -> tupl
     events: list[LoggedEvent] = []
     for seq, at, kind, data in ordered:
         expected = len(events) + 1
+        if seq == expected and type(seq) is int and type(at) is float and type(kind) is str and type(data) is str \
+                and kind and data[:1] == "{" and math.isfinite(at):  # the usual row, read at once
+            try:
+                parsed = json.loads(data)
+            except ValueError:
+                parsed = None
+            if type(parsed) is dict:
+                events.append(LoggedEvent(seq, at, kind, parsed))
+                continue
         after = f"the row after event {len(events)}" if events else "the first event row"
         if isinstance(seq, int) and seq > expected:
             return events, Damage(game_id, f"event {expected}", expected, f"it is missing: the next row is event {seq}",

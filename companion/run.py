@@ -382,7 +382,7 @@ def supervise(companion: Companion, notifier: Any, stopping: threading.Event,
         except Exception:  # noqa: BLE001 - the main loop must keep pinging
             log.exception("checking a move left part-way failed")
         try:
-            companion.store.check_files()  # a journal deleted under us is saved and said at once
+            companion.store.tick()  # a journal deleted under us is saved and said at once; a burst copied
         except Exception:  # noqa: BLE001 - the main loop must keep pinging
             log.exception("checking the game log's files failed")
         ticks += step

@@ -172,7 +172,10 @@ class GameStore(WatchedFiles):
     one (the companion publishes it to the pages).
     """
 
-    CHECKPOINT = "TRUNCATE"  # after every commit ("" = leave it to SQLite: only for the benchmark's comparison)
+    # A commit is copied into the file at once, unless the last copy is younger than this (a burst of
+    # commits is copied once, by the next one past it or by ``tick``). None: left to SQLite (the
+    # benchmark's comparison, and tests that play a companion killed before its writes reached the file).
+    CHECKPOINT_EVERY: float | None = 0.5
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -182,6 +185,7 @@ class GameStore(WatchedFiles):
         self.on_notice: Callable[[str], None] | None = None
         self.recovered_from: Path | None = None  # the moved-aside file this one was recovered from
         self._files: dict[str, tuple[int, int] | None] = {}
+        self._copied, self._uncopied = 0.0, False  # when commits were last copied into the file; any since?
         self._db = self._open()
 
     def _notice(self, text: str) -> None:
@@ -196,7 +200,6 @@ class GameStore(WatchedFiles):
     # ------------------------------------------------------------------ opening
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
-        db.text_factory = text_value  # a row that is not UTF-8 is read as bytes, not an exception
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -326,23 +329,35 @@ class GameStore(WatchedFiles):
                 raise unavailable(self.path, exc, doing) from exc
         self.check_files()
 
-    def _checkpoint(self) -> None:
-        """Copy the commit from the -wal into the database file, and empty the -wal.
+    def _checkpoint(self, now: bool = False) -> None:
+        """Copy the commits from the -wal into the database file, and empty the -wal.
 
-        The -wal then never holds the only copy of a game (one deleted by another program can
-        lose nothing), and each commit writes it from its start, so a full disk shows at the very
-        next move rather than after the space an earlier, larger journal left behind.
-        ``benchmarks/store_speed.py`` measures what this costs per event.
+        The -wal then does not hold the only copy of a game for longer than ``CHECKPOINT_EVERY``
+        (one deleted by another program can lose nothing older), and the next commit writes it from
+        its start, so a full disk shows at the very next move rather than after the space an
+        earlier, larger journal left behind. ``benchmarks/store_speed.py`` measures the cost.
         """
-        if not self.CHECKPOINT:
+        if self.CHECKPOINT_EVERY is None:
+            return
+        if not now and time.monotonic() - self._copied < self.CHECKPOINT_EVERY:
+            self._uncopied = True
             return
         try:  # never waiting: with a reader (the doctor, `fog-companion list`) it copies what it can, as PASSIVE
             self._db.execute("PRAGMA busy_timeout=0")
-            self._db.execute(f"PRAGMA wal_checkpoint({self.CHECKPOINT})").fetchone()
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            self._copied, self._uncopied = time.monotonic(), False
         except sqlite3.Error as exc:  # the commit stands in the WAL: SQLite checkpoints it later itself
             log.warning("checkpointing %s failed: %s", self.path, exc)
         finally:
             self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+
+    def tick(self) -> str | None:
+        """Called every second by the main loop: the files checked, the commits of a burst copied into the file."""
+        notice = self.check_files()
+        with self._lock:
+            if self._uncopied:
+                self._checkpoint(now=True)
+        return notice
 
     def create_game(self, setup: dict[str, Any], title: str = "", game: str = "fog",
                     replaces: str | None = None, replaced_status: str = "abandoned") -> str:
@@ -366,9 +381,9 @@ class GameStore(WatchedFiles):
         with self._lock:
             try:
                 with _transaction(self._db):
-                    row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events NOT INDEXED WHERE game_id=?",
-                                           (game_id,)).fetchone()
-                    seq = int(row[0]) + 1 if isinstance(row[0], int) else self._next_seq(game_id)
+                    row = self._db.execute("SELECT COALESCE(MAX(CASE WHEN typeof(seq)='integer' THEN seq END), 0) "
+                                           "FROM events NOT INDEXED WHERE game_id=?", (game_id,)).fetchone()
+                    seq = int(row[0]) + 1
                     self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
                                      (game_id, seq, time.time(), kind, payload))
                 self._checkpoint()
@@ -376,11 +391,6 @@ class GameStore(WatchedFiles):
                 raise unavailable(self.path, exc, "written") from exc
         self.check_files()
         return seq
-
-    def _next_seq(self, game_id: str) -> int:
-        """After a damaged row whose sequence is not a number: one past the largest number there is."""
-        rows = self._db.execute("SELECT seq FROM events NOT INDEXED WHERE game_id=?", (game_id,)).fetchall()
-        return max((r[0] for r in rows if isinstance(r[0], int)), default=0) + 1
 
     def switch_to(self, game_id: str, pauses: str | None = None) -> None:
         """Resume ``game_id``; ``pauses`` (the running game) is paused in the same transaction."""
@@ -390,10 +400,11 @@ class GameStore(WatchedFiles):
         self._write("written", *statements)
 
     def record(self, game_id: str) -> GameRecord:
-        for record in self.games():
-            if record.id == game_id:
-                return record
-        raise NoSuchGameError(f"no game {game_id!r} in {self.path}")
+        rows = self._read("SELECT g.id, g.created, g.game, g.title, g.status, (SELECT COUNT(*) FROM events e "
+                          "WHERE e.game_id = g.id), g.note FROM games g WHERE g.id=?", (game_id,))
+        if not rows:
+            raise NoSuchGameError(f"no game {game_id!r} in {self.path}")
+        return _record(rows[0])
 
     def set_status(self, game_id: str, status: str, note: str = "") -> None:
         self._write("written", ("UPDATE games SET status=?, note=? WHERE id=?", (status, note, game_id)))
@@ -431,30 +442,48 @@ class GameStore(WatchedFiles):
 
     # ------------------------------------------------------------------ reading
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Rows as stored; text that is not UTF-8 (a damaged row) comes back as bytes instead of an error.
+
+        Python's own decoding is kept for the usual rows (it is fast); only a query that meets such
+        a row is read again with a decoder that keeps its bytes.
+        """
         with self._lock:
             try:
-                return self._db.execute(sql, params).fetchall()
+                try:
+                    return self._db.execute(sql, params).fetchall()
+                except sqlite3.OperationalError as exc:
+                    if "decode" not in str(exc):
+                        raise
+                self._db.text_factory = text_value
+                try:
+                    return self._db.execute(sql, params).fetchall()
+                finally:
+                    self._db.text_factory = str
             except sqlite3.Error as exc:
                 raise unavailable(self.path, exc, "read") from exc
 
     def read_log(self, game_id: str) -> GameLog:
         """A game as far as it reads: setup, good prefix, every row (by a full table scan), first damage.
 
-        The rows are read without the index and counted through it too: if the two disagree (an
-        index page went bad while running) the indexes are rebuilt and it is said.
+        The rows are read without the index, and the index is asked how many rows it holds and
+        where they are (sums of their row ids and numbers): if the two disagree (an index page
+        went bad while running) the indexes are rebuilt and it is said.
         """
         record = self.record(game_id)
         [(raw_setup,)] = self._read("SELECT setup FROM games NOT INDEXED WHERE id=?", (game_id,))[:1] or [(None,)]
-        scanned = self._read("SELECT rowid, seq, at, kind, data FROM events NOT INDEXED WHERE game_id=?", (game_id,))
-        indexed = self._read(f"SELECT rowid, seq FROM events INDEXED BY {EVENTS_INDEX} WHERE game_id=?", (game_id,))
-        if sorted(indexed) != sorted((r[0], r[1]) for r in scanned if isinstance(r[1], int)):
-            self._rebuild_index(game_id, len(indexed), len(scanned))
+        scanned = self._read("SELECT rowid, seq, at, kind, data FROM events NOT INDEXED WHERE game_id=? ORDER BY rowid",
+                             (game_id,))
+        [indexed] = self._read(f"SELECT COUNT(*), TOTAL(rowid), TOTAL(seq) FROM events INDEXED BY {EVENTS_INDEX} "
+                               "WHERE game_id=?", (game_id,))
+        numbered = [r for r in scanned if isinstance(r[1], int)]
+        if tuple(indexed) != (len(numbered), float(sum(r[0] for r in numbered)), float(sum(r[1] for r in numbered))):
+            self._rebuild_index(game_id, indexed[0], len(scanned))
         rows = [r[1:] for r in scanned]
+        rows.sort(key=lambda r: (0, r[0]) if isinstance(r[0], int) else (1, 0))
         events, damage = good_prefix(game_id, rows)
         setup, why = decode_json(raw_setup, "setup")
         if setup is None:
             damage = Damage(game_id, "setup", None, str(why), 0)
-        rows.sort(key=lambda r: (0, r[0]) if isinstance(r[0], int) else (1, 0))
         return GameLog(record, setup, events, rows, damage, raw_setup)
 
     def _rebuild_index(self, game_id: str, indexed: int, scanned: int) -> None:
@@ -492,8 +521,7 @@ class GameStore(WatchedFiles):
     def games(self) -> list[GameRecord]:
         rows = self._read("SELECT g.id, g.created, g.game, g.title, g.status, COUNT(e.seq), g.note FROM games g "
                           "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.created")
-        return [GameRecord(_text(i), float(c) if isinstance(c, (int, float)) else 0.0, _text(g), _text(t), _text(s),
-                           int(n), _text(note)) for i, c, g, t, s, n, note in rows]
+        return [_record(row) for row in rows]
 
     def unfinished(self) -> str | None:
         """The most recent game still being played (resumed on start), if all of its log reads.
@@ -522,6 +550,13 @@ class GameStore(WatchedFiles):
 
     def __iter__(self) -> Iterator[GameRecord]:
         return iter(self.games())
+
+
+def _record(row: tuple[Any, ...]) -> GameRecord:
+    """A game row as listed: every column readable (a damaged one shown with replacement marks)."""
+    game_id, created, game, title, status, events, note = row
+    return GameRecord(_text(game_id), float(created) if isinstance(created, (int, float)) else 0.0, _text(game),
+                      _text(title), _text(status), int(events), _text(note))
 
 
 def _integrity(db: sqlite3.Connection) -> list[str]:
