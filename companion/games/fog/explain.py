@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.games.fog.movement import MoveAction, Movement, Pos, Rules, apply_step, movements_from
 from companion.games.fog.state import GameState
+from companion.games.fog.words import capital, names, piece_name, player_name
 
 NODE_LIMIT = 60_000
 CLUSTER_GAP = 2  # fields between moved islanders that are explained separately
@@ -122,17 +123,17 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
     where_before = before.where
     for p, cell in where_before.items():
         if p in board.obstacles and where_after.get(p) != cell:
-            return Explanation(reason=f"obstacle {p} moved from {cell} to {where_after.get(p, 'off the board')}; "
+            return Explanation(reason=f"{capital(piece_name(board, p))} moved from {cell} to {where_after.get(p, 'off the board')}; "
                                       "obstacles never move", offenders=(p,), rule="obstacles")
     for p in where_after:
         if p in before.lost:
-            return Explanation(reason=f"{p} was taken by the FOG in row {before.lost[p]} and cannot come back",
+            return Explanation(reason=f"{capital(piece_name(board, p))} was taken by the FOG in row {before.lost[p]} and cannot come back",
                                offenders=(p,), rule="fog")
         if p not in where_before:
             return Explanation(reason=f"{p} is not in this game", offenders=(p,), rule="board")
     missing = sorted(p for p in where_before if p not in where_after)
     if missing:
-        return Explanation(reason=f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not on the board",
+        return Explanation(reason=f"{capital(names(board, missing))} {'is' if len(missing) == 1 else 'are'} not on the board",
                            offenders=tuple(missing), rule="missing")
     for p, cell in where_after.items():
         if p not in board.islanders:
@@ -140,20 +141,20 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
         c = board.cells[cell]
         before_cell = board.cells[where_before[p]]
         if before_cell.kind == "boat" and (c.kind != "boat" or c.boat != before_cell.boat):
-            return Explanation(reason=f"{p} left the {before_cell.boat} boat; nobody ever leaves a boat again",
+            return Explanation(reason=f"{capital(piece_name(board, p))} left the {before_cell.boat} boat; nobody ever leaves a boat again",
                                offenders=(p,), rule="boarding")
         if c.kind == "woods":
-            return Explanation(reason=f"{p} stands in the woods ({cell})", offenders=(p,), rule="woods")
+            return Explanation(reason=f"{capital(piece_name(board, p))} stands in the woods ({cell})", offenders=(p,), rule="woods")
         if board.row_of(cell) in covered:
-            return Explanation(reason=f"{p} stands in row {board.row_of(cell)}, which the FOG covers",
+            return Explanation(reason=f"{capital(piece_name(board, p))} stands in row {board.row_of(cell)}, which the FOG covers",
                                offenders=(p,), rule="fog")
         if c.kind == "boat" and c.place == "productive" and c.islander_type != board.islanders[p].type:
-            return Explanation(reason=f"{p} cannot take {cell}: that place is for a {c.islander_type}",
+            return Explanation(reason=f"{capital(piece_name(board, p))} cannot take {cell}: that place is for a {c.islander_type}",
                                offenders=(p,), rule="boarding")
     for cell, pieces in target.items():
         c = board.cells[cell]
         if c.kind != "boat" and len(pieces) > 1:
-            return Explanation(reason=f"{' and '.join(pieces)} stand on the same field {cell}",
+            return Explanation(reason=f"{capital(names(board, pieces))} stand on the same field {cell}",
                                offenders=tuple(p for p in pieces if p in board.islanders), rule="empty-field")
         if c.kind == "boat" and c.place == "stern" and len(pieces) > c.capacity and \
                 len(before.pieces_at(cell)) < len(pieces) and not before.options.drive_off == "advanced":
@@ -375,8 +376,9 @@ class _Search:
         worst = max(self.target_of, key=lambda p: self.dist[self.before.where[p]].get(self.target_of[p], 99)
                     if p in self.before.where else -1)
         return Explanation(
-            reason=f"this change needs at least {h0} MP ({worst} from {self.before.where[worst]} to "
-                   f"{self.target_of[worst]}); {self.before.active_colour} has {self.budget} MP left",
+            reason=f"this change needs at least {h0} MP ({piece_name(self.board, worst)} from "
+                   f"{self.before.where[worst]} to {self.target_of[worst]}); "
+                   f"{player_name(self.before, self.before.active_colour)} has {self.budget} MP left",
             offenders=(worst,), rule="movement-points")
 
     def _explain_failure(self, expanded: int) -> Explanation:
@@ -387,16 +389,17 @@ class _Search:
             single = _single_reach(self.before, self.rules, p, self.target_of[p])
             if not single:
                 return Explanation(
-                    reason=f"{p} cannot get from {self.before.where[p]} to {self.target_of[p]} by legal movements "
-                           f"with {self.budget} MP", offenders=(p,), rule="movement", searched=expanded)
+                    reason=f"{capital(piece_name(self.board, p))} cannot get from {self.before.where[p]} to "
+                           f"{self.target_of[p]} by legal movements with {self.budget} MP", offenders=(p,),
+                    rule="movement", searched=expanded)
         if foreign:
             return Explanation(
-                reason=f"{', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} not "
-                       f"{self.before.active_colour}'s; another colour's islander only moves when pushed, "
-                       "swapped or pulled back, and no legal sequence does that here",
+                reason=f"{capital(names(self.board, foreign))} {'is' if len(foreign) == 1 else 'are'} not "
+                       f"{player_name(self.before, self.before.active_colour)}'s to move: another player's islander "
+                       "only moves when pushed, swapped or pulled back, and no legal sequence does that here",
                 offenders=tuple(foreign), rule="not-your-islander", searched=expanded)
         return Explanation(reason=f"no sequence of legal movements within {self.budget} MP explains the moves of "
-                                  f"{', '.join(changed)}", offenders=tuple(changed), rule="movement",
+                                  f"{names(self.board, changed)}", offenders=tuple(changed), rule="movement",
                            searched=expanded)
 
 

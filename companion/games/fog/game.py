@@ -27,6 +27,7 @@ from companion.games.fog.setup import new_game
 from companion.games.fog.solo import new_solo_game
 from companion.games.fog.state import GameState, Player
 from companion.games.fog.text import render
+from companion.games.fog.words import capital, moves_words, names, piece_name, player_name
 
 MAX_NAME = 40
 OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, team-scoring=sum|lowest, "
@@ -54,9 +55,10 @@ OPTION_SWITCHES: list[dict[str, Any]] = [
 ]
 
 
-def _choice(option: Option) -> Choice:
-    text = ", ".join(str(m) for m in option.movements) or "nothing moved"
-    return Choice(tuple(str(a) for a in option.actions), f"{text} ({option.cost} MP)", option.to_dict())
+def _choice(state: GameState, option: Option) -> Choice:
+    """A reading in words for the players (the actions keep their notation for the log)."""
+    return Choice(tuple(str(a) for a in option.actions), f"{capital(moves_words(state, option.movements))} "
+                  f"({option.cost} MP)", option.to_dict())
 
 
 def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
@@ -69,23 +71,36 @@ def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]
     free endurance run while MP are left (it ends the turn).
     """
     before, after = state.where, {p: c for c, ps in seen.items() for p in ps}
+    board = state.board_data
     movers = dict.fromkeys(m.islander for m in option.movements)
     back = [i for i in movers if before.get(i) == after.get(i)]
     own = set(state.islanders_of(state.active_colour)) if state.active_colour else set()
-    active = state.active_colour
+    who = player_name(state, state.active_colour)
     changed = [p for p in set(before) | set(after) if before.get(p) != after.get(p)]
+    asked = _did(state, option, back)
     if changed and not own & set(changed):
-        return (f"only {', '.join(sorted(changed))} moved, and it is {active}'s turn: did "
-                f"{' and '.join(back or movers)} push and run back ({option.cost} MP)? If a piece was moved out of "
-                "turn, put it back.")
+        return (f"Only {names(board, sorted(changed))} moved, and it is {who}'s turn. {asked} "
+                f"({option.cost} MP) If a piece was moved out of turn, put it back.")
     if back:
-        return (f"{' and '.join(back)} ended where {'they' if len(back) > 1 else 'it'} started: was that a push and "
-                f"a run back ({option.cost} MP)? If not, put the pieces back.")
+        return f"{asked} ({option.cost} MP) If not, put the pieces back."
     free = [m.islander for m in option.movements if m.kind == "endurance"]
     if free and state.mp_left - option.cost > 0:
-        return (f"{free[0]}'s last field can be its free endurance run, which ends the turn with "
-                f"{state.mp_left - option.cost} MP unused, or a plain run that keeps the turn going: which was it?")
+        return (f"Was the last step of {piece_name(board, free[0])} its free endurance run, which ends {who}'s turn "
+                f"with {state.mp_left - option.cost} MP unused, or a plain run that keeps the turn going?")
     return None
+
+
+def _did(state: GameState, option: Option, back: Sequence[str]) -> str:
+    """What a reading says happened, asked: "Did the green sailor push the red elder and run back?"
+    (the pushed or swapped tokens named from where they stood)."""
+    board, where = state.board_data, state.where
+    first = option.movements[0]
+    hand = {"push": "push", "swap": "swap places with"}.get(first.kind)
+    there = [p for p, c in where.items() if len(first.path) > 1 and c == first.path[1] and p != first.islander]
+    mover = piece_name(board, first.islander)
+    if hand and there:
+        return f"Did {mover} {hand} {names(board, there)}{' and run back' if first.islander in back else ''}?"
+    return f"Was it this: {moves_words(state, option.movements)}?"
 
 
 def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -> tuple[Player, ...]:
@@ -248,13 +263,14 @@ class FogGame:
         ended = rules.apply(state, EndTurn("done"))
         if ended.lost != state.lost and self.expected(ended) == target:
             # The tokens the FOG takes at the end of this turn were turned over: the turn ended.
-            taken = ", ".join(sorted(set(ended.lost) - set(state.lost)))
-            return Reconciliation((Choice(("end-turn done",), f"the turn ended and the FOG took {taken}"),))
+            taken = names(state.board_data, sorted(set(ended.lost) - set(state.lost)))
+            return Reconciliation((Choice(("end-turn done",), f"{player_name(state, state.active_colour)}'s turn "
+                                                               f"ended and the FOG took {taken}"),))
         answer = explain(state, seen)
         if not answer.ok:  # half a swap or a push is a step (a hand moves one token at a time), not illegal
             return steps.part_way(state, target) or Reconciliation.illegal(
                 answer.reason or "not a legal move", answer.offenders, answer.rule)
-        choices = tuple(_choice(o) for o in answer.options)
+        choices = tuple(_choice(state, o) for o in answer.options)
         question = hidden_in(state, answer.options[0], target)
         if question is None:
             return Reconciliation(choices)
@@ -268,7 +284,7 @@ class FogGame:
         if any(m.kind == "endurance" for m in answer.options[0].movements):
             # The same picture without the free run: a plain run, paid for, the turn goes on.
             other = explain(replace(state, endurance_used=True), seen)
-            plain = tuple(_choice(o) for o in other.options if o.cost <= state.mp_left)
+            plain = tuple(_choice(state, o) for o in other.options if o.cost <= state.mp_left)
         return Reconciliation(plain + choices, question=question)
 
     def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
@@ -282,7 +298,8 @@ class FogGame:
             cost = state.mp_left - rules.apply(state, move).mp_left if target else 0
             if target and (target not in out or cost < out[target][0]):
                 out[target] = (cost, str(move))
-        return {cell: (Choice((action,), f"{action} ({cost} MP)"),) for cell, (cost, action) in sorted(out.items())}
+        return {cell: (Choice((action,), f"{capital(moves_words(state, parse_action(action).movements))} ({cost} MP)"),)
+                for cell, (cost, action) in sorted(out.items())}
 
     def hidden(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
         return {}  # every token lies flat: a token the camera cannot see is not where the game has it
@@ -295,11 +312,16 @@ class FogGame:
         swallowed = sorted(set(after.lost) - set(before.lost))
         if swallowed:
             out["flip"] = swallowed  # turn these tokens over: the FOG took them
+        if after.history and after.history != before.history:  # what the table hears, in a sentence
+            from companion.games.fog.words import action_words
+
+            out["said"] = action_words(before, after.history[-1], before.active_colour)
         return out
 
     def markers(self, state: GameState) -> dict[str, tuple[str, str]]:
         return {"fog": ("FOG", f"the FOG is at {state.fog}"),
-                "turn": ("turn", f"it is {state.active_colour}'s turn, round {state.round}")}
+                "turn": ("turn", f"it is {player_name(state, state.active_colour)}'s turn ({state.active_colour}), "
+                                 f"round {state.round}")}
 
     def turn_timer(self, state: GameState) -> TurnTimer | None:
         seconds = state.options.hourglass_seconds

@@ -22,6 +22,7 @@ from companion.games.partner_race.cards import CARDS, DECK
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
+from companion.games.partner_race.words import log_lines, name_of, place_words, play_words
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
@@ -89,12 +90,15 @@ class Score:
                 "locked": {c: sum(locked(p, self.state.where) for p in pawns_of(c)) for c in COLOURS}}
 
     def lines(self) -> list[str]:
+        """The standing in words, people by name: who has won (or not yet), each team's locked pawns,
+        and where every pawn is (the Score page shows these during a game as well as after it)."""
         d = self.to_dict()
-        out = [f"winners: {' and '.join(d['winners'])}" if d["winners"] else "no team has won yet"]
+        who = {c: f"{name_of(self.state, c)} ({c})" for c in COLOURS}
+        out = [f"{' and '.join(who[c] for c in d['winners'])} have won" if d["winners"] else "No team has won yet."]
         for pair in d["teams"]:
-            out.append(f"  {' + '.join(pair)}: {sum(d['locked'][c] for c in pair)} of 8 pawns locked")
+            out.append(f"  {' and '.join(who[c] for c in pair)}: {sum(d['locked'][c] for c in pair)} of 8 pawns locked")
         for pawn, info in d["pawns"].items():
-            out.append(f"    {pawn}: {info['where']}{' (locked)' if info['locked'] else ''}")
+            out.append(f"    {pawn}: {place_words(pawn, info['where'])}{' (locked)' if info['locked'] else ''}")
         return out
 
 
@@ -274,19 +278,19 @@ class PartnerRaceGame:
                 # one reading per card and outcome: a 7 split in another order that ends alike is the same play
                 key = (name, tuple(sorted(after.items())))
                 text = str(play)
-                found.setdefault(key, Choice((text,), f"{state.active} played {name}: {text.split(' ', 3)[3]}"))
+                found.setdefault(key, Choice((text,), play_words(state, play, after)))
         if found:
             if kind is not None and kind == state.last_card:
                 # the spot looks as it did: another card of that kind laid, or none; the players say
                 return Reconciliation(tuple(found.values()), question=(
-                    f"The card spot still shows the {kind}: was another {kind} played? (If another card was "
-                    "played, lay it on the spot instead.)"))
+                    f"The card spot still shows the {kind}: did {name_of(state, state.active)} play another "
+                    f"{kind}? (If another card was played, lay it on the spot instead.)"))
             if not moved and not missing and kind is not None:  # a card laid, no pawn moved yet: a step; a play
                 step = parts.part_way(state, seen, where)    # that leaves every pawn in place is asked only if
                 if step is not None:                         # the table stays so past the hold time
                     return replace(step, choices=tuple(found.values()), question=(
-                        f"The {kind} was laid and no pawn has moved: was it played so that every pawn stays where "
-                        "it is?"))
+                        f"The {kind} was laid and no pawn has moved: did {name_of(state, state.active)} play it so "
+                        "that every pawn stays where it is?"))
             return Reconciliation(tuple(found.values()))
         step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
         if step is not None:
@@ -297,7 +301,7 @@ class PartnerRaceGame:
             reason = (f"no way to play the {kind} card ({CARDS[kind].says}) leaves the pawns like this"
                       + (": lay the card you played on the card spot" if kind == state.last_card else ""))
         else:
-            reason = f"no card {state.active} can play leaves the pawns like this"
+            reason = f"no card {name_of(state, state.active)} can play leaves the pawns like this"
         return Reconciliation.illegal(reason, moved, "card")
 
     def targets(self, state: RaceState, piece: str) -> dict[str, tuple[Choice, ...]]:
@@ -341,6 +345,8 @@ class PartnerRaceGame:
         out: dict[str, Any] = {"active": after.active, "deal": after.deal}
         if bumped:
             out["bumped"] = bumped  # back to their home circles
+        if after.history and after.history != before.history:  # what the table hears, in a sentence
+            out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
         return out
 
     def markers(self, state: RaceState) -> dict[str, tuple[str, str]]:
@@ -359,11 +365,13 @@ class PartnerRaceGame:
                 "last_card": state.last_card, "unseen": {k: state.unseen(k) for k in CARDS},
                 "teams": [list(team("yellow")), list(team("green"))], "history": list(state.history),
                 "owners": {p: colour_of(p) for p in state.where},
+                "log": log_lines(state),  # the history in words: who played what, and whom it bumped
+                "standing": Score(state).lines(),
                 "end_turn": False,  # a turn ends when a card is laid
                 "turn_actions": [] if phase == "finished" else [
-                    {"action": f"fold {state.active}", "label": f"{state.active.capitalize()} folds",
-                     "confirm": f"{state.names[state.turn]} ({state.active}) can play none of their cards and gives "
-                                "up the rest of this deal?"}]}
+                    {"action": f"fold {state.active}", "label": f"{state.names[state.turn]} folds",
+                     "confirm": f"Can {state.names[state.turn]} ({state.active}) play none of their cards? Folding "
+                                "gives up the rest of this deal."}]}
 
     def led_scene(self, state: RaceState, status: TableStatus = TableStatus()) -> LedScene:
         """The strip's segments (named for the box they were first fitted to) in this game's words:

@@ -237,7 +237,7 @@ def check(state: RaceState, action: Action) -> dict[str, str]:
         return _corrected(state, action)
     colour = action.colour
     if colour != state.active:
-        raise IllegalMoveError(f"it is {state.active}'s turn, not {colour}'s")
+        raise IllegalMoveError(f"it is {state.names[state.turn]}'s turn ({state.active}), not {colour}'s")
     if isinstance(action, Fold):
         return dict(state.where)
     c = card(action.card)

@@ -1,0 +1,123 @@
+"""What The FOG says to players: islanders as players call them, people by name, moves in sentences.
+
+The movement text (``push green-sailor-2 A1>A2``) is the log's and the API's machine form and must
+parse back; players read this instead: "the green sailor moves from A1 to A2, pushing the red elder
+on". Fields are named as printed on the board (``H1``), islanders by colour and type ("the blue
+warrior"), with what their token shows when a colour has two of that type ("the green sailor
+(jumps)"), players by the names given at setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from companion.errors import FogCompanionError
+from companion.games.fog.board import Board
+from companion.games.fog.movement import Movement
+from companion.games.fog.state import GameState
+
+# what tells two islanders of one colour and type apart: the characteristic printed beneath them
+_WHICH = {"jump": "(jumps)", "push": "(pushes)", "cross": "(crosses)", "squeeze": "(squeezes)",
+          "endurance": "(endurance)", "all-rounder": "(all-rounder)"}
+_END = {"done": "ends the turn", "mp": "has spent every MP: the turn ends", "button": "ends the turn (button)",
+        "panel": "ends the turn (panel)", "hourglass": "runs out of time: the hourglass ends the turn",
+        "nobody-can-move": "can move nobody: the turn ends"}
+
+
+def player_name(state: GameState, colour: str | None) -> str:
+    """A colour's player by the name given at setup (the colour itself when nobody plays it)."""
+    player = state.player_of(colour) if colour else None
+    return player.name if player is not None else (colour or "nobody")
+
+
+def piece_name(board: Board, piece: str) -> str:
+    """A token as players call it: "the blue warrior", "the green sailor (jumps)", "the rock"."""
+    islander = board.islanders.get(piece)
+    if islander is None:
+        obstacle = board.obstacles.get(piece)
+        return f"the {obstacle.kind}" if obstacle is not None else piece
+    twins = [i for i in board.islanders.values() if i.nation == islander.nation and i.type == islander.type]
+    which = f" {_WHICH.get(islander.characteristic, islander.characteristic)}" if len(twins) > 1 else ""
+    return f"the {islander.nation} {islander.type}{which}"
+
+
+def names(board: Board, pieces: Sequence[str]) -> str:
+    """Several tokens in one phrase: "the red elder and the blue warrior"."""
+    said = [piece_name(board, p) for p in pieces]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def movement_words(board: Board, movement: Movement, where: Mapping[str, str]) -> str:
+    """One movement as a clause: "the green sailor moves from A1 to A2, pushing the red elder on".
+    ``where``: the tokens' fields before it (to say whom a push or swap moved)."""
+    kind, piece, path = movement.kind, movement.islander, movement.path
+    who = piece_name(board, piece)
+    start, end = path[0], path[-1]
+    there = [p for p, c in where.items() if c == path[1] and p != piece] if len(path) > 1 else []
+    extra = " (enhanced, 2 MP more)" if movement.enhanced else ""
+    if kind == "swap" and there:
+        return f"{who} swaps places with {names(board, there)} ({start} and {end}){extra}"
+    if kind == "push":
+        pushed = names(board, there) if there else "the islanders there"
+        return f"{who} moves from {start} to {end}, pushing {pushed} on{extra}"
+    if kind in ("jump", "cross"):
+        over = "over" if kind == "jump" else "across the obstacle on"
+        verb = "jumps" if kind == "jump" else "crosses"
+        return f"{who} {verb} from {start} {over} {path[1]} to {end}{extra}"
+    verb = {"run": "runs", "squeeze": "squeezes", "board": "boards", "swap": "swaps",
+            "endurance": "makes its free endurance run"}.get(kind, kind)
+    if kind == "drive-off":
+        return f"{who} boards {end} from {start} and drives off whoever was there{extra}"
+    if kind == "pull":
+        return f"{who} swims from {start} to {end}, pulling the swimmer behind{extra}"
+    return f"{who} {verb} from {start} to {end}{extra}"
+
+
+def moves_words(state: GameState, movements: Sequence[Movement]) -> str:
+    """Movements one after another, each told with the tokens where the ones before left them."""
+    board, where = state.board_data, dict(state.where)
+    said = []
+    for m in movements:
+        said.append(movement_words(board, m, where))
+        where[m.islander] = m.path[-1]
+    return ", then ".join(said) if said else "nothing moved"
+
+
+def action_words(state: GameState, text: str, mover: str | None = None) -> str:
+    """One logged action in words for the log: "Anna: the blue warrior runs from H1 to D2".
+    ``state``: a state of the game (names and the board; positions are not needed); ``mover``: the
+    colour that moved last, whose turn an ``end-turn`` ends."""
+    from companion.games.fog.actions import parse_action
+
+    try:
+        action = parse_action(text)
+    except (FogCompanionError, ValueError):
+        return text
+    board = state.board_data
+    verb = text.split()[0]
+    if verb == "draft":
+        return f"{player_name(state, action.colour)} drafts {piece_name(board, action.islander)}"
+    if verb == "end-turn":
+        said = _END.get(action.reason, "ends the turn")
+        return f"{player_name(state, mover)} {said}" if mover else "The turn ends"
+    if verb == "correct":
+        moved = [f"{piece_name(board, m.piece)} {'off the board' if m.target == '-' else 'to ' + m.target}"
+                 + ("" if m.source == "-" else f" (was on {m.source})") for m in action.moves]
+        return "The table was corrected by hand: " + "; ".join(moved)
+    owner = state.owners.get(action.movements[0].islander)
+    said = ", then ".join(movement_words(board, m, {}) for m in action.movements)
+    return f"{player_name(state, owner)}: {said}" if owner else capital(said)
+
+
+def log_lines(state: GameState) -> list[str]:
+    """The history in words, oldest first (an end of turn named for whoever moved just before)."""
+    out, mover = [], None
+    for text in state.history:
+        out.append(action_words(state, text, mover))
+        words = text.split()
+        mover = state.owners.get(words[2]) if words[0] == "move" and len(words) > 2 else None
+    return out

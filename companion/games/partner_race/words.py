@@ -1,0 +1,126 @@
+"""What the partner race says to players: plays, bumps and swaps in sentences, people by name.
+
+The action text (``play yellow 3 yellow-1:3``) is the log's and the API's machine form and must
+parse back; players read this instead: "Anna plays a 3: yellow-1 moves to T14 and bumps green-2
+home". Places are named as printed on the board (``T14``, the starting space, goal circle 2),
+players by the names given at setup, with their colour only where it helps tell them apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.errors import FogCompanionError
+from companion.games.partner_race import rules
+from companion.games.partner_race.rules import Action, Correct, Fold, RaceState
+from companion.games.partner_race.track import COLOURS, colour_of
+
+_AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a -4", "1-14": "a 1-14"}
+
+
+def name_of(state: RaceState, colour: str) -> str:
+    """A player by the name given at setup (the colour when none was given)."""
+    return state.names[COLOURS.index(colour)] if colour in COLOURS else colour
+
+
+def card_words(card: str) -> str:
+    """A card as players say it after "plays": "a 3", "an 8", "the swap card"."""
+    if card in _AN:
+        return _AN[card]
+    if card.endswith("s") and card[:-1].isdigit():  # a card that also brings a pawn out (13s)
+        card = card[:-1]
+    return ("an " if card.startswith(("8", "11", "18")) else "a ") + card
+
+
+def place_words(pawn: str, pos: str) -> str:
+    """A position as the board shows it: T14, the starting space, goal circle 2, home."""
+    if pos == "home":
+        return "home"
+    if pos == "start":
+        return f"the {colour_of(pawn)} starting space"
+    if pos.startswith("G"):
+        return f"goal circle {pos[1:]}"
+    return pos
+
+
+def changes(before: Mapping[str, str], after: Mapping[str, str], movers: tuple[str, ...]) -> str:
+    """Where each moved pawn went and whom it bumped: "yellow-1 moves to T14 and bumps green-2 home"."""
+    parts = []
+    for pawn in movers:
+        if before.get(pawn) == after.get(pawn):
+            parts.append(f"{pawn} stays on {place_words(pawn, after.get(pawn, 'home'))}")
+            continue
+        to = after.get(pawn, "home")
+        if to == "home":  # it landed on a protected stack of another colour and went home itself
+            parts.append(f"{pawn} lands on a pair of another colour and goes back home")
+        elif to == "start":
+            parts.append(f"{pawn} comes out onto its starting space")
+        else:
+            parts.append(f"{pawn} moves to {place_words(pawn, to)}")
+    bumped = sorted(p for p in before if p not in movers and before[p] != "home" and after.get(p) == "home")
+    if bumped:
+        parts[-1] += f" and bumps {' and '.join(bumped)} home"
+    return ", ".join(parts) if parts else "no pawn moves"
+
+
+def play_words(state: RaceState, action: Action, after: Mapping[str, str] | None) -> str:
+    """One action as a sentence for the log and the questions (``after``: where the pawns end, or
+    None when that is not known: the play is said without its bumps)."""
+    before = state.where
+    if isinstance(action, Fold):
+        return f"{name_of(state, action.colour)} folds and gives up the rest of this deal"
+    if isinstance(action, Correct):
+        moved = [f"the card on the spot from {a} to {b}" if p == "card" else
+                 f"{p} from {place_words(p, a)} to {place_words(p, b)}" for p, a, b in action.moves]
+        return "The table was corrected by hand: " + "; ".join(moved)
+    who, card = name_of(state, action.colour), action.card
+    if action.swap is not None:
+        a, b = action.swap
+        return (f"{who} plays the swap card: {a} and {b} change places ({a} to {place_words(a, before.get(b, '?'))}, "
+                f"{b} to {place_words(b, before.get(a, '?'))})")
+    movers = tuple(dict.fromkeys(s.pawn for s in action.steps))
+    if after is None:
+        said = ", ".join(f"{s.pawn} comes out" if s.how == "start" else
+                         f"{s.pawn} moves {abs(int(s.how))} {'back' if int(s.how) < 0 else 'forward'}"
+                         for s in action.steps)
+        return f"{who} plays {card_words(card)}: {said}"
+    return f"{who} plays {card_words(card)}: {changes(before, after, movers)}"
+
+
+# The log in words needs where the pawns stood before each play (a bump is not in the notation), so
+# the history is replayed from the first deal. A page asks after every change: the last replay is
+# kept and extended by the newest action instead of replaying the whole game each time.
+_REPLAYED: dict[tuple[object, ...], tuple[RaceState, tuple[str, ...]]] = {}
+
+
+def log_lines(state: RaceState) -> list[str]:
+    """Every logged action of ``state`` as a sentence, oldest first. A history that does not replay
+    from a new game (a state resumed from a saved position) is said without its bumps."""
+    head = (state.seed, state.names, state.board)
+    done = _REPLAYED.get((*head, state.history[:-1])) if state.history else None
+    try:
+        if done is not None:
+            now, said = done
+            todo = state.history[-1:]
+        else:
+            now, said, todo = rules.new_race(state.seed, state.names, state.seed % 4, state.board), (), state.history
+        for text in todo:
+            action = rules.parse_action(text)
+            after = rules.apply(now, action)
+            said, now = (*said, play_words(now, action, after.where)), after
+        if dict(now.where) != dict(state.where):
+            raise ValueError("the history does not lead to this position")
+    except (FogCompanionError, ValueError):  # a history that does not replay is said action by action
+        return [_plain(state, text) for text in state.history]
+    if len(_REPLAYED) > 8:
+        _REPLAYED.clear()
+    _REPLAYED[(*head, state.history)] = (now, said)
+    return list(said)
+
+
+def _plain(state: RaceState, text: str) -> str:
+    """One logged action in words without the position before it (no bumps said)."""
+    try:
+        return play_words(state, rules.parse_action(text), None)
+    except (FogCompanionError, ValueError):  # an action that does not parse is shown as it was logged
+        return text
