@@ -29,6 +29,7 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "game": snap.game_id,
         "game_name": snap.game.name,
         "game_title": snap.game.title,
+        "features": list(getattr(snap.game, "features", ())),  # what the game declares the pages offer
         "seq": snap.seq,
         "camera": {"present": camera is not None, "simulated": bool(camera is not None and camera.simulated),
                    "healthy": st.camera_fault is None, "fault": st.camera_fault,

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, send_from_directory
 
+from companion.games import UnknownGameError, get_game
 from companion.store import StoreError
 
 bp = Blueprint("pages", __name__)
@@ -14,11 +15,12 @@ NAV = (("live", "/", "Board"), ("setup", "/setup", "Setup"), ("table", "/table",
        ("calibration", "/calibration", "Camera"), ("score", "/score", "Score"), ("games", "/games", "Games"))
 
 
-def _page(name: str, **context: Any) -> str:
+def _page(name: str, title: str | None = None, **context: Any) -> str:
+    """A page under the running game's title, or ``title`` (a replayed game of another kind)."""
     companion = current_app.extensions["companion"]
     camera = getattr(companion, "camera", None)
     pin_choice = current_app.extensions["pin_store"].choice
-    title = getattr(getattr(companion.session, "game", None), "title", "") or "fog-companion"
+    title = title or getattr(getattr(companion.session, "game", None), "title", "") or "fog-companion"
     return render_template(f"{name}.html", page=name, nav=NAV, simulated=bool(camera and camera.simulated),
                            pin_choice=pin_choice, game_title=title.split(":")[0], **context)
 
@@ -64,8 +66,14 @@ def fit() -> str:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> str:
+    session = current_app.extensions["companion"].session
     try:
-        current_app.extensions["companion"].session.store.record(game_id)  # a damaged game has a page too
+        record = session.store.record(game_id)  # a damaged game has a page too
     except StoreError:
         abort(404, description=f"no game {game_id!r}")
-    return _page("replay", game_id=game_id)
+    try:  # the replayed game's own title in the header, whatever game is running now
+        title = get_game(record.game).title
+    except UnknownGameError:
+        title = record.game
+    return _page("replay", title=title, game_id=game_id, replay_game=record.game,
+                 replay_other=record.game != getattr(getattr(session, "game", None), "name", None))

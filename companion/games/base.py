@@ -318,6 +318,9 @@ class Game(Protocol):
     name: str
     title: str
     players: tuple[int, ...]            # the player counts it supports
+    # What the panel offers for this game beyond the usual (read with getattr, () when absent):
+    # "turn-over": the rules take pieces the players turn over by hand (the Table page's button)
+    features: tuple[str, ...]
 
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
         """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md)."""

@@ -40,7 +40,8 @@
     onTarget: (piece, cell) => pick(piece, cell),
     onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
   });
-  Fog.legend(document.getElementById("legend"), board.g);
+  /* a game whose tokens show no icons or marks has nothing to explain there: the card is hidden */
+  document.getElementById("legend-card").hidden = !Fog.legend(document.getElementById("legend"), board.g);
   function draw() {
     if (!state || !state.placement) return;
     board.selected = selected;
@@ -75,7 +76,9 @@
     (s.outcome ? [] : s.turn_actions || []).forEach((t) => {
       const b = Fog.el("button", {type: "button", "class": "secondary"}, t.label);
       b.disabled = !!why;
-      b.onclick = () => { if (!t.confirm || window.confirm(t.confirm)) Fog.api("POST", "/api/act", {action: t.action}); };
+      b.onclick = async () => {  /* asked on the page, as every other confirmation */
+        if (!t.confirm || await Fog.confirmBox(t.confirm, [], t.label, "Cancel")) Fog.api("POST", "/api/act", {action: t.action});
+      };
       box.appendChild(b);
     });
   }
@@ -114,7 +117,7 @@
     if (s.hourglass_left !== null) text("hourglass", Math.round(s.hourglass_left));
     const log = document.getElementById("log");
     log.replaceChildren();
-    const history = s.history || [];
+    const history = s.log || s.history || [];  /* the game's words for each move; its notation if it has none */
     log.start = history.length;
     history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
     draw();

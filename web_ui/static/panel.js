@@ -188,6 +188,10 @@ const Fog = (() => {
       p.appendChild(done);
       b.appendChild(p);
     });
+    if (document.body.dataset.live === "no") {  /* a replay of another game: nothing of the running game shows */
+      b.hidden = b.childElementCount === 0;
+      return;
+    }
     if (s.camera && !s.camera.healthy) {
       b.classList.add("warn");
       b.appendChild(el("p", {id: "camera-banner"}, "Camera lost (" + (s.camera.fault || "no frames") +
@@ -239,8 +243,9 @@ const Fog = (() => {
         "The move can be read several ways. Which one happened?"));
       s.decision.forEach((o, i) => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
-          (i + 1) + ": " + (o.movements ? o.movements.join(", ") : o.summary || (o.actions || []).join(", ")) + (o.cost === undefined ? "" : " (" + o.cost + " MP" +
-          (o.preparation_bonuses && o.preparation_bonuses.length ? ", bonus " + o.preparation_bonuses.join(" ") : "") + ")"));
+          (i + 1) + ": " + (o.summary || (o.movements || o.actions || []).join(", ")) +  /* the game's words, not its notation */
+          (o.summary || o.cost === undefined ? "" : " (" + o.cost + " MP)") +
+          (o.preparation_bonuses && o.preparation_bonuses.length ? " (bonus " + o.preparation_bonuses.join(" ") + ")" : ""));
         btn.onclick = () => decide({option: i});
         b.appendChild(btn);
       });
@@ -663,6 +668,7 @@ const Fog = (() => {
       list.appendChild(item);
     });
     container.replaceChildren(list);
+    return seen.size;  /* how many things it explains: none, and the page hides it */
   }
 
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }

@@ -12,7 +12,19 @@
     document.getElementById("next-game").hidden = !over;  /* the way on once the game is over */
     document.getElementById("winner").textContent = "";
     document.getElementById("tiebreak").textContent = "";
-    if (!over) return;
+    document.getElementById("details-title").hidden = true;  /* shown only over details there are */
+    document.getElementById("score-table").hidden = true;
+    if (!over) {  /* during a game: the game's own standing, in its words */
+      const standing = s.placement ? s.standing || [] : [];
+      if (standing.length) {
+        document.getElementById("score-status").textContent = "The game is under way. The standing now:";
+        const ul = Fog.el("ul", {id: "standing"});
+        standing.forEach((l) => ul.appendChild(Fog.el("li", {}, l.trim())));
+        document.getElementById("score-lines").appendChild(ul);
+      }
+      return;
+    }
+    document.getElementById("details-title").hidden = false;
     if (!sc || !sc.colours) {  /* a game without a points table: who won, why, and the game's own lines */
       const names = (c) => { const p = (s.players || []).find((x) => x.colours.includes(c)); return p ? p.name + " (" + c + ")" : c; };
       document.getElementById("winner").textContent = "Winner: " + s.outcome.winners.map(names).join(" and ") +

@@ -54,9 +54,13 @@
     });
     document.getElementById("seats-help").textContent = (ask.seats || {}).help || "";
     playerRows();
-    if (!(state && state.placement) && drawn !== game.name) {
+    if (drawn !== game.name) {  /* the chosen game's board under its form, whatever game runs now */
       drawn = game.name;
-      Fog.board("board", boardOpts, "/api/board?game=" + encodeURIComponent(game.name)).then((b) => { board = b; });
+      const own = state && state.placement && state.game_name === game.name;  /* the running game's: its pieces too */
+      Fog.board("board", boardOpts, own ? undefined : "/api/board?game=" + encodeURIComponent(game.name)).then((b) => {
+        board = b;
+        if (own && state && state.placement) board.render(state.placement, {owners: state.owners});
+      });
     }
   }
   function switchedOptions() {
@@ -195,7 +199,7 @@
         box.appendChild(b);
       });
     }
-    if (playing) board.render(s.placement, {owners: s.owners});
+    if (playing && drawn === s.game_name) board.render(s.placement, {owners: s.owners});
   });
   Fog.connect();
 })();

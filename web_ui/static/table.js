@@ -56,6 +56,11 @@
     await Fog.api("POST", "/api/table/hand", {where: hand ? "random" : null});
     e.target.textContent = hand ? "Take the hand away" : "Hold a hand over the board";
   };
-  Fog.on("state", (s) => { owners = s.owners || {}; reload(); });
+  Fog.on("state", (s) => {
+    owners = s.owners || {};
+    /* only a game that declares pieces turned over by hand offers it */
+    document.getElementById("turn-over").hidden = !(s.features || []).includes("turn-over");
+    reload();
+  });
   Fog.connect();
 })();

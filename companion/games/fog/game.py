@@ -139,6 +139,7 @@ class FogGame:
     name = "fog"
     title = "The FOG: Escape from Paradise"
     players = (1, 2, 3, 4)
+    features = ("turn-over",)  # the FOG takes tokens the players turn over by hand
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:

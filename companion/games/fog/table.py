@@ -15,6 +15,7 @@ from companion.games.fog import rules
 from companion.games.fog.movement import MoveAction
 from companion.games.fog.scoring import score
 from companion.games.fog.state import GameState
+from companion.games.fog.words import log_lines, standing_lines
 
 OFF: RGB = (0, 0, 0)
 SWALLOWED: RGB = (40, 40, 48)
@@ -72,6 +73,8 @@ def view(state: GameState, seat: str | None = None) -> dict[str, Any]:
         "lost": dict(state.lost),
         "moved": list(state.moved),
         "history": list(state.history),
+        "log": log_lines(state),  # the history in words: who moved which islander where
+        "standing": standing_lines(state) if state.phase == "moving" else [],
         "last_move": last_move(state),
         "options": str(state.options),
         "drafts": [d.islander for d in rules.legal_drafts(state)] if state.phase == "draft" else [],

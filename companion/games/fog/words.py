@@ -121,3 +121,17 @@ def log_lines(state: GameState) -> list[str]:
         words = text.split()
         mover = state.owners.get(words[2]) if words[0] == "move" and len(words) > 2 else None
     return out
+
+
+def standing_lines(state: GameState) -> list[str]:
+    """The standing during a game, people by name: the rescue points each would score if the FOG
+    came now (the Score page shows these until the game is over, then the full breakdown)."""
+    from companion.games.fog.scoring import score
+
+    report = score(state)
+    out = [f"Round {state.round}, {player_name(state, state.active_colour)} to play."
+           if state.active_colour else f"Round {state.round}."]
+    for s in report.standings:
+        out.append(f"{s.name} ({' and '.join(s.colours)}): {s.score} RP so far, {s.lost} lost to the FOG, "
+                   f"{s.commoners_rescued} commoners rescued")
+    return out

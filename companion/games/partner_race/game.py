@@ -108,6 +108,7 @@ class PartnerRaceGame:
     name = "partner-race"
     title = "Partner card race"
     players = (4,)
+    features: tuple[str, ...] = ()  # no piece is ever turned over
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
