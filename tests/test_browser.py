@@ -107,6 +107,26 @@ def drag(page: Any, piece: str, cell: str) -> None:
     page.mouse.up()
 
 
+# Words only the partner race says: a FOG page showing one shows another game's words.
+RACE_WORDS = ("pawn", "card spot", "Last card", "cards in hand", "folds", "Partner card race", "deal")
+
+
+def no_race(page: Any, where: str) -> None:
+    text = page.evaluate("() => document.body.innerText")
+    found = [w for w in RACE_WORDS if re.search(rf"\b{w}\b", text)]
+    assert not found, f"{where} shows {found}:\n{text}"
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two CSS colours given as rgb(...)/rgba(...) strings."""
+    def lum(css: str) -> float:
+        r, g, b_ = (int(v) / 255 for v in re.findall(r"[\d.]+", css)[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b_)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def primaries(page: Any) -> list[str]:
     """The primary actions in view: enabled buttons and button links in the accent colour."""
     return page.evaluate("""() => [...document.querySelectorAll('main button, main a.button-link, #banner button, #banner a')]
@@ -234,6 +254,19 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     snap(table, "04-simulated-table")
     snap(live, "05-live-after-move")
 
+    # --- what players read: the move in words with the player's name, nothing of another game
+    live.wait_for_function("() => /: the /.test(document.querySelector('#log li').textContent)")
+    said = live.locator("#log li").first.inner_text()
+    assert said.startswith(tuple(f"{n}: the " for n in ("Ann", "Bo", "Cy"))) and f" to {target}" in said, said
+    assert live.locator("#legend-card").is_visible()  # its tokens show icons and marks to explain
+    assert table.locator("#turn-over").is_visible()  # tokens the FOG takes are turned over by hand
+    for page, where in ((setup, "the Setup page"), (live, "the Board page"), (table, "the Table page")):
+        no_race(page, where)
+    # the player's colour on the dark card, black included, is ringed so it shows (contrast 3:1 at least)
+    ring, card = live.evaluate("""() => [getComputedStyle(document.getElementById('active')).borderTopColor,
+                                          getComputedStyle(document.getElementById('turn-card')).backgroundColor]""")
+    assert contrast(ring, card) >= 3, (ring, card)
+
     # --- an illegal move: an islander of another colour, far up the beach, is put straight into a boat
     state = api_state(live, base)
     where = {p: c for c, ps in state["placement"].items() for p in ps}
@@ -246,7 +279,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     table.wait_for_selector("g.piece")
     hand(other, step_to)
     live.wait_for_selector("#sync-banner", timeout=30_000)
-    assert other in live.locator("#sync-banner").inner_text()
+    isl = BOARD.islanders[other]  # named as players call it, not by its id
+    assert f"the {isl.nation} {isl.type}" in live.locator("#sync-banner").inner_text()
     assert live.locator(f'g.piece.offender[data-piece="{other}"]').count() == 1
     snap(live, "06-out-of-sync")
     # ... and put back on the table: in sync again, nothing charged
@@ -267,6 +301,13 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     cam.wait_for_selector('#camera-settings tr[data-key="board_found"]')
     assert cam.locator('#camera-settings tr[data-key="board_found"] td').inner_text() == "true"
     snap(cam, "07-calibration")
+    # --- the Score page during the game: the standing in words, by name
+    cam.goto(f"{base}/score")
+    cam.wait_for_selector("#standing li")
+    standing = cam.locator("#standing").inner_text()
+    assert "RP so far" in standing and "Ann (" in standing, standing
+    assert cam.locator("#details-title").is_hidden()
+    no_race(cam, "the Score page during a game")
     cam.close()
 
     # --- play to the end with the end-turn button; swallowed tokens are taken off the table

@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import get_game
 from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold
-from tests.test_browser import api_state, browser, drag, panel_url, shot  # noqa: F401  (fixtures)
+from tests.test_browser import api_state, browser, drag, panel_url, post_json, shot  # noqa: F401  (fixtures)
 from tests.test_partner_race_table import keen_play
 
 GAME = get_game("partner-race")
@@ -48,10 +48,16 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
+        # a FOG game is being played when the race is chosen: it is paused, and replayed at the end
+        fog_game = post_json(page, f"{base}/api/games", {"game": "fog", "players": [{}, {}, {}], "seed": 2,
+                                                         "confirm": True}).json()["game"]
         # Setup: the game's own questions
         page.goto(f"{base}/setup")
+        page.wait_for_selector('[data-cell="A1"]')  # the running FOG game's board
+        page.locator("#new-game-fold > summary").click()
         page.select_option("#game", "partner-race")
-        page.wait_for_selector('[data-cell="T0"]')  # the chosen game's board, before any game of it
+        page.wait_for_selector('[data-cell="T0"]')  # the chosen game's board under its form, not the running one's
+        assert page.locator('[data-cell="A1"]').count() == 0
         assert page.locator("#count-row").is_hidden()  # four players, nothing to choose
         assert page.locator(".player-row").count() == 4
         assert [page.locator(".player-row select.colour").nth(i).input_value() for i in range(4)] == \
@@ -62,6 +68,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
             page.locator(".player-row input.name").nth(i).fill(name)
         shot(page, "race-01-setup")
         page.click("#create")
+        page.click("#confirm-yes")  # pause the FOG game and start the race, asked on the page
         state = wait_until(page, base, lambda s: s.get("game_name") == "partner-race")
         assert [p["name"] for p in state["players"]] == ["Ada", "Bo", "Cy", "Di"]
         page.click("#sim-setup")
@@ -79,6 +86,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         assert f"{who[first]} ({first})" in page.locator("#active-name").inner_text()
         shot(page, "race-02-board")
         no_fog(page, "the Board page")
+        assert page.locator("#legend-card").is_hidden()  # its pawns and cards show nothing to explain
         token = page.locator(f'g.piece[data-piece="{first}-1"]').first.bounding_box()
         assert token and min(token["width"], token["height"]) >= 16, token  # drawn as large as the track allows
         page.locator(f'g.piece[data-piece="{first}-1"]').first.click()
@@ -90,6 +98,9 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         shot(page, "race-03-which-card")
         choices.nth(1).click()
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {first} 8s {first}-1:start"])
+        page.wait_for_selector("#log li")
+        assert page.locator("#log li").first.inner_text() == \
+            f"{who[first]} plays an 8: {first}-1 comes out onto its starting space"  # in words, not notation
         # the pawn is not on its starting space on the table yet: the companion says so, never "in sync"
         state = wait_until(page, base, lambda s: s["out_of_sync"] is not None)
         page.wait_for_selector("#sync-banner")
@@ -98,18 +109,30 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         wait_until(page, base, lambda s: s["out_of_sync"] is None)
         page.wait_for_selector("#sync-banner", state="detached")
 
-        # The next player cannot play: the fold button asks first
+        # The next player cannot play: the fold button, named for the player, asks first on the page
         second = api_state(page, base)["active"]
-        page.once("dialog", lambda d: d.accept())
-        page.get_by_role("button", name=f"{second.capitalize()} folds").click()
+        page.get_by_role("button", name=f"{who[second]} folds").click()
+        page.wait_for_selector("#confirm-box")
+        assert page.locator("#confirm-text").inner_text().startswith(f"Can {who[second]} ({second}) play none")
+        page.click("#confirm-yes")
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"fold {second}"])
         assert state["cards_left"][second] == 0
+        page.wait_for_selector(f"#log li:has-text('{who[second]} folds')")
+
+        # The Score page during the game: the teams' standing by name, not one line
+        page.goto(f"{base}/score")
+        page.wait_for_selector("#standing li")
+        standing = page.locator("#standing").inner_text()
+        assert f"{who['yellow']} (yellow) and {who['blue']} (blue): 0 of 8 pawns locked" in standing, standing
+        assert page.locator("#details-title").is_hidden()
+        no_fog(page, "the Score page during the game")
 
         # On the simulated table's page, as hands would: a card laid from the ones not on the table,
         # then a pawn dragged out to its starting space
         third = api_state(page, base)["active"]
         page.goto(f"{base}/table")
         page.wait_for_selector('#off-table button[data-piece="card-13s"]')
+        assert page.locator("#turn-over").is_hidden()  # no piece of this game is ever turned over
         page.locator('#off-table button[data-piece="card-13s"]').click()
         page.locator('[data-cell="card-spot"]').first.click(force=True)
         state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(third)
@@ -157,5 +180,14 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
         shot(page, "race-07-replay")
         no_fog(page, "the Replay page")
+
+        # A replay of the paused FOG game while the race is the game at the panel: that game's title,
+        # nothing of the race's (no stepper, no banner)
+        page.goto(f"{base}/games/{fog_game}")
+        page.wait_for_selector("#replay-event:has-text('The setup')")
+        assert page.locator(".brand").inner_text() == "The FOG"
+        assert page.locator("#stepper").count() == 0 and page.locator("#banner").is_hidden()
+        text = visible_text(page)
+        assert "Partner card race" not in text and "pawn" not in text, text
     finally:
         context.close()

@@ -93,7 +93,7 @@ class Watchers:
 
 def first_token_of_a_push(game: Any, state: Any) -> tuple[str, str, str, str]:
     """Another colour's islander pushed one field by hand, the pusher not put down yet: a step that is
-    asked about ("did ... push and run back?") once it stays so, and the push finished by one more
+    asked about ("did ... push ... and run back?") once it stays so, and the push finished by one more
     token. (islander, its field, where it goes, the pusher)."""
     expected = game.expected(state)
     own = set(state.islanders_of(state.active_colour))
@@ -139,7 +139,7 @@ def test_a_push_asked_about_then_finished_on_the_table_leaves_every_page(panel_u
 
     hands(phone, base, pushed, to)  # only the other colour's islander moved: the pusher still in the hand
     wait_state(phone, base, lambda s: bool(s["decision"]), "the question after the hold time")
-    watch.all_ask("push and run back")
+    watch.all_ask("and run back?")
     for page in watch.phones:
         assert page.locator("#end-turn").is_disabled()
         assert page.locator("#end-turn-why").inner_text() == "Say how the last move is read first."
@@ -176,9 +176,9 @@ def race_play(page: Any, base: str, local: Any, action: str) -> Any:
 
 
 def test_a_card_question_settled_on_the_table_or_on_another_phone_leaves_every_page(panel_url: str, browser: Any) -> None:
-    """The partner race: a pawn brought out while the start card still shows asks "was another start
-    played?"; laying the 8 that was played settles it on every page and the fold is offered again.
-    Then "was another 2 played?" is answered on one phone while the other answers too: the second
+    """The partner race: a pawn brought out while the start card still shows asks "did ... play another
+    start?"; laying the 8 that was played settles it on every page and the fold is offered again.
+    Then "did ... play another 2?" is answered on one phone while the other answers too: the second
     answer is told the question was already settled, and its notice goes on Dismiss."""
     base = panel_url
     page = browser.new_page()
@@ -200,7 +200,7 @@ def test_a_card_question_settled_on_the_table_or_on_another_phone_leaves_every_p
         page.wait_for_selector("#turn-actions button:not([disabled])", timeout=LIVELY)
     hands(phone, base, f"{mover}-1", start)
     wait_state(phone, base, lambda s: bool(s["decision"]), "the card question")
-    watch.all_ask("was another start played?")
+    watch.all_ask("play another start?")
     for page in watch.phones:
         assert page.locator("#turn-actions button").first.is_disabled()
     shot(watch.table, "questions-04-race-asked-table")
@@ -221,7 +221,7 @@ def test_a_card_question_settled_on_the_table_or_on_another_phone_leaves_every_p
     two = f"play {mover} 2 {mover}-1:2"
     hands(phone, base, f"{mover}-1", cell_of(RACE.expected(RACE.apply(local, two)), f"{mover}-1"))
     wait_state(phone, base, lambda s: bool(s["decision"]), "the second card question")
-    watch.all_ask("was another 2 played?")
+    watch.all_ask("play another 2?")
 
     # both phones answer "yes" at once; the first phone's answer reaches the panel first
     held: list[Any] = []

@@ -230,7 +230,7 @@ def test_another_colours_islander_dragged_out_of_turn_is_asked_never_charged(tmp
     session = pushed_first(tmp_path)
     state = session.state
     assert state.mp_left == 7 and not state.history  # nothing charged
-    assert session.status.question and "red-elder-1" in session.status.question
+    assert session.status.question and "Only the red elder (endurance) moved" in session.status.question
     session.decide(None)  # none of that happened: it was moved out of turn
     sync = session.status.out_of_sync
     assert sync is not None and sync.offenders == ("red-elder-1",) and session.state.mp_left == 7

@@ -1,0 +1,151 @@
+"""What players read, for both games: people by the names given at setup, pieces as players call
+them, places as printed on the board, questions and reasons in sentences, bumps and swaps said in
+the log. The notation (``play yellow 5 yellow-1:5``) stays the log's and the API's and parses back;
+none of it may leak into what a player reads."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion.games import get_game
+from companion.games.partner_race import board as boards
+
+RACE = get_game("partner-race")
+FOG = get_game("fog")
+SEATS = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]
+PIECE_ID = re.compile(r"\b[a-z]+-(?:sailor|warrior|elder|leader|commoner|rock|bush|driftwood)-\d\b")
+NOTATION = re.compile(r"\b(?:play|move|run|push|swap) [a-z]+[- ]\S*[:>]")
+
+
+def readable(text: str | None) -> str:
+    """A text a player reads: no piece ids of the FOG, no notation; returned for more checks."""
+    assert text, "nothing was said"
+    assert not PIECE_ID.search(text), f"a piece id in {text!r}"
+    assert not NOTATION.search(text), f"notation in {text!r}"
+    return text
+
+
+def moved(picture: dict[str, Any], piece: str, to: str, card: str | None = None) -> dict[str, tuple[str, ...]]:
+    out = {c: tuple(p for p in ps if p != piece) for c, ps in picture.items()}
+    out[to] = tuple(sorted((*out.get(to, ()), piece)))
+    if card is not None:
+        out[boards.CARD_SPOT] = (f"card-{card}",)
+    return {c: ps for c, ps in out.items() if ps}
+
+
+# ------------------------------------------------------------------------------------ the race
+def race(*actions: str) -> Any:
+    state = RACE.new_game(4, seed=3, seats=[{**s, "colours": [c]} for s, c in
+                                            zip(SEATS, ("yellow", "green", "blue", "red"), strict=True)])
+    for action in actions:
+        state = RACE.apply(state, action)
+    return state
+
+
+OUT = ("play yellow start yellow-1:start", "play green start green-1:start", "play blue start blue-1:start",
+       "play red start red-1:start")
+
+
+def test_the_race_log_says_who_played_which_card_and_whom_it_bumped():
+    """Ada (yellow) brings a pawn out, runs it 13, and later lands on Bo's pawn: the log says so in
+    words, with the bump, while the history keeps the notation that parses back."""
+    state = race(*OUT, "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                 "play red 2 red-1:2", "play yellow 5 yellow-1:5")
+    log = RACE.view(state)["log"]
+    assert log[0] == "Ada plays a start card: yellow-1 comes out onto its starting space"
+    assert log[4] == "Ada plays a 13: yellow-1 moves to T12"
+    assert log[-1] == "Ada plays a 5: yellow-1 moves to T17 and bumps green-1 home"
+    assert RACE.view(state)["history"][-1] == "play yellow 5 yellow-1:5"  # the notation is kept
+    said = RACE.notes(race(*OUT, "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                           "play red 2 red-1:2"), state)["said"]
+    assert said == log[-1]
+
+
+def test_the_race_says_a_swap_and_a_fold_with_the_players_names():
+    state = race(*OUT, "play yellow 2 yellow-1:2", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                 "play red 2 red-1:2", "play yellow swap yellow-1<>green-1")
+    assert RACE.view(state)["log"][-1] == ("Ada plays the swap card: yellow-1 and green-1 change places "
+                                           "(yellow-1 to T17, green-1 to T1)")
+    fold = RACE.view(state)["turn_actions"][0]
+    assert fold["label"] == "Bo folds" and readable(fold["confirm"]).startswith("Can Bo (green) play none")
+    folded = RACE.apply(state, fold["action"])
+    assert RACE.view(folded)["log"][-1] == "Bo folds and gives up the rest of this deal"
+
+
+def test_the_race_asks_and_refuses_in_sentences_naming_the_player():
+    """A reading to choose from, the question when the card on the spot looks the same, a play
+    refused: each names Ada, not 'yellow', and says the move as a move, not as notation."""
+    state = race()
+    answer = RACE.reconcile(state, moved(RACE.expected(state), "yellow-1", "start-yellow"))
+    summaries = sorted(readable(c.summary) for c in answer.choices)
+    assert summaries[0] == "Ada plays a 13: yellow-1 comes out onto its starting space"
+    again = race(*OUT, "play yellow 2 yellow-1:2")
+    asked = RACE.reconcile(again, moved(RACE.expected(again), "green-1", "T17"))
+    assert readable(asked.question).startswith("The card spot still shows the 2: did Bo play another 2?")
+    wrong = RACE.reconcile(state, moved(RACE.expected(state), "yellow-1", "T29"))  # no card laid yet
+    assert readable(wrong.reason) == "no card Ada can play leaves the pawns like this"
+
+
+def test_the_race_standing_names_the_teams_by_their_players():
+    lines = RACE.view(race(*OUT))["standing"]
+    assert lines[0] == "No team has won yet."
+    assert "Ada (yellow) and Cy (blue): 0 of 8 pawns locked" in [line.strip() for line in lines]
+    assert "yellow-1: the yellow starting space" in [line.strip() for line in lines]
+
+
+# ------------------------------------------------------------------------------------ the FOG
+def fog_playing() -> Any:
+    state = FOG.new_game(players=3, seed=1, seats=SEATS[:3])
+    while state.phase == "draft":
+        state = FOG.apply(state, FOG.legal_actions(state)[0])
+    return state
+
+
+def test_the_fog_asks_about_a_push_and_run_back_in_a_sentence_with_names():
+    """Another player's islander moved alone reads as a push and a run back: the question names the
+    player whose turn it is, the pusher and the pushed as players call them, and the MP."""
+    from tests.test_browser_questions import first_token_of_a_push
+
+    state = fog_playing()
+    who = state.player_of(state.active_colour).name
+    pushed, field, to, pusher = first_token_of_a_push(FOG, state)
+    seen = moved(dict(FOG.expected(state)), pushed, to)
+    question = readable(FOG.reconcile(state, seen).question)
+    board = state.board_data
+    said = {p: f"the {board.islanders[p].nation} {board.islanders[p].type}" for p in (pushed, pusher)}
+    assert f"it is {who}'s turn" in question, question
+    assert f"Did {said[pusher]}" in question and f"push {said[pushed]}" in question and "and run back?" in question
+    assert re.search(r"\(\d+ MP\)", question), question
+    for choice in FOG.reconcile(state, seen).choices:
+        readable(choice.summary)
+        assert FOG.parse_action(choice.actions[0]) is not None  # the action keeps its notation
+
+
+def test_the_fog_refuses_a_move_naming_the_islander_and_the_fields():
+    state = fog_playing()
+    own = state.islanders_of(state.active_colour)[0]
+    start = state.where[own]
+    far = "J9"  # the far end of the beach: out of reach of one turn's MP
+    assert far not in state.where and state.board_data.cells[far].kind == "beach"
+    answer = FOG.reconcile(state, moved(dict(FOG.expected(state)), own, far))
+    isl = state.board_data.islanders[own]
+    reason = readable(answer.reason)
+    assert reason.startswith(f"The {isl.nation} {isl.type}") and f"from {start} to {far}" in reason, reason
+
+
+def test_the_fog_log_and_turn_marker_use_the_players_names():
+    state = fog_playing()
+    who = state.player_of(state.active_colour).name
+    assert FOG.markers(state)["turn"][1].startswith(f"it is {who}'s turn")
+    move = next(a for a in FOG.legal_actions(state) if str(a).startswith("move run "))
+    after = FOG.apply(FOG.apply(state, move), "end-turn")
+    log = FOG.view(after)["log"]
+    first = move.movements[0]
+    isl = state.board_data.islanders[first.islander]
+    assert log[-2].startswith(f"{who}: the {isl.nation} {isl.type}") and \
+        log[-2].endswith(f"runs from {first.path[0]} to {first.path[-1]}"), log[-2]
+    assert log[-1] == f"{who} ends the turn"
+    assert all(readable(line) for line in log)
+    assert FOG.notes(state, FOG.apply(state, move))["said"] == log[-2]
+    assert any(line.startswith(f"{who} (") and "RP so far" in line for line in FOG.view(state)["standing"])
