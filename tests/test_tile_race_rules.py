@@ -233,7 +233,8 @@ def test_the_first_player_with_both_pawns_out_wins_at_once():
 def test_a_player_with_no_action_left_passes():
     s = replace(act(table(red_1="C3"), "move red-1 C4"), supply=0, mountains_left=(0, 3), lost=TILES)
     assert legal_actions(s) == [Pass("red")]
-    assert act(s, "pass red").active == "blue"
+    passed = act(replace(s, removed=("E4|E5", None)), "pass red")
+    assert passed.active == "blue" and passed.removed == (None, None)  # its last turn removed nothing
     with pytest.raises(IllegalMoveError, match="no action is left"):
         act(table(red_1="C3"), "move red-1 C4", "pass red")
 

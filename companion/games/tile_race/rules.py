@@ -6,8 +6,9 @@ follow a turn picture by picture and explain one from its first and last picture
 * ``move <pawn> <square>[><square>...]`` - the pawn steps onto each square in turn (``out``, last:
   it leaves the grid through an exit). Whether a step collects a tile, ends the collect phase,
   drops a tile or ends the movement follows from the squares (:func:`apply` works it out), so the
-  path is the whole movement: ``move red-1 C3>C4>C5>D5>D6>D7`` collects on C4 (say), lands on the
-  empty C5, drops on D5 and stops alone on D6... A step is one action; a path is several at once.
+  path is the whole movement: from C2 with tiles on C3 and C4, ``move red-1 C3>C4>C5>D5>D6>D7``
+  collects both, lands on the empty C5 (the collect phase ends), drops one on D5 and one on D6
+  and stops alone on D7. A step is one action; a path is several at once.
 * ``tile <colour> <square>``, ``wall <colour> <a>|<b>``, ``remove <colour> <a>|<b>``,
   ``mountain <colour> <square>`` - the turn's one action. A wall or a mountain may come before the
   movement or after it; a tile and a removal only after it.
@@ -300,7 +301,9 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
         if (not state.moved and can_move) or _placings(state, can_move):
             raise IllegalMoveError(f"{colour} can still {'move' if can_move else 'act'}: a turn is passed only "
                                    "when no action is left")
-        after = _next_turn(state)
+        removed = list(state.removed)
+        removed[state.turn] = None  # a turn without a removal: this player's last one removed nothing
+        after = _next_turn(replace(state, removed=tuple(removed)))
     else:
         reason = _placing_reason(state, action, can_move)
         if reason:
