@@ -176,7 +176,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#moves button")
         page.locator("#moves button").nth(0).click()
-        page.wait_for_selector(f"#replay-event:has-text('play {first} 8s {first}-1:start')")
+        page.wait_for_selector(f"#replay-event:has-text('{who[first]} plays an 8: {first}-1 comes out')")
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
         shot(page, "race-07-replay")
         no_fog(page, "the Replay page")

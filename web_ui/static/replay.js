@@ -12,7 +12,12 @@
     step = r.step; steps = r.steps;
     document.getElementById("step").textContent = step;
     document.getElementById("steps").textContent = steps;
-    document.getElementById("replay-event").textContent = r.event ? "After " + say(r.event) : "The setup, before the first move";
+    /* the move just replayed in the game's words, when the game says it (its notation otherwise) */
+    const hist = r.history || [], words = r.log || [];
+    const said = r.event && r.event.data && r.event.data.action && hist.length === words.length &&
+      hist[hist.length - 1] === r.event.data.action ? words[words.length - 1] : null;
+    document.getElementById("replay-event").textContent = r.event ? "After " + (said || say(r.event)) :
+      "The setup, before the first move";
     const hurt = document.getElementById("replay-damaged");  /* a damaged log replays as far as it reads */
     hurt.hidden = !r.damaged;
     hurt.textContent = r.damaged ? "This log is damaged: " + r.damaged + ". It replays up to there; the JSON export " +

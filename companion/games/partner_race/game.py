@@ -252,8 +252,8 @@ class PartnerRaceGame:
         cards = [p for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
         where, stray = _pawns_seen(seen)
         if stray is not None:
-            return Reconciliation.illegal(f"{stray[0]} is on {stray[1]}, where a {colour_of(stray[0])} pawn never "
-                                          "stands", (stray[0],), "place")
+            return Reconciliation.illegal(f"{stray[0]} is on {stray[1].replace('-', ' ')}, where a "
+                                          f"{colour_of(stray[0])} pawn never stands", (stray[0],), "place")
         missing = sorted(p for p in state.where if p not in where)
         covers = _covers(seen)
         if any(not covers.get(colour_of(p)) for p in missing):
