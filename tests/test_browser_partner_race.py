@@ -135,7 +135,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         assert page.locator("#turn-over").is_hidden()  # no piece of this game is ever turned over
         page.locator('#off-table button[data-piece="card-13s"]').click()
         page.locator('[data-cell="card-spot"]').first.click(force=True)
-        state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(third)
+        state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(who[third])
                            in s["step"]["says"])  # the card laid: a step, whose pawn moves now, calm
         assert state["out_of_sync"] is None
         page.goto(f"{base}/")

@@ -220,7 +220,8 @@ def pushed_first(tmp_path: Path) -> Session:
     session = table_session(tmp_path, state, clock=lambda: now[0])
     session.on_stable_change(moved(state.placement, red_elder_1=nb(a, "NW")))
     assert session.status.step is not None and not session.status.decision and session.status.out_of_sync is None
-    assert session.status.step.says == f"finish the move (blue-leader-1 pushes red-elder-1): put blue-leader-1 on {a}"
+    assert session.status.step.says == ("finish the move (the blue leader pushes the red elder (endurance)): "
+                                        f"put the blue leader on {a}")
     now[0] += 12.0
     session.step_overdue()
     return session

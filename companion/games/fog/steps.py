@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from companion.games.base import Reconciliation
+from companion.games.fog.board import Board
 from companion.games.fog.movement import Movement, Pos, Rules, apply_step, movements_from
 from companion.games.fog.state import GameState
+from companion.games.fog.words import names, piece_name
 
 MOVE_LIMIT = 20_000  # complete moves looked at (a guard: a turn offers a few hundred)
 VERBS = {"swap": "swaps with", "push": "pushes", "pull": "pulls back", "drive-off": "drives off"}
@@ -79,7 +81,8 @@ def part_way(state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliat
                     fits.append((chain, left, {p for p, c in final.items() if c != before.get(p)}))
     if not fits:
         return None
-    return Reconciliation.partial(_words(fits), sorted({p for _, left, _ in fits for p in left}), "step")
+    return Reconciliation.partial(_words(state.board_data, fits), sorted({p for _, left, _ in fits for p in left}),
+                                  "step")
 
 
 def back_or_foreign(state: GameState, movements: Sequence[Movement], seen: Mapping[str, Sequence[str]]) -> bool:
@@ -92,18 +95,20 @@ def back_or_foreign(state: GameState, movements: Sequence[Movement], seen: Mappi
     return not any(before.get(p) != after.get(p) for p in own)
 
 
-def _words(fits: Sequence[tuple[tuple[Movement, ...], dict[str, str], set[str]]]) -> str:
-    """What is left, in the players' words: the move under way and the tokens still to put down."""
+def _words(board: Board, fits: Sequence[tuple[tuple[Movement, ...], dict[str, str], set[str]]]) -> str:
+    """What is left, in the players' words (islanders as players call them): the move under way and
+    the tokens still to put down."""
     chain, left, moved = fits[0]
     first = chain[0]
+    mover = piece_name(board, first.islander)
     if all(c[0].islander == first.islander and c[0].kind == first.kind and m == moved for c, _, m in fits):
-        others = ", ".join(sorted(moved - {first.islander}))
-        did = f"{first.islander} {VERBS[first.kind]} {others}" if first.kind in VERBS and others else \
-            f"{first.islander}'s {first.kind}"
+        others = names(board, sorted(moved - {first.islander})) if moved - {first.islander} else ""
+        did = f"{mover} {VERBS[first.kind]} {others}" if first.kind in VERBS and others else \
+            f"{mover}'s {first.kind}"
     else:
         did = "a move"
     if all(lf == left for _, lf, _ in fits):
-        rest = "; ".join(f"put {p} on {c}" for p, c in sorted(left.items()))
+        rest = "; ".join(f"put {piece_name(board, p)} on {c}" for p, c in sorted(left.items()))
         return f"finish the move ({did}): {rest}"
     pieces = sorted({p for _, lf, _ in fits for p in lf})
-    return f"finish the move ({did}): move {' or '.join(pieces)} on"
+    return f"finish the move ({did}): move {' or '.join(piece_name(board, p) for p in pieces)} on"

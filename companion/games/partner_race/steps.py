@@ -19,6 +19,7 @@ from companion.games.partner_race.board import CARD_SPOT
 from companion.games.partner_race.cards import CARDS
 from companion.games.partner_race.rules import Play, RaceState
 from companion.games.partner_race.track import colour_of, goal
+from companion.games.partner_race.words import name_of
 
 CALM_HZ = 0.5  # a step breathes slowly: nothing is wrong, a hand is not finished yet
 
@@ -76,8 +77,9 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
     mover = colour_of(state.movers(state.active)[0])
     if not changed:  # the card laid, no pawn moved yet: whose pawn moves now
         pawns = sorted({p for _, left in fits for p in left}, key=lambda p: (colour_of(p) != mover, p))
-        whose = "" if mover == state.active else f" (all of {state.active}'s pawns are locked: a {mover} pawn)"
-        return Reconciliation.partial(f"the {laid} card is laid: now {state.active} moves the pawn it plays "
+        who = name_of(state, state.active)  # the player by name (the colour when no name was given)
+        whose = "" if mover == state.active else f" (all of {who}'s pawns are locked: a {mover} pawn)"
+        return Reconciliation.partial(f"the {laid} card is laid: now {who} moves the pawn it plays "
                                       f"({CARDS[str(laid)].says}){whose}", pawns, "step")
     cards = {play.card for play, _ in fits}
     what = f"the {next(iter(cards))}" if len(cards) == 1 else "the move"
