@@ -76,6 +76,9 @@ class ServerLimits:
     cleanup_interval: int = 1  # how often idle and slow connections are looked for
     max_request_body: int = 64 * 1024  # the API's bodies are small; bigger ones are cut off at once
     open_files: int = 4096  # the soft limit raised to this (within the hard limit) at start
+    # connections the kernel holds for the panel before it accepts them (capped by net.core.somaxconn):
+    # a crowd connecting at once past it has its SYNs dropped, and each dropped one waits a second to retry
+    backlog: int = 4096
 
 
 def raise_open_file_limit(wanted: int) -> int:
@@ -363,7 +366,7 @@ class PanelServer:
         self.connection_limit = connections_for(lim.connection_limit, self.fd_limit)
         try:
             adj = Adjustments(
-                host=host, port=port, threads=lim.threads, connection_limit=self.connection_limit,
+                host=host, port=port, threads=lim.threads, connection_limit=self.connection_limit, backlog=lim.backlog,
                 channel_timeout=lim.channel_timeout, cleanup_interval=lim.cleanup_interval,
                 max_request_body_size=lim.max_request_body, ident="fog-companion",
                 asyncore_use_poll=True,  # select() cannot watch sockets numbered above 1024
