@@ -175,6 +175,8 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         game_id = api_state(page, base)["game"]
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#moves button")
+        assert page.locator("#moves button").nth(0).inner_text() == \
+            f"{who[first]} plays an 8: {first}-1 comes out onto its starting space"  # the moves in words
         page.locator("#moves button").nth(0).click()
         page.wait_for_selector(f"#replay-event:has-text('{who[first]} plays an 8: {first}-1 comes out')")
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1

@@ -31,6 +31,20 @@
       if (here) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
     });
   }
+  /* Each logged action in the game's words: the game at its last step says its standing moves
+     (its "log" beside its "history"); an action undo took back is said as it was logged. */
+  async function inWords(events) {
+    const end = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}/replay?step=${events.length}`);
+    const hist = (end.ok && end.data.history) || [], said = (end.ok && end.data.log) || [];
+    if (hist.length !== said.length) return [];
+    const stack = [], at = [];
+    events.forEach((e) => {
+      if (e.data && e.data.action) { at.push(stack.length); stack.push(e.data.action); }
+      else { at.push(null); if (e.kind === "undo") stack.pop(); }
+    });
+    const offset = hist.length - stack.length;  /* actions already in the setup come first */
+    return events.map((e, i) => at[i] !== null && hist[offset + at[i]] === e.data.action ? said[offset + at[i]] : null);
+  }
   /* the whole log as a list of moves: each line shows the board after it */
   const log = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}`);
   if (log.ok) {
@@ -38,9 +52,10 @@
     document.getElementById("replay-title").textContent = "Replay: " +
       (log.data.title && log.data.title !== game ? log.data.title : "game of " + when);
     const list = document.getElementById("moves");
+    const words = await inWords(log.data.events);
     log.data.events.forEach((e, i) => {
       const li = Fog.el("li");
-      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, say(e));
+      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, words[i] || say(e));
       b.onclick = () => show(i + 1);
       li.appendChild(b);
       list.appendChild(li);

@@ -228,7 +228,8 @@ class PartnerRaceGame:
 
     def outcome(self, state: RaceState) -> Outcome | None:
         won = rules.winners(state)
-        return Outcome(won, f"{' and '.join(won)} locked all eight pawns") if won else None
+        said = " and ".join(f"{name_of(state, c)} ({c})" for c in won)  # people by name, the colour after
+        return Outcome(won, f"{said} locked all eight of their pawns") if won else None
 
     def score(self, state: RaceState) -> Score:
         return Score(state)
