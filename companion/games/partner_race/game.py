@@ -228,8 +228,7 @@ class PartnerRaceGame:
 
     def outcome(self, state: RaceState) -> Outcome | None:
         won = rules.winners(state)
-        said = " and ".join(f"{name_of(state, c)} ({c})" for c in won)  # people by name, the colour after
-        return Outcome(won, f"{said} locked all eight of their pawns") if won else None
+        return Outcome(won, "they locked all eight of their pawns") if won else None  # the page names them
 
     def score(self, state: RaceState) -> Score:
         return Score(state)
