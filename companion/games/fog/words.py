@@ -3,8 +3,8 @@
 The movement text (``push green-sailor-2 A1>A2``) is the log's and the API's machine form and must
 parse back; players read this instead: "the green sailor moves from A1 to A2, pushing the red elder
 on". Fields are named as printed on the board (``H1``), islanders by colour and type ("the blue
-warrior"), with what their token shows when a colour has two of that type ("the green sailor
-(jumps)"), players by the names given at setup.
+leader"), with what their token shows when a colour has two or more of that type ("the green
+sailor (jumps)"), players by the names given at setup.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def player_name(state: GameState, colour: str | None) -> str:
 
 
 def piece_name(board: Board, piece: str) -> str:
-    """A token as players call it: "the blue warrior", "the green sailor (jumps)", "the rock"."""
+    """A token as players call it: "the blue leader", "the green sailor (jumps)", "the rock"."""
     islander = board.islanders.get(piece)
     if islander is None:
         obstacle = board.obstacles.get(piece)
@@ -42,7 +42,7 @@ def piece_name(board: Board, piece: str) -> str:
 
 
 def names(board: Board, pieces: Sequence[str]) -> str:
-    """Several tokens in one phrase: "the red elder and the blue warrior"."""
+    """Several tokens in one phrase: "the red elder (pushes) and the blue leader"."""
     said = [piece_name(board, p) for p in pieces]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
@@ -88,7 +88,7 @@ def moves_words(state: GameState, movements: Sequence[Movement]) -> str:
 
 
 def action_words(state: GameState, text: str, mover: str | None = None) -> str:
-    """One logged action in words for the log: "Anna: the blue warrior runs from H1 to D2".
+    """One logged action in words for the log: "Ann: the blue leader runs from H1 to D2".
     ``state``: a state of the game (names and the board; positions are not needed); ``mover``: the
     colour that moved last, whose turn an ``end-turn`` ends."""
     from companion.games.fog.actions import parse_action
