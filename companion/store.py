@@ -363,8 +363,9 @@ class GameStore(WatchedFiles):
                     replaces: str | None = None, replaced_status: str = "abandoned") -> str:
         """A new game; ``replaces`` (the running game) gets ``replaced_status`` in the same transaction."""
         game_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
-        statements = [("INSERT INTO games (id, created, game, title, status, setup) VALUES (?, ?, ?, ?, 'playing', ?)",
-                       (game_id, time.time(), game, title or game_id, json.dumps(setup)))]
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT INTO games (id, created, game, title, status, setup) VALUES (?, ?, ?, ?, 'playing', ?)",
+             (game_id, time.time(), game, title or game_id, json.dumps(setup)))]
         if replaces is not None:
             statements.insert(0, ("UPDATE games SET status=? WHERE id=? AND status='playing'",
                                   (replaced_status, replaces)))

@@ -65,7 +65,8 @@ class WayOut:
         try:
             return str(self.game.correction(self.state, target)), {}
         except IllegalMoveError as exc:
-            unseen = {m.piece: (None, m.belongs) for m in misplaced(expected, target) if m.seen is None}
+            unseen: dict[str, tuple[str | None, str | None]] = {
+                m.piece: (None, m.belongs) for m in misplaced(expected, target) if m.seen is None}
             if not unseen:
                 raise SessionError(str(exc)) from exc
         completed = {c: list(ps) for c, ps in target.items()}

@@ -111,7 +111,7 @@ class LiveCamera:
     def __init__(self, source: FrameSource, board: Layout,
                  on_picture: Callable[[Placement, bool], None] | None = None,
                  on_health: Callable[[bool, str], None] | None = None,
-                 on_marker: Callable[[str, bool], None] | None = None,
+                 on_marker: Callable[[str, bool], object] | None = None,  # what it returns is not used
                  on_blocked: Callable[[bool], None] | None = None,
                  on_board_moved: Callable[[], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,

@@ -120,7 +120,7 @@ def rectified() -> Any:
 
     with _lock():
         fitted, frame, printed = (_pending().get(k) for k in ("fitted", "frame", "printed"))
-    if fitted is None or frame is None or fitted.homography is None:
+    if fitted is None or frame is None or printed is None or fitted.homography is None:
         abort(404, description="no fit yet: fit the board first")
     if fitted.lens is not None:
         frame = cv2.undistort(frame, fitted.lens.matrix, fitted.lens.distortion)

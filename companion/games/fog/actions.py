@@ -13,8 +13,12 @@ Movements (``move ...``) are added by :mod:`companion.games.fog.movement`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from companion.errors import NotationError
+
+if TYPE_CHECKING:  # movements are parsed by their own module, loaded when one is read
+    from companion.games.fog.movement import MoveAction
 
 END_REASONS = ("done", "mp", "button", "panel", "hourglass", "nobody-can-move")
 
@@ -64,7 +68,7 @@ class Correction:
         return "correct " + " ".join(str(m) for m in self.moves)
 
 
-def parse_action(text: str):  # type: ignore[no-untyped-def]
+def parse_action(text: str) -> Draft | EndTurn | Correction | MoveAction:
     """Parse any action's text form; movements are delegated to the movement module."""
     words = text.strip().split()
     if not words:

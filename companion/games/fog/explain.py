@@ -407,7 +407,7 @@ def _single_reach(before: GameState, rules: Rules, islander: str, target: str) -
     """Can this islander alone reach the target within the MP left (others standing still)?"""
     start = Pos.of(before)
     frontier = [(0, 0, start)]
-    seen = {(before.where[islander], None)}
+    seen: set[tuple[str, str | None]] = {(before.where[islander], None)}  # (cell, the islander pending)
     counter = 0
     while frontier:
         _, _, pos = heapq.heappop(frontier)

@@ -8,10 +8,14 @@ board, and that each horizontal step of the turn marker advances the FOG.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from companion.errors import IllegalMoveError
 from companion.games.fog.actions import Correction, Draft, EndTurn, parse_action
 from companion.games.fog.state import GameState, check_placement
+
+if TYPE_CHECKING:
+    from companion.games.fog.movement import MoveAction
 
 # ---------------------------------------------------------------------------------------- draft
 
@@ -171,7 +175,7 @@ def correct(state: GameState, action: Correction) -> GameState:
 # ---------------------------------------------------------------------------------------- dispatch
 
 
-def apply(state: GameState, action) -> GameState:  # type: ignore[no-untyped-def]
+def apply(state: GameState, action: Draft | EndTurn | Correction | MoveAction | str) -> GameState:
     """Apply any action value or its text form."""
     if isinstance(action, str):
         action = parse_action(action)

@@ -91,20 +91,19 @@ def action_words(state: GameState, text: str, mover: str | None = None) -> str:
     """One logged action in words for the log: "Ann: the blue leader runs from H1 to D2".
     ``state``: a state of the game (names and the board; positions are not needed); ``mover``: the
     colour that moved last, whose turn an ``end-turn`` ends."""
-    from companion.games.fog.actions import parse_action
+    from companion.games.fog.actions import Correction, Draft, EndTurn, parse_action
 
     try:
         action = parse_action(text)
     except (FogCompanionError, ValueError):
         return text
     board = state.board_data
-    verb = text.split()[0]
-    if verb == "draft":
+    if isinstance(action, Draft):
         return f"{player_name(state, action.colour)} drafts {piece_name(board, action.islander)}"
-    if verb == "end-turn":
+    if isinstance(action, EndTurn):
         said = _END.get(action.reason, "ends the turn")
         return f"{player_name(state, mover)} {said}" if mover else "The turn ends"
-    if verb == "correct":
+    if isinstance(action, Correction):
         moved = [f"{piece_name(board, m.piece)} {'off the board' if m.target == '-' else 'to ' + m.target}"
                  + ("" if m.source == "-" else f" (was on {m.source})") for m in action.moves]
         return "The table was corrected by hand: " + "; ".join(moved)

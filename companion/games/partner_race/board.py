@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion.errors import BoardFileError
-from companion.games.base import Cell, Edge, Layout, Piece, Track, layout_once, packaged_or_file, polygon
+from companion.games.base import RGB, Cell, Edge, Layout, Piece, Track, layout_once, packaged_or_file, polygon
 from companion.games.partner_race.cards import CARDS, DECK
 from companion.games.partner_race.track import COLOURS, GOAL, PAWNS, PER_SEAT, TRACK, pawns_of
 
@@ -142,7 +142,7 @@ def _parse(text: str, source: str) -> RaceBoard:
     fids = data.get("fiducials")
     if not isinstance(fids, list) or len(fids) != 4:
         raise fail("fiducials", "exactly 4 corner markers")
-    fiducials = []
+    fiducials: list[dict[str, Any]] = []
     for i, f in enumerate(fids):
         if not isinstance(f, dict) or set(f) - set(KEYS["fiducials"]):
             raise fail(f"fiducials[{i}]", "expected id, center_mm, size_mm")
@@ -152,7 +152,7 @@ def _parse(text: str, source: str) -> RaceBoard:
         except (KeyError, TypeError, ValueError):
             raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
     markers = data["markers"]
-    rgb = {}
+    rgb: dict[str, RGB] = {}
     for colour in COLOURS:
         v = data["colours"].get(colour)
         if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
@@ -191,7 +191,13 @@ def _parse(text: str, source: str) -> RaceBoard:
 
 
 # ----------------------------------------------------------------------------- the layout
-GOAL_FILL = {c: tuple(int(v * 0.55 + 255 * 0.45) for v in rgb) for c, rgb in
+def _pale(rgb: RGB) -> RGB:
+    """A colour mixed with white (55 % of it): a goal circle's fill, lighter than the pawns on it."""
+    r, g, b = (int(v * 0.55 + 255 * 0.45) for v in rgb)
+    return (r, g, b)
+
+
+GOAL_FILL = {c: _pale(rgb) for c, rgb in
              {"yellow": (240, 200, 40), "green": (60, 170, 80), "blue": (50, 110, 220), "red": (210, 60, 50)}.items()}
 
 

@@ -309,12 +309,13 @@ def apply(state: RaceState, action: Action) -> RaceState:
     """The state after ``action`` (a new state; ``state`` is never changed)."""
     where = check(state, action)
     if isinstance(action, Correct):
-        last = next((b for w, _, b in action.moves if w == "card"), state.last_card or "-")
-        return replace(state, where=MappingProxyType(where), last_card=None if last == "-" else last,
+        laid = next((b for w, _, b in action.moves if w == "card"), state.last_card or "-")
+        return replace(state, where=MappingProxyType(where), last_card=None if laid == "-" else laid,
                        history=state.history + (str(action),))
     seen = dict(state.seen)
     left = list(state.cards_left)
     seat = seat_of(action.colour)
+    last: str | None
     if isinstance(action, Fold):
         left[seat] = 0
         last = state.last_card
@@ -335,6 +336,7 @@ def _next_turn(state: RaceState) -> RaceState:
         if state.cards_left[seat] > 0:
             return replace(state, turn=seat)
     # everybody has played or folded: the next deal (a new dealer and a shuffle after three)
+    seen: Mapping[str, int]
     if state.deals >= DEALS_PER_DEALER:
         dealer, deals, seen = (state.dealer + 1) % 4, 1, MappingProxyType({})
     else:
