@@ -153,6 +153,32 @@ def test_a_split_seven_is_steps_until_the_seven_steps_are_shared_out(tmp_path: P
     assert table.status.step is None and table.status.out_of_sync is None
 
 
+def test_a_seven_whose_first_part_alone_reads_as_a_whole_seven_waits_for_the_second_pawn(tmp_path: Path):
+    """Yellow-1 on T61 takes five of the 7 into goal circle 3, then yellow-2 takes two. Seven steps
+    for yellow-1 alone would also end in circle 3 (it turns round at the innermost circle), so the
+    picture after the first pawn is a whole 7 as well: a step while the hands are at work, read as
+    the whole 7 once yellow-2 moves; and if nothing more moves within the hold time, the 7 the table
+    shows is the play."""
+    state = race("yellow", yellow_1="T61", yellow_2="T20")
+    table = Table(tmp_path, RACE, state, hold=12.0)
+    first = moved(card(RACE.expected(state), "7"), yellow_1="goal-yellow-3")
+    table.sees(first)
+    assert table.calm() == "finish the 7: put yellow-2 on T22"
+    table.clock.now += 8.0  # the player thinks about where the two steps go
+    assert not table.session.step_overdue() and table.session.state.history == ()
+    table.sees(moved(first, yellow_2="T22"))
+    assert table.session.state.history[-1] == "play yellow 7 yellow-1:5,yellow-2:2"
+    assert table.status.step is None and table.status.out_of_sync is None and not table.status.decision
+
+    alone = Table(tmp_path / "alone", RACE, state, hold=12.0)  # all seven were for yellow-1
+    alone.sees(first)
+    alone.calm()
+    alone.clock.now += 12.0
+    assert not alone.session.step_overdue()  # not out of sync: the table shows a whole 7
+    assert alone.session.state.history[-1] == "play yellow 7 yellow-1:7"
+    assert alone.status.step is None and alone.status.out_of_sync is None and "out-of-sync" not in alone.events
+
+
 def test_a_swap_made_one_pawn_at_a_time(tmp_path: Path):
     state = race("yellow", yellow_1="T10", green_1="T30")
     table = Table(tmp_path, RACE, state)

@@ -281,18 +281,21 @@ class PartnerRaceGame:
                 text = str(play)
                 found.setdefault(key, Choice((text,), play_words(state, play, after)))
         if found:
-            if kind is not None and kind == state.last_card:
-                # the spot looks as it did: another card of that kind laid, or none; the players say
-                return Reconciliation(tuple(found.values()), question=(
-                    f"The card spot still shows the {kind}: did {name_of(state, state.active)} play another "
-                    f"{kind}? (If another card was played, lay it on the spot instead.)"))
-            if not moved and not missing and kind is not None:  # a card laid, no pawn moved yet: a step; a play
-                step = parts.part_way(state, seen, where)    # that leaves every pawn in place is asked only if
-                if step is not None:                         # the table stays so past the hold time
-                    return replace(step, choices=tuple(found.values()), question=(
-                        f"The {kind} was laid and no pawn has moved: did {name_of(state, state.active)} play it so "
-                        "that every pawn stays where it is?"))
-            return Reconciliation(tuple(found.values()))
+            same = kind is not None and kind == state.last_card
+            # the spot looks as it did: another card of that kind laid, or none; the players say
+            question = (f"The card spot still shows the {kind}: did {name_of(state, state.active)} play another "
+                        f"{kind}? (If another card was played, lay it on the spot instead.)") if same else None
+            # a whole play that is also part of another still being made is a step while hands are at work
+            # (the card laid, no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where
+            # seven steps take it, the second pawn not moved yet): read, or asked, only if the table stays
+            # so past the hold time with nothing moving
+            step = parts.part_way(state, seen, where) if kind is not None else None
+            if step is not None:
+                if not same and not moved and not missing:
+                    question = (f"The {kind} was laid and no pawn has moved: did {name_of(state, state.active)} "
+                                "play it so that every pawn stays where it is?")
+                return replace(step, choices=tuple(found.values()), question=question)
+            return Reconciliation(tuple(found.values()), question=question)
         step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
         if step is not None:
             return step
