@@ -32,7 +32,7 @@ class Controls:
                  clock: Callable[[], float] | None = None) -> None:
         import time
 
-        from gpiozero import Button, Buzzer
+        from gpiozero import Button, Buzzer  # type: ignore[import-untyped]  # gpiozero has no type information
 
         self.config = config
         self.clock = clock or time.monotonic
@@ -43,7 +43,7 @@ class Controls:
                 warnings.simplefilter("ignore")
                 self._make(Button, Buzzer, pin_factory)
         except Exception as exc:  # no GPIO on this machine: keep going with mock pins
-            from gpiozero.pins.mock import MockFactory
+            from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
             # said once, by whoever reports the hardware (run's start-up lines, doctor): not logged here too
             self.message = f"buttons: no GPIO here ({exc}); using mock pins"

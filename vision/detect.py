@@ -303,7 +303,8 @@ class BoardDetector:
 
     # ------------------------------------------------------------------ homography
     def _fiducial_points(self, fids: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        img, mm = [], []
+        img: list[np.ndarray] = []
+        mm: list[tuple[float, float]] = []
         for i, quad in fids.items():
             f = self.fiducials[i]
             cx, cy = f["center_mm"]

@@ -211,8 +211,10 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
     def to_printed(p: np.ndarray) -> np.ndarray:
         return (linear @ np.asarray(p, float).reshape(-1, 2).T).T + offset
 
-    fiducials = {int(f["id"]): tuple(map(float, picture_to_printed(quads[int(f["id"])].mean(axis=0)[None, :])[0]))
-                 for f in layout.fiducials}
+    fiducials: dict[int, tuple[float, float]] = {}
+    for f in layout.fiducials:
+        x, y = picture_to_printed(quads[int(f["id"])].mean(axis=0)[None, :])[0]
+        fiducials[int(f["id"])] = (float(x), float(y))
     residuals = []
     all_cells = list(cell_xy)
     printed_grid = to_printed(np.array([cell_xy[c] for c in all_cells]))
@@ -316,7 +318,7 @@ def _solve(g: np.ndarray, quads: dict[int, np.ndarray], layout: Layout, cell_of:
     a_idx = np.array([k for k, _ in anchored], int)
     a_file = np.array([f for _, f in anchored]).reshape(-1, 2)
     mm_per_px = float(np.median([np.linalg.norm(transform_points(g, q[:1]) - transform_points(g, q[1:2])) /
-                                 max(1e-9, np.linalg.norm(q[0] - q[1])) for q in (quads[m] for m in mids)]))
+                                 max(1e-9, float(np.linalg.norm(q[0] - q[1]))) for q in (quads[m] for m in mids)]))
     # start: the pieces' fit, each marker where it maps and turned as it maps, a square print, no loss
     start_h = transform_points(h0, cn.reshape(-1, 2)).reshape(len(mids), 4, 2)
     centres = start_h.mean(axis=1)

@@ -238,7 +238,10 @@ class LensCalibrator:
         if self._same_as_before(here, math.hypot(w, h)):
             return ViewResult(False, len(ids), self.views,
                               "much like a view already taken: tilt the sheet or move it to another part of the picture")
-        obj, img = self.board.matchImagePoints(px.reshape(-1, 1, 2).astype(np.float32), ids.reshape(-1, 1))
+        # OpenCV's stubs give this argument only as a list of arrays (each marker's corners); one array of
+        # ChArUco corners, as here, is the other form it takes and the one the calibration needs
+        obj, img = self.board.matchImagePoints(px.reshape(-1, 1, 2).astype(np.float32),  # type: ignore[call-overload]
+                                               ids.reshape(-1, 1))
         self.size = (w, h)
         self.object_points.append(obj.reshape(-1, 1, 3).astype(np.float32))
         self.image_points.append(img.reshape(-1, 1, 2).astype(np.float32))

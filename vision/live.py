@@ -436,9 +436,9 @@ class LiveCamera:
         from vision.overlay import draw_notice
 
         if self.healthy:
-            data = self.snapshot(overlay=overlay, quality=quality, max_width=max_width)
-            if data is not None:
-                return data
+            latest = self.snapshot(overlay=overlay, quality=quality, max_width=max_width)
+            if latest is not None:
+                return latest
         trouble = self.trouble
         if not self.healthy:
             text = f"camera fault: {trouble}"

@@ -61,12 +61,12 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> n
         cv2.polylines(img, [quad], True, FIDUCIAL if seen else UNKNOWN, 2, cv2.LINE_AA)
         _label(img, f"F{f['id']}" + ("" if seen else " missing"), tuple(quad[0] - [0, 6]), FIDUCIAL if seen else UNKNOWN,
                scale)
-    for piece, cell in obs.pieces.items():
+    for piece, cell_id in obs.pieces.items():
         xy = obs.image_xy.get(piece)
         if xy is None:
             continue
         cv2.circle(img, (int(xy[0]), int(xy[1])), max(6, int(12 * scale)), PLACED, 2, cv2.LINE_AA)
-        _label(img, f"{obs.markers.get(piece, '?')} {cell}", (xy[0] + 8, xy[1] - 8), PLACED, scale)
+        _label(img, f"{obs.markers.get(piece, '?')} {cell_id}", (xy[0] + 8, xy[1] - 8), PLACED, scale)
     for item in obs.unplaced:
         mm = item.get("board_mm")
         if not mm:
@@ -127,6 +127,7 @@ def draw_notice(frame: np.ndarray | None, text: str, width: int = 960, fault: bo
     """
     import textwrap
 
+    image: np.ndarray
     if frame is None:
         image = np.full((width * 9 // 16, width, 3), 40, np.uint8)
     else:

@@ -436,7 +436,7 @@ def sheet_views(count: int, frame_size: tuple[int, int], focal: float, distortio
 
 def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generator) -> np.ndarray:
     h, w = frame.shape[:2]
-    out = frame.astype(np.float32)
+    out: np.ndarray = frame.astype(np.float32)
     if effects.light_low < 1.0:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         ramp = (xx / w - 0.5) * math.cos(effects.light_angle) + (yy / h - 0.5) * math.sin(effects.light_angle)
@@ -451,8 +451,9 @@ def _light_and_lens(frame: np.ndarray, effects: Effects, rng: np.random.Generato
     frame = np.clip(out, 0, 255).astype(np.uint8)
     if effects.jpeg_quality:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
-        if ok:
-            frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            frame = decoded
     return frame
 
 

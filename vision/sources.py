@@ -231,7 +231,8 @@ class OpenCVSource(FrameSource):
 
     def read(self) -> np.ndarray | None:
         if self._lost is not None:
-            return self._reconnect()
+            self._reconnect()  # raises while the target stays away
+            return None
         if self._cap is None:
             raise CameraError(f"camera {self.name!r} is not open")
         if self._grabber is not None:

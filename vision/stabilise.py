@@ -107,12 +107,11 @@ class StreamObserver:
     _frame_shape: tuple[int, ...] = (0, 0)
     _occluders: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None  # (for this small frame, found)
     _idle_px: tuple[tuple[bytes, int], float] | None = None  # (fit, frame width) -> changed pixels that are no move
-    track: BoardTrack | None = None  # the board fit over the stream
+    track: BoardTrack = field(init=False)  # the board fit over the stream
     board_moved: bool = False  # this frame found the board (or the camera) moved for good, and re-fitted
 
     def __post_init__(self) -> None:
-        if self.track is None:
-            self.track = BoardTrack(self.detector.board.size_mm)
+        self.track = BoardTrack(self.detector.board.size_mm)
 
     def observe(self, frame: np.ndarray) -> Observation:
         start = time.perf_counter()

@@ -34,11 +34,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from waitress.adjustments import Adjustments
-from waitress.buffers import OverflowableBuffer
-from waitress.channel import HTTPChannel
-from waitress.server import TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher, WSGITask
+# waitress ships no type information (py.typed); typeshed's types-waitress describes other internals
+# than the ones of waitress 3.0 this module builds on, so waitress is read as untyped here
+from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
+from waitress.buffers import OverflowableBuffer  # type: ignore[import-untyped]
+from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
+from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
+from waitress.task import ThreadedTaskDispatcher, WSGITask  # type: ignore[import-untyped]
 
 from companion.errors import FogCompanionError
 from web_ui.stream import FEED, HANDOFF, Feed
@@ -198,6 +200,7 @@ class PanelChannel(HTTPChannel):
     task_class = PanelTask
     feed: Feed | None = None
     request_began: float | None = None  # monotonic time of the first byte of the request still arriving
+    close_when_flushed: bool  # waitress's: close once the output is sent
 
     def become_stream(self, feed: Feed) -> None:
         """From now on the connection carries ``feed`` only: anything more the client sends is ignored."""
@@ -258,6 +261,7 @@ class PanelTcpServer(TcpWSGIServer):
     channel_class = PanelChannel
     header_timeout = 5.0
     request_timeout = 15.0
+    next_channel_cleanup: float  # waitress's: when the idle channels are looked at next
 
     def readable(self) -> bool:
         now = time.time()
@@ -396,7 +400,7 @@ class PanelServer:
         self._thread.start()
 
     def _run(self) -> None:
-        from waitress import wasyncore
+        from waitress import wasyncore  # type: ignore[import-untyped]
 
         wasyncore.loop(timeout=self._servers[0].adj.asyncore_loop_timeout, map=self._map, use_poll=True)
 
