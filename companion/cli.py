@@ -16,7 +16,7 @@ from typing import Any
 
 from companion import __version__
 from companion.errors import FogCompanionError, StateFormatError
-from companion.games import Game, Layout, get_game, names
+from companion.games import Game, Layout, command_line_answers, get_game, names, new_game
 from companion.statefile import read_game_state, write_out
 
 Handler = Callable[[argparse.Namespace], int]
@@ -45,15 +45,16 @@ def _game(args: argparse.Namespace) -> Game:
 
 
 def new_state(args: argparse.Namespace) -> Any:
-    """A new game from the command line's setup answers."""
-    names_ = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
-    return _game(args).new_game(players=args.players, seed=args.seed, options=args.options, names=names_,
-                                scenario=args.solo, board=args.board or "standard")
+    """A new game from the command line's setup answers, checked as the panel's are (one place)."""
+    game = _game(args)
+    players, answers = command_line_answers(game, args.players, args.names, args.solo, args.options)
+    return new_game(game, players, args.seed, answers, board=args.board or "standard", files=True)
 
 
 def _new_game_args(p: argparse.ArgumentParser) -> None:
     _game_arg(p)
-    p.add_argument("--players", type=int, default=4, help="2, 3 or 4 (1 = solo; see --solo)")
+    p.add_argument("--players", type=int, help="how many play (default: 1 with --solo, else the most the game "
+                   "seats); The FOG: 2, 3 or 4 (1 = solo; see --solo)")
     p.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     p.add_argument("--seed", type=int, default=0, help="seed of the random setup")
     p.add_argument("--options", default="", help="e.g. hourglass=90,enhanced,min-crew,leaders")

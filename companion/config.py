@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import FogCompanionError
-from companion.games import names
+from companion.games import LED_ROLES, names
+from companion.leds import former_names_note, segments_problem
 
 SYSTEM_CONFIG = Path("/etc/fog-companion/config.toml")
 
@@ -66,27 +66,6 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list"}
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(names.get(k, k.__name__) for k in kinds)
-
-
-def _segments_problem(value: list[Any]) -> str | None:
-    seen = set()
-    for i, seg in enumerate(value):
-        if not isinstance(seg, dict):
-            return f"segment {i + 1}: expected a table {{ name, start, length, reversed }}"
-        extra = set(seg) - {"name", "start", "length", "reversed"}
-        if extra:
-            return f"segment {i + 1}: unknown key(s) {', '.join(sorted(extra))}"
-        if not isinstance(seg.get("name"), str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", seg["name"]):
-            return f"segment {i + 1}: name must be a short lower-case word (the games use fog, turn, mp, hourglass)"
-        if seg["name"] in seen:
-            return f"segment {seg['name']!r} is listed twice"
-        seen.add(seg["name"])
-        for k in ("start", "length"):
-            if not isinstance(seg.get(k), int) or isinstance(seg.get(k), bool) or seg[k] < (0 if k == "start" else 1):
-                return f"segment {seg['name']!r}: {k} must be a whole number ({'0' if k == 'start' else '1'} or more)"
-        if not isinstance(seg.get("reversed", False), bool):
-            return f"segment {seg['name']!r}: reversed must be true or false"
-    return None
 
 
 def _hosts_problem(value: list[Any]) -> str | None:
@@ -155,9 +134,9 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("max_milliamps", int, 1500, "power limit for the strip; frames are dimmed to stay under it (0: none)",
             low=0, high=20000),
         Key("fps", int, 30, "animation frames per second", low=1, high=120),
-        Key("segments", list, [], "segments of the strip: a list of `{ name, start, length, reversed }` with names "
-            "fog, turn, mp, hourglass (empty: fog 0+11, turn 11+2, mp 13+9, hourglass 22+8)",
-            check=_segments_problem),
+        Key("segments", list, [], "segments of the strip: a list of `{ name, start, length, reversed }`, each named "
+            "by its role: " + ", ".join(LED_ROLES) + " (empty: status 0+11, turn 11+2, counter 13+9, timer 22+8)",
+            check=segments_problem),
     )),
     "buttons": ("Buttons and buzzer on GPIO (BCM numbers; 0 disables one).", (
         Key("end_turn", int, 17, "the end-turn button", check=_pin_problem),
@@ -294,6 +273,8 @@ def markdown() -> str:
             default = f"`{_toml(k.default)}`"
             out.append(f"| `{k.name}` | {default} | {allowed} | {k.doc} |")
         out.append("")
+        if section == "leds":
+            out += [former_names_note(), ""]
     out += ["## Example", "", "```toml", EXAMPLE.strip(), "```", ""]
     return "\n".join(out)
 
@@ -318,10 +299,10 @@ pixel_count = 30
 brightness = 0.3
 max_milliamps = 1200
 segments = [
-  { name = "fog", start = 0, length = 11 },
+  { name = "status", start = 0, length = 11 },
   { name = "turn", start = 11, length = 2 },
-  { name = "mp", start = 13, length = 9, reversed = true },
-  { name = "hourglass", start = 22, length = 8 },
+  { name = "counter", start = 13, length = 9, reversed = true },
+  { name = "timer", start = 22, length = 8 },
 ]
 
 [panel]

@@ -33,6 +33,11 @@ class SetupError(FogCompanionError):
     """A setup could not be generated (e.g. the board's row numbers do not add up)."""
 
 
+class AnswerError(SetupError, ValueError):
+    """An answer to a game's setup questions that the game does not ask or does not allow; the message
+    names the answer and what is allowed (``companion.games.new_game`` checks every caller's)."""
+
+
 class RulesError(FogCompanionError):
     """Something the rules forbid was asked of the engine."""
 

@@ -43,6 +43,7 @@ from pathlib import Path  # noqa: E402
 from companion import console  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.errors import FogCompanionError  # noqa: E402
+from companion.leds import by_role  # noqa: E402
 from companion.memory import tune_malloc  # noqa: E402
 from companion.paths import default_data_dir  # noqa: E402
 
@@ -55,10 +56,11 @@ FLUSH_SECONDS = 2.0
 
 
 def led_config(config: Config) -> Any:
+    """The strip's settings, its segments named by role (a former name read as its role)."""
     from hardware.output import LedConfig, Segment
 
     values = dict(config["leds"])
-    segments = values.pop("segments")
+    segments, _ = by_role(values.pop("segments"))
     if segments:
         values["segments"] = tuple(Segment(s["name"], s["start"], s["length"], s.get("reversed", False))
                                    for s in segments)
@@ -110,7 +112,7 @@ class Companion:
         self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
         self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
-        for message in self.hardware.messages:
+        for message in self.hardware.messages + by_role(config["leds"]["segments"])[1]:
             self.say(message)
         self.hardware.on_button("end_turn", lambda: self._safely(lambda: self.session.end_turn("button")))
         self.hardware.on_button("undo", lambda: self._safely(self.session.undo))
@@ -329,21 +331,19 @@ def _reachable_host(host: str) -> str:
 def run_companion(args: Any) -> int:
     from companion import config as config_mod
     from companion import systemd
-    from companion.games import get_game
+    from companion.games import command_line_answers, get_game, new_game
 
     config = config_mod.load(args.config).with_overrides({
         "camera.source": args.camera, "panel.host": args.host, "panel.port": args.port, "data.dir": args.data_dir,
         "game.board": args.board, "game.name": getattr(args, "game", None)})
-    names = [n.strip() for n in (args.names or "").split(",") if n.strip()] or None
-
-    def new_game() -> Any:
-        return get_game(config["game"]["name"]).new_game(
-            players=args.players or 1, seed=args.seed, options=args.options, names=names, scenario=args.solo,
-            board=config["game"]["board"])
-
     wants_game = args.players is not None or args.solo is not None
+    state = None
+    if wants_game:  # checked before anything starts, as the panel's answers are: a bad one is refused by name
+        game = get_game(config["game"]["name"])
+        players, answers = command_line_answers(game, args.players, args.names, args.solo, args.options)
+        state = new_game(game, players, args.seed, answers, board=config["game"]["board"], files=True)
     tune_malloc()
-    companion = Companion(config, new_game if wants_game else None)
+    companion = Companion(config, (lambda: state) if wants_game else None)
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda _s, _f: stopping.set())
     try:

@@ -32,11 +32,13 @@ class Segment:
         return self.start + (self.length - 1 - i if self.reversed else i)
 
 
+# Segments are named by the role they play (companion.games.LED_ROLES); each game says what it shows
+# on each role. The default strip of 30 LEDs: the long one first.
 DEFAULT_SEGMENTS = (
-    Segment("fog", 0, 11),       # rows A-J and the shore
+    Segment("status", 0, 11),    # the game at a glance: eleven rows, four teams' colours ...
     Segment("turn", 11, 2),      # the active colour, then the next one
-    Segment("mp", 13, 9),        # one LED per movement point (solo nations have up to 9)
-    Segment("hourglass", 22, 8),
+    Segment("counter", 13, 9),   # a value of a total, one LED each (up to 9)
+    Segment("timer", 22, 8),     # the turn timer counting down
 )
 
 

@@ -63,18 +63,19 @@ def paint(output: LedOutput, view: TableView, t: float) -> None:
     output.clear()
     scene = view.scene
     if "*" in scene.segments:  # one light over the whole strip (a game's end: the winner's colour)
-        colour = light_at(scene.segments["*"][0], t)
+        colour = light_at(scene.lights("*")[0], t)
         for name, seg in output.segments.items():
             output.paint(name, [colour] * seg.length)
         return
-    for name, lights in scene.segments.items():
+    for name in scene.segments:  # by role: the config names each segment by the role it plays
         if name in output.segments:
-            output.paint(name, [light_at(light, t) for light in lights])
+            output.paint(name, [light_at(light, t) for light in scene.lights(name)])
     timer = next((n for n in scene.timer.split("|") if n and n in output.segments), None)
     if view.timer_left is not None and timer is not None:
         # A segment of its own counts the time down over its length; a segment the scene already
-        # uses (the FOG's MP LEDs) counts it down over the LEDs the scene gave it.
-        length = len(scene.segments[timer]) if timer in scene.segments else output.segments[timer].length
+        # uses (a counter, when the strip has no timer segment) counts it down over the LEDs the
+        # scene gave it.
+        length = len(scene.lights(timer)) if timer in scene.segments else output.segments[timer].length
         output.paint(timer, _hourglass_colours(view.timer_left, length, t))
     if view.alert == "disk-full" and scene.status in output.segments:
         # The log cannot be written: the status segment blinks teal over its whole length

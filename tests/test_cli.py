@@ -107,7 +107,29 @@ def test_unknown_options_and_player_counts_are_refused(capsys):
     code, _, err = run_cli("new-game", "--options", "turbo", capsys=capsys)
     assert code == 2 and "unknown option 'turbo'" in err
     code, _, err = run_cli("new-game", "--players", "5", capsys=capsys)
-    assert code == 2 and "2, 3 or 4 players" in err
+    assert code == 2 and "'players' = 5: The FOG: Escape from Paradise is played by 1, 2, 3 or 4 players" in err
+
+
+def test_an_answer_the_game_does_not_ask_or_allow_is_refused_by_name(capsys):
+    """The command line's answers are checked against the game's setup questions, as the panel's are."""
+    code, _, err = run_cli("new-game", "--game", "partner-race", "--options", "enhanced", capsys=capsys)
+    assert code == 2 and "Partner card race asks no question 'options' (its questions: seats)" in err
+    code, _, err = run_cli("new-game", "--players", "3", "--solo", "1", capsys=capsys)
+    assert code == 2 and "'scenario' is asked only when players is 1, not 3" in err
+    code, _, err = run_cli("new-game", "--solo", "99", capsys=capsys)
+    assert code == 2 and "'scenario' = '99': one of 1, 2 (or the path of a file)" in err
+    code, _, err = run_cli("new-game", "--players", "2", "--names", "Ada,Bo,Cy", capsys=capsys)
+    assert code == 2 and "--names gives 3 names for 2 players" in err and "Traceback" not in err
+
+
+def test_good_answers_reach_the_game(capsys):
+    code, out, _ = run_cli("new-game", "--players", "2", "--names", "Ada,Bo", "--options", "enhanced", "--seed", "4",
+                           "--json", capsys=capsys)
+    state = GameState.from_json(out)
+    assert code == 0 and state.options.enhanced_movements
+    # two players play two colours each: the board's first and third, its second and fourth, as ever
+    c = state.board_data.player_colours
+    assert {p.name: p.colours for p in state.players} == {"Ada": (c[0], c[2]), "Bo": (c[1], c[3])}
 
 
 def test_solo_game_from_a_scenario(capsys):

@@ -27,7 +27,7 @@ def test_no_file_means_every_default(tmp_path: Path):
 def test_the_example_in_the_docs_is_a_valid_config():
     values = config.parse(config.EXAMPLE)
     assert values["leds"]["backend"] == "spi" and values["panel"]["pin"] == "4711"
-    assert values["leds"]["segments"][2] == {"name": "mp", "start": 13, "length": 9, "reversed": True}
+    assert values["leds"]["segments"][2] == {"name": "counter", "start": 13, "length": 9, "reversed": True}
 
 
 @pytest.mark.parametrize("text, words", [
@@ -41,6 +41,10 @@ def test_the_example_in_the_docs_is_a_valid_config():
     ("[detector]\nstable_frames = true\n", "expected a whole number"),
     ("[leds]\nsegments = [{ name = \"fog\", start = 0 }]\n", "length must be a whole number"),
     ("[leds]\nsegments = [{ name = \"Sparkle!\", start = 0, length = 2 }]\n", "name must be a short lower-case word"),
+    ("[leds]\nsegments = [{ name = \"countr\", start = 0, length = 2 }]\n",
+     "segment 'countr': no such role (the roles: turn, status, counter, timer)"),
+    ("[leds]\nsegments = [{ name = \"mp\", start = 0, length = 2 }, { name = \"counter\", start = 2, length = 2 }]\n",
+     "segments 'mp' and 'counter' are both the 'counter' segment: keep one"),
     ("camera = 3\n", "expected a [camera] table"),
     ("[camera\n", "not valid TOML"),
 ])
@@ -134,3 +138,28 @@ def test_doctor_names_a_broken_lens_calibration_and_one_made_for_another_camera_
     square = np.array([[900.0, 0, 320], [0, 900, 320], [0, 0, 1]])
     Lens(square, np.zeros(5), (640, 640), 0.2, 12).save(tmp_path / LENS_FILE)
     assert "calibrated at 640x640, but the camera gives" in run()
+
+
+def test_a_config_written_before_the_segments_had_roles_keeps_working_and_says_how_it_is_read(tmp_path: Path):
+    """The strip's segments were once named after the first box's parts; such a file is read, never
+    refused: each name is its role, the LEDs paint by role, and the start says so in one line each."""
+    from companion.run import Companion, led_config
+    from tests.tables import sim_config
+
+    old = ("[leds]\nsegments = [\n  { name = \"fog\", start = 0, length = 11 },\n"
+           "  { name = \"turn\", start = 11, length = 2 },\n  { name = \"mp\", start = 13, length = 9 },\n"
+           "  { name = \"hourglass\", start = 22, length = 8 },\n]\n")
+    values = config.parse(old, "config.toml")
+    cfg = sim_config(tmp_path).with_overrides({})
+    cfg.values["leds"]["segments"] = values["leds"]["segments"]
+    assert [(s.name, s.start) for s in led_config(cfg).segments] == [("status", 0), ("turn", 11), ("counter", 13),
+                                                                      ("timer", 22)]
+    out = io.StringIO()
+    companion = Companion(cfg, out=out, environ={"FOG_LED_BACKEND": "recording"})
+    try:
+        said = out.getvalue()
+        assert "LEDs: segment 'mp' is read as the 'counter' segment" in said
+        assert "segment 'fog' is read as the 'status' segment" in said and "'turn' is read" not in said
+        assert set(companion.hardware.output.segments) == {"status", "turn", "counter", "timer"}
+    finally:
+        companion.stop()

@@ -81,7 +81,7 @@ def test_the_panel_and_the_leds_agree_on_the_rows_the_fog_takes_next(fog: int):
     panel_next = set(game.view(state)["fog"]["next"])
     scene = game.led_scene(state, TableStatus())
     rows = list(BOARD.beach_rows) + ["shore"]
-    led_next = {row for row, light in zip(rows, scene.segments["fog"], strict=True)
+    led_next = {row for row, light in zip(rows, scene.lights("status"), strict=True)
                 if light.colour == WARN and light.effect == "blink"}
     assert panel_next == led_next
     if fog + 1 < len(BOARD.fog_fields):

@@ -13,7 +13,7 @@ from companion.games.fog.setup import new_game
 from hardware.output import LedConfig, LedOutput, Segment, make_strip
 from hardware.strip import HardwareError, RecordingStrip, encode_spi
 from hardware.table import TableHardware
-from companion.games import LedScene, Light, get_game
+from companion.games import Count, LedScene, Light, get_game
 from companion.games.fog.table import ALERT_RED, SWALLOWED, WARN
 from hardware.views import CAMERA_LOST, TableView, paint
 from tests.tables import BOARD, nb, position, wait_for
@@ -92,7 +92,7 @@ def test_bad_led_settings_name_the_key_and_what_is_allowed():
         LedConfig(colour_order="XYZ")
     with pytest.raises(HardwareError, match="brightness=2"):
         LedConfig(brightness=2)
-    with pytest.raises(HardwareError, match="segment 'fog' 0\\+11 does not fit 5 pixels"):
+    with pytest.raises(HardwareError, match="segment 'status' 0\\+11 does not fit 5 pixels"):
         LedConfig(pixel_count=5)
 
 
@@ -116,11 +116,11 @@ def test_the_fog_row_shows_swallowed_rows_the_fog_and_the_row_next_in_danger():
     state = position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, fog=BOARD.fog_index("6"))  # A, B covered
     hw.show(state)
     hw.animator.tick(0.0)
-    fog = seg(hw, "fog")  # A B C D ... J shore
+    fog = seg(hw, "status")  # A B C D ... J shore
     assert fog[0] == SWALLOWED and fog[1] != SWALLOWED and fog[1] != (0, 0, 0)  # A swallowed, B: the FOG, pulsing
     assert fog[2] == WARN  # C goes next, blinking
     hw.animator.tick(0.6)
-    later = seg(hw, "fog")
+    later = seg(hw, "status")
     assert later[1] != fog[1] and later[2] != WARN
 
 
@@ -138,12 +138,12 @@ def test_movement_points_drop_as_they_are_spent():
     state = position({"E4": "blue-elder-1"}, {"blue-elder-1": "black"})
     hw.show(state)
     hw.animator.tick(0.0)
-    assert sum(p != (0, 0, 0) for p in seg(hw, "mp")) == 7
+    assert sum(p != (0, 0, 0) for p in seg(hw, "counter")) == 7
     state = rules.apply(state, MoveAction.parse(f"move run blue-elder-1 E4>{nb('E4', 'NW')}"))
     state = rules.apply(state, MoveAction.parse(f"move run blue-elder-1 {nb('E4', 'NW')}>{nb('E4', 'NW', 'NW')}"))
     hw.show(state)
     hw.animator.tick(0.1)
-    assert sum(p != (0, 0, 0) for p in seg(hw, "mp")) == 5
+    assert sum(p != (0, 0, 0) for p in seg(hw, "counter")) == 5
 
 
 def test_alerts_flash_the_offending_row_pulse_while_waiting_and_mark_a_lost_camera():
@@ -151,9 +151,9 @@ def test_alerts_flash_the_offending_row_pulse_while_waiting_and_mark_a_lost_came
     state = position({"D3": "blue-elder-1"}, {"blue-elder-1": "black"})
     hw.show(state, alert="illegal", offenders=("blue-elder-1",))  # it stands in row D
     hw.animator.tick(0.0)
-    assert seg(hw, "fog")[3] == ALERT_RED
+    assert seg(hw, "status")[3] == ALERT_RED
     hw.animator.tick(0.2)
-    assert seg(hw, "fog")[3] == (0, 0, 0)
+    assert seg(hw, "status")[3] == (0, 0, 0)
     hw.show(state, alert="waiting")
     hw.animator.tick(0.0)
     first = seg(hw, "turn")
@@ -161,7 +161,7 @@ def test_alerts_flash_the_offending_row_pulse_while_waiting_and_mark_a_lost_came
     assert seg(hw, "turn") != first and first[0][2] > first[0][0]
     hw.show(state, alert="camera-lost")
     hw.animator.tick(0.0)
-    assert seg(hw, "fog")[0] == CAMERA_LOST and seg(hw, "mp")[0] == CAMERA_LOST
+    assert seg(hw, "status")[0] == CAMERA_LOST and seg(hw, "counter")[0] == CAMERA_LOST
 
 
 def test_at_the_end_the_whole_strip_shows_the_winner_s_colour():
@@ -215,10 +215,10 @@ def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_
     hw.on_hourglass_expired = expired
     hw.show(game["state"])
     hw.animator.tick()
-    full = sum(p != (0, 0, 0) for p in seg(hw, "hourglass"))
+    full = sum(p != (0, 0, 0) for p in seg(hw, "timer"))
     clock.now = 30.0
     hw.animator.tick()
-    assert sum(p != (0, 0, 0) for p in seg(hw, "hourglass")) == full // 2 and hw.hourglass.log == []
+    assert sum(p != (0, 0, 0) for p in seg(hw, "timer")) == full // 2 and hw.hourglass.log == []
     buzzer = factory.pin(23)
     clock.now = 50.5  # 9.5 s left: the warning beep
     hw.animator.tick()
@@ -253,8 +253,8 @@ def test_the_animator_thread_never_blocks_the_caller_and_survives_a_broken_strip
 
 
 def test_a_scene_is_a_plain_value_any_game_can_hand_the_painter():
-    scene = LedScene({"fog": (Light(SWALLOWED), Light((24, 18, 4))), "mp": (Light((128, 0, 0)),) * 2 + (Light((0, 0, 0)),)},
-                     status="mp")
+    scene = LedScene({"status": (Light(SWALLOWED), Light((24, 18, 4))), "counter": Count(2, 3, Light((128, 0, 0)))},
+                     status="counter")
     strip = RecordingStrip(30)
     out = LedOutput(strip, LedConfig(**PLAIN))
     paint(out, replace(TableView(scene), alert=None), 0.0)
@@ -273,11 +273,11 @@ def test_a_board_found_moved_flashes_white_for_a_moment_under_the_lasting_alerts
     hw.notice("board-moved", 10.0)
     hw.animator.tick(0.0)
     assert hw.system_alert == "board-moved" and factory.pin(23).state  # a beep with it
-    assert seg(hw, "fog")[0] == BOARD_MOVED and seg(hw, "fog")[-1] == BOARD_MOVED
+    assert seg(hw, "status")[0] == BOARD_MOVED and seg(hw, "status")[-1] == BOARD_MOVED
     hw.show(state, alert="camera-lost")  # a lasting alert matters more
     hw.animator.tick(0.0)
-    assert hw.system_alert == "camera-lost" and seg(hw, "fog")[0] == CAMERA_LOST
+    assert hw.system_alert == "camera-lost" and seg(hw, "status")[0] == CAMERA_LOST
     hw.show(state)
     clock.now = 10.5  # the moment is over
     hw.animator.tick(0.0)
-    assert hw.system_alert is None and BOARD_MOVED not in seg(hw, "fog")
+    assert hw.system_alert is None and BOARD_MOVED not in seg(hw, "status")

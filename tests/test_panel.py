@@ -79,7 +79,7 @@ def test_a_game_page_replays_a_kept_game_and_an_unknown_one_is_404(client: Any):
 
 
 def test_static_files_are_served(client: Any):
-    for name in ("panel.js", "panel.css", "live.js", "setup.js", "table.js", "score.js", "games.js", "replay.js",
+    for name in ("panel.js", "board.js", "panel.css", "live.js", "setup.js", "table.js", "score.js", "games.js", "replay.js",
                  "calibration.js"):
         assert client.get(f"/static/{name}").status_code == 200, name
 
@@ -125,7 +125,13 @@ def test_the_setup_wizard_creates_a_game_that_must_be_verified_before_the_draft(
     ({"players": [{}, {}, {}], "seed": True}, "'seed' must be"),
     ({"players": [{}, {}, {}], "options": "sparkles"}, "unknown option"),
     ({"players": [{}, {}, {}], "options": "hourglass=2"}, "5 to 3600"),
-    ({"solo": "99"}, "no scenario '99'"),
+    ({"solo": "99"}, "'scenario' = '99': one of 1, 2"),
+    ({"solo": "../../etc/passwd.toml"}, "'scenario' = '../../etc/passwd.toml': one of 1, 2"),  # no file from a phone
+    ({"players": [{}, {}, {}], "colour": "blue"}, "unknown field 'colour' (known: game, players"),
+    ({"players": [{}, {}, {}], "answers": {"sparkles": True}}, "asks no question 'sparkles' (its questions: seats, "
+                                                              "scenario, options)"),
+    ({"players": [{"name": "A", "colour": "blue"}, {}, {}]}, "player 1 has no 'colour' (a seat is {name, colours})"),
+    ({"players": [{}, {}, {}], "answers": {"scenario": "1"}}, "'scenario' is asked only when players is 1, not 3"),
     ({"solo": 1}, "'solo' must be"),
 ])
 def test_bad_setups_are_refused_with_the_field_named_and_nothing_changes(client: Any, body: dict[str, Any],
@@ -316,8 +322,12 @@ def test_the_virtual_leds_show_the_strip_by_segment(companion: Companion, client
     drafted(companion, client)
     companion.hardware.show(companion.session.state)
     leds = client.get("/api/leds").get_json()
-    assert leds["backend"] and set(leds["segments"]) == {"fog", "turn", "mp", "hourglass"}
+    assert leds["backend"] and set(leds["segments"]) == {"status", "turn", "counter", "timer"}  # named by role
     assert len(leds["pixels"]) == 30
+    # the game says what each role shows, and a count as a value of a total (the LED card says "7 of 7")
+    assert leds["labels"]["counter"] == "MP left this turn" and leds["labels"]["status"].startswith("the FOG rows")
+    state = companion.session.state
+    assert leds["counts"]["counter"] == {"value": state.mp_left, "total": state.mp_for(state.active_colour)}
 
 
 # ------------------------------------------------------------------------------------------ camera

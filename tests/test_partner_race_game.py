@@ -168,13 +168,14 @@ def test_the_leds_show_whose_turn_and_the_teams():
     scene = GAME.led_scene(state)
     colours = boards.load().rgb
     assert scene.segments["turn"][0].colour == colours["yellow"]
-    assert [light.colour for light in scene.segments["fog"]] == [colours[c] for c in ("yellow", "blue", "green", "red")]
+    assert [light.colour for light in scene.lights("status")] == [colours[c] for c in ("yellow", "blue", "green", "red")]
     assert GAME.led_scene(state, TableStatus(waiting=True)).segments["turn"][0].effect == "blink"
-    assert len(scene.segments["mp"]) == 4  # the cards in yellow's hand
+    hand = scene.count("counter")
+    assert hand is not None and (hand.value, hand.total) == (4, 4)  # the cards in yellow's hand of the four dealt
     after = GAME.apply(state, "play yellow start yellow-1:start")
     assert GAME.led_scene(after).segments["turn"][0].colour == colours["green"]
-    assert len(GAME.led_scene(after).segments["mp"]) == 4 and after.cards_left[0] == 3
-    wrong = GAME.led_scene(after, TableStatus(offenders=("green-2",))).segments["fog"]
+    assert GAME.led_scene(after).count("counter").value == 4 and after.cards_left[0] == 3  # type: ignore[union-attr]
+    wrong = GAME.led_scene(after, TableStatus(offenders=("green-2",))).lights("status")
     assert [light.effect for light in wrong] == ["steady", "steady", "blink", "steady"]  # green's light blinks
 
 

@@ -110,7 +110,7 @@ def test_a_card_laid_says_whose_pawn_moves_now_calmly_and_the_pawn_moved_is_the_
     scene = RACE.led_scene(start, TableStatus(step=True, to_move=table.status.step.to_move))
     turn = scene.segments["turn"][0]
     assert turn.colour == boards.load("standard").rgb["yellow"] and turn.effect == "pulse" and turn.hz <= 0.5
-    assert all(light.colour != (255, 0, 0) for lights in scene.segments.values() for light in lights)
+    assert all(light.colour != (255, 0, 0) for role in scene.segments for light in scene.lights(role))
 
     table.sees(moved(laid, yellow_1="start-yellow"))  # the pawn moved: the play is read
     assert table.session.state.history[-1] == "play yellow start yellow-1:start"

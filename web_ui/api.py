@@ -14,14 +14,12 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, jsonify, request
 
 from companion.errors import FogCompanionError, GameRunningError
-from companion.games import get_game, names
+from companion.games import get_game, names, new_game
 from companion.store import NoSuchGameError, StoreError
 from web_ui import security
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_NAME = 40
 
 
 def companion() -> Any:
@@ -335,6 +333,10 @@ def resume_game(game_id: str) -> Any:
     c.resume_game(game_id)
     return ok(game=game_id)
 
+# what POST /api/games reads: the game, its answers (the usual ones as fields of their own), the title
+GAME_FIELDS = ("game", "players", "solo", "name", "options", "seed", "answers", "title", "confirm")
+
+
 @bp.post("/games")
 @security.changes("setup")
 def create_game() -> Any:
@@ -346,33 +348,32 @@ def create_game() -> Any:
     game = get_game(name)
     seed = field(data, "seed", int, required=False, check=lambda v: 0 <= v < 2**31, what="0 to 2147483647") or 0
     options = field(data, "options", str, required=False, check=lambda v: len(v) <= 300,
-                    what="option text, e.g. 'hourglass=90,enhanced'") or ""
+                    what="option text, e.g. 'enhanced'") or ""
     title = field(data, "title", str, required=False, check=lambda v: len(v) <= 80, what="a title up to 80 "
                   "characters") or ""
+    unknown = sorted(set(data) - set(GAME_FIELDS))
+    if unknown:  # a field the Setup page never sends is refused by name, never dropped
+        abort(400, description=f"unknown field {unknown[0]!r} (known: {', '.join(GAME_FIELDS)})")
     _confirmed(data, "starting a new game pauses")
     solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
+    answers = dict(field(data, "answers", dict, required=False, what="an object: question -> answer") or {})
+    if options:
+        answers["options"] = options
+    if solo is not None:  # one player with a scenario: the seat is the name alone
+        players = 1
+        answers["scenario"] = solo
+        player = field(data, "name", str, required=False, what="a name")
+        if player is not None:
+            answers["seats"] = [{"name": player}]
+    else:  # one seat is the solo field's: a list of players is a game of several
+        low, high = min((n for n in game.players if n > 1), default=1), max(game.players)
+        seats = field(data, "players", list, check=lambda v: low <= len(v) <= high,
+                      what=f"a list of {low} to {high} players, each {{name, colours}}")
+        players, answers["seats"] = len(seats), seats
     # the configured board is the configured game's; another game chosen here is played on its own
     board = (_board_name() if game.name == _config_game() else None) or "standard"
-    try:
-        if solo is not None:
-            scenarios = next((f.get("choices", []) for f in game.setup_schema(board) if f["name"] == "scenario"), [])
-            if solo not in scenarios:
-                abort(400, description=f"'solo': no scenario {solo!r} (known: {', '.join(scenarios)})")
-            player = field(data, "name", str, required=False, check=lambda v: 0 < len(v) <= MAX_NAME,
-                           what=f"a name up to {MAX_NAME} characters") or "Guardian"
-            state = game.new_game(players=1, seed=seed, options=options, scenario=solo, names=[player])
-        else:
-            low, high = min(n for n in game.players if n > 1), max(game.players)
-            seats = field(data, "players", list, check=lambda v: low <= len(v) <= high,
-                          what=f"a list of {low} to {high} players, each {{name, colours}}")
-            for i, seat in enumerate(seats):
-                if not isinstance(seat, dict):
-                    abort(400, description=f"player {i + 1} must be an object {{name, colours}}")
-                field(seat, "name", str, required=False, check=lambda v: 0 < len(v.strip()) <= MAX_NAME,
-                      what=f"a name up to {MAX_NAME} characters")
-                field(seat, "colours", list, required=False, check=lambda v: all(isinstance(x, str) for x in v),
-                      what="a list of colour names")
-            state = game.new_game(players=len(seats), seed=seed, options=options, seats=seats, board=board)
+    try:  # the answers are checked against the game's questions where the command line's are (one place)
+        state = new_game(game, players, seed, answers, board=board)
     except FogCompanionError as exc:
         abort(400, description=str(exc))
     game_id = c.new_game(state, title=title, game=game)

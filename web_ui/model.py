@@ -45,7 +45,8 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "question": st.question,
         "to_turn_over": [{"piece": p, "cell": c} for p, c in st.to_clear],
         "view_blocked": st.view_blocked,
-        "leds": leds_json(hardware),
+        # what the LEDs say of this very state (their colours follow on the animator's thread)
+        "leds": leds_json(hardware, None if snap.state is None else snap.game.led_scene(snap.state)),
     }
     if snap.state is None:
         out["phase"] = "setup"
@@ -60,16 +61,24 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
     return out
 
 
-def leds_json(hardware: Any) -> dict[str, Any] | None:
-    """The strip as the players see it (before gamma and brightness), split into its segments."""
+def leds_json(hardware: Any, scene: Any = None) -> dict[str, Any] | None:
+    """The strip as the players see it (before gamma and brightness), split into its segments (named
+    by role), with what the game says each shows (``labels``) and the counts it shows as a value of
+    a total (``counts``: ``{"counter": {"value": 3, "total": 5}}``), so the LED card can say "3 of 5".
+    ``scene``: the game's scene of the state being sent (default: the one the strip shows now)."""
     if hardware is None:
         return None
     pixels = ["#%02x%02x%02x" % p for p in hardware.output.logical()]
     segments = {name: [pixels[seg.index(i)] for i in range(seg.length)]
                 for name, seg in hardware.output.segments.items()}
-    scene = getattr(hardware, "scene", None)
+    scene = scene if scene is not None else getattr(hardware, "scene", None)
+    counts = {}
+    for name in segments:
+        count = scene.count(name) if scene is not None else None
+        if count is not None:
+            counts[name] = {"value": count.value, "total": count.total}
     return {"backend": getattr(hardware.strip, "name", type(hardware.strip).__name__), "pixels": pixels,
-            "segments": segments, "labels": dict(getattr(scene, "labels", {}) or {})}
+            "segments": segments, "labels": dict(getattr(scene, "labels", {}) or {}), "counts": counts}
 
 
 def _notices(companion: Any, snap: Snapshot) -> list[str]:

@@ -11,14 +11,15 @@ from functools import cache
 from importlib import import_module
 
 from companion.errors import FogCompanionError
-from companion.games.base import (BoardFit, Cell, Choice, Edge, Game, Layout, LedScene, Light, Outcome, Piece,
-                                  Reconciliation, TableStatus, Track, TurnTimer)
+from companion.games.base import (FORMER_SEGMENT_NAMES, LED_ROLES, BoardFit, Cell, Choice, Count, Edge, Game, Layout,
+                                  LedScene, Light, Outcome, Piece, Reconciliation, TableStatus, Track, TurnTimer)
+from companion.games.answers import command_line_answers, new_game
 
 GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
                          "partner-race": "companion.games.partner_race.game:GAME"}
 
-__all__ = ["BoardFit", "Cell", "Choice", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
-           "TableStatus", "Track", "TurnTimer", "get_game", "names"]
+__all__ = ["FORMER_SEGMENT_NAMES", "LED_ROLES", "BoardFit", "Cell", "Choice", "Count", "Edge", "Game", "Layout", "LedScene", "Light", "Outcome", "Piece", "Reconciliation",
+           "TableStatus", "Track", "TurnTimer", "command_line_answers", "get_game", "names", "new_game"]
 
 
 class UnknownGameError(FogCompanionError, ValueError):

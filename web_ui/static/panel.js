@@ -378,6 +378,9 @@ const Fog = (() => {
       row.appendChild(el("span", {"class": "led-name"}, said || "not used"));
       colours.forEach((c) => { const d = el("span", {"class": "led"}); d.style.background = c;
         d.style.boxShadow = c === "#000000" ? "none" : "0 0 6px " + c; row.appendChild(d); });
+      /* a count the game shows as a value of a total is said too: nobody counts lit dots */
+      const count = leds.counts && leds.counts[name];
+      if (count) row.appendChild(el("span", {"class": "led-count"}, count.value + " of " + count.total));
       box.appendChild(row);
     });
   }

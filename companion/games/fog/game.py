@@ -117,8 +117,10 @@ def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -
         if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
             raise SetupError(f"player {i + 1}: a name is 1 to {MAX_NAME} characters")
         chosen = seat.get("colours")
-        if chosen is None:
-            chosen = [c for c in colours if c not in taken][:per_player]
+        if chosen is None:  # the seat's usual colours (two players: the first and third, the second and fourth)
+            usual = [colours[i], colours[i + 2]] if count == 2 else [colours[i]]
+            chosen = ([c for c in usual if c not in taken] + [c for c in colours if c not in taken and c not in usual]
+                      )[:per_player]
         if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
             raise SetupError(f"player {i + 1}: 'colours' must be a list of colour names")
         if len(chosen) != per_player:
@@ -150,7 +152,7 @@ class FogGame:
             {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": colours,
              "colours_per_player": {"2": 2, "default": 1}, "max_name": MAX_NAME},
             {"name": "scenario", "label": "Solo scenario", "kind": "choice", "choices": scenario_ids(),
-             "when": {"players": 1}},
+             "when": {"players": 1}, "or_file": True},  # the command line may name a scenario file
             {"name": "options", "label": "Options", "kind": "text", "max": 300, "help": OPTIONS_HELP,
              "switches": OPTION_SWITCHES},
             {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import OFF_LIGHT, RGB, LedScene, Light, TableStatus
+from companion.games.base import RGB, Count, LedScene, Light, TableStatus
 from companion.games.fog import rules
 from companion.games.fog.movement import MoveAction
 from companion.games.fog.scoring import score
@@ -24,6 +24,9 @@ WARN: RGB = (255, 110, 0)
 BEACH: RGB = (24, 18, 4)
 ALERT_RED: RGB = (255, 0, 0)
 WAITING: RGB = (80, 120, 255)
+# What The FOG shows on each LED role (the panel's LED card says it)
+LED_LABELS = {"status": "the FOG rows: swallowed, under the marker, next", "turn": "whose turn, who is next",
+              "counter": "MP left this turn", "timer": "the hourglass (when the option is on)"}
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ def _scaled(c: RGB, k: float) -> RGB:
 
 
 def led_scene(state: GameState, status: TableStatus = TableStatus()) -> LedScene:
-    """The LED strip: the FOG row, whose turn it is (and who is next), the MP left, the winner."""
+    """The LED strip by role: ``status`` the FOG rows, ``turn`` whose turn it is (and who is next),
+    ``counter`` the MP left of the turn's MP (counting the hourglass down when it has no ``timer``
+    segment of its own), the winner's colour over everything."""
     board = state.board_data
     rgb = board.rgb
     fog = fog_rows(state)
@@ -109,7 +114,8 @@ def led_scene(state: GameState, status: TableStatus = TableStatus()) -> LedScene
         colours = [c for s in report.standings if s.name in names for c in s.colours]
         if colours:
             glow = Light(tuple(rgb.get(colours[0], OFF)), "pulse", 0.5, 0.4)  # type: ignore[arg-type]
-            return LedScene({"*": (glow,)}, status="mp", timer="")
+            return LedScene({"*": (glow,)}, status="counter", timer="",
+                            labels={role: "the winner's colour" for role in LED_LABELS})
     bad_rows = {r for p in status.offenders if (c := state.where.get(p)) and (r := board.row_of(c))}
     row_lights = []
     for row in fog.rows:
@@ -132,6 +138,6 @@ def led_scene(state: GameState, status: TableStatus = TableStatus()) -> LedScene
     else:
         turn = (Light(active), Light(_scaled(following, 0.2)))  # type: ignore[arg-type]
     left = state.mp_left if state.phase == "moving" else 0
-    mp = tuple(Light(_scaled(active, 0.5)) if i < left else OFF_LIGHT  # type: ignore[arg-type]
-               for i in range(mp_total(state)))
-    return LedScene({"fog": tuple(row_lights), "turn": turn, "mp": mp}, status="mp", timer="hourglass|mp")
+    mp = Count(left, mp_total(state), Light(_scaled(active, 0.5)))  # type: ignore[arg-type]
+    return LedScene({"status": tuple(row_lights), "turn": turn, "counter": mp}, status="counter",
+                    timer="timer|counter", labels=LED_LABELS)

@@ -13,12 +13,12 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
-from companion.games.base import (BoardFit, Choice, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
-                                  TurnTimer)
+from companion.games.base import (BoardFit, Choice, Count, Layout, LedScene, Light, Outcome, Reconciliation,
+                                  TableStatus, TurnTimer)
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
-from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.cards import CARDS, DECK, HAND
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
@@ -26,7 +26,7 @@ from companion.games.partner_race.words import log_lines, name_of, place_words, 
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
-LABELS = {"turn": "whose turn, who is next", "fog": "the teams", "mp": "cards in hand", "hourglass": ""}
+LABELS = {"turn": "whose turn, who is next", "status": "the teams", "counter": "cards in hand", "timer": ""}
 
 
 def position_of(pawn: str, cell: str) -> str | None:
@@ -378,10 +378,11 @@ class PartnerRaceGame:
                                 "gives up the rest of this deal."}]}
 
     def led_scene(self, state: RaceState, status: TableStatus = TableStatus()) -> LedScene:
-        """The strip's segments (named for the box they were first fitted to) in this game's words:
-        ``turn`` whose turn it is (a waiting question blinks) and who is next; ``fog``, the long one,
-        the two teams side by side (a colour with a pawn that breaks a rule blinks red); ``mp`` the
-        cards still in the active player's hand; the winners' colours over the whole strip."""
+        """The strip by role: ``turn`` whose turn it is (a waiting question blinks) and who is next;
+        ``status``, the long one, the two teams side by side (a colour with a pawn that breaks a rule
+        blinks red); ``counter`` the cards still in the active player's hand of the hand dealt; the
+        winners' colours over the whole strip. The game has no turn timer: a disk that fills takes
+        over the ``timer`` segment."""
         b = boards.load(state.board)
         won = rules.winners(state)
         if won:
@@ -394,7 +395,8 @@ class PartnerRaceGame:
         teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])
                       for pair in (team("yellow"), team("green")) for c in pair)
         dim = tuple(int(v * 0.2) for v in b.rgb[following])
-        hand = tuple(Light(b.rgb[state.active]) for _ in range(state.cards_left[state.turn]))
-        return LedScene({"turn": (active, Light(dim)), "fog": teams, "mp": hand}, status="hourglass", labels=LABELS)
+        hand = Count(state.cards_left[state.turn], HAND, Light(b.rgb[state.active]))
+        return LedScene({"turn": (active, Light(dim)), "status": teams, "counter": hand}, status="timer",
+                        labels=LABELS)
 
 GAME = PartnerRaceGame()
