@@ -89,10 +89,10 @@ def _index_records(page: bytes, number: int, usable: int) -> Iterator[list[Any]]
 def _keep(found: Salvage, values: list[Any]) -> None:
     if len(values) in GAME_COLUMNS and _text(values[0]) and all(_text(v) for v in values[2:5]):
         key: Any = _str(values[0])
-        table: dict[Any, list[Any]] = found.games  # type: ignore[assignment]
+        table: dict[Any, list[Any]] = found.games
     elif len(values) == EVENT_COLUMNS and _text(values[0]) and isinstance(values[1], int) \
             and not isinstance(values[1], bool):
-        key, table = (_str(values[0]), values[1]), found.events  # type: ignore[assignment]
+        key, table = (_str(values[0]), values[1]), found.events
     else:
         return  # the schema, the meta table, or not one of ours
     if key in table and table[key] != values:

@@ -464,7 +464,8 @@ class BoardDetector:
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker
                 obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))
-                obs.image_xy[piece] = tuple(image_centres[k])  # type: ignore[assignment]
+                x, y = image_centres[k]
+                obs.image_xy[piece] = (float(x), float(y))
                 continue
             entry = {"marker": marker, "id": piece, "reason": reason, "board_mm": where}
             if reason == "between-cells":  # which two, so a panel can ask

@@ -32,7 +32,7 @@ MAX_DEPTH = 8  # the API's bodies are at most three levels deep
 def body() -> dict[str, Any]:
     """The request's JSON object, checked once per request (the PIN check may read it before the route)."""
     if "api_body" in g:
-        return g.api_body  # type: ignore[no-any-return]
+        return g.api_body
     raw = request.get_data(cache=True)
     if _nesting(raw) > MAX_DEPTH:  # checked on the text, before the parser could recurse into it
         abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
@@ -180,7 +180,7 @@ def setup_choices() -> Any:
     """The setup page's questions: the games to choose from, and each game's own questions."""
     c = companion()
     board, configured = _board_name(), _config_game()
-    games = [{"name": n, "title": get_game(n).title, "players": list(get_game(n).players),
+    games: list[dict[str, Any]] = [{"name": n, "title": get_game(n).title, "players": list(get_game(n).players),
               "schema": get_game(n).setup_schema(board if n == configured else None)} for n in names()]
     current = next(g for g in games if g["name"] == c.session.game.name)
     by_name = {f["name"]: f for f in current["schema"]}

@@ -1,4 +1,4 @@
-"""The door every table game comes through: one :class:`Game` protocol and the values it speaks in.
+"""The door every table game comes through: one :class:`Game` base class and the values it speaks in.
 
 The session, the camera, the LEDs and the panel know a game only through this module: they ask
 a :class:`Game` for its setup questions, a new state, the legal actions, what the camera should
@@ -11,10 +11,14 @@ and the out-of-sync state, so a new game writes rules and nothing else.
 
 from __future__ import annotations
 
+import json
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from companion.errors import BoardFileError
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -348,71 +352,68 @@ class TableStatus:
 
 
 # ------------------------------------------------------------------------------------------ the game
-@runtime_checkable
-class Game(Protocol):
-    """Rules of one table game. Pure: no I/O, no clocks, no randomness beyond a given seed."""
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+class Game(ABC, Generic[StateT, ActionT]):
+    """Rules of one table game. Pure: no I/O, no clocks, no randomness beyond a given seed.
+
+    A game subclasses ``Game[ItsState, ItsAction]`` and writes the abstract members (its rules, what
+    the camera should see, what a picture means, what the panel and the LEDs show). Every other
+    member has a default that is right for a game without that thing (no turn timer, no pieces
+    taken off, no markers, no hidden pieces, nothing the rules do by themselves), so a game writes
+    only what it has, and a member added to the door later does not break the games already there.
+    The two type parameters let a type checker hold each game to its own state and actions while
+    the session, the camera and the panel, which hold any game, see ``Game`` (``Game[Any, Any]``).
+    """
 
     name: str
     title: str
     players: tuple[int, ...]            # the player counts it supports
-    # What the panel offers for this game beyond the usual (read with getattr, () when absent):
+    # What the panel offers for this game beyond the usual:
     # "turn-over": the rules take pieces the players turn over by hand (the Table page's button)
-    features: tuple[str, ...]
+    features: tuple[str, ...] = ()
 
-    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
-        """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md)."""
-
-    def new_game(self, players: int, seed: int = 0, **settings: Any) -> Any:
+    # ------------------------------------------------------------------ what every game writes
+    @abstractmethod
+    def new_game(self, players: int, seed: int = 0, **settings: Any) -> StateT:
         """A fresh, seeded state from the answers to :meth:`setup_schema` (SetupError / ValueError if bad)."""
 
-    def to_json(self, state: Any) -> dict[str, Any]:
+    @abstractmethod
+    def to_json(self, state: StateT) -> dict[str, Any]:
         """A JSON-able dict that :meth:`from_json` turns back into an equal state."""
 
-    def from_json(self, data: Any) -> Any:
-        """Parse a saved state; ``StateFormatError`` names what is wrong."""
+    @abstractmethod
+    def from_json(self, data: Any) -> StateT:
+        """Parse a saved state (a dict, or its JSON text); ``StateFormatError`` names what is wrong."""
 
-    def parse_action(self, text: str) -> Any:
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
         """An action from its text; ``str(action)`` parses back to an equal action."""
 
-    def complete_action(self, state: Any, text: str) -> str:
-        """The full text of an action a player typed short at a terminal (or the text as it is)."""
-
-    def legal_actions(self, state: Any) -> Sequence[Any]:
+    @abstractmethod
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
         """Every action the active player may take now, ending the turn included."""
 
-    def apply(self, state: Any, action: Any) -> Any:
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT | str) -> StateT:
         """The state after an action (value or text); never mutates; ``IllegalMoveError`` if illegal."""
 
-    def end_turn_action(self, state: Any, reason: str) -> Any:
-        """The action that ends the active player's turn now (the End-turn button), or None."""
-
-    def forced_action(self, state: Any) -> Any:
-        """An action the rules take by themselves now (a turn with nothing left ends), or None."""
-
-    def correction(self, state: Any, seen: Placement) -> Any:
+    @abstractmethod
+    def correction(self, state: StateT, seen: Placement) -> ActionT:
         """The action that records "the board as seen is right" (a manual correction)."""
 
-    def layout(self, state: Any | None = None, board: str | None = None) -> Layout:
+    @abstractmethod
+    def layout(self, state: StateT | None = None, board: str | None = None) -> Layout:
         """The board's geometry: the state's board, else the named board (None: the default)."""
 
-    def expected(self, state: Any) -> dict[str, tuple[str, ...]]:
+    @abstractmethod
+    def expected(self, state: StateT) -> dict[str, tuple[str, ...]]:
         """What the camera should see now: cell -> sorted piece ids."""
 
-    def targets(self, state: Any, piece: str) -> dict[str, tuple[Choice, ...]]:
-        """Where ``piece`` can go with one legal action now (the panel's dots): cell -> the ways there,
-        a :class:`Choice` of one action each, the usual one first. Several (two cards that both take a
-        pawn there): the panel asks which was played."""
-
-    def taken_off(self, state: Any) -> Sequence[str]:
-        """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
-        tokens, turned over by hand). The session lists them as a chore, never as a disagreement."""
-
-    def hidden(self, state: Any, seen: Placement) -> dict[str, str]:
-        """Pieces missing from a picture that the camera cannot see where the game has them (the
-        partner race: a pawn under another of its colour on one space): piece -> cell. The session
-        counts them as seen there; anything else missing is missing."""
-
-    def reconcile(self, state: Any, seen: Placement) -> Reconciliation:
+    @abstractmethod
+    def reconcile(self, state: StateT, seen: Placement) -> Reconciliation:
         """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left
         out, those :meth:`hidden` where the game has them put in). A piece moved may still be missing
         (hidden where it went): the game knows where that can be.
@@ -424,36 +425,91 @@ class Game(Protocol):
         A reading that hides what the camera cannot see (a piece that ends where it started, a
         move that ends the turn early) is returned with a ``question``: the players confirm it."""
 
-    def notes(self, before: Any, after: Any) -> dict[str, Any]:
-        """What an action changed that the table should hear (JSON-able: "flip these tokens")."""
-
-    def markers(self, state: Any) -> dict[str, tuple[str, str]]:
-        """Special markers the players move (name -> (title, where the game has it now))."""
-
-    def turn_timer(self, state: Any) -> TurnTimer | None:
-        """The running turn's time limit, if the game uses one."""
-
-    def outcome(self, state: Any) -> Outcome | None:
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs; the winners and why once it is over."""
 
-    def score(self, state: Any) -> ScoreReport:
+    @abstractmethod
+    def score(self, state: StateT) -> ScoreReport:
         """A per-player (or per-team) breakdown, JSON-able through ``to_dict``."""
 
-    def view(self, state: Any, seat: str | None = None) -> dict[str, Any]:
+    @abstractmethod
+    def view(self, state: StateT, seat: str | None = None) -> dict[str, Any]:
         """What a panel may show (hidden information removed for ``seat``)."""
 
-    def led_scene(self, state: Any, status: TableStatus = TableStatus()) -> LedScene:
+    @abstractmethod
+    def led_scene(self, state: StateT, status: TableStatus = TableStatus()) -> LedScene:
         """What the LEDs show for ``state``."""
 
-    def text(self, state: Any) -> str:
-        """A plain-text picture of the state, for the terminal and for logs."""
+    # ------------------------------------------------------------------ defaults a game may override
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md).
+        By default how many play (of :attr:`players`) and the seed: all a game without choices asks."""
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def complete_action(self, state: StateT, text: str) -> str:
+        """The full text of an action a player typed short at a terminal (by default the text as it is)."""
+        return text.strip()
+
+    def end_turn_action(self, state: StateT, reason: str) -> ActionT | None:
+        """The action that ends the active player's turn now (the End-turn button), or None (the
+        default: a turn ends by what the player plays, and the panel offers no button)."""
+        return None
+
+    def forced_action(self, state: StateT) -> ActionT | None:
+        """An action the rules take by themselves now (a turn with nothing left ends), or None (the
+        default: nothing happens unless a player acts)."""
+        return None
+
+    def targets(self, state: StateT, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """Where ``piece`` can go with one legal action now (the panel's dots): cell -> the ways there,
+        a :class:`Choice` of one action each, the usual one first. Several (two cards that both take a
+        pawn there): the panel asks which was played. By default none: the panel draws no dots."""
+        return {}
+
+    def taken_off(self, state: StateT) -> Sequence[str]:
+        """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
+        tokens, turned over by hand). The session lists them as a chore, never as a disagreement.
+        By default none: the rules never take a piece the players must remove."""
+        return ()
+
+    def hidden(self, state: StateT, seen: Placement) -> dict[str, str]:
+        """Pieces missing from a picture that the camera cannot see where the game has them (the
+        partner race: a pawn under another of its colour on one space): piece -> cell. The session
+        counts them as seen there; anything else missing is missing. By default none: every piece
+        lies where the camera sees it."""
+        return {}
+
+    def notes(self, before: StateT, after: StateT) -> dict[str, Any]:
+        """What an action changed that the table should hear (JSON-able: "flip these tokens");
+        by default nothing beyond the move itself."""
+        return {}
+
+    def markers(self, state: StateT) -> dict[str, tuple[str, str]]:
+        """Special markers the players move (name -> (title, where the game has it now)); by default none."""
+        return {}
+
+    def turn_timer(self, state: StateT) -> TurnTimer | None:
+        """The running turn's time limit, if the game uses one (by default it does not)."""
+        return None
+
+    def text(self, state: StateT) -> str:
+        """A plain-text picture of the state, for the terminal and for logs; by default its saved
+        form, which says everything even when it draws nothing."""
+        return json.dumps(self.to_json(state), indent=1, sort_keys=True)
 
     def describe_board(self, board: str | None = None) -> str:
-        """The named board in words (the ``board`` command)."""
+        """The named board in words (the ``board`` command); by default what its layout holds."""
+        plan = self.layout(board=board)
+        return (f"board {plan.name}, {plan.size_mm[0]:.0f} x {plan.size_mm[1]:.0f} mm, markers "
+                f"{plan.marker_dictionary}: {len(plan.cells)} places, {len(plan.pieces)} pieces")
 
     def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
                      edits: Sequence[Mapping[str, Any]] = ()) -> str:
         """The named board file moved to a printed board as measured (``fit``), with the places where
         the print differs edited (``edits``: a cell's new kind, a cell removed, one added at a place in
         the file's millimetres): a complete board file (text), checked like any other before it is
-        returned (a :class:`~companion.errors.BoardFileError` names what does not add up)."""
+        returned (a :class:`~companion.errors.BoardFileError` names what does not add up).
+        By default refused by name: a game whose board is not a file of places cannot be fitted."""
+        raise BoardFileError(f"{self.title} has no board file that can be fitted to a printed board")

@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
-from companion.games.base import (BoardFit, Choice, Count, Layout, LedScene, Light, Outcome, Reconciliation,
-                                  TableStatus, TurnTimer)
+from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
+                                  TableStatus)
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
@@ -102,13 +102,12 @@ class Score:
         return out
 
 
-class PartnerRaceGame:
+class PartnerRaceGame(Game[RaceState, Action]):
     """The partner card race: four players in two teams, pawns round a track, cards to move them."""
 
     name = "partner-race"
     title = "Partner card race"
     players = (4,)
-    features: tuple[str, ...] = ()  # no piece is ever turned over
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
@@ -196,14 +195,8 @@ class PartnerRaceGame:
     def legal_actions(self, state: RaceState) -> list[Action]:
         return rules.legal_actions(state)
 
-    def apply(self, state: RaceState, action: Any) -> RaceState:
+    def apply(self, state: RaceState, action: Action | str) -> RaceState:
         return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
-
-    def end_turn_action(self, state: RaceState, reason: str) -> Any:
-        return None  # a turn ends by playing a card (or folding, which the player says)
-
-    def forced_action(self, state: RaceState) -> Any:
-        return None
 
     def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
         """The pawns (and the card on the spot) as seen, recorded as the players' correction. Every
@@ -341,9 +334,6 @@ class PartnerRaceGame:
                 out[pawn] = cell
         return out
 
-    def taken_off(self, state: RaceState) -> tuple[str, ...]:
-        return ()
-
     def notes(self, before: RaceState, after: RaceState) -> dict[str, Any]:
         bumped = sorted(p for p in before.where if before.where[p] != "home" and after.where[p] == "home")
         out: dict[str, Any] = {"active": after.active, "deal": after.deal}
@@ -352,12 +342,6 @@ class PartnerRaceGame:
         if after.history and after.history != before.history:  # what the table hears, in a sentence
             out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
         return out
-
-    def markers(self, state: RaceState) -> dict[str, tuple[str, str]]:
-        return {}
-
-    def turn_timer(self, state: RaceState) -> TurnTimer | None:
-        return None
 
     def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
         phase = "finished" if rules.winners(state) else "playing"
@@ -394,7 +378,8 @@ class PartnerRaceGame:
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
         teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])
                       for pair in (team("yellow"), team("green")) for c in pair)
-        dim = tuple(int(v * 0.2) for v in b.rgb[following])
+        red, green, blue = (int(v * 0.2) for v in b.rgb[following])
+        dim = (red, green, blue)
         hand = Count(state.cards_left[state.turn], HAND, Light(b.rgb[state.active]))
         return LedScene({"turn": (active, Light(dim)), "status": teams, "counter": hand}, status="timer",
                         labels=LABELS)
