@@ -113,7 +113,8 @@ class LedOutput:
         return sum(sum(p) / 255 * MA_PER_CHANNEL for p in pixels) + IDLE_MA_PER_LED * len(pixels)
 
     def flush(self) -> None:
-        corrected = [tuple(self._gamma[v] for v in p) for p in self._pixels]
+        g = self._gamma
+        corrected: list[RGB] = [(g[r], g[gr], g[b]) for r, gr, b in self._pixels]
         scale = self.config.brightness
         if self.config.max_milliamps:
             idle = IDLE_MA_PER_LED * len(corrected)
@@ -122,9 +123,11 @@ class LedOutput:
             if full * scale > budget > 0:
                 scale = budget / full
         self.last_scale = scale
-        out = [tuple(min(255, int(v * scale)) for v in p) for p in corrected]  # never round up past the limit
+        out: list[RGB] = [(min(255, int(r * scale)), min(255, int(gr * scale)), min(255, int(b * scale)))
+                          for r, gr, b in corrected]  # never round up past the limit
         self.last_milliamps = self.estimate_milliamps(out)
-        self.strip.set_pixels([tuple(p[k] for k in self._order) for p in out])  # type: ignore[misc]
+        first, second, third = self._order
+        self.strip.set_pixels([(p[first], p[second], p[third]) for p in out])
         self.strip.show()
 
     def off(self) -> None:

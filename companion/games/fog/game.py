@@ -13,13 +13,14 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import SetupError
-from companion.games.base import BoardFit, Choice, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
+from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
 from companion.games.fog import rules, steps, table
-from companion.games.fog.actions import Correction, EndTurn, Relocation, parse_action
+from companion.games.fog.actions import Correction, Draft, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
 from companion.games.fog.explain import Option, explain
 from companion.games.fog.layout import board_layout
 from companion.games.fog.legality import legal_movements
+from companion.games.fog.movement import MoveAction
 from companion.games.fog.options import Options
 from companion.games.fog.scenario import scenario_ids
 from companion.games.fog.scoring import ScoreReport, score
@@ -30,6 +31,7 @@ from companion.games.fog.text import render
 from companion.games.fog.words import capital, moves_words, names, piece_name, player_name
 
 MAX_NAME = 40
+FogAction = Draft | EndTurn | Correction | MoveAction  # every action of The FOG, as parse_action reads it
 OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, team-scoring=sum|lowest, "
                 "drive-off=standard|advanced, two-player=lower|total, advanced-fog (solo)")
 
@@ -135,7 +137,7 @@ def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -
     return tuple(out)
 
 
-class FogGame:
+class FogGame(Game[GameState, FogAction]):
     """The FOG: Escape from Paradise, 1 (solo scenarios) to 4 players."""
 
     name = "fog"
@@ -163,7 +165,7 @@ class FogGame:
                  seats: Sequence[Mapping[str, Any]] | None = None, **_: Any) -> GameState:
         opts = options if isinstance(options, Options) else Options.parse(options)
         if scenario is not None or players == 1:
-            name = (names or [s.get("name") for s in seats or () if isinstance(s, Mapping)] or ["Guardian"])[0]
+            name = (names or [str(s.get("name") or "") for s in seats or () if isinstance(s, Mapping)] or ["Guardian"])[0]
             return new_solo_game(scenario or "1", opts, name=name or "Guardian", seed=seed)
         layout_board = Board.load_named(board)
         if seats is not None:
@@ -177,7 +179,7 @@ class FogGame:
     def from_json(self, data: Any) -> GameState:
         return GameState.from_json(data) if isinstance(data, str) else GameState.from_dict(data)
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> FogAction:
         return parse_action(text)
 
     def complete_action(self, state: GameState, text: str) -> str:
@@ -200,8 +202,8 @@ class FogGame:
 
         return fitted_board_text(fit, board or "standard", name, edits=edits)
 
-    def describe_board(self, board: str = "standard") -> str:
-        b = Board.load_named(board)
+    def describe_board(self, board: str | None = None) -> str:
+        b = Board.load_named(board or "standard")
         lines = [f"board {b.name} ({b.source}), {b.size_mm[0]:.0f} x {b.size_mm[1]:.0f} mm, "
                  f"markers {b.marker_dictionary}"]
         for rid in b.beach_rows:
@@ -213,14 +215,14 @@ class FogGame:
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: GameState) -> list[Any]:
+    def legal_actions(self, state: GameState) -> list[FogAction]:
         if state.phase == "draft":
             return list(rules.legal_drafts(state))
         if state.phase == "moving":
             return [*legal_movements(state), EndTurn("done")]
         return []
 
-    def apply(self, state: GameState, action: Any) -> GameState:
+    def apply(self, state: GameState, action: FogAction | str) -> GameState:
         return rules.apply(state, action)
 
     def end_turn_action(self, state: GameState, reason: str) -> EndTurn:
@@ -293,19 +295,16 @@ class FogGame:
     def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
         """The fields ``piece`` reaches with one legal move of its own (the cheapest move to each: the
         path does not matter to the players, only what it costs)."""
-        out: dict[str, tuple[int, str]] = {}
+        out: dict[str, tuple[int, MoveAction]] = {}
         for move in legal_movements(state):
             if move.movements[0].islander != piece:
                 continue
             target = next((m.path[-1] for m in reversed(move.movements) if m.islander == piece), None)
             cost = state.mp_left - rules.apply(state, move).mp_left if target else 0
             if target and (target not in out or cost < out[target][0]):
-                out[target] = (cost, str(move))
-        return {cell: (Choice((action,), f"{capital(moves_words(state, parse_action(action).movements))} ({cost} MP)"),)
-                for cell, (cost, action) in sorted(out.items())}
-
-    def hidden(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-        return {}  # every token lies flat: a token the camera cannot see is not where the game has it
+                out[target] = (cost, move)
+        return {cell: (Choice((str(move),), f"{capital(moves_words(state, move.movements))} ({cost} MP)"),)
+                for cell, (cost, move) in sorted(out.items())}
 
     def taken_off(self, state: GameState) -> tuple[str, ...]:
         return tuple(sorted(state.lost))
