@@ -12,9 +12,15 @@ stack sometimes hidden beneath the other), a play half done (the card laid and n
 first parts of a 7, a pawn landed on the one it bumps, one pawn of a swap lifted) and wrong
 pictures (a pawn on a random space, another card on the spot, no card laid, a pawn gone).
 
+The FOG's steps: ``Game.reconcile`` on N pictures (default 300) of a swap, push, pull or drive-off
+made by hand one token at a time, only one of its tokens put down yet (the pushed islander before
+its pusher, say): a step, found after a search bounded to ``steps.STEP_NODES`` positions per tier
+(with ``--whole-search`` the unbounded search on the same pictures is timed as well, for
+comparison: seconds a picture at worst).
+
 Prints p50/p99/max in milliseconds for both, with the race's figures as multiples of The FOG's.
 
-    python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--seed 1]
+    python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--steps 300] [--whole-search] [--seed 1]
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from companion.games.fog.game import GAME  # noqa: E402
 from companion.games.fog.legality import apply_move, legal_movements  # noqa: E402
 from companion.games.fog.options import Options  # noqa: E402
 from companion.games.fog.setup import new_game  # noqa: E402
+from companion.games.fog.steps import STEP_NODES, VERBS  # noqa: E402
 from companion.games.partner_race import rules as race_rules  # noqa: E402
 from companion.games.partner_race.board import CARD_SPOT  # noqa: E402
 from companion.games.partner_race.cards import CARDS  # noqa: E402
@@ -71,6 +78,47 @@ def random_turns(count: int, seed: int):  # type: ignore[no-untyped-def]
 
 
 Seen = dict[str, tuple[str, ...]]
+
+
+def fog_first_tokens(count: int, seed: int):  # type: ignore[no-untyped-def]
+    """(position, picture): a move of two or more tokens with one token put down where the move puts
+    it, the others not moved yet, as a hand leaves the table part-way."""
+    rng = random.Random(seed)
+    made = 0
+    for before, _after in random_turns(count * 4, seed):
+        moves = [m for m in legal_movements(before) if m.movements[0].kind in VERBS]
+        if not moves:
+            continue
+        move = rng.choice(moves)
+        after = apply_move(before, move)
+        tokens = sorted(p for p in before.where if after.where.get(p) not in (None, before.where[p]))
+        if len(tokens) < 2:
+            continue
+        token = rng.choice(tokens)
+        seen = {c: [p for p in ps if p != token] for c, ps in before.placement.items()}
+        seen.setdefault(after.where[token], []).append(token)
+        yield before, {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}
+        made += 1
+        if made >= count:
+            return
+
+
+def fog_steps(count: int, seed: int, whole: bool) -> tuple[list[float], list[float], int]:
+    """Milliseconds of ``Game.reconcile`` on pictures part-way through a move (and of the unbounded
+    search on them when ``whole``), and how many were read as a step."""
+    bounded: list[float] = []
+    unbounded: list[float] = []
+    steps = 0
+    for before, seen in fog_first_tokens(count, seed):
+        start = time.perf_counter()
+        answer = GAME.reconcile(before, seen)
+        bounded.append((time.perf_counter() - start) * 1000)
+        steps += answer.part_way
+        if whole:
+            start = time.perf_counter()
+            explain(before, seen)
+            unbounded.append((time.perf_counter() - start) * 1000)
+    return sorted(bounded), sorted(unbounded), steps
 
 
 def race_positions(count: int, seed: int):  # type: ignore[no-untyped-def]
@@ -182,6 +230,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=1000, help="The FOG's random full turns")
     parser.add_argument("--pictures", type=int, default=1000, help="the partner race's random pictures")
+    parser.add_argument("--steps", type=int, default=300, help="The FOG's pictures part-way through a move")
+    parser.add_argument("--whole-search", action="store_true",
+                        help="also time the unbounded search on the pictures part-way (slow)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     times: list[float] = []
@@ -213,6 +264,15 @@ def main() -> int:
           f"unexplained: {failures}")
     print(f"reconcile (what the session runs): p50 {pct(50, readings):.1f} ms   p99 {pct(99, readings):.1f} ms   "
           f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}")
+
+    if args.steps > 0:
+        bounded, unbounded, steps = fog_steps(args.steps, args.seed, args.whole_search)
+        print(f"reconcile of one token of a swap or push put down (a step, search bounded to {STEP_NODES} "
+              f"positions a tier): p50 {pct(50, bounded):.1f} ms   p99 {pct(99, bounded):.1f} ms   "
+              f"max {bounded[-1]:.1f} ms; {steps} of {len(bounded)} pictures read as a step")
+        if unbounded:
+            print(f"  the whole search on the same pictures: p50 {pct(50, unbounded):.1f} ms   "
+                  f"p99 {pct(99, unbounded):.1f} ms   max {unbounded[-1]:.1f} ms")
 
     race = {kind: sorted(ms) for kind, ms in race_readings(args.pictures, args.seed).items()}
     fog = (pct(50, readings), pct(99, readings), readings[-1])

@@ -299,6 +299,32 @@ def test_a_fog_step_left_past_the_hold_time_is_out_of_sync_and_a_step_lights_cal
     assert table.session.step_overdue() and table.status.out_of_sync.rule == "step-left"
 
 
+def test_the_pushed_token_put_on_first_is_seen_as_a_step_without_searching_every_sequence(monkeypatch: Any):
+    """Pink's leader pushes the blue sailor and the red sailor a field on; the hand puts the red
+    sailor down first. No sequence of pink's moves leaves the table so, and proving it meant
+    searching thousands of positions (seconds); the companion searches a bounded number of
+    positions, sees a step, and says what is left."""
+    from companion.games.fog import game as fog_game
+    from companion.games.fog.steps import STEP_NODES
+
+    state = fog_positions(seed=7, wanted=2)[1]
+    move = next(m for m in legal_movements(state) if str(m) == "move push blue-leader-1 E3>E4")
+    picture = first_token(state, apply_move(state, move), "red-sailor-3")
+    searched: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        answer = fog_explain(*args, **kwargs)
+        searched.append(answer.searched)
+        return answer
+
+    fog_explain = fog_game.explain
+    monkeypatch.setattr(fog_game, "explain", counted)
+    answer = FOG.reconcile(state, picture)
+    assert answer.part_way and answer.step is not None and answer.step.startswith("finish the move")
+    assert "put the blue leader on E4" in answer.step
+    assert len(searched) == 1 and STEP_NODES <= searched[0] <= 4 * STEP_NODES  # stopped at the bound, in each tier
+
+
 def test_the_pushed_token_put_on_first_is_a_step_and_asked_about_only_if_it_stays_so(tmp_path: Path):
     """A hand that moves the pushed islander on first leaves what a push and a run back would: a step
     (the pusher follows), asked about only when nothing more happens within the hold time."""

@@ -271,10 +271,17 @@ class FogGame(Game[GameState, FogAction]):
             taken = names(state.board_data, sorted(set(ended.lost) - set(state.lost)))
             return Reconciliation((Choice(("end-turn done",), f"{player_name(state, state.active_colour)}'s turn "
                                                                f"ended and the FOG took {taken}"),))
-        answer = explain(state, seen)
+        answer = explain(state, seen, node_limit=steps.STEP_NODES)
         if not answer.ok:  # half a swap or a push is a step (a hand moves one token at a time), not illegal
-            return steps.part_way(state, target) or Reconciliation.illegal(
-                answer.reason or "not a legal move", answer.offenders, answer.rule)
+            # A step is looked for before the whole search: with the pushed islander put down before its
+            # pusher, proving that no sequence of moves leaves the table so took seconds (see steps.py)
+            step = steps.part_way(state, target)
+            if step is not None:
+                return step
+            if answer.searched >= steps.STEP_NODES:  # a tier stopped at the bound: search it all
+                answer = explain(state, seen)
+            if not answer.ok:
+                return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)
         choices = tuple(_choice(state, o) for o in answer.options)
         question = hidden_in(state, answer.options[0], target)
         if question is None:

@@ -7,6 +7,13 @@ part. A picture is part-way through a legal move of the active colour when one m
 token that differs from the game: it stands where the move puts it or on its way there (sharing
 a field with the one it displaces), or it is not seen and the move moves it. Anything else is
 a picture no continuation of a legal move reaches.
+
+A picture part-way through a move is often one no sequence of moves reaches either (the pushed
+islander put down before its pusher), and proving that took the reading's search seconds (every
+way of every islander of the colour within the MP left, up to 11 s was seen). So the game's
+reconcile first searches at most :data:`STEP_NODES` positions in each of its tiers, which is far
+more than the readings such a picture has need (a push and a run back: a few dozen), then looks
+for a step here, and only for a picture that is no step either goes on to the whole search.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from companion.games.fog.state import GameState
 from companion.games.fog.words import names, piece_name
 
 MOVE_LIMIT = 20_000  # complete moves looked at (a guard: a turn offers a few hundred)
+STEP_NODES = 250  # positions per tier the reading searches before a step is looked for (see above)
 VERBS = {"swap": "swaps with", "push": "pushes", "pull": "pulls back", "drive-off": "drives off"}
 
 
