@@ -70,5 +70,5 @@ def former_names_note() -> str:
     """The line of ``docs/config.md`` that says how former segment names are read."""
     pairs = ", ".join(f"`{old}` as `{role}`" for old, role in FORMER_SEGMENT_NAMES.items())
     return (f"Segments are named by the role they play: {'; '.join(f'`{r}`, {d}' for r, d in LED_ROLES.items())}. "
-            f"Each game says what it shows on each (the panel's LED card says it too). A config written before the "
+            f"Each game says what it shows on each (the panel's Board page says it too). A config written before the "
             f"roles keeps working: {pairs}, with a line saying so when the companion starts.")

@@ -35,7 +35,7 @@ class Segment:
 # Segments are named by the role they play (companion.games.LED_ROLES); each game says what it shows
 # on each role. The default strip of 30 LEDs: the long one first.
 DEFAULT_SEGMENTS = (
-    Segment("status", 0, 11),    # the game at a glance: eleven rows, four teams' colours ...
+    Segment("status", 0, 11),    # the long one: the game at a glance
     Segment("turn", 11, 2),      # the active colour, then the next one
     Segment("counter", 13, 9),   # a value of a total, one LED each (up to 9)
     Segment("timer", 22, 8),     # the turn timer counting down

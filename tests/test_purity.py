@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -116,3 +117,18 @@ def test_no_product_module_is_over_600_lines():
     long = [f"{p.relative_to(ROOT)}: {n} lines" for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
             if (n := len(p.read_text().splitlines())) > 600]
     assert not long, long
+
+
+# The words of the games the companion knows: none of them belongs in the LEDs' code, which serves every game
+GAME_WORDS = re.compile(r"\b(fog(?![-_]companion)|mp|islanders?|drafts?|pawns?|cards?|partners?|teams?|deals?)\b",
+                        re.IGNORECASE)
+
+
+def test_the_leds_code_names_no_game_nor_its_words():
+    """A strip's segments are roles (turn, status, counter, timer) and each game says what it shows on
+    them: the painter, the strip, the buttons and the config's LED part never name The FOG's rows, MP
+    or islanders, nor the race's pawns, cards or teams."""
+    files = sorted((ROOT / "hardware").glob("*.py")) + [ROOT / "companion" / "leds.py"]
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in files
+             for n, line in enumerate(path.read_text().splitlines(), 1) if GAME_WORDS.search(line)]
+    assert not found, "\n".join(found)

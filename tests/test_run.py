@@ -180,3 +180,13 @@ def test_a_knocked_board_is_fitted_again_and_said_on_the_panel_and_the_leds(tmp_
         companion.table(piece, dst)
         assert wait_for(lambda: session.state.where.get(piece) == dst), out.getvalue()
         assert session.status.out_of_sync is None
+
+
+def test_run_refuses_an_answer_the_game_does_not_ask_by_name_before_anything_starts(tmp_path: Path):
+    """``run --players`` answers the setup questions as the panel does, checked in the same place."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "FOG_DATA_DIR": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-m", "companion", "run", "--game", "partner-race", "--players", "4",
+                          "--options", "enhanced"], capture_output=True, text=True, cwd=ROOT, env=env,
+                         stdin=subprocess.DEVNULL, timeout=120)
+    assert res.returncode == 2 and "Partner card race asks no question 'options' (its questions: seats)" in res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "games.db").exists()  # no game, no camera, no panel
