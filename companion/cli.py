@@ -12,18 +12,22 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__
 from companion.errors import FogCompanionError, StateFormatError
 from companion.games import Game, Layout, command_line_answers, get_game, names, new_game
 from companion.statefile import read_game_state, write_out
 
+if TYPE_CHECKING:  # the store is loaded only by the commands that keep games
+    from companion.store import GameStore
+
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[Handler, Callable[[argparse.ArgumentParser], None], str]] = {}
 
 
-def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentParser], None]):  # type: ignore[no-untyped-def]
+def command(name: str, help_text: str, configure: Callable[[argparse.ArgumentParser], None]
+            ) -> Callable[[Handler], Handler]:
     def deco(fn: Handler) -> Handler:
         COMMANDS[name] = (fn, configure, help_text)
         return fn
@@ -245,7 +249,7 @@ def _data_dir_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", help="where games are kept (default: $FOG_DATA_DIR or ~/.local/share/fog-companion)")
 
 
-def _store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _store(args: argparse.Namespace) -> GameStore:
     from companion.paths import default_data_dir
     from companion.store import GameStore
 

@@ -393,9 +393,10 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
     prep = {k: tuple(int(v) for v in vs) for k, vs in rd.get(boats, "preparation_bonus", "boats", dict).items()}
     for boat in prep:
         rd.choice(boat, NATIONS, "boats.preparation_bonus")
-    tokens = tuple(tuple(int(v) for v in t) for t in rd.get(boats, "scoring_tokens", "boats", list))
-    if len(tokens) != len(AREAS) or any(len(t) != 2 for t in tokens):
+    sides = [tuple(int(v) for v in t) for t in rd.get(boats, "scoring_tokens", "boats", list)]
+    if len(sides) != len(AREAS) or any(len(t) != 2 for t in sides):
         raise rd.fail("boats.scoring_tokens", "expected 4 double-sided tokens like [[5, 4], [4, 3], [3, 2], [2, 1]]")
+    tokens = tuple((front, back) for front, back in sides)
 
     fog = rd.get(data, "fog_track", "file", dict)
     fields = tuple(
@@ -409,7 +410,12 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
                 raise rd.fail(f"fog_track.fields[{f.label}]", f"swallows unknown row {r!r}")
 
     colours = rd.get(data, "colours", "file", dict)
-    rgb = {k: tuple(int(x) for x in v) for k, v in rd.get(colours, "rgb", "colours", dict).items()}
+    rgb: dict[str, tuple[int, int, int]] = {}
+    for k, v in rd.get(colours, "rgb", "colours", dict).items():
+        if not isinstance(v, list) or len(v) != 3:
+            raise rd.fail(f"colours.rgb.{k}", f"expected [r, g, b], got {v!r}")
+        red, green, blue = (int(x) for x in v)
+        rgb[k] = (red, green, blue)
 
     islanders: dict[str, Islander] = {}
     for i, t in enumerate(rd.get(data, "islanders", "file", list)):
@@ -477,13 +483,13 @@ def _parse_board(data: Mapping[str, Any], source: str) -> Board:
         boat_order=boat_order,
         min_crew={k: int(v) for k, v in rd.get(boats, "min_crew", "boats", dict).items()},
         preparation_bonus=prep,
-        scoring_tokens=tokens,  # type: ignore[arg-type]
+        scoring_tokens=tokens,
         fog_fields=fields,
         fog_start={str(k): str(v) for k, v in rd.get(fog, "start", "fog_track", dict).items()},
         turn_boards={str(k): int(rd.get(v, "fields", f"turn_boards.{k}", int))
                      for k, v in rd.get(data, "turn_boards", "file", dict).items()},
         player_colours=tuple(rd.get(colours, "players", "colours", list)),
-        rgb=rgb,  # type: ignore[arg-type]
+        rgb=rgb,
         special_markers=special,
         islanders=islanders,
         obstacles=obstacles,

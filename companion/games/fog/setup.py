@@ -10,7 +10,7 @@ hundreds of generated setups, so a change to the generator cannot quietly break 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from companion.errors import OptionsError, SetupError
 from companion.games.fog.board import Board
@@ -44,7 +44,7 @@ def obstacle_violations(board: Board, obstacle_cells: Iterable[str]) -> list[str
     return problems
 
 
-def _groups(cells: set[str], adjacent) -> list[set[str]]:  # type: ignore[no-untyped-def]
+def _groups(cells: set[str], adjacent: Callable[[str], Iterable[str]]) -> list[set[str]]:
     """Connected components of ``cells`` under ``adjacent``."""
     left = set(cells)
     out: list[set[str]] = []
