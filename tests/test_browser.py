@@ -107,6 +107,22 @@ def drag(page: Any, piece: str, cell: str) -> None:
     page.mouse.up()
 
 
+def smallest(page: Any, selector: str) -> float:
+    """The smaller side of the smallest element ``selector`` finds, as drawn on the screen (px)."""
+    sizes = page.evaluate("""(sel) => [...document.querySelectorAll(sel)].map((e) => {
+        const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })""", selector)
+    assert sizes, f"nothing matches {selector}"
+    return min(sizes)
+
+
+def in_view(page: Any, selector: str) -> list[str]:
+    """The elements ``selector`` finds that a finger cannot reach now: off the screen, or under something
+    else at their centre (the hint, the tab bar). Named by their data-piece, data-target or id."""
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel)].filter((e) => {
+        const r = e.getBoundingClientRect(), at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !at || !(at === e || e.contains(at)); }).map((e) => e.dataset.piece || e.dataset.target || e.id)""", selector)
+
+
 # Words only the partner race says: a FOG page showing one shows another game's words.
 RACE_WORDS = ("pawn", "card spot", "Last card", "cards in hand", "folds", "Partner card race", "deal")
 
@@ -481,8 +497,9 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
 
 
 def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: str, browser: Any) -> None:
-    """At 390 px the cells fill the width, pieces are at least 24 px, rows are named on the edge,
-    a tapped piece shows where it can go, and a move can be made with the keyboard alone."""
+    """At 390 px the cells fill the width, pieces, places and dots are at least 24 px, rows are named
+    on the edge, a tapped piece shows where it can go (the dots and the hint on the screen), and a move
+    can be made with the keyboard alone."""
     base = panel_url
     ctx, page, errors = phone(browser)
     post_json(page, f"{base}/api/games", {"players": [{}, {}, {}], "seed": 7, "confirm": True})
@@ -493,9 +510,8 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     cells = page.evaluate("""() => { const b = [...document.querySelectorAll('.cell')].map((c) => c.getBoundingClientRect());
         return Math.max(...b.map((r) => r.right)) - Math.min(...b.map((r) => r.left)); }""")
     assert cells >= 0.9 * 390, cells
-    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board g.piece')]
-        .map((p) => p.getBoundingClientRect().width))""")
-    assert smallest >= 24, smallest
+    assert smallest(page, "#board g.piece") >= 24  # a thumb's tap target, every piece
+    assert smallest(page, "#board .cell:not(.woods)") >= 24  # and every place a piece stands on
     rows = page.evaluate("() => [...document.querySelectorAll('.edge-label')].map((t) => t.textContent)")
     assert sorted(rows) == list("ABCDEFGHIJ"), rows
     for selector in ("nav a", "#end-turn", "#undo", ".mode"):
@@ -507,6 +523,9 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     page.focus(f'g.piece[data-piece="{piece}"]')
     page.keyboard.press("Enter")
     page.wait_for_selector(f'.target[data-target="{target}"]')
+    assert smallest(page, "#board .target") >= 24  # the dots too: each is as large as its cell
+    assert not in_view(page, "#board .target, #mode-hint")  # every dot, and what to do next, on the screen
+    assert "tap a dot" in page.locator("#mode-hint").inner_text()
     shot(page, "16-phone-targets")
     page.focus(f'.target[data-target="{target}"]')
     page.keyboard.press("Enter")

@@ -15,7 +15,8 @@ from typing import Any
 from companion.games import get_game
 from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold
-from tests.test_browser import api_state, browser, drag, panel_url, post_json, shot  # noqa: F401  (fixtures)
+from tests.test_browser import (api_state, browser, contrast, drag, in_view, panel_url, post_json, shot,  # noqa: F401
+                                smallest)
 from tests.test_partner_race_table import keen_play
 
 GAME = get_game("partner-race")
@@ -87,10 +88,16 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         shot(page, "race-02-board")
         no_fog(page, "the Board page")
         assert page.locator("#legend-card").is_hidden()  # its pawns and cards show nothing to explain
-        token = page.locator(f'g.piece[data-piece="{first}-1"]').first.bounding_box()
-        assert token and min(token["width"], token["height"]) >= 16, token  # drawn as large as the track allows
-        page.locator(f'g.piece[data-piece="{first}-1"]').first.click()
+        # a phone's thumb: every pawn and every space at least 24 px, the board larger than the screen
+        # in a frame that scrolls, turned to the pawns of the player to move; the page never sideways
+        assert smallest(page, "#board g.piece") >= 24 and smallest(page, "#board .cell") >= 24
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert not in_view(page, f'g.piece[data-piece^="{first}-"]')
+        page.locator(f'g.piece[data-piece="{first}-1"]').first.tap()
         page.wait_for_selector(f'.target[data-target="start-{first}"]', timeout=10000)
+        assert smallest(page, "#board .target") >= 24
+        assert not in_view(page, "#board .target, #mode-hint")  # the dot and "tap a dot" on the screen
+        assert "tap a dot" in page.locator("#mode-hint").inner_text()
         page.locator(f'.target[data-target="start-{first}"]').first.click()
         page.wait_for_selector("#pick[open]")
         choices = page.locator("#pick-choices button")
@@ -108,6 +115,16 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.request.post(f"{base}/api/table/setup", data={})  # hands put the pawn and the card there
         wait_until(page, base, lambda s: s["out_of_sync"] is None)
         page.wait_for_selector("#sync-banner", state="detached")
+        # the card laid on the spot: drawn at its size, its value large and dark on the light card
+        card = page.locator('g.piece[data-piece="card-8s"]')
+        assert card.count() == 1 and smallest(page, 'g.piece[data-piece="card-8s"]') >= 24
+        value = card.locator("text")
+        assert value.text_content() == "8s"
+        assert smallest(page, 'g.piece[data-piece="card-8s"] text') >= 16  # px: read at arm's length
+        assert contrast(value.evaluate("(t) => getComputedStyle(t).fill"),
+                        card.locator("rect").evaluate("(r) => getComputedStyle(r).fill")) >= 4.5
+        card.scroll_into_view_if_needed()
+        shot(page, "race-04-card-laid")
 
         # The next player cannot play: the fold button, named for the player, asks first on the page
         second = api_state(page, base)["active"]

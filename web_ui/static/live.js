@@ -27,6 +27,7 @@
   }
   document.getElementById("pick-cancel").onclick = () => picker.close();
   const board = await Fog.board("board", {
+    zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
     onPiece: async (id) => {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then a cell."); return; }
       selected = id; draw();
@@ -83,7 +84,14 @@
       box.appendChild(b);
     });
   }
-  let seq = null;
+  let seq = null, turnedTo;
+  /* a board wider than the screen turns to the pieces of the player to move, once a turn */
+  function turnTo(s) {
+    if (!s.placement || s.active === turnedTo) return;
+    turnedTo = s.active;
+    const owners = s.owners || {};
+    board.centre(Object.keys(s.placement).filter((c) => s.placement[c].some((p) => owners[p] === s.active)));
+  }
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
       selected = null; board.showTargets(null, []); hint("Tap a piece, then a cell.");
@@ -122,6 +130,7 @@
     log.start = history.length;
     history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
     draw();
+    turnTo(s);
   });
   function correctMode() {
     document.querySelector("input[name=mode][value=correct]").checked = true;

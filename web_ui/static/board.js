@@ -1,0 +1,365 @@
+/* The board as SVG in board millimetres, drawn from any game's Layout (/api/board): its cells with their
+   outlines, its pieces as groups that can be tapped or dragged, the dots where a tapped piece can go.
+
+   On a phone a place a piece stands on is never drawn smaller than MIN_PX: a board whose smallest place
+   would be smaller at the screen's width (a long track of small spaces) is drawn larger than the screen
+   in a view that scrolls sideways, turned to the pieces of the player to move and, after a tap, to the
+   piece and its dots. Zooming into one part of the board was the other way: it hides the rest of the
+   track, and a player wants to see a pawn's whole way and the other pawns near it, so the board keeps
+   its whole shape and only the view moves. */
+"use strict";
+const FogBoard = (() => {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const MIN_PX = 25;  /* a thumb's tap target (24 px) with a margin for strokes and rounding */
+  const PHONE_PX = 700;  /* the panel's phone layout (panel.css) */
+  const drawn = new Set();
+
+  class Board {
+    constructor(container, geometry, opts) {
+      this.g = geometry;
+      this.opts = opts || {};  /* onPiece, onTarget, onCell, onDrop; zoom: keep places MIN_PX on a phone */
+      this.container = container;
+      this.frame = Board.frame(geometry);
+      this.smallest = Board.smallest(geometry);
+      this.where = {};  /* piece -> the cell it is drawn on */
+      this.cells = {};
+      geometry.cells.forEach((c) => { this.cells[c.id] = c; });
+      const svg = document.createElementNS(SVGNS, "svg");
+      svg.setAttribute("viewBox", this.frame.join(" "));
+      svg.setAttribute("class", "board-svg" + (opts && opts.onDrop ? " draggable" : ""));
+      svg.setAttribute("role", "group");  /* not an image: its pieces and dots are controls */
+      svg.setAttribute("aria-label", "the board");
+      this.svg = svg;
+      const defs = document.createElementNS(SVGNS, "defs");
+      defs.innerHTML = '<marker id="arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" ' +
+        'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker>';
+      svg.appendChild(defs);
+      this.cellLayer = this._layer("cells");
+      this.labelLayer = this._layer("labels");
+      this.arrowLayer = this._layer("arrows");
+      this.pieceLayer = this._layer("pieces");
+      this.targetLayer = this._layer("targets");
+      this.viewBox = document.createElementNS(SVGNS, "rect");  /* what keepInView brings into view */
+      this.viewBox.setAttribute("class", "view-box");
+      this.viewBox.setAttribute("aria-hidden", "true");
+      svg.appendChild(this.viewBox);
+      geometry.cells.forEach((c) => this._drawCell(c));
+      this._edgeLabels();
+      container.replaceChildren(svg);
+      this.selected = null;
+      drawn.add(this);
+      this.fit();
+    }
+    /* The board's size on the page (see the top of this file and fitAll). */
+    fit() {
+      const svg = this.svg, box = this.container;
+      const phone = window.innerWidth <= PHONE_PX;
+      svg.style.width = "";
+      box.classList.remove("zoomed");
+      if (phone && this.opts.zoom && this.smallest) {
+        const need = MIN_PX / this.smallest;  /* px per mm */
+        if (box.clientWidth / this.frame[2] < need) {
+          svg.style.width = Math.ceil(this.frame[2] * need) + "px";
+          box.classList.add("zoomed");
+        }
+      }
+      if (document.body.dataset.page === "setup") return;
+      if (phone) { svg.style.maxHeight = ""; return; }
+      let below = 0;  /* a hint under the board stays in view with it */
+      for (let e = box.nextElementSibling; e; e = e.nextElementSibling) below += e.getBoundingClientRect().height + 6;
+      const top = svg.getBoundingClientRect().top + window.scrollY;
+      svg.style.maxHeight = Math.max(320, Math.floor(window.innerHeight - top - 12 - below)) + "px";
+    }
+    /* The cells' extent in board millimetres, each with its own size around its centre. */
+    _extent(cells) {
+      const found = cells.map((id) => this.cells[id]).filter(Boolean);
+      if (!found.length) return null;
+      const half = (c) => Board.size(c) / 2;
+      return [Math.min(...found.map((c) => c.x - half(c))), Math.min(...found.map((c) => c.y - half(c))),
+              Math.max(...found.map((c) => c.x + half(c))), Math.max(...found.map((c) => c.y + half(c)))];
+    }
+    /* A board larger than the screen turns its view to these cells (the pieces of the player to move);
+       the page itself does not move: a player reading the log below is left there. */
+    centre(cells) {
+      const box = this.container, e = this._extent(cells || []);
+      if (!e || !box.classList.contains("zoomed")) return;
+      const k = this.svg.getBoundingClientRect().width / this.frame[2];
+      box.scrollLeft = ((e[0] + e[2]) / 2 - this.frame[0]) * k - box.clientWidth / 2;
+      box.scrollTop = ((e[1] + e[3]) / 2 - this.frame[1]) * k - box.clientHeight / 2;
+    }
+    /* After a tap: the tapped piece and where it can go are brought into view, the board's view and the
+       page moved as little as they must (the page's scroll-padding keeps them clear of the hint and the
+       tab bar a phone shows at the bottom). */
+    keepInView(cells) {
+      const e = this._extent(cells || []);
+      if (!e) return;
+      const r = this.viewBox;
+      r.setAttribute("x", e[0]); r.setAttribute("y", e[1]);
+      r.setAttribute("width", e[2] - e[0]); r.setAttribute("height", e[3] - e[1]);
+      r.scrollIntoView({block: "nearest", inline: "nearest"});
+    }
+    /* What a token shows: the game's icon for its type (a path in a 16-unit box) with its mark under
+       it, or its short text when the game gives no icon. */
+    static drawLook(g, look, size) {
+      if (look.icon) {
+        const icon = document.createElementNS(SVGNS, "path");
+        icon.setAttribute("d", look.icon);
+        icon.setAttribute("class", "icon");
+        icon.setAttribute("transform", look.mark ? "translate(0,-2.6) scale(0.78)" : "scale(0.95)");
+        g.appendChild(icon);
+        if (look.mark) {
+          const mark = document.createElementNS(SVGNS, "text");
+          mark.setAttribute("class", "mark"); mark.setAttribute("text-anchor", "middle"); mark.setAttribute("y", "9.6");
+          mark.textContent = look.mark;
+          g.appendChild(mark);
+        }
+        return;
+      }
+      const label = document.createElementNS(SVGNS, "text");
+      const text = look.short || "";
+      /* a token that shows only its text (a pawn's number, a card's value) shows it as large as it fits */
+      const font = size ? Math.min(0.42 * size[0], 0.48 * size[1], 1.5 * size[0] / Math.max(text.length, 1)) : 9.5;
+      label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", (0.36 * font).toFixed(2));
+      label.style.fontSize = font.toFixed(2) + "px";
+      label.textContent = text;
+      g.appendChild(label);
+    }
+    /* How large a cell is drawn (its outline's smaller side, or the drawn circle's diameter). */
+    static size(c) {
+      if (!c.outline.length) return c.kind === "pier" ? 24 : 26;
+      const xs = c.outline.map((p) => p[0]), ys = c.outline.map((p) => p[1]);
+      return Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+    }
+    /* The smallest place a piece can stand on: what has to stay MIN_PX on a phone. */
+    static smallest(geometry) {
+      const sizes = geometry.cells.filter((c) => c.standable !== false).map(Board.size);
+      return sizes.length ? Math.min(...sizes) : 0;
+    }
+    /* The part of the board where pieces stand (cells and their outlines, a small margin): the
+       printed margin around it would only make the cells smaller on a phone. */
+    static frame(geometry) {
+      const xs = [], ys = [];
+      geometry.cells.forEach((c) => {
+        (c.outline.length ? c.outline : [[c.x - 13, c.y - 13], [c.x + 13, c.y + 13]]).forEach(([x, y]) => { xs.push(x); ys.push(y); });
+      });
+      if (!xs.length) return [0, 0, geometry.size_mm[0], geometry.size_mm[1]];
+      const m = 4, x0 = Math.min(...xs) - m, y0 = Math.min(...ys) - m;
+      return [x0, y0, Math.max(...xs) + m - x0, Math.max(...ys) + m - y0];
+    }
+    _layer(name) { const g = document.createElementNS(SVGNS, "g"); g.setAttribute("class", name); this.svg.appendChild(g); return g; }
+    _drawCell(c) {
+      let shape;
+      if (c.outline.length) {
+        shape = document.createElementNS(SVGNS, "polygon");
+        shape.setAttribute("points", c.outline.map((p) => p.join(",")).join(" "));
+      } else if (c.kind === "pier") {
+        shape = document.createElementNS(SVGNS, "rect");
+        shape.setAttribute("x", c.x - 12); shape.setAttribute("y", c.y - 12);
+        shape.setAttribute("width", 24); shape.setAttribute("height", 24); shape.setAttribute("rx", 2);
+      } else {
+        shape = document.createElementNS(SVGNS, "circle");
+        shape.setAttribute("cx", c.x); shape.setAttribute("cy", c.y); shape.setAttribute("r", 13);
+      }
+      shape.setAttribute("class", "cell " + c.kind + (c.place === "stern" ? " stern" : "") + (c.boat ? " boat-" + c.boat : ""));
+      shape.setAttribute("data-cell", c.id);
+      if (c.fill) shape.style.setProperty("--cell-fill", c.fill);  /* the layout's own colour, for kinds the page has no style for */
+      if (c.row) shape.setAttribute("data-row", c.row);
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
+      shape.appendChild(title);
+      shape.addEventListener("click", () => this.opts.onCell && this.opts.onCell(c.id));
+      this.cellLayer.appendChild(shape);
+    }
+    /* Each row's name at the board's left edge (messages name cells: "A1"). */
+    _edgeLabels() {
+      const rows = {};
+      this.g.cells.forEach((c) => {
+        if (!c.row || c.standable === false) return;
+        if (!rows[c.row] || c.x < rows[c.row].x) rows[c.row] = c;
+      });
+      Object.entries(rows).forEach(([row, c]) => {
+        const t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("x", c.x - 21); t.setAttribute("y", c.y + 3.5);
+        t.setAttribute("class", "edge-label"); t.setAttribute("text-anchor", "middle");
+        t.textContent = row;
+        this.labelLayer.appendChild(t);
+      });
+    }
+    _arrow(from, to, cls) {
+      const a = this.cells[from], b = this.cells[to];
+      if (!a || !b || from === to) return;
+      const line = document.createElementNS(SVGNS, "line");
+      const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy), k = Math.min(0.45, 9 / d);
+      line.setAttribute("x1", a.x + dx * k); line.setAttribute("y1", a.y + dy * k);
+      line.setAttribute("x2", b.x - dx * k); line.setAttribute("y2", b.y - dy * k);
+      line.setAttribute("class", "arrow " + cls); line.setAttribute("marker-end", "url(#arrowhead)");
+      line.setAttribute("data-from", from); line.setAttribute("data-to", to);
+      this.arrowLayer.appendChild(line);
+    }
+    /* Dots on the cells a tapped piece can reach; each is a button (tap, or Tab and Enter). A dot is
+       drawn small, in a ring as large as its cell: the ring is what a thumb hits (the board keeps its
+       cells MIN_PX on a phone), and the piece or the place under it still shows through. */
+    showTargets(piece, cells) {
+      this.targetLayer.replaceChildren();
+      (cells || []).forEach((cell) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        const dot = document.createElementNS(SVGNS, "g");
+        dot.setAttribute("transform", `translate(${c.x},${c.y})`);
+        const area = document.createElementNS(SVGNS, "circle");
+        area.setAttribute("r", Math.max(7, Board.size(c) / 2)); area.setAttribute("class", "target-area");
+        const mark = document.createElementNS(SVGNS, "circle");
+        mark.setAttribute("r", 5.5); mark.setAttribute("class", "target-dot");
+        dot.append(area, mark);
+        dot.setAttribute("class", "target"); dot.setAttribute("data-target", cell);
+        dot.setAttribute("tabindex", "0"); dot.setAttribute("role", "button");
+        dot.setAttribute("aria-label", "move " + piece + " to " + cell);
+        const go = () => this.opts.onTarget && this.opts.onTarget(piece, cell);
+        dot.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+        dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+        this.targetLayer.appendChild(dot);
+      });
+      const first = this.targetLayer.firstChild;
+      if (first && document.activeElement && this.svg.contains(document.activeElement)) first.focus();
+      if (piece && first) this.keepInView([this.where[piece], ...cells]);
+    }
+    cellAt(x, y) {
+      let best = null, bestD = Infinity;
+      this.g.cells.forEach((c) => {
+        if (c.standable === false) return;
+        const d = Math.hypot(c.x - x, c.y - y);
+        if (d < bestD) { best = c; bestD = d; }
+      });
+      return bestD <= this.g.snap_mm * 1.27 ? best.id : null;
+    }
+    toBoard(evt) {
+      const pt = this.svg.createSVGPoint();
+      pt.x = evt.clientX; pt.y = evt.clientY;
+      return pt.matrixTransform(this.svg.getScreenCTM().inverse());
+    }
+    render(placement, info) {
+      info = info || {};
+      const colours = this.g.colours;
+      this.pieceLayer.replaceChildren();
+      this.where = {};
+      this.svg.querySelectorAll(".cell.swallowed, .cell.next-fog").forEach((n) => n.classList.remove("swallowed", "next-fog"));
+      (info.swallowed || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("swallowed")));
+      (info.nextFog || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("next-fog")));
+      this.arrowLayer.replaceChildren();
+      (info.lastMove || []).forEach((m) => {
+        for (let i = 1; i < m.path.length; i++) this._arrow(m.path[i - 1], m.path[i], "last-move");
+      });
+      (info.misplaced || []).forEach((m) => { if (m.seen && m.belongs) this._arrow(m.seen, m.belongs, "put-back"); });
+      Object.entries(placement || {}).forEach(([cell, pieces]) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        pieces.forEach((p) => { this.where[p] = cell; });
+        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours));
+      });
+      if (!this.selected) this.targetLayer.replaceChildren();
+    }
+    _drawPiece(id, x, y, info, colours) {
+      const g = document.createElementNS(SVGNS, "g");
+      g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
+        ((info.turnOver || []).includes(id) ? " turn-over" : "") + ((info.faceDown || []).includes(id) ? " face-down" : "") +
+        (this.selected === id ? " selected" : "") + ((info.moved || []).includes(id) ? " moved" : ""));
+      g.setAttribute("data-piece", id);
+      g.setAttribute("transform", `translate(${x},${y})`);
+      const look = this.g.pieces[id] || {label: id, short: "?", colour: "#888"};
+      const owner = (info.owners || {})[id];
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      const name = look.label || id;  /* the name says what the token shows: its mark too ("sqz", "+1") */
+      g.setAttribute("aria-label", (look.icon ? "" : (look.short ? look.short + ": " : "")) + name +
+        (look.icon && look.mark && !name.split(/[\s·,]+/).includes(look.mark) ? ", marked " + look.mark : "") + (owner ? ", " + owner + "'s" : ""));
+      let shape, size = [26, 26];  /* a disc's diameter: the room for its text */
+      if (look.shape !== "square") {
+        if (owner) {  /* a light halo outside the owner's ring: dark colours read on any cell */
+          const halo = document.createElementNS(SVGNS, "circle");
+          halo.setAttribute("r", 14.8); halo.setAttribute("class", "halo");
+          g.appendChild(halo);
+        }
+        shape = document.createElementNS(SVGNS, "circle");
+        shape.setAttribute("r", 13);
+        shape.setAttribute("fill", look.colour || "#888");
+        shape.setAttribute("stroke", owner ? colours[owner] : "#fff");
+        shape.setAttribute("stroke-width", owner ? 3.2 : 1);
+      } else {  /* a square token, or a card as large as the layout says it is (its value readable) */
+        const [w, h] = Array.isArray(look.size_mm) ? look.size_mm : [25, 25];
+        shape = document.createElementNS(SVGNS, "rect");
+        shape.setAttribute("x", -w / 2); shape.setAttribute("y", -h / 2); shape.setAttribute("width", w); shape.setAttribute("height", h);
+        shape.setAttribute("rx", 2);
+        shape.setAttribute("fill", look.colour || "#6b6b6b"); shape.setAttribute("stroke", "#222");
+        size = [w, h];
+      }
+      g.appendChild(shape);
+      if (!look.icon && lightToken(look.colour)) g.classList.add("light");
+      Board.drawLook(g, look, look.icon ? null : size);
+      const title = document.createElementNS(SVGNS, "title");
+      title.textContent = look.label || id;
+      g.appendChild(title);
+      g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
+      g.addEventListener("keydown", (e) => {
+        if ((e.key === "Enter" || e.key === " ") && this.opts.onPiece) { e.preventDefault(); this.opts.onPiece(id); }
+      });
+      if (this.opts.onDrop) this._draggable(g, id, x, y);
+      this.pieceLayer.appendChild(g);
+    }
+    _draggable(g, id, x0, y0) {
+      g.style.cursor = "grab";
+      g.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        g.setPointerCapture(e.pointerId);
+        const start = this.toBoard(e);
+        const move = (ev) => { const p = this.toBoard(ev); g.setAttribute("transform", `translate(${x0 + p.x - start.x},${y0 + p.y - start.y})`); };
+        const up = (ev) => {
+          g.removeEventListener("pointermove", move);
+          g.removeEventListener("pointerup", up);
+          const p = this.toBoard(ev);
+          const dx = p.x - start.x, dy = p.y - start.y;
+          if (Math.hypot(dx, dy) < 3) return;  // a tap, not a drag
+          this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy));
+        };
+        g.addEventListener("pointermove", move);
+        g.addEventListener("pointerup", up);
+      });
+    }
+  }
+
+  /* A token's text in a colour that reads on it: dark on light tokens (a card, a yellow pawn), light on dark ones. */
+  const inks = new Map();
+  function lightToken(colour) {
+    if (!colour) return false;
+    if (!inks.has(colour)) {
+      const probe = document.createElement("i");  /* any CSS colour (a name or #hex) as the browser reads it */
+      probe.style.color = colour;
+      document.body.appendChild(probe);
+      const [r, g, b] = (getComputedStyle(probe).color.match(/[\d.]+/g) || [0, 0, 0]).slice(0, 3).map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      probe.remove();
+      inks.set(colour, 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4);
+    }
+    return inks.get(colour);
+  }
+
+  /* On a laptop or a TV the whole board stays in view: its height is what is left under the header,
+     the stepper and whatever notices stand above it (they come and go) and the hint under it, never
+     less than 320 px. On a phone the board takes the full width instead (or more, see above) and the
+     page scrolls. The setup page is read from the top (instructions first), so its board keeps the
+     plain limit. */
+  function fitAll() {
+    drawn.forEach((b) => { if (b.svg.isConnected) b.fit(); else drawn.delete(b); });
+  }
+  window.addEventListener("resize", fitAll);
+  /* a notice or banner appearing above the board moves it down (this script runs after the body) */
+  const aboveBoard = window.ResizeObserver ? new ResizeObserver(() => fitAll()) : null;
+  if (aboveBoard) ["header", "#stepper", "#banner", "#open-panel"].forEach((sel) => {
+    const e = document.querySelector(sel); if (e) aboveBoard.observe(e);
+  });
+  Board.fitAll = fitAll;
+  Board.watch = (e) => { if (aboveBoard) aboveBoard.observe(e); };
+  Board.MIN_PX = MIN_PX;
+  return Board;
+})();
