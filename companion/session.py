@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -513,8 +514,9 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
             self.status.question = answer.question
+            self.status.decision_id = uuid.uuid4().hex[:12]  # unique across restarts too: pages outlive them
             self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
-                                              "question": answer.question})
+                                              "question": answer.question, "question_id": self.status.decision_id})
             return answer
         self._apply_choice(answer.choices[0], what)
         return answer
@@ -559,9 +561,15 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
         self._forced()
         self._check_sync(what)
 
-    def decide(self, index: int | None) -> None:
-        """The players chose one of the offered readings (``None``: none of them happened)."""
+    def decide(self, index: int | None, question_id: str | None = None) -> None:
+        """The players chose one of the offered readings (``None``: none of them happened).
+
+        ``question_id``: the question the answer was given to (a page sends the one it showed). A
+        later move may have settled that question and asked another with options of the same
+        numbers; the answer is then refused, never applied to a question nobody saw."""
         with self._lock:
+            if question_id is not None and (not self.status.decision or question_id != self.status.decision_id):
+                raise SessionError("that question was already settled")
             if not self.status.decision:
                 raise SessionError("no decision is waiting")
             if index is None:

@@ -67,6 +67,9 @@ class Status:
     step: Step | None = None  # a move part-way on the table: the players finish it
     decision: list[Choice] = field(default_factory=list)
     decision_seen: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # a new id for every question put to the players: an answer tapped on a page names the question it
+    # saw, so a tap that lands after a later move asked a new one (the same option number) is refused
+    decision_id: str | None = None
     question: str | None = None  # why the players are asked (a reading hides what the camera cannot see)
     to_clear: tuple[tuple[str, str], ...] = ()  # (piece, cell): taken by the rules, still seen on the table
     view_blocked: bool = False  # something rests over the board: pieces under it are not judged

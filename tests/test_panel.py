@@ -215,13 +215,17 @@ def test_an_ambiguous_move_is_put_to_the_players_and_decided(companion: Companio
     session = companion.session
     session.state, picture = walled_in_swap(session.state)
     session.on_stable_change(picture)
-    offered = client.get("/api/state").get_json()["decision"]
+    asked = client.get("/api/state").get_json()
+    offered, question = asked["decision"], asked["question_id"]
     assert len(offered) == 2 and all("movements" in o and "cost" in o for o in offered)
-    assert post(client, "/api/decide", {"option": "first"}).status_code == 400
-    assert post(client, "/api/decide", {"option": 7}).status_code == 409
-    res = post(client, "/api/decide", {"option": 1})
+    assert post(client, "/api/decide", {"option": "first", "question_id": question}).status_code == 400
+    assert post(client, "/api/decide", {"option": 1}).status_code == 400  # which question it answers: missing
+    assert post(client, "/api/decide", {"option": 7, "question_id": question}).status_code == 409
+    res = post(client, "/api/decide", {"option": 1, "question_id": question})
     assert res.status_code == 200 and res.get_json()["state"]["decision"] == []
-    assert post(client, "/api/decide", {"option": 0}).status_code == 409  # nothing waiting any more
+    assert res.get_json()["state"]["question_id"] is None
+    res = post(client, "/api/decide", {"option": 0, "question_id": question})  # nothing waiting any more
+    assert res.status_code == 409 and res.get_json()["error"] == "that question was already settled"
 
 
 def test_a_finished_game_has_a_score_replay_and_export(companion: Companion, client: Any):

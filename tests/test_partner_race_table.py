@@ -157,7 +157,7 @@ class Hands:
             options = [d["actions"][0] for d in state["decision"]]
             same = [k for k, o in enumerate(options) if alike(before, o, action)]
             assert len(same) == 1, (action, options)  # the play made is offered, once
-            self.call("POST", "/api/decide", {"option": same[0]})  # the players say which card it was
+            self.call("POST", "/api/decide", {"option": same[0], "question_id": state["question_id"]})  # which card
             self.asked += 1
         assert wait_for(lambda: len(now()["history"]) > done and state["out_of_sync"] is None, 60), \
             (action, state.get("out_of_sync"), "".join(self.lines[-20:]))
@@ -275,3 +275,37 @@ def test_run_game_partner_race_reads_the_table_and_a_killed_process_resumes_the_
             proc.send_signal(signal.SIGTERM)
             proc.wait(15)
     assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines)
+
+
+def test_a_late_tap_on_an_old_question_is_refused_when_a_new_one_asks_the_same_numbers(tmp_path: Path):
+    """Two phones show "did Ada play another start?". One answers; the next player brings a pawn out
+    while the start card still shows, and the same question is asked anew, option 1 as before. The
+    other phone's tap on the old question arrives only now: it is refused as settled, the new
+    question stays, and nothing is played for a question nobody saw."""
+    companion, table, _out = start(tmp_path, seed=5)
+    try:
+        first = table.session.state
+        table.play(f"play {first.active} start {first.active}-1:start")
+        before = table.session.state
+        out = f"play {before.active} start {before.active}-1:start"
+        table.companion.camera.set_table(GAME.expected(GAME.apply(before, out)))  # the start card still shows
+        assert wait_for(lambda: bool(table.session.status.decision), 60)
+        old = table.client.get("/api/state").get_json()  # what both phones show
+        assert "play another start" in old["question"] and old["question_id"]
+        answered = table.post("/api/decide", {"option": 0, "question_id": old["question_id"]})  # the first phone
+        assert answered.status_code == 200 and table.session.state.history[-1] == out
+
+        now = table.session.state
+        again = f"play {now.active} start {now.active}-1:start"
+        table.companion.camera.set_table(GAME.expected(GAME.apply(now, again)))
+        assert wait_for(lambda: bool(table.session.status.decision), 60)
+        new = table.client.get("/api/state").get_json()
+        assert new["question_id"] != old["question_id"] and new["decision"][0]["actions"] == [again]
+
+        late = table.post("/api/decide", {"option": 0, "question_id": old["question_id"]})  # the other phone
+        assert late.status_code == 409 and late.get_json()["error"] == "that question was already settled"
+        assert table.session.state.history == now.history and table.session.status.decision  # still asked
+        assert table.post("/api/decide", {"option": 0, "question_id": new["question_id"]}).status_code == 200
+        assert table.session.state.history[-1] == again
+    finally:
+        companion.stop()

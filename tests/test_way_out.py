@@ -161,7 +161,7 @@ def test_a_card_on_the_spot_the_camera_misses_and_a_card_nobody_played(table: Ta
     play["card-spot"] = ["card-start"]  # another start laid on the one the camera missed
     table.camera(play)
     if table.state()["decision"]:  # "was another start played?" - yes
-        assert table.post("/api/decide", {"option": 0}).status_code == 200
+        assert table.post("/api/decide", {"option": 0, "question_id": table.state()["question_id"]}).status_code == 200
     assert table.in_sync() and table.state()["history"][-1].startswith("play green start green-1")
     laid = table.expected()
     laid["card-spot"] = ["card-9"]

@@ -477,11 +477,13 @@ def _decide_kind() -> str:
 def decide() -> Any:
     _state_or_409()
     data = body()
+    asked = field(data, "question_id", str, check=lambda v: 0 < len(v) <= 64,
+                  what="the id of the question answered (question_id in /api/state)")
     if field(data, "none", bool, required=False, what="true when none of the offered readings happened"):
-        companion().session.decide(None)
+        companion().session.decide(None, asked)
         return ok()
     option = field(data, "option", int, check=lambda v: 0 <= v < 100, what="the number of an offered option")
-    companion().session.decide(option)
+    companion().session.decide(option, asked)
     return ok()
 
 

@@ -43,6 +43,7 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "step": None if st.step is None else st.step.to_dict(),  # a move part-way on the table
         "decision": [c.to_dict() for c in st.decision],
         "question": st.question,
+        "question_id": st.decision_id if st.decision else None,  # sent back with the answer (/api/decide)
         "to_turn_over": [{"piece": p, "cell": c} for p, c in st.to_clear],
         "view_blocked": st.view_blocked,
         # what the LEDs say of this very state (their colours follow on the animator's thread)

@@ -246,11 +246,11 @@ const Fog = (() => {
           (i + 1) + ": " + (o.summary || (o.movements || o.actions || []).join(", ")) +  /* the game's words, not its notation */
           (o.summary || o.cost === undefined ? "" : " (" + o.cost + " MP)") +
           (o.preparation_bonuses && o.preparation_bonuses.length ? " (bonus " + o.preparation_bonuses.join(" ") + ")" : ""));
-        btn.onclick = () => decide({option: i});
+        btn.onclick = () => decide({option: i, question_id: s.question_id});  /* the question shown, by id */
         b.appendChild(btn);
       });
       const none = el("button", {id: "decide-none", "class": "secondary"}, "None of these: I'll put the pieces back");
-      none.onclick = () => decide({none: true});
+      none.onclick = () => decide({none: true, question_id: s.question_id});
       b.appendChild(none);
     }
     if (s.outcome && !["score", "setup", "replay"].includes(document.body.dataset.page)) {  /* the way on */
