@@ -306,10 +306,10 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
             self.act(timer.on_expiry, force=True)  # the hourglass ends the turn with what was confirmed
 
     def _apply(self, action: str) -> None:
-        self.status.step = None  # whatever was part-way is now read (or put aside by a person)
         before = self.state
-        new = self.game.apply(before, action)
-        seq = self._commit(new, str(action))
+        new = self.game.apply(before, action)  # refused by the rules (or the log): nothing changes, the step
+        seq = self._commit(new, str(action))  # under way stays, as every page still shows it
+        self.status.step = None  # whatever was part-way is now read (or put aside by a person)
         self._after(before, new, str(action), seq)
 
     def _forced(self) -> None:

@@ -345,6 +345,31 @@ def test_the_pushed_token_put_on_first_is_a_step_and_asked_about_only_if_it_stay
     raise AssertionError("no push whose pushed islander, moved first, reads as a push and a run back")
 
 
+def test_a_correction_the_rules_refuse_while_a_move_is_under_way_leaves_the_step_as_every_page_shows_it(
+        tmp_path: Path):
+    """Pink's leader pushes the blue sailor and the red sailor on; the red sailor is put down first:
+    a step. A player taps "correct one piece" to put the leader on E4, where the sailor still stands,
+    and accepting the board with the leader on top of the sailor is tried too: the rules refuse both
+    (two tokens on one field). Nothing changes: the step is still there, as every page shows it,
+    and the hands finish the move."""
+    from companion.errors import SessionError
+
+    state = fog_positions(seed=7, wanted=2)[1]
+    move = next(m for m in legal_movements(state) if str(m) == "move push blue-leader-1 E3>E4")
+    after = apply_move(state, move)
+    table = Table(tmp_path, FOG, state)
+    table.sees(first_token(state, after, "red-sailor-3"))
+    says, told = table.calm(), len(table.events)
+    with pytest.raises(SessionError, match="E4"):
+        table.session.correct_piece("blue-leader-1", "E4")
+    assert table.calm() == says and len(table.events) == told
+    with pytest.raises(SessionError, match="E4"):
+        table.session.accept_correction(moved(first_token(state, after, "red-sailor-3"), blue_leader_1="E4"))
+    assert table.calm() == says and len(table.events) == told and table.session.state.history == state.history
+    table.sees(after.placement)  # the hands finish the push
+    assert table.session.state.history[-1] == str(move) and table.status.step is None
+
+
 def test_run_as_installed_says_the_card_laid_calmly_and_a_play_left_half_done_goes_out_of_sync(tmp_path: Path):
     """`fog-companion run --game partner-race` as a process without standard input, its hold time set
     short in the config: the card laid on its simulated table is a step on /api/state, left alone it
