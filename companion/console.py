@@ -23,8 +23,12 @@ RUN_HELP = """commands (the camera does the rest):
   turn-over PIECE      turn a token over on the simulated table (its marker disappears, it stays)
   draft ISLANDER       choose an islander in the draft (auto-draft: the rest of the phase at random)
   ACTION               any action in the game's notation (e.g. move run blue-sailor-2 C3>D3)
-  end | undo | accept | decide N | decide none | status | score | board | save FILE | help | quit
-  (status says what the camera disagrees with, piece by piece; accept prints what it logged)"""
+  end | undo | accept | as-game | correct-piece PIECE CELL | decide N | decide none | status | score | board |
+  save FILE | help | quit
+  (status says what the camera disagrees with, piece by piece; the ways out of a disagreement: put the
+  pieces back, 'accept' the board as the camera sees it (prints what it logged), 'as-game': the table is
+  right as the game has it (the camera misses a piece), 'correct-piece PIECE CELL': that piece really
+  stands on CELL ('-': off the board))"""
 
 
 def wants_console(forced: bool, stdin: TextIO | None) -> bool:
@@ -102,6 +106,14 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
         companion.say("; ".join(([f"logged: {'; '.join(preview['actions'])} (undo takes it back)"] if preview["actions"]
                                  else []) + ([f"kept where the game has them (the camera misses them): {kept}"]
                                              if kept else [])))
+    elif verb == "as-game":
+        excused = [f"{m['piece']} {'on ' + m['belongs'] if m['belongs'] else 'off the board'}"
+                   for m in session.table_as_game()]
+        companion.say("the table is right as the game has it: " + ", ".join(excused) + " (the camera is not "
+                      "believed about these until they move)")
+    elif verb == "correct-piece" and len(words) == 3:
+        session.correct_piece(words[1], None if words[2] == "-" else words[2])
+        companion.say(status_text(session))
     elif verb == "decide" and len(words) == 2:
         session.decide(None if words[1] == "none" else int(words[1]) - 1)
     elif verb == "status":
@@ -140,7 +152,10 @@ def status_text(session: Any) -> str:
         lines.append(f"OUT OF SYNC: {st.out_of_sync.reason}")
         lines += [f"  {m.piece}: put it {'on ' + m.belongs if m.belongs else 'off the board'} (seen "
                   f"{'on ' + m.seen if m.seen else 'nowhere'})" for m in st.out_of_sync.pieces]
-        lines.append("  ways out: put the pieces back, 'accept' the board as it is, or correct one piece")
+        lines.append("  ways out: put the pieces back, 'accept' the board as it is, 'as-game' (the table is right as "
+                     "the game has it: the camera misses a piece), or 'correct-piece PIECE CELL'")
+    if st.step is not None:
+        lines.append(f"a move is under way: {st.step.says}")
     if st.decision:
         lines.append(st.question or "the change can be read several ways:")
         lines += [f"  decide {i + 1}: {c.summary}" for i, c in enumerate(st.decision)]

@@ -310,6 +310,38 @@ def test_the_terminal_says_piece_by_piece_what_the_camera_disagrees_with(compani
     assert "the table and the game agree" in said[-1]
 
 
+def test_the_terminal_offers_every_way_out_the_panel_does(companion: Companion, client: Any):
+    """At the Pi's keyboard: the camera misses an islander that stands where the game has it; 'as-game'
+    says the table is right and play goes on. Then an islander is read on a far field where it really
+    stands: 'correct-piece' says so and the game follows the table."""
+    from companion.console import command
+
+    said: list[str] = []
+    companion.say = said.append  # type: ignore[method-assign]
+    session = playing(companion, client)
+    piece, src, _ = forward_step(session.state)
+    unseen = {c: tuple(p for p in ps if p != piece) for c, ps in session.state.placement.items() if ps != (piece,)}
+    now = [1000.0]
+    session.clock = lambda: now[0]  # the session's clock, moved by the story
+    session.on_stable_change(unseen)  # the camera does not see it: first, a hand may be moving it
+    now[0] += session.step_hold
+    assert session.step_overdue()  # nothing moved for the hold time: the table and the game disagree
+    command(companion, ["status"])
+    assert "OUT OF SYNC" in said[-1] and "'as-game'" in said[-1] and "'correct-piece PIECE CELL'" in said[-1]
+    command(companion, ["as-game"])
+    assert said[-1].startswith(f"the table is right as the game has it: {piece} on {src}")
+    assert session.status.out_of_sync is None and session.state.where[piece] == src
+
+    other = next(p for p in session.state.islanders_of(session.state.active_colour) if p != piece
+                 and p in session.state.where)
+    far = far_cell(session.state, other)
+    session.on_stable_change(moved(unseen, **{other.replace("-", "_"): far}))  # still missed; the other far off
+    assert session.status.out_of_sync is not None
+    command(companion, ["correct-piece", other, far])
+    assert session.state.where[other] == far and session.status.out_of_sync is None
+    assert "the table and the game agree" in said[-1]
+
+
 def test_resuming_the_game_being_played_changes_nothing(companion: Companion, client: Any):
     session = playing(companion, client)
     before, status = session.state, client.get("/api/state").get_json()
