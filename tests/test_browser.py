@@ -253,7 +253,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     live.goto(f"{base}/")
     live.wait_for_selector("g.piece")
     assert live.locator("#mp").inner_text() == "7"
-    live.wait_for_selector('#leds .led-row[data-segment="mp"] .led')  # the virtual LEDs
+    live.wait_for_selector('#leds .led-row[data-segment="counter"] .led')  # the virtual LEDs (the MP on the counter segment)
     assert live.locator("#leds .led").count() == 30
     snap(live, "03-live-board")
     assert primaries(live) == ["end-turn"], primaries(live)
