@@ -15,7 +15,7 @@ from typing import Any
 from companion.games import get_game
 from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold
-from tests.test_browser import (api_state, browser, contrast, drag, in_view, panel_url, post_json, shot,  # noqa: F401
+from tests.test_browser import (AXE, api_state, browser, contrast, drag, in_view, panel_url, post_json, shot,  # noqa: F401
                                 smallest)
 from tests.test_partner_race_table import keen_play
 
@@ -46,7 +46,9 @@ def no_fog(page: Any, where: str) -> None:
 
 def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
     base = panel_url
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    # bypass_csp: axe-core (a script of the test's own) is let in to read the Board page out
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  bypass_csp=True)
     page = context.new_page()
     try:
         # a FOG game is being played when the race is chosen: it is paused, and replayed at the end
@@ -125,6 +127,11 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
                         card.locator("rect").evaluate("(r) => getComputedStyle(r).fill")) >= 4.5
         card.scroll_into_view_if_needed()
         shot(page, "race-04-card-laid")
+        if AXE.exists():  # the pawns, the spaces and the card are read out as what they show
+            page.add_script_tag(path=str(AXE))
+            serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+                .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => [v.id, v.nodes.length])""")
+            assert not serious, serious
 
         # The next player cannot play: the fold button, named for the player, asks first on the page
         second = api_state(page, base)["active"]

@@ -295,9 +295,11 @@ const FogBoard = (() => {
       g.appendChild(shape);
       if (!look.icon && lightToken(look.colour)) g.classList.add("light");
       Board.drawLook(g, look, look.icon ? null : size);
-      const title = document.createElementNS(SVGNS, "title");
-      title.textContent = look.label || id;
-      g.appendChild(title);
+      if (look.icon) {  /* a tooltip for an icon only: beside a drawn number or mark it would be read as part of it */
+        const title = document.createElementNS(SVGNS, "title");
+        title.textContent = look.label || id;
+        g.appendChild(title);
+      }
       g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
       g.addEventListener("keydown", (e) => {
         if ((e.key === "Enter" || e.key === " ") && this.opts.onPiece) { e.preventDefault(); this.opts.onPiece(id); }
