@@ -81,13 +81,15 @@ def strict(constant: str) -> Any:
     raise AssertionError(f"{constant} in an answer: not JSON")
 
 
-@pytest.mark.parametrize("game,players", [("partner-race", 4), ("fog", 3)])
-def test_an_option_the_game_does_not_have_is_refused_by_name(running: tuple[Companion, int], game: str, players: int):
+@pytest.mark.parametrize("game,players,named", [("partner-race", 4, "'options'"), ("fog", 3, "'zzz'")])
+def test_an_option_the_game_does_not_have_is_refused_by_name(running: tuple[Companion, int], game: str, players: int,
+                                                             named: str):
+    """The race asks no question of options at all (that question is named); The FOG names the option it lacks."""
     companion, port = running
     before = companion.session.game_id
     body = json.dumps({"game": game, "players": [{}] * players, "options": "zzz", "confirm": True})
     status, _, data = call(port, "POST", "/api/games", body)
-    assert status == 400 and "'zzz'" in json.loads(data)["error"]
+    assert status == 400 and named in json.loads(data)["error"], json.loads(data)["error"]
     assert companion.session.game_id == before and len(companion.session.store.games()) == 1
     with pytest.raises(OptionsError, match="zzz"):  # the same at the terminal: the game refuses it
         get_game(game).new_game(players=players, seed=1, options="zzz")
