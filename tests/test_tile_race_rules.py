@@ -239,6 +239,34 @@ def test_a_player_with_no_action_left_passes():
         act(table(red_1="C3"), "move red-1 C4", "pass red")
 
 
+def test_a_wall_placed_and_another_removed_in_one_turn_is_two_actions_and_refused():
+    s = act(table(red_1="C3", walls="E4|E5"), "wall red B4|B5", "move red-1 C4")
+    assert s.active == "blue"  # the wall was the turn's action: the movement ended the turn
+    s = act(table(red_1="C3", walls="E4|E5"), "wall red B4|B5")
+    with pytest.raises(IllegalMoveError, match="one action per turn"):
+        act(s, "remove red E4|E5")
+
+
+def test_the_race_is_blocked_when_nobody_can_move_nor_act_and_ends_with_no_winner():
+    # a position built for the story (a long game gets there by other ways): on a 4 x 4 grid the
+    # four pawns stand along the near side, each with a pawn or the grid's edge beside it and a
+    # mountain in front, none on a corner it may leave from; the supply is empty (every tile was
+    # lost off the grid) and no wall stands: nobody can move, and nobody can act
+    start = new_game(2, size=4)
+    pawns = {"red-1": "A1", "blue-1": "B1", "blue-2": "C1", "red-2": "D1"}
+    s = replace(start, pawns=MappingProxyType(pawns), supply=0, lost=TILES, mountains_left=(0, 0),
+                mountains=frozenset({"A2", "B2", "C2", "D2", "B3", "C3"}))
+    ended = outcome(s)
+    assert ended is not None and ended.winners == () and "blocked" in ended.reason
+    assert legal_actions(s) == [] and winner(s) is None
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        act(s, "pass red")
+    # one wall still standing, and the race goes on: red, with no movement to make, takes it away at once
+    going = replace(s, walls=frozenset({"B4|C4"}), lost=TILES - 1)
+    assert outcome(going) is None and not movement_possible(going)
+    assert [str(a) for a in legal_actions(going)] == ["remove red B4|C4"]
+
+
 # ------------------------------------------------------------------------------ text and saved forms
 def test_actions_and_edges_read_back_as_written():
     for text in ("move red-1 C3>C4>C5>out", "tile blue A3", "wall red C5|C6", "remove green B2|C2",
