@@ -4,6 +4,7 @@ the board it is played on, the command line, the LEDs."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -188,7 +189,19 @@ def test_the_sticker_sheet_has_the_pawns_and_a_whole_deck_of_card_markers(tmp_pa
     assert len(cards) == 112 and len({i.marker for i in cards}) == 14
     assert len([i for i in items if i.label.startswith(("yellow-", "green-", "blue-", "red-"))]) == 16
     assert main(["markers", "--game", "partner-race", "-o", str(tmp_path / "stickers.pdf")]) == 0
-    assert (tmp_path / "stickers.pdf").read_bytes().startswith(b"%PDF")
+    pdf = (tmp_path / "stickers.pdf").read_bytes().decode("latin-1")
+    assert pdf.startswith("%PDF")
+    # each pawn's sticker has a thin light circle to cut along, as wide as the pawn's round top (20 mm),
+    # centred on its 12 mm marker; the card markers stay square stickers with no circle
+    pt = 72 / 25.4
+    markers = [(float(x) + float(w) / 2, float(y) + float(w) / 2) for w, x, y in
+               re.findall(r"q ([0-9.]+) 0 0 \1 ([0-9.]+) ([0-9.]+) cm", pdf) if abs(float(w) - 12 * pt) < 0.01]
+    # a circle is drawn from its right edge (x + r, y) round to its top (x, y + r) and on
+    cuts = [(float(x), float(y), float(right) - float(x)) for right, y, x in
+            re.findall(r"q 0\.75 G [0-9.]+ w ([0-9.]+) ([0-9.]+) m (?:[0-9.]+ ){4}([0-9.]+) [0-9.]+ c [^Q]*? S Q", pdf)]
+    assert len(markers) == len(cuts) == 16
+    for (mx, my), (cx, cy, r) in zip(markers, cuts, strict=True):
+        assert abs(cx - mx) < 0.01 and abs(cy - my) < 0.01 and abs(r - 10 * pt) < 0.01
 
 
 def test_on_the_simulated_table_cards_laid_and_pawns_moved_by_hand_are_read_as_plays(tmp_path: Path):

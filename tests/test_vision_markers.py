@@ -36,3 +36,4 @@ def test_the_pdf_sheet_places_each_marker_at_its_size_in_millimetres(tmp_path):
     sizes = {float(m) for m in re.findall(rb"q ([0-9.]+) 0 0 [0-9.]+ [0-9.]+ [0-9.]+ cm", pdf)}
     assert any(abs(s - 14 * 72 / 25.4) < 0.01 for s in sizes) and any(abs(s - 30 * 72 / 25.4) < 0.01 for s in sizes)
     assert b"(10 blue-leader-1) Tj" in pdf
+    assert b"q 0.75 G" not in pdf  # the FOG's tokens are cut square: no round cut line on its sheet

@@ -3,15 +3,19 @@
 Every marker the companion reads (4 board fiducials, 32 islanders, 15 obstacles, the FOG and
 turn markers) comes from one dictionary named in the board file. ``fog-companion markers -o
 sheet.pdf`` prints them at their real size in millimetres, each with a white quiet zone and a
-label, so a user can stick them on the tokens and the board.
+label, so a user can stick them on the tokens and the board. A piece with a round top of a given
+size (the partner race's pawns: ``shape = "disc"`` and ``size_mm``) gets a thin light circle of that
+size around its marker, to cut the sticker along: a square sticker on a round top overhangs it.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,6 +28,8 @@ MARGIN_MM = 10.0
 QUIET_MM = 2.5  # white border around each marker; detection needs it
 LABEL_MM = 4.0
 GAP_MM = 3.0
+CUT_GREY = 0.75  # the cut line: light grey, thin; seen when cutting, not mistaken for the marker's border
+CUT_LINE_MM = 0.15
 
 
 class MarkerError(FogCompanionError, ValueError):
@@ -50,6 +56,7 @@ class SheetItem:
     marker: int
     label: str
     size_mm: float
+    round_mm: float = 0.0  # a round top's diameter: a circle to cut along is printed around the marker
 
 
 def sheet_items(board: Layout) -> list[SheetItem]:
@@ -57,10 +64,17 @@ def sheet_items(board: Layout) -> list[SheetItem]:
     items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
              for i, f in enumerate(board.fiducials)]
     # a piece the game has several of alike (a deck's cards of one kind) is printed as often
-    items += [SheetItem(p.marker, p.id, p.marker_mm) for p in board.pieces.values()
-              for _ in range(max(1, int(p.facts.get("copies", 1))))]
+    items += [SheetItem(p.marker, p.id, p.marker_mm, _round_top(p.facts))
+              for p in board.pieces.values() for _ in range(max(1, int(p.facts.get("copies", 1))))]
     items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
     return items
+
+
+def _round_top(facts: Mapping[str, Any]) -> float:
+    """The diameter of a piece's round top when its facts give one (a disc with one ``size_mm``),
+    else 0: a square sticker, or a size that is not one number (a card's width and height)."""
+    size = facts.get("size_mm")
+    return float(size) if facts.get("shape") == "disc" and isinstance(size, (int, float)) else 0.0
 
 
 @dataclass(frozen=True)
@@ -76,13 +90,14 @@ def layout(items: list[SheetItem]) -> list[Placed]:
     out: list[Placed] = []
     page, x, y, shelf = 0, MARGIN_MM, MARGIN_MM, 0.0
     for item in items:
-        w = item.size_mm + 2 * QUIET_MM
+        w = max(item.size_mm + 2 * QUIET_MM, item.round_mm + 2 * CUT_LINE_MM)  # the cut circle fits in the box
         h = w + LABEL_MM
         if x + w > PAGE_MM[0] - MARGIN_MM:
             x, y, shelf = MARGIN_MM, y + shelf + GAP_MM, 0.0
         if y + h > PAGE_MM[1] - MARGIN_MM:
             page, x, y, shelf = page + 1, MARGIN_MM, MARGIN_MM, 0.0
-        out.append(Placed(item, page, x + QUIET_MM, y + QUIET_MM))
+        inset = (w - item.size_mm) / 2  # the marker in the middle of its box (and of its cut circle)
+        out.append(Placed(item, page, x + inset, y + inset))
         x += w + GAP_MM
         shelf = max(shelf, h)
     return out
@@ -119,6 +134,12 @@ class PageImage:
     w_mm: float
     h_mm: float
     label: str = ""
+    ring_mm: float = 0.0  # a circle to cut along, this wide, centred on the image (0: none)
+
+    @property
+    def label_drop_mm(self) -> float:
+        """How far below the image the label's baseline sits: under the cut circle when there is one."""
+        return 3.2 + max(0.0, (self.ring_mm - self.h_mm) / 2)
 
 
 def _placed_pages(dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> list[list[PageImage]]:
@@ -127,7 +148,7 @@ def _placed_pages(dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> list[lis
     for p in placed:
         img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
         pages[p.page].append(PageImage(f"M{p.item.marker}", img, p.x_mm, p.y_mm, p.item.size_mm, p.item.size_mm,
-                                       f"{p.item.marker} {p.item.label}"))
+                                       f"{p.item.marker} {p.item.label}", p.item.round_mm))
     return pages
 
 
@@ -152,7 +173,11 @@ def _write_pngs(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, 
             w, h = round(it.w_mm * px_per_mm), round(it.h_mm * px_per_mm)
             x, y = round(it.x_mm * px_per_mm), round(it.y_mm * px_per_mm)
             canvas[y:y + h, x:x + w] = cv2.resize(it.image, (w, h), interpolation=cv2.INTER_NEAREST)
-            cv2.putText(canvas, it.label, (x - round(QUIET_MM * px_per_mm * 0.8), y + h + round(3.2 * px_per_mm)),
+            if it.ring_mm:
+                centre = (round((it.x_mm + it.w_mm / 2) * px_per_mm), round((it.y_mm + it.h_mm / 2) * px_per_mm))
+                cv2.circle(canvas, centre, round(it.ring_mm / 2 * px_per_mm), round(255 * CUT_GREY),
+                           max(1, round(CUT_LINE_MM * px_per_mm)), cv2.LINE_AA)
+            cv2.putText(canvas, it.label, (x - round(QUIET_MM * px_per_mm * 0.8), y + h + round(it.label_drop_mm * px_per_mm)),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.035 * px_per_mm, 0, max(1, round(px_per_mm / 8)), cv2.LINE_AA)
         out = path if len(pages) == 1 else path.with_name(f"{path.stem}-{number + 1}{path.suffix}")
         ok, data = cv2.imencode(".png", canvas)
@@ -176,6 +201,16 @@ def _png_with_dpi(png: bytes, dpi: int) -> bytes:
 
 
 # ----------------------------------------------------------------------------- PDF
+def _circle(cx: float, cy: float, r: float) -> str:
+    """A cut line in PDF operators: a thin light grey circle, four Bezier quarters (PDF has no circle)."""
+    k = 0.5523 * r  # the control points' distance that makes a quarter circle
+    return (f"q {CUT_GREY:g} G {CUT_LINE_MM * 72 / 25.4:.3f} w {cx + r:.3f} {cy:.3f} m "
+            f"{cx + r:.3f} {cy + k:.3f} {cx + k:.3f} {cy + r:.3f} {cx:.3f} {cy + r:.3f} c "
+            f"{cx - k:.3f} {cy + r:.3f} {cx - r:.3f} {cy + k:.3f} {cx - r:.3f} {cy:.3f} c "
+            f"{cx - r:.3f} {cy - k:.3f} {cx - k:.3f} {cy - r:.3f} {cx:.3f} {cy - r:.3f} c "
+            f"{cx + k:.3f} {cy - r:.3f} {cx + r:.3f} {cy - k:.3f} {cx + r:.3f} {cy:.3f} c S Q")
+
+
 def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float]) -> None:
     """A small PDF written by hand: one image object per distinct picture, placed in millimetres."""
     pt = 72.0 / 25.4
@@ -206,7 +241,9 @@ def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, f
             y = (page_mm[1] - it.y_mm - it.h_mm) * pt
             ops.append(f"q {w:.3f} 0 0 {h:.3f} {x:.3f} {y:.3f} cm /{it.key} Do Q")
             label = it.label.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            ops.append(f"BT /F1 6 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - 3.2 * pt:.3f} Td ({label}) Tj ET")
+            if it.ring_mm:
+                ops.append(_circle(x + w / 2, y + h / 2, it.ring_mm / 2 * pt))
+            ops.append(f"BT /F1 6 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - it.label_drop_mm * pt:.3f} Td ({label}) Tj ET")
         stream = "\n".join(ops).encode("latin-1", "replace")
         contents_ids.append(add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"))
     parent_id = len(objects) + len(pages) + 1
