@@ -15,6 +15,7 @@ RACE = get_game("partner-race")
 FOG = get_game("fog")
 SEATS = [{"name": n} for n in ("Ada", "Bo", "Cy", "Di")]
 PIECE_ID = re.compile(r"\b[a-z]+-(?:sailor|warrior|elder|leader|commoner|rock|bush|driftwood)-\d\b")
+PAWN_ID = re.compile(r"\b(?:yellow|green|blue|red)-\d\b")
 NOTATION = re.compile(r"\b(?:play|move|run|push|swap) [a-z]+[- ]\S*[:>]")
 
 
@@ -24,6 +25,12 @@ def readable(text: str | None) -> str:
     assert not PIECE_ID.search(text), f"a piece id in {text!r}"
     assert not NOTATION.search(text), f"notation in {text!r}"
     return text
+
+
+def race_readable(text: str | None) -> str:
+    """A text a player of the race reads: no pawn ids either ("yellow-1"), pawns by name."""
+    assert not PAWN_ID.search(readable(text) or ""), f"a pawn id in {text!r}"
+    return text or ""
 
 
 def moved(picture: dict[str, Any], piece: str, to: str, card: str | None = None) -> dict[str, tuple[str, ...]]:
@@ -85,6 +92,24 @@ def test_the_race_asks_and_refuses_in_sentences_naming_the_player():
     assert readable(asked.question).startswith("The card spot still shows the 2: did Bo play another 2?")
     wrong = RACE.reconcile(state, moved(RACE.expected(state), "yellow-1", "T29"))  # no card laid yet
     assert readable(wrong.reason) == "no card Ada can play leaves the pawns like this"
+
+
+def test_a_tapped_pawn_offers_each_play_as_a_sentence_naming_the_pawns_owners():
+    """Ada taps her pawn on the Board page: each dot offers a play as she would say it, the card as
+    printed, every pawn by its owner, colour and number, places as on the board, the bump said; a
+    swap names the tapped pawn first. No pawn id, no notation."""
+    state = race(*OUT, "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
+                 "play red 2 red-1:2")
+    mine = {cell: [race_readable(c.summary) for c in ways] for cell, ways in RACE.targets(state, "yellow-1").items()}
+    assert mine["T17"] == ["Play the 5: Ada's yellow pawn 1 from T12 to T17, bumping Bo's green pawn 1 home",
+                           "Play the swap card: Ada's yellow pawn 1 on T12 and Bo's green pawn 1 on T17 change places"]
+    assert mine["T8"] == ["Play the -4: Ada's yellow pawn 1 from T12 back to T8"]
+    theirs = RACE.targets(state, "green-1")["T12"]
+    assert [c.summary for c in theirs] == [
+        "Play the swap card: Bo's green pawn 1 on T17 and Ada's yellow pawn 1 on T12 change places"]
+    out = RACE.targets(race(), "yellow-1")["start-yellow"][0]
+    assert out.summary == "Play the start card: Ada's yellow pawn 1 out to the yellow starting space"
+    assert out.actions == ("play yellow start yellow-1:start",)  # the notation stays the action's
 
 
 def test_the_race_standing_names_the_teams_by_their_players():

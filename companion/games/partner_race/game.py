@@ -22,7 +22,7 @@ from companion.games.partner_race.cards import CARDS, DECK, HAND
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
-from companion.games.partner_race.words import log_lines, name_of, place_words, play_words
+from companion.games.partner_race.words import choice_words, log_lines, name_of, place_words, play_words
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
@@ -308,17 +308,12 @@ class PartnerRaceGame(Game[RaceState, Action]):
         for action in rules.legal_actions(state):
             if not isinstance(action, Play):
                 continue
-            if action.swap is not None and piece in action.swap:
-                other = action.swap[1] if action.swap[0] == piece else action.swap[0]
-                words = f"the swap card: {piece} and {other} change places"
-            elif len(action.steps) == 1 and action.steps[0].pawn == piece:
-                how = action.steps[0].how
-                words = f"the {action.card} card: " + ("out to the starting space" if how == "start" else
-                                                       f"{abs(int(how))} steps {'back' if int(how) < 0 else 'forward'}")
-            else:
+            if not ((action.swap is not None and piece in action.swap) or
+                    (len(action.steps) == 1 and action.steps[0].pawn == piece)):
                 continue
-            cell = place_of(piece, rules.check(state, action)[piece])
-            out.setdefault(cell, []).append(Choice((str(action),), words))
+            after = rules.check(state, action)
+            out.setdefault(place_of(piece, after[piece]), []).append(
+                Choice((str(action),), choice_words(state, action, after, piece)))  # a sentence, pawns by name
         return {cell: tuple(choices) for cell, choices in sorted(out.items())}
 
     def hidden(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from companion.errors import FogCompanionError
 from companion.games.partner_race import rules
-from companion.games.partner_race.rules import Action, Correct, Fold, RaceState
+from companion.games.partner_race.rules import Action, Correct, Fold, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of
 
 _AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a -4", "1-14": "a 1-14"}
@@ -21,6 +21,21 @@ _AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a 
 def name_of(state: RaceState, colour: str) -> str:
     """A player by the name given at setup (the colour when none was given)."""
     return state.names[COLOURS.index(colour)] if colour in COLOURS else colour
+
+
+def pawn_name(state: RaceState, pawn: str) -> str:
+    """A pawn as players point at it: "Ada's yellow pawn 1" (its owner, its colour and the number
+    printed on it). The owner's name tells whose it is when a partner moves it."""
+    colour, number = colour_of(pawn), pawn.rsplit("-", 1)[-1]
+    return f"{name_of(state, colour)}'s {colour} pawn {number}"
+
+
+def card_name(card: str) -> str:
+    """A card as a thing on the table: "the 8", "the start card", "the swap card" (an 8 that also
+    brings a pawn out is still the 8 printed on it)."""
+    if card in ("start", "swap"):
+        return f"the {card} card"
+    return f"the {card[:-1] if card.endswith('s') and card[:-1].isdigit() else card}"
 
 
 def card_words(card: str) -> str:
@@ -61,6 +76,33 @@ def changes(before: Mapping[str, str], after: Mapping[str, str], movers: tuple[s
     if bumped:
         parts[-1] += f" and bumps {' and '.join(bumped)} home"
     return ", ".join(parts) if parts else "no pawn moves"
+
+
+def choice_words(state: RaceState, action: Play, after: Mapping[str, str], tapped: str | None = None) -> str:
+    """A play offered for a tapped pawn, as a sentence to choose: "Play the 8: Ada's yellow pawn 1
+    from T12 to T20", "Play the start card: Ada's yellow pawn 1 out to the yellow starting space",
+    with whom it bumps. ``after``: where the pawns end; ``tapped``: the pawn tapped, said first."""
+    before = state.where
+    if action.swap is not None:
+        a, b = action.swap if tapped != action.swap[1] else action.swap[::-1]
+        return (f"Play the swap card: {pawn_name(state, a)} on {place_words(a, before.get(a, '?'))} and "
+                f"{pawn_name(state, b)} on {place_words(b, before.get(b, '?'))} change places")
+    said = []
+    for step in action.steps:
+        pawn, to = step.pawn, place_words(step.pawn, after.get(step.pawn, "home"))
+        if step.how == "start":
+            said.append(f"{pawn_name(state, pawn)} out to {to}")
+            continue
+        back = " back" if int(step.how) < 0 else ""
+        start = place_words(pawn, before.get(pawn, "home"))
+        if to == "home":  # it lands on a pair of another colour and goes home itself
+            said.append(f"{pawn_name(state, pawn)} from {start} onto a pair of another colour, and back home")
+        else:
+            said.append(f"{pawn_name(state, pawn)} from {start}{back} to {to}")
+    movers = {s.pawn for s in action.steps}
+    bumped = sorted(p for p in before if p not in movers and before[p] != "home" and after.get(p) == "home")
+    bumps = f", bumping {' and '.join(pawn_name(state, p) for p in bumped)} home" if bumped else ""
+    return f"Play {card_name(action.card)}: {', '.join(said)}{bumps}"
 
 
 def play_words(state: RaceState, action: Action, after: Mapping[str, str] | None) -> str:
