@@ -1,46 +1,44 @@
-"""A game at the table, for any game: the log, undo, turns, what the camera sees, and the listeners.
+"""A game at the table, for any game: the log, undo, turns, what the camera says, and the listeners.
 
 The session owns the expected game state and knows the game only through its
 :class:`~companion.games.base.Game`. Every stable board change from the camera is reconciled
-with it: a single legal reading is applied; readings that differ are put to the players; a
+with it (:mod:`companion.picture_path`, which reads top to bottom: a single legal reading is
+applied; readings that differ are put to the players; a move made in parts is a calm step; a
 change no legal reading explains puts the session out of sync, naming the pieces and the rule,
-until the board is put back or a person accepts a correction. Every action is written to the
-log (:class:`~companion.store.GameStore`) before anything is published, and the state is
-always a replay of that log, so a restart resumes exactly where the game was. Events carry a
-:class:`Snapshot` taken under the lock, so listeners never read back into the session.
+until the board is put back or a person takes a way out, :mod:`companion.wayout`). Every action
+is written to the log (:class:`~companion.store.GameStore`) before anything is published, and
+the state is always a replay of that log, so a restart resumes exactly where the game was.
+Events carry a :class:`Snapshot` taken under the lock, so listeners never read back into the
+session.
 """
-
 from __future__ import annotations
 
 import threading
 import time
-import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from companion.errors import (DecisionPendingError, IllegalMoveError, OutOfSyncError, SessionError,
-                              StateFormatError)
+from companion.errors import DecisionPendingError, OutOfSyncError, SessionError, StateFormatError
 from companion.events import Event, EventBus
-from companion.games import Choice, Game, Reconciliation, get_game
+from companion.games import Game, get_game
+from companion.picture_path import PicturePath
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import (OutOfSync, Picture, Snapshot, Status, Step, _canonical, _differences,
-                            disagreement, final_picture_check, misplaced, strip)
+from companion.sync import OutOfSync, Snapshot, Status, _canonical, final_picture_check
 from companion.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
            "Snapshot", "Status", "replay_log", "replay_states"]
 
-Placement = Mapping[str, Sequence[str]]
 MAX_FORCED = 16  # actions the rules may take by themselves after one move (a guard against a loop)
 STEP_HOLD = 12.0  # seconds a move may stay part-way with nothing moving before it is out of sync
 
-BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
-               "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
-               "board again (fog-companion fit-board); if they really were moved, put them back or accept the board")
 
+class Session(PicturePath, WayOut):
+    """One game at the table. A picture's path to a confirmed action is :class:`PicturePath`'s
+    (picture_path.py); the ways out of a disagreement (accept, correct one piece, the table is
+    right) are :class:`WayOut`'s (wayout.py); the log, undo, turns and life cycle are here."""
 
-class Session(WayOut):  # the ways out of a disagreement (accept, correct one piece, the table is right): wayout.py
     def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None,
                  clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD) -> None:
         self.store = store
@@ -232,21 +230,9 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
         assert self.state is not None
         return _canonical(self.game.expected(self.state))
 
-    # ------------------------------------------------------------------ setup verification
-    def verify_setup(self, seen: Placement) -> list[dict[str, Any]]:
-        """Compare the physical board with the generated setup, cell by cell."""
-        with self._lock:
-            self._game()
-            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen))[0])
-            self.status.setup_differences = diffs
-            if not diffs:
-                self.status.verifying = False
-            self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
-        return diffs
-
     # ------------------------------------------------------------------ actions and turns
     def act(self, action: str, force: bool = False) -> Any:
-        """Apply an action given by a person (draft pick, end turn, ...), logged and published.
+        """Apply an action given by a person (a pick, end turn, ...), logged and published.
 
         While the table and the game disagree nothing new starts: the disagreement would be
         carried into the next turn and blamed on it. ``force`` is for the rules' own clock (the
@@ -313,7 +299,7 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
         self._after(before, new, str(action), seq)
 
     def _forced(self) -> None:
-        """Actions the rules take by themselves (The FOG: the turn ends when the MP are spent)."""
+        """Actions the rules take by themselves (a turn with nothing left to spend ends)."""
         for _ in range(MAX_FORCED):
             action = self.game.forced_action(self.state)
             if action is None:
@@ -343,38 +329,6 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
         if outcome is not None and self.game.outcome(before) is None:
             self._publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(
                 self.game, new, self.expected(), self.last_picture)})
-
-    # ------------------------------------------------------------------ the table and the game
-    def _set_to_clear(self, left: tuple[tuple[str, str], ...]) -> None:
-        if left != self.status.to_clear:
-            self.status.to_clear = left
-            self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
-
-    def _check_sync(self, after: str) -> None:
-        """Compare what the game expects now with the last stable camera picture, and say which it is.
-
-        Runs after every change of what the game expects (an action, undo, a correction, a
-        decision, a resume), so a difference is reported at once and never blamed on the next move.
-        """
-        st = self.status
-        if self.state is None or self.last_picture is None or st.camera_fault is not None or st.verifying:
-            if st.out_of_sync is not None:  # a person put it right with no camera to ask: nothing to compare
-                st.out_of_sync = None
-                self._publish("sync-unchecked", {"after": after})
-            return
-        seen, left = strip(self.game, self.state, self.last_picture, st.excused)
-        self._set_to_clear(left)
-        expected = self.expected()
-        if seen == expected:
-            if st.out_of_sync is not None:
-                st.out_of_sync = None
-                self._publish("in-sync", {"after": after})
-            return
-        if st.decision:
-            return  # the picture waits for the players' reading
-        pieces = misplaced(expected, seen)
-        st.out_of_sync = OutOfSync(disagreement(pieces, after), tuple(m.piece for m in pieces), "table", seen, pieces)
-        self._publish("out-of-sync", st.out_of_sync.to_dict())
 
     # ------------------------------------------------------------------ the camera
     def camera_lost(self, why: str) -> None:
@@ -412,75 +366,6 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
                                            f"the game did not move it ({where}): put it back"})
         return False
 
-    def move(self, piece: str, cell: str | None, action: str | None = None) -> Reconciliation:
-        """A move entered on the panel: reconciled exactly as if the camera had seen it, or, when the
-        players chose one of the ways there the game offers (``action``: the card played), that one."""
-        with self._lock:
-            self._game()
-            layout = self.game.layout(self.state)
-            if piece not in layout.pieces:
-                raise SessionError(f"no piece {piece!r} on this board")
-            if cell is not None and cell not in layout.cells:
-                raise SessionError(f"no cell {cell!r} on this board")
-            if action is not None:
-                ways = self.game.targets(self.state, piece).get(cell or "", ())
-                chosen = next((w for w in ways if w.actions[0] == action), None)
-                if chosen is None:
-                    raise IllegalMoveError(f"{action!r} does not take {piece} to {cell} now")
-                self._apply_choice(chosen, "the move entered on the panel")
-                return Reconciliation((chosen,))
-            seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
-            if cell is not None:
-                seen.setdefault(cell, []).append(piece)
-            seen_c = _canonical(seen)
-            answer = self.game.reconcile(self.state, seen_c)
-            if not answer.ok:  # refused outright: a panel move never puts the game out of sync
-                raise IllegalMoveError(answer.reason or (f"{piece} to {cell} is only part of a move ({answer.step})"
-                                                         if answer.step else f"{piece} cannot reach {cell} now"))
-            return self._settle(answer, seen_c, "the move entered on the panel")
-
-    def on_stable_change(self, seen: Placement) -> Reconciliation | None:
-        """Reconcile a stable camera picture with the expected state.
-
-        The reading itself (a search that can take a while) runs outside the lock, so the panel
-        and the buttons are never held up by it; if the game moved on meanwhile it is read again.
-        """
-        picture = _canonical(seen)
-        while True:
-            with self._lock:
-                self._game()
-                self.last_picture = picture
-                self.status.view_blocked = False
-                if self.status.verifying:
-                    self.verify_setup(picture)
-                    return None
-                seen_c, left = strip(self.game, self.state, picture, self.status.excused)
-                self._set_to_clear(left)
-                if seen_c == self.expected():
-                    self._board_moved = False
-                    asked = bool(self.status.decision) or self.status.step is not None
-                    self.status.decision, self.status.question, self.status.step = [], None, None
-                    if self.status.out_of_sync is not None or asked:
-                        self.status.out_of_sync = None
-                        self._publish("in-sync", {"after": "the pieces were put back"})
-                    return None
-                state, version = self.state, self._version
-            answer = self.game.reconcile(state, seen_c)
-            with self._lock:
-                if version != self._version:
-                    continue  # a move from the panel or a button came first: read the picture again
-                if answer.part_way:  # a move made in parts, part-way: calm until the hold time passes
-                    return self._step(answer, seen_c)
-                if not answer.ok and self._board_moved:
-                    # since the board was re-fitted the pieces disagree with the game: a board read a
-                    # cell off is nobody's fault, so nobody is accused until the players have looked
-                    return self._out_of_sync(Reconciliation.illegal(BOARD_MOVED, rule="board-moved"), seen_c,
-                                             accuse=False)
-                if not answer.ok:
-                    return self._out_of_sync(answer, seen_c)
-                self._board_moved = False  # a legal reading: the fit reads the table as the game has it
-                return self._settle(answer, seen_c)
-
     def board_moved(self) -> None:
         """The camera found the board (or itself) moved for good and fitted the board again.
 
@@ -507,79 +392,3 @@ class Session(WayOut):  # the ways out of a disagreement (accept, correct one pi
             if self.status.step is not None and not blocked:
                 self.status.step.since = self.clock()  # a hand was at work: the hold time starts again
             self._publish("view-blocked" if blocked else "view-clear", {})
-
-    def _settle(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
-                what: str = "the move read by the camera") -> Reconciliation:
-        if answer.ambiguous:
-            self.status.decision = list(answer.choices)
-            self.status.decision_seen = seen
-            self.status.question = answer.question
-            self.status.decision_id = uuid.uuid4().hex[:12]  # unique across restarts too: pages outlive them
-            self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
-                                              "question": answer.question, "question_id": self.status.decision_id})
-            return answer
-        self._apply_choice(answer.choices[0], what)
-        return answer
-
-    def _step(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
-        """A move part-way on the table: said calmly, with what is left to do; nothing is applied."""
-        self.status.decision, self.status.question, self.status.out_of_sync = [], None, None
-        self.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.clock(), self.step_hold,
-                                answer if answer.choices else None)
-        self._publish("step", self.status.step.to_dict())
-        return answer
-
-    def step_overdue(self) -> bool:
-        """A move left part-way past the hold time with nothing moving (no new picture, no hand over the
-        board) is no longer a step: the table contradicts the game (True). Called often (the main loop)."""
-        with self._lock:
-            step = self.status.step
-            if step is None or self.status.view_blocked or self.clock() - step.since < step.hold:
-                return False
-            self.status.step = None
-            if step.reading is not None:  # not the first part of a move after all: the players say what it was
-                self._settle(step.reading, step.seen)
-                return False
-            self._out_of_sync(Reconciliation.illegal(
-                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
-                step.to_move, "step-left"), step.seen)
-            return True
-
-    def _out_of_sync(self, answer: Reconciliation, seen: dict[str, tuple[str, ...]],
-                     accuse: bool = True) -> Reconciliation:
-        pieces = misplaced(self.expected(), seen)
-        offenders = answer.offenders or (tuple(m.piece for m in pieces) if accuse else ())
-        self.status.decision, self.status.question, self.status.step = [], None, None
-        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
-        self._publish("out-of-sync", self.status.out_of_sync.to_dict())
-        return answer
-
-    def _apply_choice(self, choice: Choice, what: str) -> None:
-        self.status.decision, self.status.question = [], None  # settled before any event carries the status
-        for action in choice.actions:
-            self._apply(action)
-        self._forced()
-        self._check_sync(what)
-
-    def decide(self, index: int | None, question_id: str | None = None) -> None:
-        """The players chose one of the offered readings (``None``: none of them happened).
-
-        ``question_id``: the question the answer was given to (a page sends the one it showed). A
-        later move may have settled that question and asked another with options of the same
-        numbers; the answer is then refused, never applied to a question nobody saw."""
-        with self._lock:
-            if question_id is not None and (not self.status.decision or question_id != self.status.decision_id):
-                raise SessionError("that question was already settled")
-            if not self.status.decision:
-                raise SessionError("no decision is waiting")
-            if index is None:
-                seen = self.status.decision_seen
-                self.status.decision, self.status.question = [], None
-                self._out_of_sync(Reconciliation.illegal(
-                    "the players said none of the offered readings happened: put the pieces back"), seen)
-                return
-            if not 0 <= index < len(self.status.decision):
-                raise SessionError(f"choose 1 to {len(self.status.decision)}")
-            self._apply_choice(self.status.decision[index], "the reading the players chose")
-
-

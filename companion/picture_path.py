@@ -1,0 +1,275 @@
+"""The path of one picture from the camera to a confirmed action, read top to bottom.
+
+A stable camera picture enters at :meth:`PicturePath.on_stable_change`; a move entered on the
+panel enters at :meth:`PicturePath.move` and joins the path at its reading (5). In order, each
+stage a method below in the same order:
+
+1. *remembered*: it is the last stable picture, against which every later change of what the
+   game expects is checked; a hand that rested over the board has lifted.
+2. *the setup checked*: while a new game's setup is being verified the picture is compared with
+   it cell by cell (:meth:`~PicturePath.verify_setup`), and nothing else happens.
+3. *stripped* (:meth:`~PicturePath._stripped`, with :func:`companion.sync.strip`): pieces the rules
+   took off the table are set aside as a chore (``Status.to_clear``), pieces hidden under another
+   and pieces the players excused are counted where the game has them.
+4. *as the game has it*: in sync; a question, a step or a disagreement the picture settles is
+   gone (:meth:`~PicturePath._as_the_game_has_it`).
+5. *read*: ``Game.reconcile`` outside the lock (a search may take a while, the panel must not
+   wait for it); if the game moved on meanwhile the picture is read again.
+6. *part-way*: a move made in parts is a calm step (:meth:`~PicturePath._step`) until the rest
+   follows, or until it was left so past the hold time (:meth:`~PicturePath.step_overdue`).
+7. *no legal reading*: out of sync (:meth:`~PicturePath._out_of_sync`), naming the pieces and the
+   rule; since the board was fitted again, a board read a cell off accuses nobody.
+8. *settled* (:meth:`~PicturePath._settle`): several readings are a question to the players
+   (:meth:`~PicturePath.decide` answers it); one is applied (:meth:`~PicturePath._apply_choice`):
+   logged first, then the actions the rules take by themselves, then the new position is checked
+   against the last picture at once (:meth:`~PicturePath._check_sync`), so a difference is never
+   blamed on the next move.
+
+:mod:`companion.sync` holds the plain values and pure helpers this path uses; the session's log,
+undo and turns are in :mod:`companion.session`, the ways out of a disagreement in
+:mod:`companion.wayout`.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import IllegalMoveError, SessionError
+from companion.games import Choice, Game, Reconciliation
+from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, disagreement, misplaced,
+                            strip)
+
+Placement = Mapping[str, Sequence[str]]
+
+BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
+               "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
+               "board again (fog-companion fit-board); if they really were moved, put them back or accept the board")
+
+
+class PicturePath:
+    """The session's path from a picture to a confirmed action (mixed into
+    :class:`companion.session.Session`, whose lock, status, log and undo stack it uses)."""
+
+    _lock: threading.RLock
+    game: Game
+    status: Status
+    last_picture: Picture | None
+    clock: Callable[[], float]
+    step_hold: float
+    _version: int  # changes with every state change: a reading made meanwhile is stale
+    _board_moved: bool  # the board was fitted again and no picture has read as the game since
+    if TYPE_CHECKING:  # the session's own, which the path uses
+        state: Any
+
+        def expected(self) -> Picture: ...
+        def _game(self) -> str: ...
+        def _apply(self, action: str) -> None: ...
+        def _forced(self) -> None: ...
+        def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
+
+    # ------------------------------------------------------------------ the way in: a stable picture
+    def on_stable_change(self, seen: Placement) -> Reconciliation | None:
+        """One stable camera picture, through stages 1 to 8 (the module's docstring).
+
+        The reading itself (a search that can take a while) runs outside the lock, so the panel
+        and the buttons are never held up by it; if the game moved on meanwhile it is read again.
+        """
+        picture = _canonical(seen)
+        while True:
+            with self._lock:
+                self._game()
+                self.last_picture = picture  # 1. remembered
+                self.status.view_blocked = False
+                if self.status.verifying:  # 2. the setup checked, and nothing else
+                    self.verify_setup(picture)
+                    return None
+                seen_c = self._stripped(picture)  # 3. chores aside, hidden and excused pieces where the game has them
+                if seen_c == self.expected():  # 4. as the game has it
+                    self._as_the_game_has_it()
+                    return None
+                state, version = self.state, self._version
+            answer = self.game.reconcile(state, seen_c)  # 5. read, outside the lock
+            with self._lock:
+                if version != self._version:
+                    continue  # a move from the panel or a button came first: read the picture again
+                return self._judge(answer, seen_c)  # 6, 7 or 8
+
+    # ------------------------------------------------------------------ the other way in: the panel
+    def move(self, piece: str, cell: str | None, action: str | None = None) -> Reconciliation:
+        """A move entered on the panel: reconciled exactly as if the camera had seen it, or, when the
+        players chose one of the ways there the game offers (``action``: the one played), that one."""
+        with self._lock:
+            self._game()
+            layout = self.game.layout(self.state)
+            if piece not in layout.pieces:
+                raise SessionError(f"no piece {piece!r} on this board")
+            if cell is not None and cell not in layout.cells:
+                raise SessionError(f"no cell {cell!r} on this board")
+            if action is not None:
+                ways = self.game.targets(self.state, piece).get(cell or "", ())
+                chosen = next((w for w in ways if w.actions[0] == action), None)
+                if chosen is None:
+                    raise IllegalMoveError(f"{action!r} does not take {piece} to {cell} now")
+                self._apply_choice(chosen, "the move entered on the panel")
+                return Reconciliation((chosen,))
+            seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
+            if cell is not None:
+                seen.setdefault(cell, []).append(piece)
+            seen_c = _canonical(seen)
+            answer = self.game.reconcile(self.state, seen_c)
+            if not answer.ok:  # refused outright: a panel move never puts the game out of sync
+                raise IllegalMoveError(answer.reason or (f"{piece} to {cell} is only part of a move ({answer.step})"
+                                                         if answer.step else f"{piece} cannot reach {cell} now"))
+            return self._settle(answer, seen_c, "the move entered on the panel")
+
+    # ------------------------------------------------------------------ 2. the setup checked
+    def verify_setup(self, seen: Placement) -> list[dict[str, Any]]:
+        """Compare the physical board with the generated setup, cell by cell."""
+        with self._lock:
+            self._game()
+            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen))[0])
+            self.status.setup_differences = diffs
+            if not diffs:
+                self.status.verifying = False
+            self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
+        return diffs
+
+    # ------------------------------------------------------------------ 3. stripped
+    def _stripped(self, picture: Picture) -> Picture:
+        """The picture as the game is compared with it; the pieces the rules took off and the players
+        still have to clear away are said (a chore, not a disagreement) when they change."""
+        seen, left = strip(self.game, self.state, picture, self.status.excused)
+        if left != self.status.to_clear:
+            self.status.to_clear = left
+            self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
+        return seen
+
+    # ------------------------------------------------------------------ 4. as the game has it
+    def _as_the_game_has_it(self) -> None:
+        """The table shows the game's position: whatever was asked, part-way or wrong is settled."""
+        self._board_moved = False
+        asked = bool(self.status.decision) or self.status.step is not None
+        self.status.decision, self.status.question, self.status.step = [], None, None
+        if self.status.out_of_sync is not None or asked:
+            self.status.out_of_sync = None
+            self._publish("in-sync", {"after": "the pieces were put back"})
+
+    # ------------------------------------------------------------------ 6 to 8: what the reading means
+    def _judge(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
+        """A reading of a picture that differs from the game: a step, out of sync, or settled."""
+        if answer.part_way:  # 6. a move made in parts, part-way: calm until the hold time passes
+            return self._step(answer, seen)
+        if not answer.ok and self._board_moved:  # 7. since the board was fitted again
+            # the pieces disagree with the game: a board read a cell off is nobody's fault, so nobody
+            # is accused until the players have looked
+            return self._out_of_sync(Reconciliation.illegal(BOARD_MOVED, rule="board-moved"), seen, accuse=False)
+        if not answer.ok:  # 7. no legal move reaches the picture
+            return self._out_of_sync(answer, seen)
+        self._board_moved = False  # a legal reading: the fit reads the table as the game has it
+        return self._settle(answer, seen)  # 8.
+
+    # ------------------------------------------------------------------ 6. part-way
+    def _step(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
+        """A move part-way on the table: said calmly, with what is left to do; nothing is applied."""
+        self.status.decision, self.status.question, self.status.out_of_sync = [], None, None
+        self.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.clock(), self.step_hold,
+                                answer if answer.choices else None)
+        self._publish("step", self.status.step.to_dict())
+        return answer
+
+    def step_overdue(self) -> bool:
+        """A move left part-way past the hold time with nothing moving (no new picture, no hand over the
+        board) is no longer a step: the table contradicts the game (True). Called often (the main loop)."""
+        with self._lock:
+            step = self.status.step
+            if step is None or self.status.view_blocked or self.clock() - step.since < step.hold:
+                return False
+            self.status.step = None
+            if step.reading is not None:  # not the first part of a move after all: the players say what it was
+                self._settle(step.reading, step.seen)
+                return False
+            self._out_of_sync(Reconciliation.illegal(
+                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
+                step.to_move, "step-left"), step.seen)
+            return True
+
+    # ------------------------------------------------------------------ 7. out of sync
+    def _out_of_sync(self, answer: Reconciliation, seen: Picture, accuse: bool = True) -> Reconciliation:
+        pieces = misplaced(self.expected(), seen)
+        offenders = answer.offenders or (tuple(m.piece for m in pieces) if accuse else ())
+        self.status.decision, self.status.question, self.status.step = [], None, None
+        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
+        self._publish("out-of-sync", self.status.out_of_sync.to_dict())
+        return answer
+
+    # ------------------------------------------------------------------ 8. settled
+    def _settle(self, answer: Reconciliation, seen: Picture, what: str = "the move read by the camera"
+                ) -> Reconciliation:
+        """Several readings are put to the players; one is applied."""
+        if answer.ambiguous:
+            self.status.decision = list(answer.choices)
+            self.status.decision_seen = seen
+            self.status.question = answer.question
+            self.status.decision_id = uuid.uuid4().hex[:12]  # unique across restarts too: pages outlive them
+            self._publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
+                                              "question": answer.question, "question_id": self.status.decision_id})
+            return answer
+        self._apply_choice(answer.choices[0], what)
+        return answer
+
+    def decide(self, index: int | None, question_id: str | None = None) -> None:
+        """The players chose one of the offered readings (``None``: none of them happened).
+
+        ``question_id``: the question the answer was given to (a page sends the one it showed). A
+        later move may have settled that question and asked another with options of the same
+        numbers; the answer is then refused, never applied to a question nobody saw."""
+        with self._lock:
+            if question_id is not None and (not self.status.decision or question_id != self.status.decision_id):
+                raise SessionError("that question was already settled")
+            if not self.status.decision:
+                raise SessionError("no decision is waiting")
+            if index is None:
+                seen = self.status.decision_seen
+                self.status.decision, self.status.question = [], None
+                self._out_of_sync(Reconciliation.illegal(
+                    "the players said none of the offered readings happened: put the pieces back"), seen)
+                return
+            if not 0 <= index < len(self.status.decision):
+                raise SessionError(f"choose 1 to {len(self.status.decision)}")
+            self._apply_choice(self.status.decision[index], "the reading the players chose")
+
+    def _apply_choice(self, choice: Choice, what: str) -> None:
+        """The reading's actions logged and applied, the rules' own after them, then checked at once."""
+        self.status.decision, self.status.question = [], None  # settled before any event carries the status
+        for action in choice.actions:
+            self._apply(action)
+        self._forced()
+        self._check_sync(what)
+
+    def _check_sync(self, after: str) -> None:
+        """Compare what the game expects now with the last stable camera picture, and say which it is.
+
+        Runs after every change of what the game expects (an action, undo, a correction, a
+        decision, a resume), so a difference is reported at once and never blamed on the next move.
+        """
+        st = self.status
+        if self.state is None or self.last_picture is None or st.camera_fault is not None or st.verifying:
+            if st.out_of_sync is not None:  # a person put it right with no camera to ask: nothing to compare
+                st.out_of_sync = None
+                self._publish("sync-unchecked", {"after": after})
+            return
+        seen = self._stripped(self.last_picture)
+        expected = self.expected()
+        if seen == expected:
+            if st.out_of_sync is not None:
+                st.out_of_sync = None
+                self._publish("in-sync", {"after": after})
+            return
+        if st.decision:
+            return  # the picture waits for the players' reading
+        pieces = misplaced(expected, seen)
+        st.out_of_sync = OutOfSync(disagreement(pieces, after), tuple(m.piece for m in pieces), "table", seen, pieces)
+        self._publish("out-of-sync", st.out_of_sync.to_dict())
