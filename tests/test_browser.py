@@ -449,7 +449,8 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     page.wait_for_selector("g.piece")
     post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": far})
     page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=30_000)
-    assert f"put it on {home}" in page.locator("#sync-pieces").inner_text()
+    listed = page.locator("#sync-pieces").inner_text()
+    assert f"put it on {home}" in listed and piece not in listed, listed  # by name ("The blue elder (jumps)"), not id
     assert page.locator("#end-turn").is_disabled()  # End turn waits, and says why
     assert "disagree" in page.locator("#end-turn-why").inner_text()
     res = post_json(page, f"{base}/api/end-turn")  # a script (or a stale page) is refused all the same

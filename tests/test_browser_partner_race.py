@@ -103,7 +103,8 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.locator(f'.target[data-target="start-{first}"]').first.click()
         page.wait_for_selector("#pick[open]")
         choices = page.locator("#pick-choices button")
-        assert choices.count() == 3 and "8s" in choices.nth(1).inner_text()
+        assert choices.count() == 3 and choices.nth(1).inner_text() == \
+            f"Play the 8: {who[first]}'s {first} pawn 1 out to the {first} starting space"  # a sentence, by name
         shot(page, "race-03-which-card")
         choices.nth(1).click()
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {first} 8s {first}-1:start"])
@@ -113,6 +114,9 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         # the pawn is not on its starting space on the table yet: the companion says so, never "in sync"
         state = wait_until(page, base, lambda s: s["out_of_sync"] is not None)
         page.wait_for_selector("#sync-banner")
+        listed = page.locator("#sync-pieces").inner_text()  # the pawn and the card by name, never by id
+        assert f"{who[first]}'s {first} pawn 1: put it on the {first} starting space" in listed, listed
+        assert "The 8 card: put it on the card spot" in listed and f"{first}-1" not in listed, listed
         shot(page, "race-04-put-it-there")
         page.request.post(f"{base}/api/table/setup", data={})  # hands put the pawn and the card there
         wait_until(page, base, lambda s: s["out_of_sync"] is None)

@@ -112,6 +112,25 @@ def test_a_tapped_pawn_offers_each_play_as_a_sentence_naming_the_pawns_owners():
     assert out.actions == ("play yellow start yellow-1:start",)  # the notation stays the action's
 
 
+def test_the_state_a_page_is_given_names_every_piece_and_place_as_players_do():
+    """The out-of-sync banner, the turn-over chores and the accept preview list pieces by what the
+    state calls them (``names``), never by id; the race's places that are not printed as a name
+    (``places``) too. Every piece of either board has a name, and no name is its id."""
+    view = RACE.view(race())
+    layout = RACE.layout(None)
+    assert set(view["names"]) == set(layout.pieces)
+    assert view["names"]["yellow-1"] == "Ada's yellow pawn 1" and view["names"]["card-8s"] == "the 8 card"
+    assert view["places"]["start-green"] == "the green starting space" and view["places"]["card-spot"] == "the card spot"
+    assert set(view["places"]) == {c for c in layout.cells if not c.startswith("T")}  # T14 is named as printed
+    for text in (*view["names"].values(), *view["places"].values()):
+        race_readable(text)
+    names = FOG.view(fog_playing())["names"]
+    assert set(names) == set(FOG.layout(fog_playing()).pieces)
+    assert names["blue-leader-1"] == "the blue leader" and names["blue-elder-1"] == "the blue elder (jumps)"
+    for text in names.values():
+        readable(text)
+
+
 def test_the_race_standing_names_the_teams_by_their_players():
     lines = RACE.view(race(*OUT))["standing"]
     assert lines[0] == "No team has won yet."

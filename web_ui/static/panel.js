@@ -62,10 +62,13 @@ const Fog = (() => {
     box.hidden = false;
   }
 
-  /* pieces by what players call them ("green sailor · jumps"), once a page has loaded the board */
+  /* pieces by what players call them: the game's words for each ("the green sailor (jumps)", "Ada's yellow
+     pawn 1", in the state's names), else the board's label once a page has loaded it; never the id beside it.
+     Places as the game says them ("the yellow starting space") or as printed on the board (H1, T14). */
   let pieces = {};
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
-  const named = (id) => (pieces[id] && pieces[id].label ? pieces[id].label + " (" + id + ")" : id);
+  const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) || id;
+  const place = (cell) => (last && last.places && last.places[cell]) || cell;
 
   const listeners = {state: [], game: [], leds: []};
   let last = null;
@@ -214,8 +217,8 @@ const Fog = (() => {
       b.appendChild(el("p", {id: "sync-safe", "class": "safe-way"}, "Put the pieces back as the game has them:"));
       const list = el("ul", {id: "sync-pieces", "class": "fixes safe-way"});
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
-        named(m.piece) + ": " + (m.belongs ? "put it on " + m.belongs : "take it off the board") +
-        (m.seen ? " (the camera sees it on " + m.seen + ")" : " (the camera does not see it)"))));
+        cap(named(m.piece)) + ": " + (m.belongs ? "put it on " + place(m.belongs) : "take it off the board") +
+        (m.seen ? " (the camera sees it on " + place(m.seen) + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
       /* the other ways out: the camera is wrong, or the table is and the game takes it as it is */
       const asGame = el("button", {id: "table-as-game", "class": "secondary"},
@@ -261,7 +264,7 @@ const Fog = (() => {
     }
     if (s.to_turn_over && s.to_turn_over.length && s.phase !== "finished") {  /* after the game the table is cleared anyway */
       b.classList.add("warn");
-      const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + t.cell);
+      const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + place(t.cell));
       const n = chores.length;
       if (n <= 4) {
         b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
@@ -334,8 +337,9 @@ const Fog = (() => {
     const res = await api("POST", "/api/correction", {preview: true});
     if (!res.ok) return;
     const p = res.data.preview;
-    const lines = p.pieces.map((m) => m.piece + ": " + (m.belongs || "off the board") + " → " + (m.seen || "off the board"))
-      .concat((p.kept || []).map((k) => k.piece + ": not seen, kept on " + k.cell + " where the game has it"));
+    const lines = p.pieces.map((m) => cap(named(m.piece)) + ": " + (m.belongs ? place(m.belongs) : "off the board") + " → " +
+                               (m.seen ? place(m.seen) : "off the board"))
+      .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"));
     const cost = p.mp === null ? "" : " It spends " + p.mp + " MP" + (p.mp_left === null ? "" : " (" + p.mp_left + " left)") + ".";
     const logs = p.actions.length ? " This logs: " + p.actions.join("; ") + "." + cost + " Undo takes it back." : "";
     const kept = (p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "";
@@ -428,5 +432,5 @@ const Fog = (() => {
 
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
-  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => named(id)};
+  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), place};
 })();

@@ -19,7 +19,7 @@
   async function put(piece, cell) {
     lifted = null;
     const res = await Fog.api("POST", "/api/table/move", {piece, cell});
-    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + cell : " taken off the table")); }
+    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + Fog.place(cell) : " taken off the table")); }
   }
   let owners = {}, lifted = null, shown = {};
   /* The pieces not on the table (a card not yet laid, a token taken off): tap one, then a cell. */

@@ -15,7 +15,7 @@ from companion.games.fog import rules
 from companion.games.fog.movement import MoveAction
 from companion.games.fog.scoring import score
 from companion.games.fog.state import GameState
-from companion.games.fog.words import log_lines, standing_lines
+from companion.games.fog.words import log_lines, piece_name, standing_lines
 
 OFF: RGB = (0, 0, 0)
 SWALLOWED: RGB = (40, 40, 48)
@@ -73,6 +73,8 @@ def view(state: GameState, seat: str | None = None) -> dict[str, Any]:
                 "marker_row": fog.marker_row},
         "placement": {c: list(ps) for c, ps in state.placement.items()},
         "owners": dict(state.owners),
+        # every token as players call it ("the green sailor (jumps)"): the pages name pieces so, never by id
+        "names": {p: piece_name(state.board_data, p) for p in (*state.board_data.islanders, *state.board_data.obstacles)},
         "lost": dict(state.lost),
         "moved": list(state.moved),
         "history": list(state.history),

@@ -22,7 +22,8 @@ from companion.games.partner_race.cards import CARDS, DECK, HAND
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
-from companion.games.partner_race.words import choice_words, log_lines, name_of, place_words, play_words
+from companion.games.partner_race.words import (choice_words, log_lines, name_of, piece_names, place_names,
+                                                    place_words, play_words)
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
@@ -348,6 +349,8 @@ class PartnerRaceGame(Game[RaceState, Action]):
                 "last_card": state.last_card, "unseen": {k: state.unseen(k) for k in CARDS},
                 "teams": [list(team("yellow")), list(team("green"))], "history": list(state.history),
                 "owners": {p: colour_of(p) for p in state.where},
+                "names": piece_names(state),  # pawns and cards as players call them: pages never show ids
+                "places": place_names(),  # and the places that are not named as printed (T14 is)
                 "log": log_lines(state),  # the history in words: who played what, and whom it bumped
                 "standing": Score(state).lines(),
                 "end_turn": False,  # a turn ends when a card is laid

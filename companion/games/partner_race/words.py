@@ -12,8 +12,9 @@ from collections.abc import Mapping
 
 from companion.errors import FogCompanionError
 from companion.games.partner_race import rules
+from companion.games.partner_race.cards import CARDS
 from companion.games.partner_race.rules import Action, Correct, Fold, Play, RaceState
-from companion.games.partner_race.track import COLOURS, colour_of
+from companion.games.partner_race.track import COLOURS, colour_of, pawns_of
 
 _AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a -4", "1-14": "a 1-14"}
 
@@ -36,6 +37,25 @@ def card_name(card: str) -> str:
     if card in ("start", "swap"):
         return f"the {card} card"
     return f"the {card[:-1] if card.endswith('s') and card[:-1].isdigit() else card}"
+
+
+def piece_names(state: RaceState) -> dict[str, str]:
+    """Every piece on the table by what players call it: the pawns by owner ("Ada's yellow pawn 1"),
+    the cards' markers as the cards ("the 10 card"). The pages name pieces so, never by id."""
+    out = {p: pawn_name(state, p) for c in COLOURS for p in pawns_of(c)}
+    out.update({f"card-{k}": card_name(k) + ("" if k in ("start", "swap") else " card") for k in CARDS})
+    return out
+
+
+def place_names() -> dict[str, str]:
+    """The board's places other than track spaces as players say them ("the yellow starting space",
+    "the card spot"); a track space is called as printed on it (T14), so it needs no entry."""
+    out = {"card-spot": "the card spot"}
+    for c in COLOURS:
+        out[f"start-{c}"] = f"the {c} starting space"
+        for n in range(1, len(pawns_of(c)) + 1):
+            out[f"goal-{c}-{n}"], out[f"home-{c}-{n}"] = f"{c} goal circle {n}", f"{c} home circle {n}"
+    return out
 
 
 def card_words(card: str) -> str:
