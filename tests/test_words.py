@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
+from companion.errors import IllegalMoveError
 from companion.games import get_game
 from companion.games.partner_race import board as boards
 
@@ -176,6 +179,31 @@ def test_the_fog_refuses_a_move_naming_the_islander_and_the_fields():
     isl = state.board_data.islanders[own]
     reason = readable(answer.reason)
     assert reason.startswith(f"The {isl.nation} {isl.type}") and f"from {start} to {far}" in reason, reason
+
+
+def test_the_fog_names_the_token_in_its_rare_reasons_too():
+    """A token seen on two fields (two stickers of one marker), a token of a colour nobody plays, a
+    token that is no piece of the board, an islander drafted twice: each reason says which token as
+    players call it and what to do, never its id."""
+    state = fog_playing()
+    picture = dict(FOG.expected(state))
+    free = next(c for c, cell in state.board_data.cells.items() if c not in picture and cell.kind == "beach")
+    own = sorted(state.owners)[0]
+    twice = readable(FOG.reconcile(state, {**picture, free: (own,)}).reason)
+    assert twice.startswith(f"{FOG.view(state)['names'][own].capitalize()} is seen on both ") and free in twice, twice
+    unused = sorted(state.removed)[0]
+    named = FOG.view(state)["names"][unused]
+    assert readable(FOG.reconcile(state, {**picture, free: (unused,)}).reason) == \
+        f"{named[0].upper()}{named[1:]} is not in this game: take it off the board"
+    assert readable(FOG.reconcile(state, {**picture, free: ("dragon-1",)}).reason) == \
+        f"a token that is no piece of this board stands on {free}: take it off"
+    drafting = FOG.new_game(players=3, seed=1, seats=SEATS[:3])
+    taken = FOG.apply(drafting, FOG.legal_actions(drafting)[0])
+    picked = taken.history[-1].split()[-1]
+    with pytest.raises(IllegalMoveError) as refused:
+        FOG.apply(taken, f"draft {taken.active_colour} {picked}")
+    chooser = drafting.player_of(drafting.active_colour).name
+    assert readable(str(refused.value)) == f"{FOG.view(taken)['names'][picked].capitalize()} was already chosen by {chooser}"
 
 
 def test_the_fog_log_and_turn_marker_use_the_players_names():

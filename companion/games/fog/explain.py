@@ -115,9 +115,11 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
             return Explanation(reason=f"unknown cell {cell!r}", rule="board")
         for p in pieces:
             if p not in board.islanders and p not in board.obstacles:
-                return Explanation(reason=f"unknown piece {p!r} on {cell}", rule="board")
+                return Explanation(reason=f"a token that is no piece of this board stands on {cell}: take it off",
+                                   rule="board")
             if p in where_after:
-                return Explanation(reason=f"{p} seen on both {where_after[p]} and {cell}", offenders=(p,),
+                return Explanation(reason=f"{capital(piece_name(board, p))} is seen on both {where_after[p]} and {cell}: "
+                                          "two tokens carry its marker; take the one that is not it off", offenders=(p,),
                                    rule="board")
             where_after[p] = cell
     where_before = before.where
@@ -130,7 +132,8 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
             return Explanation(reason=f"{capital(piece_name(board, p))} was taken by the FOG in row {before.lost[p]} and cannot come back",
                                offenders=(p,), rule="fog")
         if p not in where_before:
-            return Explanation(reason=f"{p} is not in this game", offenders=(p,), rule="board")
+            return Explanation(reason=f"{capital(piece_name(board, p))} is not in this game: take it off the board",
+                               offenders=(p,), rule="board")
     missing = sorted(p for p in where_before if p not in where_after)
     if missing:
         return Explanation(reason=f"{capital(names(board, missing))} {'is' if len(missing) == 1 else 'are'} not on the board",
@@ -299,8 +302,9 @@ class _Search:
                 continue
             expanded += 1
             if expanded > self.node_limit:
-                return Explanation(reason=f"too many ways to read this change (searched {expanded} positions); "
-                                          "please confirm the move on the panel", rule="search-limit",
+                return Explanation(reason="this change can be read too many ways to tell which move it was: put the "
+                                          "pieces back and make the move again one piece at a time, or accept the "
+                                          "board as it is", rule="search-limit",
                                    searched=expanded)
             movers = [node.pos.pending] if node.pos.pending else self.movers
             for mover in movers:

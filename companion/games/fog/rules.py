@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from companion.errors import IllegalMoveError
 from companion.games.fog.actions import Correction, Draft, EndTurn, parse_action
 from companion.games.fog.state import GameState, check_placement
+from companion.games.fog.words import capital, piece_name, player_name
 
 if TYPE_CHECKING:
     from companion.games.fog.movement import MoveAction
@@ -50,10 +51,11 @@ def draft(state: GameState, action: Draft) -> GameState:
     if action.colour != state.active_colour:
         raise IllegalMoveError(f"it is {state.active_colour}'s pick, not {action.colour}'s")
     if action.islander in state.owners:
-        raise IllegalMoveError(f"{action.islander} was already chosen by {state.owners[action.islander]}")
+        raise IllegalMoveError(f"{capital(piece_name(state.board_data, action.islander))} was already chosen by "
+                               f"{player_name(state, state.owners[action.islander])}")
     if action not in legal_drafts(state):
         if action.islander not in state.where:
-            raise IllegalMoveError(f"{action.islander} is not on the board")
+            raise IllegalMoveError(f"{capital(piece_name(state.board_data, action.islander))} is not on the board")
         raise IllegalMoveError(f"{action.colour} may choose only one leader (rescue the leaders)")
     owners = {**state.owners, action.islander: action.colour}
     new = replace(state, owners=owners, history=state.history + (str(action),))
@@ -151,13 +153,14 @@ def correct(state: GameState, action: Correction) -> GameState:
         if m.piece not in board.islanders and m.piece not in board.obstacles:
             raise IllegalMoveError(f"correction: unknown piece {m.piece!r}")
         if m.piece in state.removed and m.target != "-":
-            raise IllegalMoveError(f"correction: {m.piece} is not in this game")
+            raise IllegalMoveError(f"correction: {piece_name(board, m.piece)} is not in this game")
         for end in (m.source, m.target):
             if end != "-" and end not in board.cells:
                 raise IllegalMoveError(f"correction: unknown cell {end!r}")
         current = next((c for c, ps in placement.items() if m.piece in ps), "-")
         if current != m.source:
-            raise IllegalMoveError(f"correction: {m.piece} is on {current}, not {m.source}")
+            raise IllegalMoveError(f"correction: {piece_name(board, m.piece)} is on "
+                                   f"{'no field' if current == '-' else current}, not {m.source}")
         if m.source != "-":
             placement[m.source].remove(m.piece)
         else:
