@@ -141,6 +141,24 @@ def test_the_race_standing_names_the_teams_by_their_players():
     assert "yellow-1: the yellow starting space" in [line.strip() for line in lines]
 
 
+def test_the_games_page_says_the_race_winners_by_their_players_names():
+    """The Games page lists a finished race as "finished: Ada and Cy won together": the outcome
+    names the winning colours (yellow and blue), the page is given the players who play them."""
+    from dataclasses import replace
+    from types import MappingProxyType, SimpleNamespace
+
+    from web_ui.model import game_summary
+
+    where = {**race().where, **{f"{c}-{n}": f"G{n}" for c in ("yellow", "blue") for n in range(1, 5)}}
+    won = replace(race(), where=MappingProxyType(where))
+    store = SimpleNamespace(setup=lambda _id: RACE.to_json(won), events=lambda _id: [])
+    record = SimpleNamespace(id="g1", events=0, status="finished", game="partner-race", title="g1", created=0.0,
+                             note=None)
+    result = game_summary(store, record, {})["result"]
+    assert result["winners"] == ["yellow", "blue"]  # the API keeps the game's own outcome
+    assert result["winner_names"] == ["Ada", "Cy"]  # what the page says
+
+
 # ------------------------------------------------------------------------------------ the FOG
 def fog_playing() -> Any:
     state = FOG.new_game(players=3, seed=1, seats=SEATS[:3])

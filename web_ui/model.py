@@ -122,6 +122,18 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
                                              "data": events[step - 1].data}}
 
 
+def by_name(winners: Any, seats: list[dict[str, Any]]) -> list[str]:
+    """Winners as people: a game's outcome may name the winning colours (the partner race's teams) or
+    the players (The FOG); a colour a player plays is said by that player's name, once."""
+    out: list[str] = []
+    for winner in winners:
+        seat = next((s for s in seats if winner in (s.get("colours") or ()) and s.get("name")), None)
+        said = str(seat["name"]) if seat is not None else str(winner)
+        if said not in out:
+            out.append(said)
+    return out
+
+
 def game_summary(store: Any, record: Any, cache: dict[str, tuple[tuple[int, str], dict[str, Any]]]) -> dict[str, Any]:
     """One line of the Games page: title, players by name, when, and how it ended.
 
@@ -137,12 +149,13 @@ def game_summary(store: Any, record: Any, cache: dict[str, tuple[tuple[int, str]
             game = get_game(record.game)
             found["game_title"] = game.title
             setup = store.setup(record.id)
-            found["players"] = [p.get("name") for p in game.view(game.from_json(setup)).get("players", [])
-                                if isinstance(p, dict) and p.get("name")]
+            seats = [p for p in game.view(game.from_json(setup)).get("players", []) if isinstance(p, dict)]
+            found["players"] = [p.get("name") for p in seats if p.get("name")]
             if record.status == "finished":
                 outcome = game.outcome(replay_log(game, setup, store.events(record.id)))
                 if outcome is not None:
-                    found["result"] = {"winners": list(outcome.winners), "reason": outcome.reason}
+                    found["result"] = {"winners": list(outcome.winners), "reason": outcome.reason,
+                                       "winner_names": by_name(outcome.winners, seats)}
         except (DamagedLogError, FogCompanionError, KeyError, TypeError, ValueError) as exc:
             found["result"] = {"winners": [], "reason": f"the log does not replay: {exc}"[:200]}
         cache[record.id] = (key, found)

@@ -3,7 +3,7 @@
   /* How a game stands, in words: who won, or what can be done with it. */
   function standing(g) {
     if (g.status === "finished") {
-      const w = (g.result && g.result.winners) || [];
+      const w = (g.result && (g.result.winner_names || g.result.winners)) || [];  /* people, not colours */
       return w.length ? "finished: " + w.join(" and ") + (w.length > 1 ? " won together" : " won") :
         "finished" + (g.result && g.result.reason ? " (" + g.result.reason + ")" : "");
     }
