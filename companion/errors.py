@@ -8,6 +8,12 @@ like python-chess's ``IllegalMoveError``, so generic callers can treat them as b
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a DamagedGameError carries (companion.damage raises no error of its own)
+    from companion.damage import Damage, LoggedEvent
+
 
 class FogCompanionError(Exception):
     """Root of every deliberate error in fog-companion."""
@@ -74,3 +80,36 @@ class GameRunningError(SessionError):
     def __init__(self, message: str, running: str) -> None:
         super().__init__(message)
         self.details = {"running": running}
+
+
+class StoreError(FogCompanionError):
+    """The game log cannot be used."""
+
+
+class NoSuchGameError(StoreError):
+    """No game by that id in the log."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be read or written now (full disk, I/O error, read-only); nothing was changed."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason  # "disk-full" | "read-only" | "io-error" | "busy" | "cannot-open" | "damaged"
+
+
+class StoreCorruptError(StoreError):
+    """The database is damaged and could not even be moved aside to recover it (``kept_at``: where it went)."""
+
+    def __init__(self, message: str, kept_at: Path | None) -> None:
+        super().__init__(message)
+        self.kept_at = kept_at
+
+
+class DamagedGameError(StoreError):
+    """A game's log does not read past ``damage``; ``events`` is its good prefix."""
+
+    def __init__(self, damage: Damage, events: list[LoggedEvent]) -> None:
+        super().__init__(str(damage))
+        self.damage = damage
+        self.events = events

@@ -22,13 +22,15 @@ Damage is found, said and contained, never a reason not to start:
 A full disk, an I/O error, a read-only or unreachable directory are not damage: they are
 reported as what they are (:class:`StoreUnavailableError`, with the path and the fix) and nothing
 is moved, because the file is usually healthy and the game in it is the players' evening.
+
+Here: the games and their events, written and read. The file underneath (opening and its
+checks, recovery, checkpoints, SQLite's errors in words) is :mod:`companion.storefile`; the
+store's errors are in :mod:`companion.errors` and importable from here as before.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 import sqlite3
 import threading
 import time
@@ -39,70 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from companion.damage import Damage, LoggedEvent, decode_json, good_prefix, readable_row, text_value
-from companion.errors import FogCompanionError
-from companion.journal import WatchedFiles
+from companion.errors import (DamagedGameError, NoSuchGameError, StoreCorruptError, StoreError,
+                              StoreUnavailableError)
+from companion.storefile import StoreFile, column_text, transaction, unavailable
 
 __all__ = ["Damage", "DamagedGameError", "GameLog", "GameRecord", "GameStore", "LoggedEvent", "NoSuchGameError",
            "StoreCorruptError", "StoreError", "StoreUnavailableError"]
 
-log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = 2
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    game TEXT NOT NULL,
-    title TEXT NOT NULL,
-    status TEXT NOT NULL,               -- playing | paused | finished | abandoned | damaged
-    setup TEXT NOT NULL,                -- the state after setup, JSON
-    note TEXT NOT NULL DEFAULT ''       -- why a game is damaged, or where it was recovered from
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-"""
 EVENTS_INDEX = "sqlite_autoindex_events_1"  # the primary key's index
-BUSY_MS = 10_000  # how long a write waits for another program holding the file
-
-
-class StoreError(FogCompanionError):
-    """The game log cannot be used."""
-
-
-class NoSuchGameError(StoreError):
-    """No game by that id in the log."""
-
-
-class StoreUnavailableError(StoreError):
-    """The database cannot be read or written now (full disk, I/O error, read-only); nothing was changed."""
-
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason  # "disk-full" | "read-only" | "io-error" | "busy" | "cannot-open" | "damaged"
-
-
-class StoreCorruptError(StoreError):
-    """The database is damaged and could not even be moved aside to recover it (``kept_at``: where it went)."""
-
-    def __init__(self, message: str, kept_at: Path | None) -> None:
-        super().__init__(message)
-        self.kept_at = kept_at
-
-
-class DamagedGameError(StoreError):
-    """A game's log does not read past ``damage``; ``events`` is its good prefix."""
-
-    def __init__(self, damage: Damage, events: list[LoggedEvent]) -> None:
-        super().__init__(str(damage))
-        self.damage = damage
-        self.events = events
 
 
 @dataclass(frozen=True)
@@ -128,54 +74,13 @@ class GameLog:
     raw_setup: Any = None
 
 
-# SQLite's primary result codes (sqlite3.Error.sqlite_errorcode & 0xFF) that mean "the file is damaged".
-_CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
-_UNAVAILABLE = {  # code -> (reason, what to do)
-    13: ("disk-full", "the disk is full: free some space on it (old photos, logs, `sudo apt clean`)"),
-    8: ("read-only", "the data directory is read-only: give the companion's user write access to it"),
-    10: ("io-error", "the disk reported an I/O error: check the SD card or drive (`dmesg`)"),
-    14: ("cannot-open", "the database file cannot be opened: check that the directory exists and is writable"),
-    3: ("read-only", "access was denied: give the companion's user write access to the data directory"),
-    23: ("read-only", "access was denied: give the companion's user write access to the data directory"),
-    5: ("busy", "another program holds the database: stop the other fog-companion"),
-    6: ("busy", "another program holds the database: stop the other fog-companion"),
-    11: ("damaged", "the file was damaged while running: restart the companion, it recovers every readable row"),
-    26: ("damaged", "the file was damaged while running: restart the companion, it recovers every readable row"),
-}
-
-
-def _code(exc: sqlite3.Error) -> int:
-    return int(getattr(exc, "sqlite_errorcode", -1) or -1) & 0xFF
-
-
-def unavailable(path: Path, exc: sqlite3.Error, doing: str) -> StoreUnavailableError:
-    """A clear error for a database that cannot be used right now (never a reason to move it aside)."""
-    reason, fix = _UNAVAILABLE.get(_code(exc), ("io-error", "check the disk holding the data directory"))
-    if isinstance(exc, MemoryError):
-        reason, fix = "io-error", "the machine ran out of memory"
-    return StoreUnavailableError(f"the game database {path} cannot be {doing}: {exc}. Fix: {fix}. "
-                                 "Nothing was moved or deleted.", reason)
-
-
-def _text(value: Any) -> str:
-    """A column shown to people: bytes that are not UTF-8 (a damaged row) with replacement marks."""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return value if isinstance(value, str) else "" if value is None else str(value)
-
-
-class GameStore(WatchedFiles):
+class GameStore(StoreFile):
     """One SQLite file in the data directory holding every game. Thread-safe.
 
     ``notices`` lists, in words, whatever opening or watching the file found (an index rebuilt,
     a file recovered, a damaged game, a vanished journal); ``on_notice`` is called with each new
     one (the companion publishes it to the pages).
     """
-
-    # A commit is copied into the file at once, unless the last copy is younger than this (a burst of
-    # commits is copied once, by the next one past it or by ``tick``). None: left to SQLite (the
-    # benchmark's comparison, and tests that play a companion killed before its writes reached the file).
-    CHECKPOINT_EVERY: float | None = 0.5
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -188,176 +93,18 @@ class GameStore(WatchedFiles):
         self._copied, self._uncopied = 0.0, False  # when commits were last copied into the file; any since?
         self._db = self._open()
 
-    def _notice(self, text: str) -> None:
-        self.notices.append(text)
-        log.warning("%s", text)
-        if self.on_notice is not None:
-            try:
-                self.on_notice(text)
-            except Exception:  # noqa: BLE001 - telling the pages must never fail a write
-                log.exception("publishing a storage notice failed")
-
-    # ------------------------------------------------------------------ opening
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _open(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = None
-        damage: str | None = None
-        try:
-            db = self._connect()
-            problems = _integrity(db)
-            if problems and not self._reindex(db, problems):
-                damage = "integrity check: " + "; ".join(problems[:3])
-            else:
-                self._migrate(db)
-                self._watch()
-                return db
-        except StoreError:
-            if db is not None:
-                db.close()
-            raise
-        except sqlite3.Error as exc:
-            if db is not None:
-                db.close()
-                db = None
-            if _code(exc) not in _CORRUPT_CODES:
-                raise unavailable(self.path, exc, "opened") from exc
-            damage = str(exc)
-        if db is not None:
-            db.close()
-        return self._recover(damage)
-
-    def _reindex(self, db: sqlite3.Connection, problems: list[str]) -> bool:
-        """Rebuild every index from the tables; True when the file is whole again (nothing was lost)."""
-        try:
-            db.execute("REINDEX")
-        except sqlite3.Error as exc:
-            log.warning("rebuilding the indexes of %s failed: %s", self.path, exc)
-            return False
-        if _integrity(db):
-            return False
-        self._notice(f"{self.path.name}: the integrity check found \"{problems[0]}\""
-                     f"{f' and {len(problems) - 1} more problem(s)' if len(problems) > 1 else ''}; the indexes were "
-                     "rebuilt from the table rows (REINDEX) and the file is whole again: no row was lost")
-        return True
-
-    def _migrate(self, db: sqlite3.Connection) -> None:
-        db.executescript(SCHEMA)
-        version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if version is None:
-            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            return
-        if int(version[0]) > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer fog-companion (schema {version[0]}): "
-                             "update the companion; nothing was changed")
-        if int(version[0]) < 2:  # schema 1 had no note column
-            with _transaction(db):
-                db.execute("ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT ''")
-                db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-
-    def _set_aside(self) -> Path | None:
-        if not self.path.exists():
-            return None
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        kept = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while kept.exists():  # two in one second: never overwrite an earlier kept file
-            n += 1
-            kept = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
-        try:
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(self.path) + suffix)
-                if src.exists():
-                    os.replace(src, Path(str(kept) + suffix))
-        except OSError as exc:
-            raise StoreCorruptError(f"the game database {self.path} is damaged and cannot be moved aside "
-                                    f"({exc.strerror or exc}): give the companion's user write access to "
-                                    f"{self.path.parent}; nothing was changed", None) from exc
-        return kept
-
-    def _recover(self, damage: str) -> sqlite3.Connection:
-        """Move the damaged file aside (kept as it was) and recover its readable rows into a new one."""
-        from companion.recovery import recover_into
-
-        kept = self._set_aside()
-        if kept is None:  # it vanished meanwhile: nothing to recover, a new file starts
-            kept = self.path.with_name(f"{self.path.name}.corrupt-missing")
-        try:
-            db = self._connect()
-            self._migrate(db)
-        except sqlite3.Error as exc:
-            raise unavailable(self.path, exc, "created") from exc
-        self.recovered_from = kept
-        recovery = recover_into(db, kept)
-        self._db = db
-        self._watch()
-        self._notice(f"{self.path.name} was damaged ({damage}); it was moved aside to {kept.name} and kept as "
-                     f"it was, and {recovery.summary}")
-        for record in self.games():
-            read = self.read_log(record.id)
-            found, listed = read.damage, recovery.listed.get(record.id, 0)
-            if found is None and listed > len(read.events):  # its last rows were on a page that was lost
-                found = Damage(record.id, f"event {len(read.events) + 1}", len(read.events) + 1,
-                               f"it is missing: the damaged file's index lists events up to {listed}", len(read.events))
-            if found is not None and record.status != "damaged":
-                self._retire(record, found, offer=record.id in recovery.playing)
-        return db
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
     # ------------------------------------------------------------------ writing
     def _write(self, doing: str, *statements: tuple[str, tuple[Any, ...]]) -> None:
         """Run statements in one transaction; a full disk or I/O error is a clear StoreUnavailableError."""
         with self._lock:
             try:
-                with _transaction(self._db):
+                with transaction(self._db):
                     for sql, params in statements:
                         self._db.execute(sql, params)
                 self._checkpoint()
             except sqlite3.Error as exc:
                 raise unavailable(self.path, exc, doing) from exc
         self.check_files()
-
-    def _checkpoint(self, now: bool = False) -> None:
-        """Copy the commits from the -wal into the database file, and empty the -wal.
-
-        The -wal then does not hold the only copy of a game for longer than ``CHECKPOINT_EVERY``
-        (one deleted by another program can lose nothing older), and the next commit writes it from
-        its start, so a full disk shows at the very next move rather than after the space an
-        earlier, larger journal left behind. ``benchmarks/store_speed.py`` measures the cost.
-        """
-        if self.CHECKPOINT_EVERY is None:
-            return
-        if not now and time.monotonic() - self._copied < self.CHECKPOINT_EVERY:
-            self._uncopied = True
-            return
-        try:  # never waiting: with a reader (the doctor, `fog-companion list`) it copies what it can, as PASSIVE
-            self._db.execute("PRAGMA busy_timeout=0")
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            self._copied, self._uncopied = time.monotonic(), False
-        except sqlite3.Error as exc:  # the commit stands in the WAL: SQLite checkpoints it later itself
-            log.warning("checkpointing %s failed: %s", self.path, exc)
-        finally:
-            self._db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-
-    def tick(self) -> str | None:
-        """Called every second by the main loop: the files checked, the commits of a burst copied into the file."""
-        notice = self.check_files()
-        with self._lock:
-            if self._uncopied:
-                self._checkpoint(now=True)
-        return notice
 
     def create_game(self, setup: dict[str, Any], title: str = "", game: str = "fog",
                     replaces: str | None = None, replaced_status: str = "abandoned") -> str:
@@ -381,7 +128,7 @@ class GameStore(WatchedFiles):
         payload = json.dumps(data, sort_keys=True)
         with self._lock:
             try:
-                with _transaction(self._db):
+                with transaction(self._db):
                     row = self._db.execute("SELECT COALESCE(MAX(CASE WHEN typeof(seq)='integer' THEN seq END), 0) "
                                            "FROM events NOT INDEXED WHERE game_id=?", (game_id,)).fetchone()
                     seq = int(row[0]) + 1
@@ -556,41 +303,5 @@ class GameStore(WatchedFiles):
 def _record(row: tuple[Any, ...]) -> GameRecord:
     """A game row as listed: every column readable (a damaged one shown with replacement marks)."""
     game_id, created, game, title, status, events, note = row
-    return GameRecord(_text(game_id), float(created) if isinstance(created, (int, float)) else 0.0, _text(game),
-                      _text(title), _text(status), int(events), _text(note))
-
-
-def _integrity(db: sqlite3.Connection) -> list[str]:
-    """What ``PRAGMA integrity_check`` finds (an empty list: the file is whole)."""
-    rows = db.execute("PRAGMA integrity_check(20)").fetchall()
-    found = [_text(r[0]) for r in rows]
-    return [] if found == ["ok"] else found or ["no answer"]
-
-
-class _transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``; on failure a ROLLBACK only if a transaction is really open.
-
-    (A failed COMMIT on a full disk may already have ended the transaction; rolling back blindly
-    then raised "cannot rollback - no transaction is active" and hid the real error.)
-    """
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        if kind is None:
-            try:
-                self.db.execute("COMMIT")
-                return
-            except BaseException:
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-                raise
-        if self.db.in_transaction:
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
+    return GameRecord(column_text(game_id), float(created) if isinstance(created, (int, float)) else 0.0,
+                      column_text(game), column_text(title), column_text(status), int(events), column_text(note))
