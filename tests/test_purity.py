@@ -119,6 +119,13 @@ def test_no_product_module_is_over_600_lines():
     assert not long, long
 
 
+def test_no_module_of_the_companion_outside_the_games_is_over_450_lines():
+    # whoever adds a game reads the session, the store and the wiring: each part must read in one sitting
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in (ROOT / "companion").glob("*.py")
+            if (n := len(p.read_text().splitlines())) > 450]
+    assert not long, long
+
+
 # The words of the games the companion knows: none of them belongs in the LEDs' code, which serves every game
 GAME_WORDS = re.compile(r"\b(fog(?![-_]companion)|mp|islanders?|drafts?|pawns?|cards?|partners?|teams?|deals?)\b",
                         re.IGNORECASE)
