@@ -600,6 +600,9 @@ def test_no_page_scrolls_sideways_and_the_board_fits(panel_url: str, browser: An
     page.wait_for_selector("g.piece")
     box = page.locator("svg.board-svg").bounding_box()
     assert box is not None and box["width"] >= 0.9 * min(width, 390 if width < 700 else width * 0.5)
+    if width < 700:  # the whole island on a small phone, edge to edge, no token under a thumb's 24 px
+        assert page.evaluate("(() => { const b = document.querySelector('#board'); return b.scrollWidth <= b.clientWidth; })()")
+        assert smallest(page, "#board g.piece") >= 24 and smallest(page, "#board .cell:not(.woods)") >= 24
     if width >= 1000:  # a laptop or a TV: the whole board is in view without scrolling
         assert box["y"] + box["height"] <= height + 1, box
     shot(page, f"18-board-{width}x{height}")

@@ -44,6 +44,26 @@ def no_fog(page: Any, where: str) -> None:
     assert not found, f"{where} shows {found}:\n{text}"
 
 
+# The elements ``selector`` finds that lie outside the part of the board the frame shows now.
+OUT_OF_FRAME = """(sel) => { const f = document.querySelector('#board').getBoundingClientRect();
+    return [...document.querySelectorAll(sel)].filter((e) => { const r = e.getBoundingClientRect();
+        return r.left < f.left || r.right > f.right || r.top < f.top || r.bottom > f.bottom; }).length; }"""
+
+
+def phone_sized(page: Any, where: str) -> None:
+    """Every pawn, space and laid card at least 24 px, as on the Board page: the track larger than the
+    screen in a frame that scrolls, the page itself never sideways."""
+    sizes = smallest(page, "#board g.piece"), smallest(page, "#board .cell")
+    assert min(sizes) >= 24, (where, sizes)
+    assert page.evaluate("document.querySelector('#board').scrollWidth") > PHONE["width"], where
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+
+
+def turned_to(page: Any, selector: str) -> None:
+    """The frame shows every piece ``selector`` finds (it turns to them once the page has the state)."""
+    page.wait_for_function(f"() => ({OUT_OF_FRAME})({selector!r}) === 0", timeout=10_000)
+
+
 def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
     base = panel_url
     # bypass_csp: axe-core (a script of the test's own) is let in to read the Board page out
@@ -78,6 +98,8 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         state = wait_until(page, base, lambda s: not s["verifying"])
         assert page.locator(".brand").inner_text() == "Partner card race"
         no_fog(page, "the Setup page")
+        phone_sized(page, "the Setup page")  # the race drawn as on the Board page, turned to who plays first
+        turned_to(page, f'g.piece[data-piece^="{state["active"]}-"]')
 
         # The Board page: the track, whose turn, the last card; a pawn brought out by tapping
         page.goto(f"{base}/")
@@ -161,7 +183,11 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.goto(f"{base}/table")
         page.wait_for_selector('#off-table button[data-piece="card-13s"]')
         assert page.locator("#turn-over").is_hidden()  # no piece of this game is ever turned over
+        phone_sized(page, "the Table page")
+        turned_to(page, f'g.piece[data-piece^="{third}-"]')  # the pawns the next card will move
         page.locator('#off-table button[data-piece="card-13s"]').click()
+        assert not in_view(page, "#table-status")  # the list is under the board: the board and the hint come back
+        assert "tap the cell" in page.locator("#table-status").inner_text()
         page.locator('[data-cell="card-spot"]').first.click(force=True)
         state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(who[third])
                            in s["step"]["says"])  # the card laid: a step, whose pawn moves now, calm
@@ -208,6 +234,8 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.locator("#moves button").nth(0).click()
         page.wait_for_selector(f"#replay-event:has-text('{who[first]} plays an 8: {first}-1 comes out')")
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
+        phone_sized(page, "the Replay page")
+        turned_to(page, f'g.piece[data-piece="{first}-1"]')  # the frame shows the move replayed
         shot(page, "race-07-replay")
         no_fog(page, "the Replay page")
 

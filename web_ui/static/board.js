@@ -1,23 +1,26 @@
 /* The board as SVG in board millimetres, drawn from any game's Layout (/api/board): its cells with their
    outlines, its pieces as groups that can be tapped or dragged, the dots where a tapped piece can go.
 
-   On a phone a place a piece stands on is never drawn smaller than MIN_PX: a board whose smallest place
-   would be smaller at the screen's width (a long track of small spaces) is drawn larger than the screen
-   in a view that scrolls sideways, turned to the pieces of the player to move and, after a tap, to the
-   piece and its dots. Zooming into one part of the board was the other way: it hides the rest of the
-   track, and a player wants to see a pawn's whole way and the other pawns near it, so the board keeps
+   On a phone no place a piece stands on and no piece is ever drawn smaller than MIN_PX, on every page
+   that draws a board (the Board, Setup, Table and Replay pages alike): a board whose smallest place or
+   piece would be smaller at the screen's width (a long track of small spaces) is drawn larger than the
+   screen in a view that scrolls sideways, turned to the pieces of the player to move (on a replay, to
+   the move replayed) and, after a tap, to the piece and its dots. Zooming into one part of the board was the other way: it hides the rest of the
+   track, and a player wants to see a piece's whole way and the other pieces near it, so the board keeps
    its whole shape and only the view moves. */
 "use strict";
 const FogBoard = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
-  const MIN_PX = 25;  /* a thumb's tap target (24 px) with a margin for strokes and rounding */
+  const MIN_PX = 24;  /* a thumb's tap target */
+  const PIECE_R = 15.4;  /* mm: a disc as drawn (r 13), its owner's halo (r 14.8) and half the halo's stroke */
+  const STROKE = 0.4;  /* mm: half a cell's outline, which would be cut at the frame's edge */
   const PHONE_PX = 700;  /* the panel's phone layout (panel.css) */
   const drawn = new Set();
 
   class Board {
     constructor(container, geometry, opts) {
       this.g = geometry;
-      this.opts = opts || {};  /* onPiece, onTarget, onCell, onDrop; zoom: keep places MIN_PX on a phone */
+      this.opts = opts || {};  /* onPiece, onTarget, onCell, onDrop; zoom: false draws it at the screen's width */
       this.container = container;
       this.frame = Board.frame(geometry);
       this.smallest = Board.smallest(geometry);
@@ -56,10 +59,10 @@ const FogBoard = (() => {
       const phone = window.innerWidth <= PHONE_PX;
       svg.style.width = "";
       box.classList.remove("zoomed");
-      if (phone && this.opts.zoom && this.smallest) {
+      if (phone && this.opts.zoom !== false && this.smallest) {
         const need = MIN_PX / this.smallest;  /* px per mm */
-        if (box.clientWidth / this.frame[2] < need) {
-          svg.style.width = Math.ceil(this.frame[2] * need) + "px";
+        if (box.clientWidth / this.frame[2] < need) {  /* half a pixel more: never a hair under MIN_PX */
+          svg.style.width = Math.ceil(this.frame[2] * need + 0.5) + "px";
           box.classList.add("zoomed");
         }
       }
@@ -86,6 +89,14 @@ const FogBoard = (() => {
       const k = this.svg.getBoundingClientRect().width / this.frame[2];
       box.scrollLeft = ((e[0] + e[2]) / 2 - this.frame[0]) * k - box.clientWidth / 2;
       box.scrollTop = ((e[1] + e[3]) / 2 - this.frame[1]) * k - box.clientHeight / 2;
+    }
+    /* Once a turn, the view turns to the pieces of the player to move (a state from /api/state): a
+       player who scrolled the board to look elsewhere is left there until the turn passes. */
+    turnTo(s) {
+      if (!s || !s.placement || s.active === this.turnedTo) return;
+      this.turnedTo = s.active;
+      const owners = s.owners || {};
+      this.centre(Object.keys(s.placement).filter((c) => s.placement[c].some((p) => owners[p] === s.active)));
     }
     /* After a tap: the tapped piece and where it can go are brought into view, the board's view and the
        page moved as little as they must (the page's scroll-padding keeps them clear of the hint and the
@@ -117,7 +128,7 @@ const FogBoard = (() => {
       }
       const label = document.createElementNS(SVGNS, "text");
       const text = look.short || "";
-      /* a token that shows only its text (a pawn's number, a card's value) shows it as large as it fits */
+      /* a token that shows only its text (a number, a value) shows it as large as it fits */
       const font = size ? Math.min(0.42 * size[0], 0.48 * size[1], 1.5 * size[0] / Math.max(text.length, 1)) : 9.5;
       label.setAttribute("text-anchor", "middle"); label.setAttribute("dy", (0.36 * font).toFixed(2));
       label.style.fontSize = font.toFixed(2) + "px";
@@ -130,21 +141,33 @@ const FogBoard = (() => {
       const xs = c.outline.map((p) => p[0]), ys = c.outline.map((p) => p[1]);
       return Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
     }
-    /* The smallest place a piece can stand on: what has to stay MIN_PX on a phone. */
+    /* How large a piece is drawn: a disc's diameter, a square token's or an oblong one's smaller side. */
+    static pieceSize(look) {
+      if (look.shape !== "square") return 26;
+      return Array.isArray(look.size_mm) ? Math.min(...look.size_mm) : 25;
+    }
+    /* The smallest place a piece can stand on, or piece (The FOG's obstacles are a millimetre smaller
+       than its piers): what has to stay MIN_PX on a phone. */
     static smallest(geometry) {
-      const sizes = geometry.cells.filter((c) => c.standable !== false).map(Board.size);
+      const sizes = geometry.cells.filter((c) => c.standable !== false).map(Board.size)
+        .concat(Object.values(geometry.pieces || {}).map(Board.pieceSize));
       return sizes.length ? Math.min(...sizes) : 0;
     }
-    /* The part of the board where pieces stand (cells and their outlines, a small margin): the
-       printed margin around it would only make the cells smaller on a phone. */
+    /* The part of the board where pieces stand, as drawn: the cells with their outlines' strokes and
+       a piece with its halo on any place one stands on. Nothing more: the printed margin around it,
+       or a few millimetres of margin, would only make everything smaller on a phone (The FOG fits a
+       360 px screen with its obstacles 24 px only so). */
     static frame(geometry) {
       const xs = [], ys = [];
       geometry.cells.forEach((c) => {
-        (c.outline.length ? c.outline : [[c.x - 13, c.y - 13], [c.x + 13, c.y + 13]]).forEach(([x, y]) => { xs.push(x); ys.push(y); });
+        (c.outline.length ? c.outline : [[c.x - 13, c.y - 13], [c.x + 13, c.y + 13]]).forEach(([x, y]) => {
+          xs.push(x - STROKE, x + STROKE); ys.push(y - STROKE, y + STROKE);
+        });
+        if (c.standable !== false) { xs.push(c.x - PIECE_R, c.x + PIECE_R); ys.push(c.y - PIECE_R, c.y + PIECE_R); }
       });
       if (!xs.length) return [0, 0, geometry.size_mm[0], geometry.size_mm[1]];
-      const m = 4, x0 = Math.min(...xs) - m, y0 = Math.min(...ys) - m;
-      return [x0, y0, Math.max(...xs) + m - x0, Math.max(...ys) + m - y0];
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      return [x0, y0, Math.max(...xs) - x0, Math.max(...ys) - y0];
     }
     _layer(name) { const g = document.createElementNS(SVGNS, "g"); g.setAttribute("class", name); this.svg.appendChild(g); return g; }
     _drawCell(c) {
@@ -284,7 +307,7 @@ const FogBoard = (() => {
         shape.setAttribute("fill", look.colour || "#888");
         shape.setAttribute("stroke", owner ? colours[owner] : "#fff");
         shape.setAttribute("stroke-width", owner ? 3.2 : 1);
-      } else {  /* a square token, or a card as large as the layout says it is (its value readable) */
+      } else {  /* a square token, or an oblong one as large as the layout says it is (its value readable) */
         const [w, h] = Array.isArray(look.size_mm) ? look.size_mm : [25, 25];
         shape = document.createElementNS(SVGNS, "rect");
         shape.setAttribute("x", -w / 2); shape.setAttribute("y", -h / 2); shape.setAttribute("width", w); shape.setAttribute("height", h);
@@ -309,6 +332,10 @@ const FogBoard = (() => {
     }
     _draggable(g, id, x0, y0) {
       g.style.cursor = "grab";
+      /* a finger that starts on a token drags it; anywhere else on the board it scrolls a board drawn
+         larger than the phone (CSS touch-action is not applied to the parts of an SVG in Chromium, and
+         held off the first touchmove, a tap is still a click) */
+      g.addEventListener("touchmove", (e) => { if (e.cancelable) e.preventDefault(); }, {passive: false});
       g.addEventListener("pointerdown", (e) => {
         e.preventDefault();
         g.setPointerCapture(e.pointerId);
@@ -328,7 +355,7 @@ const FogBoard = (() => {
     }
   }
 
-  /* A token's text in a colour that reads on it: dark on light tokens (a card, a yellow pawn), light on dark ones. */
+  /* A token's text in a colour that reads on it: dark on light tokens (white, yellow), light on dark ones. */
   const inks = new Map();
   function lightToken(colour) {
     if (!colour) return false;

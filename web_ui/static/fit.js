@@ -15,7 +15,8 @@
     plan = res.data;
     list.replaceChildren(...plan.anchors.map((a) => Fog.el("li", {"data-piece": a.piece},
       (a.label || a.piece) + " (" + a.piece + ") on " + (a.cell_label || a.cell))));
-    const board = await Fog.board("fit-board", {});
+    /* a picture of where the anchors go (the list names each): drawn at its box's width, never scrolled */
+    const board = await Fog.board("fit-board", {zoom: false});
     const placement = {};
     plan.anchors.forEach((a) => { placement[a.cell] = [a.piece]; });
     board.render(placement, {moved: plan.anchors.map((a) => a.piece)});

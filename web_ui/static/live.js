@@ -84,14 +84,7 @@
       box.appendChild(b);
     });
   }
-  let seq = null, turnedTo;
-  /* a board wider than the screen turns to the pieces of the player to move, once a turn */
-  function turnTo(s) {
-    if (!s.placement || s.active === turnedTo) return;
-    turnedTo = s.active;
-    const owners = s.owners || {};
-    board.centre(Object.keys(s.placement).filter((c) => s.placement[c].some((p) => owners[p] === s.active)));
-  }
+  let seq = null;
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
       selected = null; board.showTargets(null, []); hint("Tap a piece, then a cell.");
@@ -130,7 +123,7 @@
     log.start = history.length;
     history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
     draw();
-    turnTo(s);
+    board.turnTo(s);  /* a board wider than the screen turns to the pieces of the player to move */
   });
   function correctMode() {
     document.querySelector("input[name=mode][value=correct]").checked = true;

@@ -199,7 +199,7 @@
         box.appendChild(b);
       });
     }
-    if (playing && drawn === s.game_name) board.render(s.placement, {owners: s.owners});
+    if (playing && drawn === s.game_name) { board.render(s.placement, {owners: s.owners}); board.turnTo(s); }
   });
   Fog.connect();
 })();

@@ -31,7 +31,9 @@
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
                                   "aria-pressed": String(lifted === id)}, p.label || id);
       b.onclick = () => { lifted = lifted === id ? null : id; offTable(table);
-        status(lifted ? Fog.named(id) + ": tap the cell to put it on" : ""); };
+        status(lifted ? Fog.named(id) + ": tap the cell to put it on" : "");
+        /* the list is under the board: on a phone the board comes back up, the hint on it */
+        if (lifted) document.getElementById("board").scrollIntoView({block: "nearest"}); };
       box.appendChild(b);
     });
     document.getElementById("off-table-card").hidden = !box.childElementCount;
@@ -58,6 +60,7 @@
   };
   Fog.on("state", (s) => {
     owners = s.owners || {};
+    board.turnTo(s);  /* a board wider than a phone: the pieces of the player to move */
     /* only a game that declares pieces turned over by hand offers it */
     document.getElementById("turn-over").hidden = !(s.features || []).includes("turn-over");
     reload();
