@@ -145,7 +145,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _act_args(p: argparse.ArgumentParser) -> None:
     _file_game_arg(p)
     p.add_argument("state", help="state JSON file ('-' for stdin)")
-    p.add_argument("actions", nargs="+", help="actions, e.g. 'draft black blue-leader-1' or 'end-turn'")
+    p.add_argument("actions", nargs="+", help="actions in the game's notation, e.g. 'end-turn'")
     p.add_argument("-o", "--output", help="write the new state here (default: print it)")
 
 

@@ -108,8 +108,8 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             "quite still: a large change that stays without the least motion for 20 s is taken as the board as it now "
             "is, and the pieces it hid count as gone",
             low=0, high=60),
-        Key("step_hold_seconds", float, 12.0, "seconds a move made in parts may stay part-way (the card laid and "
-            "the pawn not moved yet, the first token of a swap or a push put down) with nothing moving on the "
+        Key("step_hold_seconds", float, 12.0, "seconds a move made in parts may stay part-way (one piece of "
+            "it put down and the next not moved yet) with nothing moving on the "
             "table before the table counts as out of sync; a new settled picture or a hand lifted from the board "
             "starts the time again", low=1, high=600),
     )),

@@ -21,7 +21,7 @@ from companion.errors import FogCompanionError
 RUN_HELP = """commands (the camera does the rest):
   table PIECE CELL     move a piece on the simulated table (as a hand would; CELL '-' takes it off)
   turn-over PIECE      turn a token over on the simulated table (its marker disappears, it stays)
-  draft ISLANDER       choose an islander in the draft (auto-draft: the rest of the phase at random)
+  auto                 the rest of this phase at random: one legal action after another (the picks before play)
   ACTION               any action in the game's notation (e.g. move run blue-sailor-2 C3>D3)
   end | undo | accept | as-game | correct-piece PIECE CELL | decide N | decide none | status | score | board |
   save FILE | help | quit
@@ -89,7 +89,7 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
         companion.say(f"no game yet: start one on the panel ({where}) or restart with --players N")
     elif (game := session.game) is None:
         raise FogCompanionError("no game")
-    elif verb in ("auto", "auto-draft"):
+    elif verb == "auto":
         rng = random.Random(0)
         phase = game.view(state).get("phase")
         while session.state is not None and game.view(session.state).get("phase") == phase and \

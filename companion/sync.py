@@ -43,7 +43,7 @@ class OutOfSync:
 
 @dataclass
 class Step:
-    """A move part-way on the table (the card laid, the pawn not moved yet; the first token of a swap):
+    """A move part-way on the table (one piece of it put down, the next not yet):
     calm, not read yet. Left so past ``hold`` seconds with nothing moving, it is out of sync."""
 
     says: str                              # what is left to do, in the players' words
@@ -187,8 +187,6 @@ def final_picture_check(game: Game, final: Any, expected: Picture, picture: Pict
 
 
 def costs(game: Game, before: Any, after: Any) -> dict[str, Any]:
-    """What an action spends, in the game's own counter when its view has one (The FOG: MP)."""
-    a, b = game.view(before), game.view(after)
-    if isinstance(a.get("mp_left"), int) and isinstance(b.get("mp_left"), int):
-        return {"mp": a["mp_left"] - b["mp_left"], "mp_left": b["mp_left"]}
-    return {"mp": None, "mp_left": None}
+    """What an action spends of each counter the game declares with a unit (``spends``: ``[{unit,
+    spent, left}]``, none for a game whose actions spend no counter), read from its views."""
+    return {"spends": game.declaration.spends(game.view(before), game.view(after))}

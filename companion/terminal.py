@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from companion import console
 from companion.events import InlineBus
-from companion.games import Game, get_game
+from companion.games import Game, get_game, read_key
 from companion.session import Session
 from companion.store import GameStore
 
@@ -59,8 +59,10 @@ def play(state: Any, save_to: Path | None = None, stdin: TextIO | None = None, s
         terminal.say("type 'help' for commands")
 
         def prompt() -> str:
-            view = game.view(session.state)
-            return f"[{view.get('phase', '-')} {view.get('active') or '-'} MP {view.get('mp_left', '-')}]> "
+            view = game.view(session.state)  # and the counters the game declares an action spends
+            spent = [f"{c.unit} {read_key(view, c.key)}" for c in game.declaration.counters
+                     if c.unit and (not c.phases or view.get('phase') in c.phases)]
+            return f"[{' '.join([str(view.get('phase', '-')), view.get('active') or '-', *spent])}]> "
 
         console.read_commands(terminal, threading.Event(), stdin or sys.stdin, prompt)
         store.close()

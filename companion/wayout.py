@@ -5,12 +5,12 @@ out the panel offers that works, whatever the camera gets wrong:
 
 * put the pieces back (the safe way: the game is right, the hands fix the table);
 * *the table is right as the game has it*: the players see that the table matches the game and the
-  camera misses a piece (a pawn it cannot read, a card it does not see) or misreads one. The
+  camera misses a piece (a marker it cannot read, a piece lying flat it does not see) or misreads one. The
   session takes the game as it is: each differing piece is *excused* (:func:`companion.sync.excuse`)
   and counts as where the game has it for as long as the camera keeps reading it as it does now
   and the game keeps it there - it is not accused again until something about it moves;
 * *accept the board* as the camera sees it: recorded as the game's correction. A piece the camera
-  does not see at all is never taken for lost (a correction never loses a pawn): it is kept where
+  does not see at all is never taken for lost (a correction never loses a piece): it is kept where
   the game has it and excused, and the preview says so instead of refusing;
 * *correct one piece*: "this piece really stands on that cell", against the disagreement as it is
   now. Where the game already has it there, the camera missed or misread it: it is excused.

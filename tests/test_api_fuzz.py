@@ -38,7 +38,7 @@ bodies = st.one_of(
     json_value,
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),  # not JSON at all
 )
-POSTS = ["/api/games", "/api/setup/verify", "/api/draft", "/api/move", "/api/end-turn", "/api/undo", "/api/decide",
+POSTS = ["/api/games", "/api/setup/verify", "/api/move", "/api/end-turn", "/api/undo", "/api/decide",
          "/api/correction", "/api/unlock", "/api/table/move", "/api/table/setup", "/api/table/hand", "/api/act",
          "/api/table/turn-over", "/api/games/{game}/resume", "/api/games/{text}/resume", "/api/pin", "/api/fit",
          "/api/fit/edits", "/api/fit/save", "/api/lens", "/api/lens/views"]

@@ -225,22 +225,24 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     assert setup.locator("#differences tbody tr").count() == 0
 
     # --- draft: on a phone by tapping islanders on the board, on a laptop from the list
-    setup.wait_for_selector("#draft-card:not([hidden])")
+    setup.wait_for_selector("#phase-card:not([hidden])")  # the phase of picks The FOG declares
+    assert setup.locator("#phase-title").inner_text() == "Draft"
+    assert setup.locator('#stepper [data-step="draft"]').inner_text() == "Draft"  # its own step, declared
     snap(setup, "02-draft")
     assert primaries(setup) == [], primaries(setup)  # the draft is made by tapping the board
     picks = 0
     while (drafting := api_state(setup, base))["phase"] == "draft":
-        who = setup.locator("#draft-who").inner_text()
+        who = setup.locator("#phase-who").inner_text()
         if touch:
             piece = setup.locator(f'#board g.piece[data-piece="{drafting["drafts"][picks % len(drafting["drafts"])]}"]')
             piece.scroll_into_view_if_needed()
-            box = setup.locator("#draft-card").bounding_box()  # "who picks" stays in view beside the board
+            box = setup.locator("#phase-card").bounding_box()  # "who picks" stays in view beside the board
             assert box is not None and -1 <= box["y"] < 844, box
             piece.tap()
         else:
-            setup.locator("#draft-choices button.draft").first.click()
-        setup.wait_for_function("(who) => document.querySelector('#draft-who').textContent !== who || "
-                                "document.querySelector('#draft-card').hidden", arg=who)
+            setup.locator("#phase-choices button.pick").first.click()
+        setup.wait_for_function("(who) => document.querySelector('#phase-who').textContent !== who || "
+                                "document.querySelector('#phase-card').hidden", arg=who)
         picks += 1
         assert picks < 40
     assert api_state(setup, base)["phase"] == "moving"
@@ -252,7 +254,8 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     live.on("pageerror", lambda exc: errors.append(str(exc)))
     live.goto(f"{base}/")
     live.wait_for_selector("g.piece")
-    assert live.locator("#mp").inner_text() == "7"
+    assert live.locator("#counter-mp_left").inner_text() == "7"  # the MP left, as The FOG declares it
+    assert live.locator("#counter-mp_left-dots .dot.on").count() == 7
     live.wait_for_selector('#leds .led-row[data-segment="counter"] .led')  # the virtual LEDs (the MP on the counter segment)
     assert live.locator("#leds .led").count() == 30
     snap(live, "03-live-board")
@@ -264,7 +267,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     state = api_state(table, base)
     piece, target = forward_step(state)
     drag(table, piece, target)
-    live.wait_for_function("() => document.querySelector('#mp').textContent === '6'", timeout=30_000)
+    live.wait_for_function("() => document.querySelector('#counter-mp_left').textContent === '6'", timeout=30_000)
     assert api_state(live, base)["placement"].get(target) == [piece]
     assert live.locator(f'g.piece[data-piece="{piece}"]').count() == 1
     snap(table, "04-simulated-table")
@@ -304,7 +307,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     table.wait_for_selector("g.piece")
     hand(other, home)
     live.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
-    assert live.locator("#mp").inner_text() == "6"
+    assert live.locator("#counter-mp_left").inner_text() == "6"
 
     # --- the calibration page shows the camera with the overlay
     cam = ctx.new_page()
@@ -396,8 +399,8 @@ def set_up_and_draft(page: Any, base: str) -> None:
     deadline = time.monotonic() + 30
     while api_state(page, base)["verifying"] and time.monotonic() < deadline:
         time.sleep(0.1)
-    while (s := api_state(page, base))["phase"] == "draft":
-        assert post_json(page, f"{base}/api/draft", {"islander": s["drafts"][0]}).ok
+    while (s := api_state(page, base))["picks"]:  # the draft's picks are actions like any other
+        assert post_json(page, f"{base}/api/act", {"action": s["picks"][0]["action"]}).ok
 
 
 def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
@@ -530,7 +533,7 @@ def test_the_board_on_a_phone_is_readable_and_playable_by_keyboard(panel_url: st
     shot(page, "16-phone-targets")
     page.focus(f'.target[data-target="{target}"]')
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('#mp').textContent === '6'", timeout=10_000)
+    page.wait_for_function("() => document.querySelector('#counter-mp_left').textContent === '6'", timeout=10_000)
     assert api_state(page, base)["placement"].get(target) == [piece]
     page.wait_for_selector(f'line.arrow.last-move[data-to="{target}"]')  # the last move drawn as an arrow
     shot(page, "17-phone-last-move")

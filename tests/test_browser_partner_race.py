@@ -104,8 +104,10 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         # The Board page: the track, whose turn, the last card; a pawn brought out by tapping
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="yellow-1"]')
-        assert page.locator("#end-turn").is_hidden() and page.locator("#mp-row").is_hidden()
-        assert page.locator("#card-row").is_visible()
+        assert page.locator("#end-turn").is_hidden() and page.locator("#counter-mp_left").count() == 0
+        assert page.locator("#end-turn-why").inner_text() == "A turn ends when a card is laid."  # as it declares
+        assert page.locator("#counter-cards_left").is_visible() and page.locator("#counter-deal").is_visible()  # its own counters
+        assert page.locator('#stepper [data-step="draft"]').count() == 0
         first = state["active"]  # the player on the dealer's left
         who = {"yellow": "Ada", "green": "Bo", "blue": "Cy", "red": "Di"}
         assert f"{who[first]} ({first})" in page.locator("#active-name").inner_text()

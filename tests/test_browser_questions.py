@@ -159,7 +159,7 @@ def test_a_push_asked_about_then_finished_on_the_table_leaves_every_page(panel_u
     for page in watch.phones:
         page.wait_for_function("() => !document.querySelector('#end-turn').disabled", timeout=LIVELY)
         assert page.locator("#end-turn-why").inner_text() == ""
-        page.wait_for_function("(mp) => document.querySelector('#mp').textContent === String(mp)",
+        page.wait_for_function("(mp) => document.querySelector('#counter-mp_left').textContent === String(mp)",
                                arg=state["mp_left"], timeout=LIVELY)
     shot(other, "questions-03-fog-settled")
     watch.close()

@@ -57,8 +57,8 @@ def drive(port: int, rng: random.Random, acked: list[tuple[str, int, str]], stop
                 trail.append(f"verifying: setup_differences={state.get('setup_differences')} -> {code}")
                 time.sleep(0.1)
                 continue
-            elif state["phase"] == "draft":
-                code, res = http_call(port, "POST", "/api/draft", {"islander": rng.choice(state["drafts"])})
+            elif state["picks"]:  # a phase of picks (the draft): a pick is an action like any other
+                code, res = http_call(port, "POST", "/api/act", {"action": rng.choice(state["picks"])["action"]})
             elif rng.random() < 0.08 and state["history"]:
                 code, res = http_call(port, "POST", "/api/undo")
             elif (moves := forward_moves(state)) and rng.random() < 0.7:

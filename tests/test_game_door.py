@@ -3,7 +3,8 @@
 For every game in ``companion.games.names()``: an action's text parses back to an equal action,
 ``apply`` never changes the state it is given, and the picture the camera would see after any
 legal action is read back (``reconcile``) as legal actions that lead to that same picture.
-The FOG's panel view and LED scene also agree on where the FOG goes next.
+The FOG's panel view and LED scene also agree on where the FOG goes next, and what each game
+declares of itself (counters, phases, picks, turn actions) is what its view and setup show.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import Game, TableStatus, get_game, names
+from companion.games import CHANCE, INFORMATION, Game, TableStatus, get_game, names, read_key
 from companion.games.fog.table import WARN
 from tests.tables import BOARD, position
 
@@ -86,3 +87,43 @@ def test_the_panel_and_the_leds_agree_on_the_rows_the_fog_takes_next(fog: int):
     assert panel_next == led_next
     if fog + 1 < len(BOARD.fog_fields):
         assert panel_next == set(BOARD.fog_fields[fog + 1].swallows) - set(game.view(state)["fog"]["swallowed"])
+
+
+@pytest.mark.parametrize("name", names())
+def test_what_a_game_declares_is_what_its_view_and_setup_show(name: str):
+    """The pages draw a game from its declaration: its player counts are the ones its setup asks, each
+    counter it declares is in its view (a value of a total no more than the total), each phase its view
+    names is declared, the picks of a phase of picks are exactly its legal actions, and its turn actions
+    and how a turn ends are the ones the view offers."""
+    game = get_game(name)
+    kind = game.declaration
+    assert (kind.name, kind.title, kind.players) == (game.name, game.title, tuple(game.players))
+    assert kind.chance in CHANCE and kind.information in INFORMATION
+    asked = {q["name"]: q for q in game.setup_schema()}
+    assert sorted(asked["players"]["choices"]) == sorted(kind.players)
+    assert set(kind.features) <= {"turn-over"}
+    phases_seen, picks_made = set(), 0
+    for state in playout(game, 1):
+        view = game.view(state)
+        phase = kind.phase(view["phase"])
+        phases_seen.add(view["phase"])
+        if kind.phases and view["phase"] != "finished":
+            assert phase is not None, f"the view's phase {view['phase']!r} is not declared"
+        for counter in kind.counters:
+            assert counter.key.split(".")[0] in view, f"counter {counter.key} is not in the view"
+            value, total = read_key(view, counter.key), read_key(view, counter.total) if counter.total else None
+            if counter.unit and (not counter.phases or view["phase"] in counter.phases):
+                assert isinstance(value, int), f"{counter.key} is spent, so it is a number"
+            if total is not None and view["phase"] in (counter.phases or (view["phase"],)):
+                assert isinstance(total, int) and 0 <= value <= total
+        legal = {str(a) for a in game.legal_actions(state)}
+        if phase is not None and phase.picks and game.outcome(state) is None:
+            picks = game.picks(state)
+            assert picks and set(picks.values()) == legal, "a phase of picks offers every legal action as a pick"
+            picks_made += 1
+        for offered in view.get("turn_actions", []):
+            assert offered["action"].split()[0] in kind.turn_actions and offered["action"] in legal
+        if kind.turn_ends:  # said where the End-turn button would be: a game without one
+            assert view.get("end_turn") is False
+    assert not kind.phases or {p.name for p in kind.phases} <= phases_seen | {"finished"}
+    assert picks_made or not any(p.picks for p in kind.phases)

@@ -95,7 +95,7 @@ def test_hostile_bodies_get_a_clear_400_and_change_nothing(running: tuple[Compan
     status, _, body = request(port, "POST", "/api/games", b'{"players": [{}, {}, {}], "title": "\\ud800"}',
                               json_headers)
     assert status == 400 and b"title" in body
-    status, _, _ = request(port, "POST", "/api/draft", b"\xff\xfe{", json_headers)
+    status, _, _ = request(port, "POST", "/api/act", b"\xff\xfe{", json_headers)
     assert status == 400
     assert companion.session.game_id == game and list(companion.session.state.history) == history
 
@@ -103,7 +103,7 @@ def test_hostile_bodies_get_a_clear_400_and_change_nothing(running: tuple[Compan
 def test_an_oversized_chunked_body_is_cut_off_without_waiting_for_it(running: tuple[Companion, int]):
     _, port = running
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(f"POST /api/draft HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        s.sendall(f"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
                   "Transfer-Encoding: chunked\r\n\r\n".encode())
         chunk = b"a" * 65536
         answer = b""
@@ -206,8 +206,8 @@ def test_a_body_that_never_finishes_holds_no_worker_and_is_dropped(running: tupl
     stalled = []
     for _ in range(40):  # more stalled uploads than there are worker threads
         s = socket.create_connection(("127.0.0.1", port), timeout=30)
-        s.sendall(f"POST /api/draft HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                  "Content-Length: 100\r\n\r\n{\"islander\":".encode())
+        s.sendall(f"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 100\r\n\r\n{\"action\":".encode())
         stalled.append(s)
     try:
         status, _, _ = request(port, "GET", "/api/state", headers={"Host": f"127.0.0.1:{port}"}, timeout=3.0)

@@ -51,8 +51,8 @@ def playing(companion: Companion, client: Any, seed: int = 21) -> Session:
     session = companion.session
     session.on_stable_change(session.state.placement)  # the camera sees the setup
     while session.state.phase == "draft":
-        pick = client.get("/api/state").get_json()["drafts"][0]
-        assert post(client, "/api/draft", {"islander": pick}).status_code == 200
+        pick = client.get("/api/state").get_json()["picks"][0]  # a pick the draft offers, as an action
+        assert post(client, "/api/act", {"action": pick["action"]}).status_code == 200
     return session
 
 
@@ -138,7 +138,7 @@ def test_accepting_the_board_shows_what_it_will_log_first_and_undo_takes_it_back
     session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
     before = client.get("/api/state").get_json()
     preview = post(client, "/api/correction", {"preview": True}).get_json()["preview"]
-    assert preview["actions"] == [f"correct {piece}:{src}>{far}"] and preview["mp"] == 0
+    assert preview["actions"] == [f"correct {piece}:{src}>{far}"] and preview["spends"] == [{"unit": "MP", "spent": 0, "left": 7}]
     assert preview["pieces"] == [{"piece": piece, "belongs": src, "seen": far}]
     assert client.get("/api/state").get_json() == before  # a preview changes nothing
     res = post(client, "/api/correction", {"accept": True})

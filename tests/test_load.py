@@ -101,8 +101,8 @@ def drive(port: int, stop: threading.Event, counts: dict[str, int]) -> None:
         elif state["verifying"]:
             http_call(port, "POST", "/api/table/setup")
             time.sleep(0.2)
-        elif state["phase"] == "draft":
-            http_call(port, "POST", "/api/draft", {"islander": state["drafts"][0]})
+        elif state["picks"]:  # the draft: its picks are actions like any other
+            http_call(port, "POST", "/api/act", {"action": state["picks"][0]["action"]})
             counts["actions"] += 1
         else:
             http_call(port, "POST", "/api/end-turn")

@@ -49,7 +49,8 @@ def drafted(companion: Companion, client: Any) -> None:
     assert session.status.verifying
     session.on_stable_change(session.state.placement)  # the camera sees the setup
     while session.state.phase == "draft":
-        assert post(client, "/api/draft", {"islander": client.get("/api/state").get_json()["drafts"][0]}).status_code == 200
+        pick = client.get("/api/state").get_json()["picks"][0]  # the draft's picks are actions like any other
+        assert post(client, "/api/act", {"action": pick["action"]}).status_code == 200
 
 
 def own_forward_step(state: Any) -> tuple[str, str]:
@@ -88,7 +89,7 @@ def test_static_files_are_served(client: Any):
 def test_without_a_game_the_state_says_setup_and_play_requests_are_refused(client: Any):
     state = client.get("/api/state").get_json()
     assert state["phase"] == "setup" and state["game"] is None
-    for path, body in (("/api/draft", {"islander": "blue-leader-1"}), ("/api/end-turn", {}), ("/api/undo", {}),
+    for path, body in (("/api/act", {"action": "draft black blue-leader-1"}), ("/api/end-turn", {}), ("/api/undo", {}),
                        ("/api/move", {"piece": "rock-1", "cell": "A1"}), ("/api/decide", {"option": 0}),
                        ("/api/correction", {"accept": True}), ("/api/setup/verify", {})):
         res = post(client, path, body)
@@ -103,7 +104,8 @@ def test_the_setup_wizard_creates_a_game_that_must_be_verified_before_the_draft(
     assert state["phase"] == "draft" and state["verifying"]
     assert [p["name"] for p in state["players"]] and {c for p in state["players"] for c in p["colours"]} == \
         {"black", "pink", "yellow"}
-    res = post(client, "/api/draft", {"islander": state["drafts"][0]})
+    assert state["declaration"]["phases"][0]["name"] == "draft" and len(state["picks"]) == len(state["drafts"])
+    res = post(client, "/api/act", {"action": state["picks"][0]["action"]})
     assert res.status_code == 409 and "camera has not checked" in res.get_json()["error"]
     companion.session.on_stable_change({})  # an empty table
     diffs = client.get("/api/state").get_json()["setup_differences"]
@@ -302,7 +304,7 @@ def test_wrong_pins_slow_down_only_the_device_that_guesses(companion: Companion)
 def test_unknown_routes_and_methods_answer_json_errors(client: Any):
     res = client.get("/api/nothing")
     assert res.status_code == 404 and "error" in res.get_json()
-    res = client.get("/api/draft")
+    res = client.get("/api/act")
     assert res.status_code == 405 and "error" in res.get_json()
     assert client.get("/api/leds").status_code == 200
     big = post(client, "/api/games", {"title": "x" * 100_000})

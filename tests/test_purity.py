@@ -139,3 +139,22 @@ def test_the_leds_code_names_no_game_nor_its_words():
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in files
              for n, line in enumerate(path.read_text().splitlines(), 1) if GAME_WORDS.search(line)]
     assert not found, "\n".join(found)
+
+
+# The words only companion/games/ may speak: The FOG's islanders, MP and draft, the race's pawns and cards.
+# "card" is also the panel's own word for a box on a page (a CSS class, ids such as "verify-card", "the
+# LED card") and the Pi's "SD card": those are the page's and the machine's, not a game's.
+GAME_ONLY = re.compile(r"\b(islanders?|mp|drafts?|drafting|drafted|pawns?|cards?)\b", re.IGNORECASE)
+NOT_A_GAME_S = re.compile(r"""(?<=[-."#])cards?\b|\bcards?(?=[-"])|\b(?:LED|SD) card\b|--card\b""", re.IGNORECASE)
+
+
+def test_outside_the_games_no_code_names_a_game_s_counters_phases_or_pieces():
+    """The session, terminal, panel and LEDs read what a game declares and its view: none of them knows
+    an islander, MP, a draft, a pawn or a card (a game whose counter or phase is another declares it)."""
+    files = [p for pattern in ("*.py", "*.js", "*.html") for p in (ROOT / "web_ui").rglob(pattern)
+             if "vendor" not in p.parts]
+    files += sorted((ROOT / "hardware").glob("*.py")) + sorted((ROOT / "companion").glob("*.py"))
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in sorted(files)
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if GAME_ONLY.search(NOT_A_GAME_S.sub("", line))]
+    assert not found, "\n".join(found)

@@ -395,20 +395,6 @@ def verify() -> Any:
 
 
 # ---------------------------------------------------------------------------------------- play
-@bp.post("/draft")
-@security.changes("play")
-def draft() -> Any:
-    """The FOG's draft pick (``{"islander": id}``): the active colour's ``draft`` action."""
-    state = _state_or_409()
-    islander = field(body(), "islander", str, check=lambda v: len(v) <= 60, what="an islander id")
-    session = companion().session
-    phase = session.game.view(state).get("phase")
-    if phase != "draft":
-        abort(409, description=f"the draft is over (phase: {phase})")
-    session.act(session.game.complete_action(state, f"draft {islander}"))
-    return ok()
-
-
 def _action_kind() -> str:
     """What the ``action`` a body carries changes: a correction is guarded however it comes (``/api/act``
     takes any action; ``/api/move``'s are the plays /api/targets offers, checked all the same)."""

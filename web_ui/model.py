@@ -29,7 +29,8 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         "game": snap.game_id,
         "game_name": snap.game.name,
         "game_title": snap.game.title,
-        "features": list(getattr(snap.game, "features", ())),  # what the game declares the pages offer
+        # what kind of game it is, its counters and phases: the pages draw what it declares
+        "declaration": snap.game.declaration.to_json(),
         "seq": snap.seq,
         "camera": {"present": camera is not None, "simulated": bool(camera is not None and camera.simulated),
                    "healthy": st.camera_fault is None, "fault": st.camera_fault,
@@ -53,6 +54,9 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
         out["phase"] = "setup"
         return out
     out.update(snap.game.view(snap.state))
+    phase = snap.game.declaration.phase(out.get("phase"))  # a phase of picks: the legal picks
+    out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.picks(snap.state).items()]
+                    if phase is not None and phase.picks and snap.game.outcome(snap.state) is None else [])
     outcome = snap.game.outcome(snap.state)
     out["outcome"] = None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason,
                                                    "lines": snap.game.score(snap.state).lines()}

@@ -55,7 +55,7 @@ WINDOW = 60.0  # seconds
 # What a state-changing request changes. The PIN guards these kinds ...
 GUARDED = {"setup": "starting or resuming a game", "correction": "a correction", "undo": "undo",
            "calibration": "the camera's lens and the board fit", "undeclared": "this change"}
-# ... and not these: the players' own play (moves, draft picks, end turn, choosing a reading), hands on
+# ... and not these: the players' own play (moves, picks, end turn, choosing a reading), hands on
 # the simulated table, looking (a fit tried, the setup checked: nothing kept), and the PIN itself
 # (unlocking; choosing one has its own rule in the route).
 OPEN = {"play", "table", "look", "pin"}

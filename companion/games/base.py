@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from companion.errors import BoardFileError
+from companion.games.declaration import GameType
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -371,9 +372,12 @@ class Game(ABC, Generic[StateT, ActionT]):
     name: str
     title: str
     players: tuple[int, ...]            # the player counts it supports
-    # What the panel offers for this game beyond the usual:
-    # "turn-over": the rules take pieces the players turn over by hand (the Table page's button)
-    features: tuple[str, ...] = ()
+
+    @property
+    def declaration(self) -> GameType:
+        """What kind of game it is. By default one without luck, secrets, counters or phases of its own
+        whose players act in turn: a game declares what it has."""
+        return GameType(self.name, self.title, tuple(self.players))
 
     # ------------------------------------------------------------------ what every game writes
     @abstractmethod
@@ -442,6 +446,18 @@ class Game(ABC, Generic[StateT, ActionT]):
         """What the LEDs show for ``state``."""
 
     # ------------------------------------------------------------------ defaults a game may override
+    def picks(self, state: StateT) -> dict[str, str]:
+        """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
+        action that names exactly one piece of the layout (a word of its text), the usual way a pick
+        is written; a game whose picks say their piece otherwise overrides it."""
+        pieces = self.layout(state).pieces
+        out: dict[str, str] = {}
+        for action in self.legal_actions(state):
+            named = [w for w in str(action).split() if w in pieces]
+            if len(named) == 1:
+                out.setdefault(named[0], str(action))
+        return out
+
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
         """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md).
         By default how many play (of :attr:`players`) and the seed: all a game without choices asks."""

@@ -9,7 +9,7 @@
     else await Fog.api("POST", "/api/move", action ? {piece, cell, action} : {piece, cell});
     hint("Tap a piece, then a cell.");
   }
-  /* Several ways to one place (two cards that both take a pawn there): the players say which. */
+  /* Several ways to one place (two plays that both take a piece there): the players say which. */
   const picker = document.getElementById("pick");
   function pick(piece, cell) {
     const choices = ways[cell] || [];
@@ -42,7 +42,7 @@
     onTarget: (piece, cell) => pick(piece, cell),
     onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
   });
-  /* a game whose tokens show no icons or marks has nothing to explain there: the card is hidden */
+  /* a game whose tokens show no icons or marks has nothing to explain there: the box is hidden */
   document.getElementById("legend-card").hidden = !Fog.legend(document.getElementById("legend"), board.g);
   function draw() {
     if (!state || !state.placement) return;
@@ -63,15 +63,15 @@
     const why = !s.placement ? "No game yet: start one on Setup." :
       s.outcome ? "The game is over." :
       s.verifying ? "The camera checks the setup first." :
-      s.phase === "draft" ? "The draft comes first." :
+      picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
       (s.step && camera) ? "A move is under way on the table: finish it first." : "";
-    /* a game whose turns end by playing (a card game) has no End turn: it says so by "end_turn": false */
+    /* a game whose turns end by playing has no End turn: its view says "end_turn": false, its declaration how */
     const hidden = s.end_turn === false;
     document.getElementById("end-turn").hidden = hidden;
     document.getElementById("end-turn").disabled = !!why;
-    text("end-turn-why", hidden ? (s.placement && !s.outcome ? "A turn ends when a card is laid." : "") : why);
+    text("end-turn-why", hidden ? (s.placement && !s.outcome ? (s.declaration || {}).turn_ends || "" : "") : why);
     /* what else a player may do without a piece (fold): each asks first */
     const box = document.getElementById("turn-actions");
     box.replaceChildren();
@@ -84,6 +84,35 @@
       box.appendChild(b);
     });
   }
+  /* the phase being played, when the game declares it one of picks (made on the Setup page before play) */
+  const picking = (s) => ((s.declaration || {}).phases || []).find((p) => p.name === s.phase && p.picks);
+  /* a counter's value in the view ("a.b": key b of the dict at a), in words: lists one after another,
+     a count per seat as "seat n" */
+  const read = (s, key) => key.split(".").reduce((v, k) => (v && typeof v === "object" ? v[k] : undefined), s);
+  function said(v) {
+    if (v === undefined || v === null || v === "") return "–";
+    if (Array.isArray(v)) return v.join(" ") || "none";
+    if (typeof v === "object") return Object.entries(v).map(([k, n]) => k + " " + n).join(", ");
+    return String(v);
+  }
+  /* What the game counts, as it declares: a row each, with one dot per unit of a total it is a value of. */
+  function counters(s) {
+    const box = document.getElementById("counters");
+    box.replaceChildren();
+    ((s.declaration || {}).counters || []).forEach((c) => {
+      if (c.phases.length && !c.phases.includes(s.phase)) return;
+      const id = "counter-" + c.key.replace(/[^A-Za-z0-9_]/g, "-");
+      const row = Fog.el("div", {"class": "counter", "data-counter": c.key});
+      row.append(Fog.el("span", {"class": "label"}, c.label), " ", Fog.el("b", {id}, said(read(s, c.key))));
+      const value = read(s, c.key), total = c.total ? read(s, c.total) : undefined;
+      if (typeof value === "number" && typeof total === "number") {
+        const dots = Fog.el("span", {"class": "dots", id: id + "-dots"});
+        for (let i = 0; i < total; i++) dots.appendChild(Fog.el("span", {"class": i < value ? "dot on" : "dot"}));
+        row.append(" ", dots);
+      }
+      box.appendChild(row);
+    });
+  }
   let seq = null;
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
@@ -91,30 +120,16 @@
     }
     seq = s.seq;
     state = s;
-    text("phase", s.phase);
+    const phase = ((s.declaration || {}).phases || []).find((p) => p.name === s.phase);
+    text("phase", phase ? phase.title : s.phase);
     endTurnState(s);
     if (!s.placement) { text("active-name", "no game: open Setup"); return; }
-    /* a game's view says what it counts: The FOG rounds and MP, a card game deals and cards */
-    text("round-label", s.round !== undefined ? "round" : "deal");
-    text("round", s.round !== undefined ? s.round : (s.deal !== undefined ? s.deal : "–"));
-    document.getElementById("mp-row").hidden = s.mp_total === undefined;
-    document.getElementById("fog-row").hidden = !s.fog;
-    document.getElementById("card-row").hidden = s.cards_left === undefined;
-    if (s.cards_left !== undefined) {
-      text("last-card", s.last_card || "–");
-      text("cards-left", Object.entries(s.cards_left).map(([c, n]) => c + " " + n).join(", "));
-    }
+    counters(s);
     const active = document.getElementById("active");
     active.style.background = Fog.colourOf(board.g, s.active);
     const player = (s.players || []).find((p) => p.colours.includes(s.active));
     text("active-name", s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
     document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
-    text("mp", s.phase === "moving" ? s.mp_left : "–");
-    const dots = document.getElementById("mp-dots");
-    dots.replaceChildren();
-    for (let i = 0; s.phase === "moving" && i < s.mp_total; i++) dots.appendChild(Fog.el("span", {"class": i < s.mp_left ? "dot on" : "dot"}));
-    text("fog", s.fog ? s.fog.label : "–");
-    text("swallowed", s.fog ? s.fog.swallowed.join(" ") || "none" : "–");
     document.getElementById("hourglass-row").hidden = s.hourglass_left === null;
     if (s.hourglass_left !== null) text("hourglass", Math.round(s.hourglass_left));
     const log = document.getElementById("log");

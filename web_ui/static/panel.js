@@ -62,8 +62,8 @@ const Fog = (() => {
     box.hidden = false;
   }
 
-  /* pieces by what players call them: the game's words for each ("the green sailor (jumps)", "Ada's yellow
-     pawn 1", in the state's names), else the board's label once a page has loaded it; never the id beside it.
+  /* pieces by what players call them: the game's words for each ("the green sailor (jumps)",
+     in the state's names), else the board's label once a page has loaded it; never the id beside it.
      Places as the game says them ("the yellow starting space") or as printed on the board (H1, T14). */
   let pieces = {};
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
@@ -247,7 +247,7 @@ const Fog = (() => {
       s.decision.forEach((o, i) => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
           (i + 1) + ": " + (o.summary || (o.movements || o.actions || []).join(", ")) +  /* the game's words, not its notation */
-          (o.summary || o.cost === undefined ? "" : " (" + o.cost + " MP)") +
+          (o.summary || o.cost === undefined || !spentIn(s) ? "" : " (" + o.cost + " " + spentIn(s).unit + ")") +
           (o.preparation_bonuses && o.preparation_bonuses.length ? " (bonus " + o.preparation_bonuses.join(" ") + ")" : ""));
         btn.onclick = () => decide({option: i, question_id: s.question_id});  /* the question shown, by id */
         b.appendChild(btn);
@@ -267,10 +267,10 @@ const Fog = (() => {
       const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + place(t.cell));
       const n = chores.length;
       if (n <= 4) {
-        b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took these: turn them over or take them off the " +
+        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took these: turn them over or take them off the " +
           "board: " + chores.join(", ") + "."));
       } else {  /* a long list would push the board off the screen: the count, the list in a fold */
-        b.appendChild(el("p", {id: "turn-over-banner"}, "The FOG took " + n + " islanders: turn them over or take " +
+        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took " + n + " pieces: turn them over or take " +
           "them off the board (they have a dashed ring on the board)."));
         const fold = el("details", {id: "turn-over-list"});
         fold.open = turnOverOpen;  /* the banner is drawn anew on every change: keep the fold as the user left it */
@@ -310,21 +310,31 @@ const Fog = (() => {
     banner(last);
   }
 
-  /* Setup -> Board check -> Draft -> Play -> Score: where the game is, in one row. */
+  /* the counter an action spends, as the game declares it (its unit: "It spends 2 ..."), if it has one */
+  const spentIn = (s) => ((s.declaration || {}).counters || []).find((c) => c.unit);
+  const shortTitle = (s) => (s.game_title || "").split(":")[0];  /* the game being played: its short title */
+
+  /* Setup -> Board check -> the phases the game declares steps (picks before play) -> Play -> Score: where the
+     game is, in one row. */
   function stepper(s) {
     const box = document.getElementById("stepper");
     if (!box) return;
-    const order = ["setup", "check", "draft", "play", "score"];
-    const now = !s.placement ? "setup" : s.verifying ? "check" : s.phase === "draft" ? "draft" :
+    const own = ((s.declaration || {}).phases || []).filter((p) => p.step);
+    box.querySelectorAll("li[data-phase]").forEach((li) => { if (!own.some((p) => p.name === li.dataset.step)) li.remove(); });
+    own.forEach((p) => {
+      if (!box.querySelector('li[data-phase][data-step="' + p.name + '"]')) {
+        box.insertBefore(el("li", {"data-step": p.name, "data-phase": ""}, p.title), box.querySelector('[data-step="play"]'));
+      }
+    });
+    const order = ["setup", "check", ...own.map((p) => p.name), "play", "score"];
+    const now = !s.placement ? "setup" : s.verifying ? "check" : own.some((p) => p.name === s.phase) ? s.phase :
       s.phase === "finished" ? "score" : "play";
     const brand = document.querySelector(".brand");
-    const title = (s.game_title || "").split(":")[0];  /* the game being played: its short title */
+    const title = shortTitle(s);
     if (brand && title && brand.textContent !== title) {
       brand.textContent = title;
       document.title = document.title.split(" · ")[0] + " · " + title + " · fog-companion";
     }
-    const draft = box.querySelector('[data-step="draft"]');  /* only a game with a draft has the step */
-    if (draft) draft.hidden = !!s.placement && s.drafts === undefined && s.phase !== "draft";
     box.querySelectorAll("li").forEach((li) => {
       const i = order.indexOf(li.dataset.step), here = order.indexOf(now);
       li.className = i < here ? "done" : i === here ? "here" : "";
@@ -340,7 +350,7 @@ const Fog = (() => {
     const lines = p.pieces.map((m) => cap(named(m.piece)) + ": " + (m.belongs ? place(m.belongs) : "off the board") + " → " +
                                (m.seen ? place(m.seen) : "off the board"))
       .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"));
-    const cost = p.mp === null ? "" : " It spends " + p.mp + " MP" + (p.mp_left === null ? "" : " (" + p.mp_left + " left)") + ".";
+    const cost = (p.spends || []).map((c) => " It spends " + c.spent + " " + c.unit + " (" + c.left + " left).").join("");
     const logs = p.actions.length ? " This logs: " + p.actions.join("; ") + "." + cost + " Undo takes it back." : "";
     const kept = (p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "";
     if (await confirmBox("Accept the board as the camera sees it?" + logs + kept, lines, "Accept the board", "Cancel")) {

@@ -138,13 +138,17 @@
   const simButton = document.getElementById("sim-setup");
   if (simButton) simButton.onclick = () => Fog.api("POST", "/api/table/setup", {});
   document.getElementById("verify").onclick = () => Fog.api("POST", "/api/setup/verify", {});
+  /* A phase of picks the game declares (before play): each pick is a legal action naming one piece,
+     made as any action is. */
+  const picking = (s) => ((s.declaration || {}).phases || []).find((p) => p.name === s.phase && p.picks);
   async function pick(id) {
-    if (state && state.phase === "draft") await Fog.api("POST", "/api/draft", {islander: id});
+    const offered = state && picking(state) ? (state.picks || []).find((p) => p.piece === id) : undefined;
+    if (offered) await Fog.api("POST", "/api/act", {action: offered.action});
   }
-  document.getElementById("auto-draft").onclick = async () => {
+  document.getElementById("phase-auto").onclick = async () => {
     /* every remaining pick at random, one request each, as if the players had tapped */
-    for (let i = 0; i < 60 && state && state.phase === "draft" && state.drafts.length; i++) {
-      const res = await Fog.api("POST", "/api/draft", {islander: state.drafts[Math.floor(Math.random() * state.drafts.length)]});
+    for (let i = 0; i < 200 && state && picking(state) && (state.picks || []).length; i++) {
+      const res = await Fog.api("POST", "/api/act", {action: state.picks[Math.floor(Math.random() * state.picks.length)].action});
       if (!res.ok) break;
       state = res.data.state;
     }
@@ -157,14 +161,16 @@
       document.getElementById("new-game-fold").open = !nowRunning;
       running = nowRunning;
     }
-    /* the board check is one step: once the camera agrees the card goes, the draft is the one thing to do */
+    /* the board check is one step: once the camera agrees its box goes, the picks (if any) are the one thing to do */
     document.getElementById("verify-card").hidden = !playing || !s.verifying;
     document.getElementById("differences-card").hidden = !(playing && s.verifying && s.setup_differences.length);
     const next = document.getElementById("next-card");
-    next.hidden = !(playing && s.phase !== "draft" && !s.outcome && !s.verifying);
-    if (!next.hidden && s.drafts === undefined) {  /* a game without a draft: the board checked is the way on */
-      document.getElementById("next-title").textContent = "The board is set up";
-      document.getElementById("next-text").textContent = "Play on the board: move the pieces on the table, the camera follows.";
+    next.hidden = !(playing && !picking(s) && !s.outcome && !s.verifying);
+    if (!next.hidden) {  /* the picks done (a game without any: the board checked) is the way on */
+      const done = ((s.declaration || {}).phases || []).find((p) => p.picks && p.done);
+      document.getElementById("next-title").textContent = done ? "The " + done.title.toLowerCase() + " is done" : "The board is set up";
+      document.getElementById("next-text").textContent = (done ? done.done + " " : "") +
+        "Play on the board: move the pieces on the table, the camera follows.";
     }
     const status = document.getElementById("verify-status");
     const body = document.querySelector("#differences tbody");
@@ -182,18 +188,22 @@
       status.textContent = "The board matches the setup.";
       status.classList.add("good");
     }
-    const draftCard = document.getElementById("draft-card");
-    draftCard.hidden = !(playing && s.phase === "draft" && !s.verifying);
-    document.getElementById("draft-list").hidden = draftCard.hidden;
-    if (!draftCard.hidden) {
-      document.getElementById("draft-swatch").style.background = Fog.colourOf(board.g, s.active);
-      const player = s.players.find((p) => p.colours.includes(s.active));
-      document.getElementById("draft-who").textContent = player ? player.name + " (" + s.active + ")" : s.active;
-      const box = document.getElementById("draft-choices");
+    const phase = playing && !s.verifying ? picking(s) : undefined;
+    const phaseCard = document.getElementById("phase-card");
+    phaseCard.hidden = !phase;
+    document.getElementById("phase-list").hidden = phaseCard.hidden;
+    if (phase) {
+      document.getElementById("phase-title").textContent = phase.title;
+      document.getElementById("phase-list-title").textContent = phase.title + " list";
+      document.getElementById("phase-picks").textContent = phase.picks;
+      document.getElementById("phase-swatch").style.background = Fog.colourOf(board.g, s.active);
+      const player = (s.players || []).find((p) => p.colours.includes(s.active));
+      document.getElementById("phase-who").textContent = player ? player.name + " (" + s.active + ")" : s.active;
+      const box = document.getElementById("phase-choices");
       box.replaceChildren();
-      s.drafts.forEach((id) => {
+      (s.picks || []).forEach(({piece: id}) => {
         const look = board.g.pieces[id] || {label: id};
-        const b = Fog.el("button", {"class": "draft", "data-islander": id}, look.label || id);
+        const b = Fog.el("button", {"class": "pick", "data-piece": id}, look.label || id);
         b.style.borderColor = look.colour || "#999";
         b.onclick = () => pick(id);
         box.appendChild(b);

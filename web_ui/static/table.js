@@ -4,7 +4,7 @@
   const status = (t) => { document.getElementById("table-status").textContent = t; };
   const board = await Fog.board("board", {
     onPiece: async (piece) => {
-      if (lifted) {  /* laid on top of the piece there (a card on the played cards) */
+      if (lifted) {  /* laid on top of the piece there (a pile: the last one laid shows) */
         const cell = Object.keys(shown).find((c) => shown[c].includes(piece));
         if (cell) put(lifted, cell);
         return;
@@ -22,7 +22,7 @@
     if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + Fog.place(cell) : " taken off the table")); }
   }
   let owners = {}, lifted = null, shown = {};
-  /* The pieces not on the table (a card not yet laid, a token taken off): tap one, then a cell. */
+  /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. */
   function offTable(table) {
     const on = new Set(Object.values(table).flat());
     const box = document.getElementById("off-table");
@@ -62,7 +62,7 @@
     owners = s.owners || {};
     board.turnTo(s);  /* a board wider than a phone: the pieces of the player to move */
     /* only a game that declares pieces turned over by hand offers it */
-    document.getElementById("turn-over").hidden = !(s.features || []).includes("turn-over");
+    document.getElementById("turn-over").hidden = !((s.declaration || {}).features || []).includes("turn-over");
     reload();
   });
   Fog.connect();

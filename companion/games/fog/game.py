@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
+from companion.games.declaration import Counter, GameType, Phase
 from companion.games.fog import rules, steps, table
 from companion.games.fog.actions import Correction, Draft, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
@@ -143,7 +144,22 @@ class FogGame(Game[GameState, FogAction]):
     name = "fog"
     title = "The FOG: Escape from Paradise"
     players = (1, 2, 3, 4)
-    features = ("turn-over",)  # the FOG takes tokens the players turn over by hand
+
+    @property
+    def declaration(self) -> GameType:
+        """A seeded setup (where the islanders start) and no luck after it; nothing hidden; one colour
+        at a time. It counts rounds and the MP a turn has left, the FOG's rows and the tokens it
+        swallowed; a draft on the Setup page comes before play. The FOG takes tokens that hands turn
+        over (the Table page's button)."""
+        return GameType(
+            self.name, self.title, self.players, chance="setup", information="none",
+            counters=(Counter("round", "Round"),
+                      Counter("mp_left", "MP left", total="mp_total", unit="MP", phases=("moving",)),
+                      Counter("fog.label", "FOG"), Counter("fog.swallowed", "Swallowed")),
+            phases=(Phase("draft", "Draft", picks="picks: tap an islander on the board or in the list below.",
+                          done="Every islander has a player.", step=True),
+                    Phase("moving", "Moving")),
+            features=("turn-over",))
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:

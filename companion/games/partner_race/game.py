@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
 from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
                                   TableStatus)
+from companion.games.declaration import Counter, GameType, Phase
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
@@ -109,6 +110,17 @@ class PartnerRaceGame(Game[RaceState, Action]):
     name = "partner-race"
     title = "Partner card race"
     players = (4,)
+
+    @property
+    def declaration(self) -> GameType:
+        """A shuffled deck dealt again each deal; each hand is its player's secret (the companion does
+        not see it either: it counts the cards left); one player at a time. It counts deals and the
+        cards in each hand; a turn ends when a card is laid, and a player who can play none folds."""
+        return GameType(self.name, self.title, self.players, chance="deck", information="per-seat",
+                        counters=(Counter("deal", "Deal"), Counter("last_card", "Last card"),
+                                  Counter("cards_left", "Cards in hand")),
+                        phases=(Phase("playing", "Playing"),), turn_actions=("fold",),
+                        turn_ends="A turn ends when a card is laid.")
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
