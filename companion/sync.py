@@ -153,7 +153,7 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
         kept.setdefault(cell, []).append(piece)
     if excused:
         kept = excuse(kept, _where(game.expected(state)), excused)
-    return _canonical(kept), tuple(sorted(left))
+    return _canonical(game.alike(state, kept)), tuple(sorted(left))  # look-alike pieces named as expected
 
 
 def excuse(seen: dict[str, list[str]], expected: Mapping[str, str],

@@ -497,6 +497,15 @@ class Game(ABC, Generic[StateT, ActionT]):
         lies where the camera sees it."""
         return {}
 
+    def alike(self, state: StateT, seen: Placement) -> dict[str, tuple[str, ...]]:
+        """The picture as the rules count it, for a game with pieces that look alike to its rules (the
+        tile race's tiles, walls and mountains: which tile lies where does not matter, only how many):
+        each such piece renamed as :meth:`expected` would name it there, and what lies in a supply
+        beside the board (which the rules do not count) left out, so two look-alike pieces swapped is
+        no change. The session compares every picture in this form. By default the picture as it is:
+        every piece is itself."""
+        return {cell: tuple(sorted(pieces)) for cell, pieces in seen.items() if pieces}
+
     def notes(self, before: StateT, after: StateT) -> dict[str, Any]:
         """What an action changed that the table should hear (JSON-able: "flip these tokens");
         by default nothing beyond the move itself."""

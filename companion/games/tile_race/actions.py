@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.errors import NotationError
-from companion.games.tile_race.grid import COLOURS, OUT, colour_of, coords, parse_edge, walk
+from companion.games.tile_race.grid import COLOURS, OUT, START, colour_of, coords, parse_edge, walk
 
 
 @dataclass(frozen=True)
@@ -81,10 +81,31 @@ class Pass:
         return f"pass {self.colour}"
 
 
-Action = Move | Tile | Wall | Remove | Mountain | Undo | Pass
+@dataclass(frozen=True)
+class Correct:
+    """The table as the players say it is (the panel's correction): every pawn's place (a square,
+    ``start`` or ``out-<corner>``) and the squares and edges holding tiles, walls and mountains.
+    The tiles look alike, so places are all a correction needs to say."""
+
+    colour: str
+    pawns: tuple[tuple[str, str], ...]
+    tiles: tuple[str, ...] = ()
+    walls: tuple[str, ...] = ()
+    mountains: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        def listed(names: tuple[str, ...]) -> str:
+            return ",".join(names) or "-"
+
+        return (f"correct {self.colour} {','.join(f'{p}@{w}' for p, w in self.pawns)} tiles={listed(self.tiles)} "
+                f"walls={listed(self.walls)} mountains={listed(self.mountains)}")
+
+
+Action = Move | Tile | Wall | Remove | Mountain | Undo | Pass | Correct
 Placing = Tile | Wall | Remove | Mountain
 _FORMS = ("move PAWN SQUARE[>SQUARE...]", "tile COLOUR SQUARE", "wall COLOUR A|B", "remove COLOUR A|B",
-          "mountain COLOUR SQUARE", "undo COLOUR", "pass COLOUR")
+          "mountain COLOUR SQUARE", "undo COLOUR", "pass COLOUR",
+          "correct COLOUR PAWN@PLACE,... tiles=SQUARE,... walls=A|B,... mountains=SQUARE,...")
 
 
 def parse_action(text: str) -> Action:
@@ -101,6 +122,8 @@ def parse_action(text: str) -> Action:
         if OUT in path[:-1]:
             raise NotationError(f"{text!r}: 'out' leaves the grid, so it can only be the last step")
         return Move(pawn, path)
+    if len(words) == 6 and verb == "correct" and words[1] in COLOURS:
+        return _correct(text, words)
     if len(words) == 2 and verb in ("undo", "pass") and words[1] in COLOURS:
         return Undo(words[1]) if verb == "undo" else Pass(words[1])
     if len(words) == 3 and words[1] in COLOURS:
@@ -111,3 +134,24 @@ def parse_action(text: str) -> Action:
             e = parse_edge(words[2])
             return Wall(words[1], e) if verb == "wall" else Remove(words[1], e)
     raise NotationError(f"{text!r}: write one of: {'; '.join(_FORMS)}")
+
+
+def _correct(text: str, words: list[str]) -> Correct:
+    pawns = []
+    for part in words[2].split(","):
+        pawn, at, where = part.partition("@")
+        if not at or colour_of(pawn) not in COLOURS or pawn[-2:] not in ("-1", "-2"):
+            raise NotationError(f"{text[:80]!r}: {part!r} is not PAWN@PLACE (red-1@C4, red-2@start, blue-1@out-A1)")
+        if where != START and not where.startswith(OUT + "-"):
+            coords(where)
+        pawns.append((pawn, where))
+    lists: dict[str, tuple[str, ...]] = {}
+    for word, key in zip(words[3:], ("tiles", "walls", "mountains"), strict=True):
+        name, eq, value = word.partition("=")
+        if name != key or not eq:
+            raise NotationError(f"{text[:80]!r}: expected {key}=... (a list, or - for none)")
+        items = () if value == "-" else tuple(value.split(","))
+        for item in items:
+            parse_edge(item) if key == "walls" else coords(item)
+        lists[key] = tuple(sorted(parse_edge(i) for i in items)) if key == "walls" else tuple(sorted(items))
+    return Correct(words[1], tuple(pawns), lists["tiles"], lists["walls"], lists["mountains"])

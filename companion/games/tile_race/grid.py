@@ -49,7 +49,7 @@ def coords(name: str) -> tuple[int, int]:
 def on_grid(name: str, size: int) -> bool:
     """Is ``name`` a square of a grid ``size`` squares wide?"""
     m = _SQUARE.match(name)
-    return bool(m) and LETTERS.index(m.group(1)) < size and 1 <= int(m.group(2)) <= size
+    return m is not None and LETTERS.index(m.group(1)) < size and 1 <= int(m.group(2)) <= size
 
 
 @functools.cache

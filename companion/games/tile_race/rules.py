@@ -27,11 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from companion.errors import IllegalMoveError
+from companion.errors import IllegalMoveError, StateFormatError
 from companion.games.base import Outcome
-from companion.games.tile_race.actions import (Action, Mountain, Move, Pass, Placing, Remove, Tile, Undo, Wall,
-                                              parse_action)
-from companion.games.tile_race.grid import (OUT, START, colour_of, connected, corners, edge, edges, ends, entry,
+from companion.games.tile_race.actions import (Action, Correct, Mountain, Move, Pass, Placing, Remove, Tile, Undo,
+                                              Wall, parse_action)
+from companion.games.tile_race.grid import (OUT, START, TILES, colour_of, connected, corners, edge, edges, ends, entry,
                                             neighbours, on_grid, pawns_of, squares)
 from companion.games.tile_race.state import Movement, TileRaceState, from_json, new_game, to_json
 
@@ -284,6 +284,8 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
     colour = action.colour
     if colour != state.active:
         raise IllegalMoveError(f"it is {state.active}'s turn, not {colour}'s")
+    if isinstance(action, Correct):
+        return _corrected(state, action)
     if isinstance(action, Move):
         for to in action.path:
             state = _step(state, action.pawn, to)
@@ -309,6 +311,36 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
         if reason:
             raise IllegalMoveError(reason)
         after = _place(state, action, can_move)
+    return replace(after, history=state.history + (str(action),))
+
+
+def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
+    """The table as the players say it is: pawns, tiles, walls and mountains where the correction puts
+    them, the supply what is left of the 40, the active player's mountains in hand what is left of
+    theirs. A movement under way is over. A table no play could leave (a pawn on a mountain, more
+    tiles than the box holds) is refused by name, as a damaged saved state is."""
+    data = to_json(state)
+    pawns = dict(state.pawns)
+    for pawn, where in action.pawns:
+        if pawn not in pawns:
+            raise IllegalMoveError(f"{pawn} is not a pawn of this game")
+        pawns[pawn] = where
+    placed = len(action.mountains) - len(state.mountains)
+    left = list(state.mountains_left)
+    left[state.turn] -= placed
+    supply = TILES - len(action.tiles) - len(action.walls) - state.lost
+    moved = state.moved or state.moving is not None
+    data.update(pawns=pawns, tiles=list(action.tiles), walls=list(action.walls), mountains=list(action.mountains),
+                mountains_left=left, supply=supply, moving=None, moved=moved,
+                removed=[None if r in action.walls else r for r in state.removed])
+    if moved and state.acted:  # the turn was over but for this movement: the next player's begins
+        data.update(turn=(state.turn + 1) % len(state.players), moved=False, acted=False)
+    if supply < 0:
+        raise IllegalMoveError(f"{len(action.tiles)} tiles and {len(action.walls)} walls: the box holds {TILES} tiles")
+    try:
+        after = from_json(data)
+    except StateFormatError as exc:
+        raise IllegalMoveError(f"the table cannot be so: {str(exc).removeprefix('tile race state: ')}") from None
     return replace(after, history=state.history + (str(action),))
 
 
@@ -384,6 +416,6 @@ def text(state: TileRaceState) -> str:
     return "\n".join(rows)
 
 
-__all__ = ["Action", "Move", "Mountain", "Pass", "Remove", "Tile", "Undo", "Wall", "apply", "from_json",
+__all__ = ["Action", "Correct", "Move", "Mountain", "Pass", "Remove", "Tile", "Undo", "Wall", "apply", "from_json",
            "legal_actions", "movement_possible", "new_game", "outcome", "parse_action", "text", "to_json",
            "winner"]

@@ -78,6 +78,12 @@ class TileRaceState:
     acted: bool = False  # the turn's one action is done
     history: tuple[str, ...] = field(default=())
     seed: int = 0
+    names: tuple[str, ...] = ()  # the players' names by seat, as the setup gave them (none: the colours)
+
+    def name_of(self, colour: str) -> str:
+        """A player as the table calls them: by name when the setup gave one, else by colour."""
+        seat = self.players.index(colour)
+        return self.names[seat] if seat < len(self.names) else colour
 
     @property
     def active(self) -> str:
@@ -107,14 +113,18 @@ class TileRaceState:
         return {where: p for p, where in self.pawns.items() if where != START and not where.startswith(OUT)}
 
 
-def new_game(count: int = 2, seed: int = 0, size: int = SIZE) -> TileRaceState:
+MAX_NAME = 40
+
+
+def new_game(count: int = 2, seed: int = 0, size: int = SIZE, names: tuple[str, ...] = ()) -> TileRaceState:
     """Every pawn beside its entry corner, an empty grid, 40 tiles in the supply; red to play. Each
     player holds two mountains, three in a 2-player game."""
     seats = players(count)
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise StateFormatError(f"tile race: a grid of {size} squares a side: it must be {MIN_SIZE} to {MAX_SIZE}")
     return TileRaceState(size, seats, MappingProxyType({p: START for c in seats for p in pawns_of(c)}),
-                         mountains_left=(mountain_allowance(count),) * count, removed=(None,) * count, seed=seed)
+                         mountains_left=(mountain_allowance(count),) * count, removed=(None,) * count, seed=seed,
+                         names=names)
 
 
 def mountain_allowance(count: int) -> int:
@@ -127,7 +137,7 @@ def to_json(state: TileRaceState) -> dict[str, Any]:
             "mountains_left": list(state.mountains_left), "supply": state.supply, "lost": state.lost,
             "turn": state.turn, "removed": list(state.removed),
             "moving": state.moving.to_json() if state.moving else None, "moved": state.moved,
-            "acted": state.acted, "history": list(state.history), "seed": state.seed}
+            "acted": state.acted, "history": list(state.history), "seed": state.seed, "names": list(state.names)}
 
 
 # ------------------------------------------------------------------------------------------ reading back
@@ -220,8 +230,12 @@ def from_json(data: Mapping[str, Any]) -> TileRaceState:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _fail("'seed' must be a whole number")
+    names = data.get("names", [])
+    if not isinstance(names, list) or len(names) not in (0, count) or \
+            not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names):
+        raise _fail(f"'names' must be a name of 1 to {MAX_NAME} characters for each of the {count} seats, or empty")
     return TileRaceState(size, tuple(seats), MappingProxyType(pawns), tiles, walls, mountains, tuple(left), supply,
-                         lost, turn, tuple(removed), moving, moved, acted, tuple(history), seed)
+                         lost, turn, tuple(removed), moving, moved, acted, tuple(history), seed, tuple(names))
 
 
 def _pawns(raw: Any, count: int, size: int, mountains: frozenset[str]) -> dict[str, str]:
@@ -271,7 +285,7 @@ def _movement(raw: Any, pawns: Mapping[str, str], colour: str, size: int) -> Mov
     lists = [raw.get(k) for k in ("path", "taken", "dropped")]
     if not all(isinstance(v, list) and all(isinstance(s, str) and on_grid(s, size) for s in v) for v in lists):
         raise _fail("'moving' needs 'path', 'taken' and 'dropped' as lists of squares")
-    path, taken, dropped = (tuple(v) for v in lists)  # type: ignore[union-attr]
+    path, taken, dropped = (tuple(v) if isinstance(v, list) else () for v in lists)
     dropping = raw.get("dropping")
     if not isinstance(dropping, bool) or not path or not (origin == START or on_grid(str(origin), size)):
         raise _fail("'moving' needs 'origin' (start or a square), a 'path' of at least one square and 'dropping'")

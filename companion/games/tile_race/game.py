@@ -1,0 +1,207 @@
+"""The tile race behind the door (:class:`~companion.games.base.Game`).
+
+The camera sees pawns on their squares or start spaces, flat tiles on squares, wall stands on the
+edges between squares and mountains; tiles, walls and mountains look alike, so pictures are
+compared by kind and count (``table.py``). A turn is played and read as the rules' own actions:
+steps of one pawn, and the turn's one action.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import OptionsError, SetupError, StateFormatError
+from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.tile_race import board as boards
+from companion.games.tile_race import rules, table
+from companion.games.tile_race.actions import Action, Correct, Move
+from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
+from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
+
+ALERT = (255, 0, 0)
+LABELS = {"turn": "whose turn, who is next", "status": "each player's pawns out of the grid",
+          "counter": "mountains left to the player to move", "timer": ""}
+
+
+class Score:
+    """The standing: each player's pawns out of the grid, on it or waiting, and their mountains left."""
+
+    def __init__(self, state: TileRaceState) -> None:
+        self.state = state
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.state
+        won = rules.winner(s)
+        return {"winners": [won] if won else [], "supply": s.supply, "lost": s.lost,
+                "players": {c: {"out": sum(bool(s.exited(p)) for p in pawns_of(c)),
+                                "pawns": {p: s.pawns[p] for p in pawns_of(c)},
+                                "mountains_left": s.mountains_left[k]} for k, c in enumerate(s.players)}}
+
+    def lines(self) -> list[str]:
+        d = self.to_dict()
+        ended = rules.outcome(self.state)
+        out = [f"{d['winners'][0]} has won" if d["winners"] else
+               ended.reason if ended is not None else "Nobody has won yet."]
+        for colour, info in d["players"].items():
+            places = ", ".join(f"{p}: {_place(w)}" for p, w in info["pawns"].items())
+            out.append(f"  {colour}: {info['out']} of 2 pawns out ({places}); {info['mountains_left']} mountains left")
+        out.append(f"  tiles in the supply: {d['supply']}; lost off the grid: {d['lost']}")
+        return out
+
+
+def _place(where: str) -> str:
+    if where == START:
+        return "waiting beside the grid"
+    if where.startswith(OUT):
+        return f"out from {where[len(OUT) + 1:]}"
+    return f"on {where}"
+
+
+class TileRaceGame(Game[TileRaceState, Action]):
+    """The tile race: two pawns each across a grid of look-alike tiles, walls and mountains."""
+
+    name = "tile-race"
+    title = "Tile race"
+    players = (2, 3, 4)
+
+    # ------------------------------------------------------------------ setup
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+                {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
+                 "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
+                 "help": "Red plays first, then clockwise: blue, yellow, green (two players: red and blue, "
+                         "three: red, blue and yellow)."},
+                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def new_game(self, players: int = 2, seed: int = 0, board: str = "standard", options: str = "",
+                 seats: Sequence[Mapping[str, Any]] | None = None, **_: Any) -> TileRaceState:
+        unknown = [t.strip() for t in str(options or "").split(",") if t.strip()]
+        if unknown:  # an option the game does not have is refused, never silently dropped
+            raise OptionsError(f"unknown option {unknown[0]!r}: the tile race has no options")
+        if players not in self.players:
+            raise SetupError(f"the tile race is for 2 to 4 players, not {players}")
+        playing = COLOURS[:players]
+        names: dict[str, str] = {}
+        for i, seat in enumerate(seats or ()):
+            colour = (seat.get("colours") or [playing[i % players]])[0]
+            if colour not in playing:
+                raise SetupError(f"player {i + 1}: with {players} players the colours are {', '.join(playing)}, "
+                                 f"not {colour}")
+            names[colour] = str(seat.get("name") or colour).strip()
+        grid = boards.load(board).grid
+        given = tuple(names.get(c, c) for c in playing) if names else ()
+        return rules.new_game(players, seed, grid, given)
+
+    # ------------------------------------------------------------------ values
+    def to_json(self, state: TileRaceState) -> dict[str, Any]:
+        return rules.to_json(state)
+
+    def from_json(self, data: Any) -> TileRaceState:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise StateFormatError(f"not JSON: {exc}") from None
+        if not isinstance(data, Mapping) or data.get("game") != "tile-race":
+            raise StateFormatError("not a tile race state (\"game\": \"tile-race\")")
+        return rules.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def complete_action(self, state: TileRaceState, text: str) -> str:
+        """``tile C4``, ``wall C4|C5``, ``pass`` ... typed at a terminal are the active player's."""
+        words = text.split()
+        if words and words[0] in ("tile", "wall", "remove", "mountain", "undo", "pass") and \
+                (len(words) < 2 or words[1] not in COLOURS):
+            return " ".join([words[0], state.active, *words[1:]])
+        return text.strip()
+
+    def text(self, state: TileRaceState) -> str:
+        return rules.text(state)
+
+    # ------------------------------------------------------------------ rules
+    def legal_actions(self, state: TileRaceState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply(self, state: TileRaceState, action: Action | str) -> TileRaceState:
+        return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
+
+    def correction(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
+        return table.correction(state, seen)
+
+    def outcome(self, state: TileRaceState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def score(self, state: TileRaceState) -> Score:
+        return Score(state)
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: TileRaceState | None = None, board: str | None = None) -> Layout:
+        return boards.layout(boards.load(board or "standard"))
+
+    def expected(self, state: TileRaceState) -> dict[str, tuple[str, ...]]:
+        return table.expected(state)
+
+    def reconcile(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+        return table.reconcile(state, seen)
+
+    def hidden(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+        return table.hidden(state, seen)
+
+    def alike(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+        return table.named(seen)
+
+    def targets(self, state: TileRaceState, piece: str) -> dict[str, tuple[Any, ...]]:
+        """Where a pawn can step now (one square), for the panel's dots."""
+        from companion.games.base import Choice
+
+        out: dict[str, tuple[Choice, ...]] = {}
+        for action in rules.legal_actions(state):
+            if isinstance(action, Move) and action.pawn == piece and action.path[-1] != OUT:
+                out[action.path[-1]] = (Choice((str(action),), f"{piece} steps onto {action.path[-1]}"),)
+        return out
+
+    def view(self, state: TileRaceState, seat: str | None = None) -> dict[str, Any]:
+        ended = rules.outcome(state)
+        phase = "finished" if ended is not None else "playing"
+        mv = state.moving
+        return {"phase": phase, "active": state.active, "next": state.players[(state.turn + 1) % len(state.players)],
+                "players": [{"name": state.name_of(c), "colours": [c]} for c in state.players], "turn_order": list(state.players),
+                "placement": {c: list(ps) for c, ps in self.expected(state).items()},
+                "owners": {p: p.rpartition("-")[0] for p in state.pawns},
+                "stacks": ({state.pawns[mv.pawn]: mv.carried} if mv is not None and mv.carried else {}),
+                "supply": {"tiles": state.supply, "lost": state.lost,
+                           "mountains": dict(zip(state.players, state.mountains_left, strict=True))},
+                "walls": sorted(state.walls), "moved": state.moved, "acted": state.acted,
+                "history": list(state.history), "log": list(state.history), "standing": Score(state).lines(),
+                "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
+                "end_turn": False, "turn_actions": []}
+
+    def led_scene(self, state: TileRaceState, status: TableStatus = TableStatus()) -> LedScene:
+        """``turn``: the player to move (a waiting question blinks) and, dim, who is next; ``status``:
+        each player's colour, bright for each pawn out of the grid (a player with a pawn breaking a rule
+        blinks red); ``counter``: the mountains the player to move still holds; the winner over the
+        whole strip."""
+        rgb = boards.load().rgb
+        won = rules.winner(state)
+        if won:
+            return LedScene({"*": (Light(rgb[won], "pulse", 0.5, 0.2),)}, labels={k: "the winner" for k in LABELS})
+        active = Light(rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
+        nxt = rgb[state.players[(state.turn + 1) % len(state.players)]]
+        dim = (int(nxt[0] * 0.2), int(nxt[1] * 0.2), int(nxt[2] * 0.2))
+        bad = {p.rpartition("-")[0] for p in status.offenders if p in state.pawns}
+        lights: list[Light] = []
+        for colour in state.players:
+            for pawn in pawns_of(colour):
+                r, g, b = rgb[colour]
+                lights.append(Light(ALERT, "blink", 3.0) if colour in bad else
+                              Light(rgb[colour]) if state.exited(pawn) else Light((r // 5, g // 5, b // 5)))
+        hills = Count(state.mountains_left[state.turn], mountain_allowance(len(state.players)), Light(rgb[state.active]))
+        return LedScene({"turn": (active, Light(dim)), "status": tuple(lights), "counter": hills}, status="timer",
+                        labels=LABELS)
+
+
+GAME = TileRaceGame()

@@ -1,0 +1,297 @@
+"""The tile race on the table: what the camera should see, and what a picture of it means.
+
+Tiles, wall stands and mountains look alike to the rules: which tile lies where does not matter,
+only how many lie on each place. So a picture is compared by kind and count: :func:`named` gives
+the pieces of each look-alike kind the ids :func:`expected` would give them (numbered in the order
+of the places they are on), and leaves out what lies in a supply beside the board, which the
+rules do not count. Two tiles swapped is then no change; a tile gone from one square and come on
+another is.
+
+A pawn stands on the tiles it carries and a mountain on the tile it was put on: the camera sees
+only the top piece. :func:`hidden` puts the covered tiles back where the game has them, and the
+comparison leaves out tiles on a square where a pawn or a mountain stands.
+
+A turn is read from its pictures as the rules' own actions (a step, a path of steps, the action):
+:func:`reconcile` searches the actions that lead from the game to the picture, shortest first,
+placing only what the picture shows and stepping only where a dropped tile or the pawn is seen.
+Readings that leave the game in different states (what the rules count differs) are put to the
+players.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+
+from companion.errors import IllegalMoveError
+from companion.games.base import Choice, Reconciliation
+from companion.games.tile_race import rules
+from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
+from companion.games.tile_race.board import (MOUNTAIN_SUPPLY, TILE_SUPPLY, mountain_id, start_cell, tile_id,
+                                             wall_id)
+from companion.games.tile_race.grid import OUT, START, colour_of, on_grid, pawns_of
+from companion.games.tile_race.state import TileRaceState
+
+Picture = dict[str, tuple[str, ...]]
+ALIKE = {"T": "tile", "W": "wall", "m": "mountain"}  # a look-alike piece's kind, by its id's first letter
+NUMBERED = {"tile": tile_id, "wall": wall_id, "mountain": mountain_id}
+SUPPLIES = (TILE_SUPPLY, MOUNTAIN_SUPPLY)
+MAX_DEPTH = 24        # actions in one reading: a long collect-and-drop movement and the turn's action
+MAX_STATES = 20000    # positions a reading looks at before it gives up
+
+
+def kind_of(piece: str) -> str | None:
+    """The look-alike kind of a piece (tile, wall, mountain), or None for a pawn."""
+    kind = ALIKE.get(piece[:1])
+    return kind if kind and (kind != "mountain" or piece.startswith("mountain-")) else None
+
+
+def named(seen: Mapping[str, Sequence[str]]) -> Picture:
+    """The picture as the rules count it: look-alike pieces renamed in the order of their places
+    (the same picture always gets the same names), supplies left out."""
+    counts: dict[str, dict[str, int]] = {k: {} for k in NUMBERED}
+    out: dict[str, list[str]] = {}
+    for cell, pieces in seen.items():
+        if cell in SUPPLIES:
+            continue
+        for piece in pieces:
+            kind = kind_of(piece)
+            if kind is None:
+                out.setdefault(cell, []).append(piece)
+            else:
+                counts[kind][cell] = counts[kind].get(cell, 0) + 1
+    for kind, per_cell in counts.items():
+        n = 0
+        for cell in sorted(per_cell):
+            for _ in range(per_cell[cell]):
+                n += 1
+                out.setdefault(cell, []).append(NUMBERED[kind](n))
+    return {c: tuple(sorted(ps)) for c, ps in out.items() if ps}
+
+
+def where_pawn(state: TileRaceState, pawn: str) -> str | None:
+    """The cell a pawn is on (None once it has left the grid: it is taken off the table)."""
+    at = state.pawns[pawn]
+    if at == START:
+        return start_cell(pawn, len(state.players), state.size)
+    return None if at.startswith(OUT) else at
+
+
+def expected(state: TileRaceState) -> Picture:
+    """Cell -> pieces: pawns on their squares or start spaces, a tile on each square holding one and
+    one under a pawn for every tile it carries, walls on their edges, mountains on their squares."""
+    seen: dict[str, list[str]] = {}
+    for pawn in state.pawns:
+        cell = where_pawn(state, pawn)
+        if cell is not None:
+            seen.setdefault(cell, []).append(pawn)
+    for square in state.tiles:
+        seen.setdefault(square, []).append("T")
+    if state.moving is not None:
+        seen.setdefault(state.pawns[state.moving.pawn], []).extend(["T"] * state.moving.carried)
+    for e in state.walls:
+        seen.setdefault(e, []).append("W")
+    for square in state.mountains:
+        seen.setdefault(square, []).append("mountain-")
+    return named(seen)
+
+
+def hidden(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Tiles covered where the game has them: under the pawn that carries them, or under a mountain,
+    when the picture shows that pawn or mountain there. Named with tile ids the picture does not show."""
+    shown = {p for ps in seen.values() for p in ps}
+    spare = (tile_id(n) for n in range(1, 41) if tile_id(n) not in shown)
+    out: dict[str, str] = {}
+    for cell, pieces in expected(state).items():
+        covers = [p for p in pieces if kind_of(p) != "tile"]
+        if not covers or not all(p in seen.get(cell, ()) or kind_of(p) == "mountain" and
+                                 any(kind_of(q) == "mountain" for q in seen.get(cell, ())) for p in covers):
+            continue
+        wanted = sum(kind_of(p) == "tile" for p in pieces) - sum(kind_of(p) == "tile" for p in seen.get(cell, ()))
+        for _ in range(max(0, wanted)):
+            piece = next(spare, None)
+            if piece is not None:
+                out[piece] = cell
+    return out
+
+
+def _form(picture: Mapping[str, Sequence[str]]) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """What a picture shows that the camera can see: tiles under a pawn or a mountain left out."""
+    out = []
+    for cell, pieces in named(picture).items():
+        covered = any(kind_of(p) != "tile" for p in pieces) and on_grid(cell, 12)
+        kept = tuple(p for p in pieces if not (covered and kind_of(p) == "tile"))
+        if kept:
+            out.append((cell, tuple(sorted(kind_of(p) or p for p in kept))))
+    return frozenset(out)
+
+
+def _state_form(state: TileRaceState) -> frozenset[tuple[str, tuple[str, ...]]]:
+    """:func:`_form` of the state's own picture, worked out from the state directly (a reading asks it
+    of every position it looks at)."""
+    out: dict[str, list[str]] = {}
+    for pawn in state.pawns:
+        cell = where_pawn(state, pawn)
+        if cell is not None:
+            out.setdefault(cell, []).append(pawn)
+    for square in state.mountains:
+        out.setdefault(square, []).append("mountain")
+    for square in state.tiles:
+        if square not in out:  # under a pawn or a mountain it does not show
+            out[square] = ["tile"]
+    for e in state.walls:
+        out[e] = ["wall"]
+    return frozenset((c, tuple(sorted(ps))) for c, ps in out.items())
+
+
+def _key(state: TileRaceState) -> tuple[object, ...]:
+    return (tuple(sorted(state.pawns.items())), state.tiles, state.walls, state.mountains, state.mountains_left,
+            state.turn, state.removed, state.moving, state.moved, state.acted, state.supply, state.lost)
+
+
+def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
+    """The actions worth trying towards the picture: steps that can end as it shows, placings of what
+    it shows, removals of what it lacks."""
+    colour = state.active
+    flat = {c for c, ps in seen.items() if any(kind_of(p) == "tile" for p in ps)}
+    walls = {c for c, ps in seen.items() if any(kind_of(p) == "wall" for p in ps)}
+    peaks = {c for c, ps in seen.items() if any(kind_of(p) == "mountain" for p in ps)}
+    covered = {c for c, ps in seen.items() if any(kind_of(p) != "tile" for p in ps)}  # a tile may lie under
+    mv = state.moving
+    for action in rules._steps(state):  # one square at a time
+        assert isinstance(action, Move)
+        to = action.path[-1]
+        if mv is not None and mv.dropping and mv.carried > 0 and to != OUT and to not in flat | covered:
+            continue  # a tile would be left there, and the picture shows none
+        yield action
+    if mv is not None:
+        yield Undo(colour)
+        return
+    if state.acted:
+        return
+    yield from (Tile(colour, s) for s in sorted(flat - state.tiles) if on_grid(s, state.size))
+    yield from (Wall(colour, e) for e in sorted(walls - state.walls))
+    yield from (Remove(colour, e) for e in sorted(state.walls - walls))
+    yield from (Mountain(colour, s) for s in sorted(peaks - state.mountains))
+    yield Pass(colour)
+
+
+def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+    """The shortest ways of play from ``state`` to the picture; several that leave the game counting
+    differently are put to the players; none: out of sync, naming what does not fit."""
+    if rules.outcome(state) is not None:
+        return Reconciliation.illegal("the game is over", rule="over")
+    picture = named(seen)
+    target = _form(picture)
+    start = _key(state)
+    frontier: deque[tuple[TileRaceState, tuple[Action, ...]]] = deque([(state, ())])
+    visited = {start}
+    found: dict[tuple[object, ...], tuple[tuple[Action, ...], TileRaceState]] = {}
+    depth = 0
+    while frontier and not found and depth < MAX_DEPTH and len(visited) < MAX_STATES:
+        depth += 1
+        for _ in range(len(frontier)):
+            here, done = frontier.popleft()
+            for action in _candidates(here, picture):
+                try:
+                    after = rules.apply(here, action)
+                except IllegalMoveError:
+                    continue
+                key = _key(after)
+                if key in visited:
+                    continue
+                visited.add(key)
+                path = done + (action,)
+                if _state_form(after) == target:
+                    found.setdefault(key, (path, after))
+                elif rules.outcome(after) is None:
+                    frontier.append((after, path))
+    if found:
+        exact = [v for v in found.values() if expected(v[1]) == picture]
+        readings = exact or list(found.values())
+        choices = tuple(Choice(tuple(str(a) for a in _joined(path)), _summary(state, path, after))
+                        for path, after in readings[:6])
+        return Reconciliation(choices)
+    return _why_not(state, picture)
+
+
+def _joined(path: Sequence[Action]) -> list[Action]:
+    """Steps of one pawn one after the other written as one path (``move red-1 C3>C4``)."""
+    out: list[Action] = []
+    for action in path:
+        last = out[-1] if out else None
+        if isinstance(action, Move) and isinstance(last, Move) and last.pawn == action.pawn and OUT not in last.path:
+            out[-1] = Move(action.pawn, last.path + action.path)
+        else:
+            out.append(action)
+    return out
+
+
+def _summary(state: TileRaceState, path: Sequence[Action], after: TileRaceState) -> str:
+    """The reading in words: who moved which pawn where, and the action."""
+    words = []
+    for action in _joined(path):
+        if isinstance(action, Move):
+            end = action.path[-1]
+            words.append(f"{action.pawn} leaves the grid" if end == OUT else
+                         f"{action.pawn} moves {'>'.join(action.path)}")
+        elif isinstance(action, Tile):
+            words.append(f"a tile laid on {action.square}")
+        elif isinstance(action, Wall):
+            a, _, b = action.edge.partition("|")
+            words.append(f"a wall stood between {a} and {b}")
+        elif isinstance(action, Remove):
+            a, _, b = action.edge.partition("|")
+            words.append(f"the wall between {a} and {b} taken away")
+        elif isinstance(action, Mountain):
+            words.append(f"a mountain put on {action.square}")
+        elif isinstance(action, Undo):
+            words.append("the movement taken back")
+        elif isinstance(action, Pass):
+            words.append(f"{action.colour} passes")
+    carried = after.moving.carried if after.moving else 0
+    if carried:
+        words.append(f"{after.moving.pawn if after.moving else ''} carries {carried} tile{'s' * (carried > 1)}")
+    return f"{state.active}: " + "; ".join(words)
+
+
+def _why_not(state: TileRaceState, picture: Picture) -> Reconciliation:
+    """No play leads to the picture: a pawn in a hand is a step; otherwise out of sync, naming the pieces."""
+    have = expected(state)
+    shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
+    missing = [p for c, ps in have.items() for p in ps if kind_of(p) is None and p not in shown]
+    if missing and all(colour_of(p) == state.active for p in missing):
+        return Reconciliation.partial(f"{' and '.join(missing)} is in a hand: put it down where it goes", missing,
+                                      "step")
+    moved = sorted(p for p, c in shown.items() if p in state.pawns and c != where_pawn(state, p))
+    changed = sorted({c for c in set(have) | set(picture) if _form({c: have.get(c, ())}) != _form({c: picture.get(c, ())})})
+    return Reconciliation.illegal(f"no play of {state.active} leaves the table like this (it differs on "
+                                  f"{', '.join(changed[:6]) or 'no place'})", moved, "move")
+
+
+def correction(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
+    """The table as seen, as the players' correction: every pawn where it is seen (a pawn not seen
+    stays where the game has it), tiles, walls and mountains where the picture shows them. A table
+    already as the game has it is recorded as such (the players said so): it changes nothing."""
+    picture = named(seen)
+    pawns: dict[str, str] = {}
+    for cell, pieces in picture.items():
+        for piece in pieces:
+            if piece not in state.pawns:
+                continue
+            if cell.startswith("start-"):
+                if cell != start_cell(piece, len(state.players), state.size):
+                    raise IllegalMoveError(f"{piece} waits on its own start space, not on {cell}")
+                pawns[piece] = START
+            elif on_grid(cell, state.size):
+                pawns[piece] = cell
+            else:
+                raise IllegalMoveError(f"{piece} cannot stand on {cell}")
+    order = [p for c in state.players for p in pawns_of(c)]
+    everyone = tuple((p, pawns.get(p, state.pawns[p])) for p in order)
+    flat = sorted({c for c, ps in picture.items() for p in ps if kind_of(p) == "tile" and on_grid(c, state.size)}
+                  | {c for c, ps in picture.items() if on_grid(c, state.size) and c in state.tiles and
+                     any(kind_of(p) == "mountain" for p in ps)})
+    walls = sorted(c for c, ps in picture.items() for p in ps if kind_of(p) == "wall" and "|" in c)
+    peaks = sorted(c for c, ps in picture.items() for p in ps if kind_of(p) == "mountain" and on_grid(c, state.size))
+    return Correct(state.active, everyone, tuple(flat), tuple(walls), tuple(peaks))
