@@ -397,7 +397,7 @@ def test_the_board_geometry_and_setup_choices_for_the_pages(client: Any):
     assert board["colours"]["pink"] == "#ff3c96"
     choices = client.get("/api/setup/choices").get_json()
     assert choices["colours"] == list(BOARD.player_colours) and "1" in choices["scenarios"]
-    assert [g["name"] for g in choices["games"]] == ["fog", "partner-race"] and choices["game"] == "fog"
+    assert [g["name"] for g in choices["games"]] == ["fog", "partner-race", "tile-race"] and choices["game"] == "fog"
     assert choices["pin_required"] is False and choices["unlocked"] is True
 
 
