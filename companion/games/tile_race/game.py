@@ -59,6 +59,29 @@ def _place(where: str) -> str:
     return f"on {where}"
 
 
+def _names(state: TileRaceState) -> dict[str, str]:
+    """Every piece as players call it: a pawn by its player, the look-alike pieces by their kind."""
+    out = {p: f"{state.name_of(c)}'s {c} pawn {p[-1]}" if state.name_of(c) != c else f"{c} pawn {p[-1]}"
+           for c in state.players for p in pawns_of(c)}
+    for piece in boards.layout(boards.load()).pieces:
+        kind = table.kind_of(piece)
+        if kind is not None:
+            out[piece] = f"a {kind}"
+    return out
+
+
+def _places(state: TileRaceState) -> dict[str, str]:
+    """Places not called as printed: an edge by the squares it lies between, start spaces, supplies."""
+    out: dict[str, str] = {}
+    for cell in boards.layout(boards.load()).cells.values():
+        if cell.kind == "edge":
+            a, _, b = cell.id.partition("|")
+            out[cell.id] = f"between {a} and {b}"
+        elif cell.kind in ("start", "supply"):
+            out[cell.id] = cell.label
+    return out
+
+
 class TileRaceGame(Game[TileRaceState, Action]):
     """The tile race: two pawns each across a grid of look-alike tiles, walls and mountains."""
 
@@ -176,7 +199,10 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "supply": {"tiles": state.supply, "lost": state.lost,
                            "mountains": dict(zip(state.players, state.mountains_left, strict=True))},
                 "walls": sorted(state.walls), "moved": state.moved, "acted": state.acted,
-                "history": list(state.history), "log": list(state.history), "standing": Score(state).lines(),
+                "names": _names(state), "places": _places(state),
+                "history": list(state.history), "standing": Score(state).lines(),
+                "log": [f"{state.name_of(h.split()[1].rpartition('-')[0] if h.startswith('move ') else h.split()[1])}: "
+                        f"{table.said(rules.parse_action(h))}" for h in state.history],
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": False, "turn_actions": []}
 

@@ -227,32 +227,35 @@ def _joined(path: Sequence[Action]) -> list[Action]:
     return out
 
 
+def said(action: Action) -> str:
+    """An action in the players' words (the Board page's log, a reading's summary)."""
+    if isinstance(action, Move):
+        return f"{action.pawn} leaves the grid" if action.path == (OUT,) else \
+            f"{action.pawn} moves {'>'.join(action.path)}".replace(">out", " and leaves the grid")
+    if isinstance(action, Tile):
+        return f"a tile laid on {action.square}"
+    if isinstance(action, Wall):
+        a, _, b = action.edge.partition("|")
+        return f"a wall stood between {a} and {b}"
+    if isinstance(action, Remove):
+        a, _, b = action.edge.partition("|")
+        return f"the wall between {a} and {b} taken away"
+    if isinstance(action, Mountain):
+        return f"a mountain put on {action.square}"
+    if isinstance(action, Undo):
+        return "the movement taken back"
+    if isinstance(action, Pass):
+        return "no action left: the turn passes"
+    return "the table corrected as it is"
+
+
 def _summary(state: TileRaceState, path: Sequence[Action], after: TileRaceState) -> str:
     """The reading in words: who moved which pawn where, and the action."""
-    words = []
-    for action in _joined(path):
-        if isinstance(action, Move):
-            end = action.path[-1]
-            words.append(f"{action.pawn} leaves the grid" if end == OUT else
-                         f"{action.pawn} moves {'>'.join(action.path)}")
-        elif isinstance(action, Tile):
-            words.append(f"a tile laid on {action.square}")
-        elif isinstance(action, Wall):
-            a, _, b = action.edge.partition("|")
-            words.append(f"a wall stood between {a} and {b}")
-        elif isinstance(action, Remove):
-            a, _, b = action.edge.partition("|")
-            words.append(f"the wall between {a} and {b} taken away")
-        elif isinstance(action, Mountain):
-            words.append(f"a mountain put on {action.square}")
-        elif isinstance(action, Undo):
-            words.append("the movement taken back")
-        elif isinstance(action, Pass):
-            words.append(f"{action.colour} passes")
+    words = [said(action) for action in _joined(path)]
     carried = after.moving.carried if after.moving else 0
-    if carried:
-        words.append(f"{after.moving.pawn if after.moving else ''} carries {carried} tile{'s' * (carried > 1)}")
-    return f"{state.active}: " + "; ".join(words)
+    if carried and after.moving is not None:
+        words.append(f"{after.moving.pawn} carries {carried} tile{'s' * (carried > 1)}")
+    return f"{state.name_of(state.active)}: " + "; ".join(words)
 
 
 def _why_not(state: TileRaceState, picture: Picture) -> Reconciliation:
