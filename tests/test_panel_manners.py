@@ -107,9 +107,9 @@ def test_a_new_game_while_moves_wait_for_a_full_disk_is_a_507_and_changes_nothin
         pages = session.store._db.execute("PRAGMA page_count").fetchone()[0]
         session.store._db.execute(f"PRAGMA max_page_count = {pages}")  # the file cannot grow: a full disk
         for _ in range(300):  # the players draft and end turns until a move cannot be written
-            drafts = client.get("/api/state").get_json().get("drafts")
-            res = client.post("/api/draft", json={"islander": drafts[0]}) if drafts else client.post("/api/end-turn",
-                                                                                                   json={})
+            picks = client.get("/api/state").get_json().get("picks")  # the draft's, as actions
+            res = client.post("/api/act", json={"action": picks[0]["action"]}) if picks else client.post("/api/end-turn",
+                                                                                                       json={})
             if res.status_code == 202:
                 break
         assert session.pending, "the disk never filled up"
