@@ -34,7 +34,7 @@ GUARDED_ROUTES = {
 }
 OPEN_ROUTES = {
     ("POST", "/api/unlock"), ("POST", "/api/pin"),  # the PIN itself (choosing one has its own rule)
-    ("POST", "/api/draft"), ("POST", "/api/move"), ("POST", "/api/end-turn"), ("POST", "/api/decide"),
+    ("POST", "/api/move"), ("POST", "/api/end-turn"), ("POST", "/api/decide"),
     ("POST", "/api/act"),  # plays are open; a correction it carries is guarded (below)
     ("POST", "/api/setup/verify"), ("POST", "/api/fit"), ("POST", "/api/fit/edits"),  # looking, nothing kept
     ("POST", "/api/table/move"), ("POST", "/api/table/setup"), ("POST", "/api/table/turn-over"),

@@ -116,8 +116,8 @@ def test_a_full_disk_during_play_keeps_the_moves_pending_and_writes_them_when_sp
         filler = fill(disk)
         answers = []
         for _ in range(29):  # the rest of the draft, through the panel, until the disk says no
-            islander = rules.legal_drafts(session.state)[0].islander
-            answers.append(client.post("/api/draft", json={"islander": islander}))
+            pick = str(rules.legal_drafts(session.state)[0])  # a pick is an action like any other
+            answers.append(client.post("/api/act", json={"action": pick}))
             if session.pending:
                 break
         assert session.pending, "the disk never filled up"
@@ -134,7 +134,7 @@ def test_a_full_disk_during_play_keeps_the_moves_pending_and_writes_them_when_sp
         for _ in range(3):
             if session.state.phase != "draft":
                 break
-            assert client.post("/api/draft", json={"islander": rules.legal_drafts(session.state)[0].islander}
+            assert client.post("/api/act", json={"action": str(rules.legal_drafts(session.state)[0])}
                                ).status_code == 202
         expected = session.state
         assert session.flush_pending() > 0  # still full: nothing written, nothing dropped
@@ -146,7 +146,7 @@ def test_a_full_disk_during_play_keeps_the_moves_pending_and_writes_them_when_sp
         assert session.replayed() == expected == session.state  # every move is in the log, in order
         seqs = [e.seq for e in session.store.events(session.game_id)]
         assert seqs == list(range(1, len(seqs) + 1))
-        assert client.post("/api/draft", json={"islander": rules.legal_drafts(session.state)[0].islander}
+        assert client.post("/api/act", json={"action": str(rules.legal_drafts(session.state)[0])}
                            ).status_code == 200
         sub.close()
         companion.stop()

@@ -205,7 +205,7 @@ def test_a_request_trickled_a_byte_at_a_time_is_answered_408_and_closed(tmp_path
 def test_a_body_trickled_a_byte_at_a_time_is_cut_off(tmp_path: Path):
     with panel(tmp_path, server=ServerLimits(header_timeout=1, request_timeout=2, channel_timeout=300)) as (_, port):
         with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-            s.sendall(b"POST /api/draft HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            s.sendall(b"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                       b"Content-Length: 1000\r\n\r\n")
             answer = b""
             with contextlib.suppress(OSError):
