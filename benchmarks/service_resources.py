@@ -129,8 +129,8 @@ def main() -> int:
         try:
             post(port, "/api/table/setup", {})
             time.sleep(5)  # the camera verifies the setup; then draft every islander
-            while get(port, "/api/state")["phase"] == "draft":
-                post(port, "/api/draft", {"islander": get(port, "/api/state")["drafts"][0]})
+            while picks := get(port, "/api/state").get("picks"):  # the draft's picks, sent as actions
+                post(port, "/api/act", {"action": picks[0]["action"]})
             time.sleep(5)
             idle, idle_cpu = sample(proc.pid, args.idle)
             stop = threading.Event()

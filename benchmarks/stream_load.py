@@ -217,8 +217,8 @@ def driver(port: int, every: float, stop: threading.Event, out: list[tuple[str, 
             move = ("new game", "/api/games", {"players": [{}, {}, {}], "seed": seed})
         elif state.get("verifying"):
             move = ("table set up", "/api/table/setup", {})
-        elif state["phase"] == "draft":
-            move = ("draft", "/api/draft", {"islander": state["drafts"][0]})
+        elif state.get("picks"):  # the draft: a pick is an action like any other
+            move = ("draft", "/api/act", {"action": state["picks"][0]["action"]})
         else:
             move = ("end turn", "/api/end-turn", {})
         status, _, took = call(port, "POST", move[1], move[2])
