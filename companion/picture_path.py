@@ -10,7 +10,8 @@ stage a method below in the same order:
    it cell by cell (:meth:`~PicturePath.verify_setup`), and nothing else happens.
 3. *stripped* (:meth:`~PicturePath._stripped`, with :func:`companion.sync.strip`): pieces the rules
    took off the table are set aside as a chore (``Status.to_clear``), pieces hidden under another
-   and pieces the players excused are counted where the game has them.
+   and pieces the players excused are counted where the game has them, and look-alike pieces are
+   named as the game expects them (``Game.alike``).
 4. *as the game has it*: in sync; a question, a step or a disagreement the picture settles is
    gone (:meth:`~PicturePath._as_the_game_has_it`).
 5. *read*: ``Game.reconcile`` outside the lock (a search may take a while, the panel must not
