@@ -134,7 +134,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         state = wait_until(page, base, lambda s: s["history"][-1:] == [f"play {first} 8s {first}-1:start"])
         page.wait_for_selector("#log li")
         assert page.locator("#log li").first.inner_text() == \
-            f"{who[first]} plays an 8: {first}-1 comes out onto its starting space"  # in words, not notation
+            f"{who[first]} plays an 8: {first} pawn 1 comes out onto its starting space"  # in words, not notation
         # the pawn is not on its starting space on the table yet: the companion says so, never "in sync"
         state = wait_until(page, base, lambda s: s["out_of_sync"] is not None)
         page.wait_for_selector("#sync-banner")
@@ -232,9 +232,9 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#moves button")
         assert page.locator("#moves button").nth(0).inner_text() == \
-            f"{who[first]} plays an 8: {first}-1 comes out onto its starting space"  # the moves in words
+            f"{who[first]} plays an 8: {first} pawn 1 comes out onto its starting space"  # the moves in words
         page.locator("#moves button").nth(0).click()
-        page.wait_for_selector(f"#replay-event:has-text('{who[first]} plays an 8: {first}-1 comes out')")
+        page.wait_for_selector(f"#replay-event:has-text('{who[first]} plays an 8: {first} pawn 1 comes out')")
         assert page.locator(f'g.piece[data-piece="{first}-1"]').count() == 1
         phone_sized(page, "the Replay page")
         turned_to(page, f'g.piece[data-piece="{first}-1"]')  # the frame shows the move replayed

@@ -122,7 +122,7 @@ def test_a_bump_made_in_two_tokens_is_said_as_a_bump_then_read(tmp_path: Path):
     table = Table(tmp_path, RACE, state)
     landed = moved(card(RACE.expected(state), "5"), yellow_1="T15", green_1=None)  # on top of green-1: unseen
     table.sees(landed)
-    assert table.calm() == "finish the 5: green-1 is bumped: put it in its home circle"
+    assert table.calm() == "finish the 5: the green pawn 1 is bumped: put it in its home circle"
     assert table.status.step.to_move == ("green-1",)  # the LEDs show green: green-1 goes home next
     table.sees(moved(landed, green_1="home-green-1"))
     assert table.session.state.history[-1] == "play yellow 5 yellow-1:5"
@@ -131,7 +131,7 @@ def test_a_bump_made_in_two_tokens_is_said_as_a_bump_then_read(tmp_path: Path):
     other = Table(tmp_path / "other", RACE, state)  # the other order: the bumped pawn home first
     first = moved(card(RACE.expected(state), "5"), green_1="home-green-1")
     other.sees(first)
-    assert other.calm() == "finish the 5: put yellow-1 on T15"
+    assert other.calm() == "finish the 5: put the yellow pawn 1 on T15"
     other.sees(moved(first, yellow_1="T15"))
     assert other.session.state.history[-1] == "play yellow 5 yellow-1:5"
 
@@ -144,10 +144,10 @@ def test_a_split_seven_is_steps_until_the_seven_steps_are_shared_out(tmp_path: P
     assert "the 7 card is laid" in table.calm()
     first = moved(laid, yellow_1="T3")
     table.sees(first)
-    assert table.calm() == "finish the 7: 4 more steps for yellow-2 or yellow-3"
+    assert table.calm() == "finish the 7: 4 more steps for the yellow pawn 2 or the yellow pawn 3"
     second = moved(first, yellow_2="T22")
     table.sees(second)
-    assert table.calm() == "finish the 7: put yellow-3 on T42"
+    assert table.calm() == "finish the 7: put the yellow pawn 3 on T42"
     table.sees(moved(second, yellow_3="T42"))
     assert table.session.state.history[-1] == "play yellow 7 yellow-1:3,yellow-2:2,yellow-3:2"
     assert table.status.step is None and table.status.out_of_sync is None
@@ -163,7 +163,7 @@ def test_a_seven_whose_first_part_alone_reads_as_a_whole_seven_waits_for_the_sec
     table = Table(tmp_path, RACE, state, hold=12.0)
     first = moved(card(RACE.expected(state), "7"), yellow_1="goal-yellow-3")
     table.sees(first)
-    assert table.calm() == "finish the 7: put yellow-2 on T22"
+    assert table.calm() == "finish the 7: put the yellow pawn 2 on T22"
     table.clock.now += 8.0  # the player thinks about where the two steps go
     assert not table.session.step_overdue() and table.session.state.history == ()
     table.sees(moved(first, yellow_2="T22"))
@@ -187,7 +187,7 @@ def test_a_swap_made_one_pawn_at_a_time(tmp_path: Path):
     table.calm()
     on_top = moved(lifted, yellow_1="T30", green_1=None)  # put down on green-1's space, on top of it
     table.sees(on_top)
-    assert table.calm() == "finish the swap: put green-1 on T10"
+    assert table.calm() == "finish the swap: put the green pawn 1 on T10"
     table.sees(moved(on_top, green_1="T10"))
     assert table.session.state.history[-1] == "play yellow swap green-1<>yellow-1"
 

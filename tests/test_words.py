@@ -63,10 +63,12 @@ def test_the_race_log_says_who_played_which_card_and_whom_it_bumped():
     state = race(*OUT, "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
                  "play red 2 red-1:2", "play yellow 5 yellow-1:5")
     log = RACE.view(state)["log"]
-    assert log[0] == "Ada plays a start card: yellow-1 comes out onto its starting space"
-    assert log[4] == "Ada plays a 13: yellow-1 moves to T12"
-    assert log[-1] == "Ada plays a 5: yellow-1 moves to T17 and bumps green-1 home"
+    assert log[0] == "Ada plays a start card: yellow pawn 1 comes out onto its starting space"
+    assert log[4] == "Ada plays a 13: yellow pawn 1 moves to T12"
+    assert log[-1] == "Ada plays a 5: yellow pawn 1 moves to T17 and bumps Bo's green pawn 1 home"
     assert RACE.view(state)["history"][-1] == "play yellow 5 yellow-1:5"  # the notation is kept
+    for line in (*log, *RACE.view(state)["standing"]):
+        race_readable(line)  # pawns by name everywhere a player reads, never "yellow-1"
     said = RACE.notes(race(*OUT, "play yellow 13s yellow-1:13", "play green 2 green-1:2", "play blue 2 blue-1:2",
                            "play red 2 red-1:2"), state)["said"]
     assert said == log[-1]
@@ -75,8 +77,8 @@ def test_the_race_log_says_who_played_which_card_and_whom_it_bumped():
 def test_the_race_says_a_swap_and_a_fold_with_the_players_names():
     state = race(*OUT, "play yellow 2 yellow-1:2", "play green 2 green-1:2", "play blue 2 blue-1:2",
                  "play red 2 red-1:2", "play yellow swap yellow-1<>green-1")
-    assert RACE.view(state)["log"][-1] == ("Ada plays the swap card: yellow-1 and green-1 change places "
-                                           "(yellow-1 to T17, green-1 to T1)")
+    assert RACE.view(state)["log"][-1] == ("Ada plays the swap card: yellow pawn 1 and Bo's green pawn 1 change "
+                                           "places (to T17 and T1)")
     fold = RACE.view(state)["turn_actions"][0]
     assert fold["label"] == "Bo folds" and readable(fold["confirm"]).startswith("Can Bo (green) play none")
     folded = RACE.apply(state, fold["action"])
@@ -89,7 +91,7 @@ def test_the_race_asks_and_refuses_in_sentences_naming_the_player():
     state = race()
     answer = RACE.reconcile(state, moved(RACE.expected(state), "yellow-1", "start-yellow"))
     summaries = sorted(readable(c.summary) for c in answer.choices)
-    assert summaries[0] == "Ada plays a 13: yellow-1 comes out onto its starting space"
+    assert summaries[0] == "Ada plays a 13: yellow pawn 1 comes out onto its starting space"
     again = race(*OUT, "play yellow 2 yellow-1:2")
     asked = RACE.reconcile(again, moved(RACE.expected(again), "green-1", "T17"))
     assert readable(asked.question).startswith("The card spot still shows the 2: did Bo play another 2?")
@@ -138,7 +140,7 @@ def test_the_race_standing_names_the_teams_by_their_players():
     lines = RACE.view(race(*OUT))["standing"]
     assert lines[0] == "No team has won yet."
     assert "Ada (yellow) and Cy (blue): 0 of 8 pawns locked" in [line.strip() for line in lines]
-    assert "yellow-1: the yellow starting space" in [line.strip() for line in lines]
+    assert "Ada's yellow pawn 1: the yellow starting space" in [line.strip() for line in lines]
 
 
 def test_the_games_page_says_the_race_winners_by_their_players_names():

@@ -23,8 +23,8 @@ from companion.games.partner_race.cards import CARDS, DECK, HAND
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
-from companion.games.partner_race.words import (choice_words, log_lines, name_of, piece_names, place_names,
-                                                    place_words, play_words)
+from companion.games.partner_race.words import (choice_words, log_lines, name_of, pawn_name, piece_names,
+                                                    place_names, place_words, play_words)
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
@@ -100,7 +100,8 @@ class Score:
         for pair in d["teams"]:
             out.append(f"  {' and '.join(who[c] for c in pair)}: {sum(d['locked'][c] for c in pair)} of 8 pawns locked")
         for pawn, info in d["pawns"].items():
-            out.append(f"    {pawn}: {place_words(pawn, info['where'])}{' (locked)' if info['locked'] else ''}")
+            out.append(f"    {pawn_name(self.state, pawn)}: {place_words(pawn, info['where'])}"
+                       f"{' (locked)' if info['locked'] else ''}")
         return out
 
 

@@ -19,7 +19,7 @@ from companion.games.partner_race.board import CARD_SPOT
 from companion.games.partner_race.cards import CARDS
 from companion.games.partner_race.rules import Play, RaceState
 from companion.games.partner_race.track import colour_of, goal
-from companion.games.partner_race.words import name_of
+from companion.games.partner_race.words import name_of, pawn_name
 
 CALM_HZ = 0.5  # a step breathes slowly: nothing is wrong, a hand is not finished yet
 
@@ -88,8 +88,8 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
     if all(left == lefts[0] for left in lefts):  # one way on: say exactly what is left
         left = lefts[0]
         bumped = [p for p in sorted(left) if left[p] == "home"]
-        parts = [f"{p} is bumped: put it in its home circle" for p in bumped] + \
-                [f"put {p} {_on(left[p])}" for p in sorted(left) if p not in bumped]
+        parts = [f"{pawn_name(state, p)} is bumped: put it in its home circle" for p in bumped] + \
+                [f"put {pawn_name(state, p)} {_on(left[p])}" for p in sorted(left) if p not in bumped]
         pawns = bumped + [p for p in sorted(left) if p not in bumped]
         return Reconciliation.partial(f"finish {what}: " + "; ".join(parts) + lay, pawns, "step")
     pawns = sorted({p for left in lefts for p in left}, key=lambda p: (colour_of(p) != mover, p))
@@ -97,8 +97,14 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
         steps = sorted({sum(s.how for s in play.steps if s.pawn in left and isinstance(s.how, int))
                         for play, left in fits})
         more = " or ".join(map(str, steps))
-        return Reconciliation.partial(f"finish the 7: {more} more steps for {' or '.join(pawns)}" + lay, pawns, "step")
-    return Reconciliation.partial(f"finish {what}: move {' or '.join(pawns)} as it plays" + lay, pawns, "step")
+        return Reconciliation.partial(f"finish the 7: {more} more steps for {_either(state, pawns)}" + lay, pawns,
+                                      "step")
+    return Reconciliation.partial(f"finish {what}: move {_either(state, pawns)} as it plays" + lay, pawns, "step")
+
+
+def _either(state: RaceState, pawns: list[str]) -> str:
+    """Pawns any of which may be moved, by name: "Ada's yellow pawn 2 or Ada's yellow pawn 3"."""
+    return " or ".join(pawn_name(state, p) for p in pawns)
 
 
 def step_light(state: RaceState, status: TableStatus, colours: Mapping[str, tuple[int, int, int]]) -> Light | None:

@@ -1,9 +1,10 @@
 """What the partner race says to players: plays, bumps and swaps in sentences, people by name.
 
 The action text (``play yellow 3 yellow-1:3``) is the log's and the API's machine form and must
-parse back; players read this instead: "Anna plays a 3: yellow-1 moves to T14 and bumps green-2
-home". Places are named as printed on the board (``T14``, the starting space, goal circle 2),
-players by the names given at setup, with their colour only where it helps tell them apart.
+parse back; players read this instead: "Anna plays a 3: yellow pawn 1 moves to T14 and bumps Bo's
+green pawn 2 home". Places are named as printed on the board (``T14``, the starting space, goal circle 2),
+players by the names given at setup, pawns by their colour and number with whose they are ("Bo's
+green pawn 2") unless the sentence already named the player whose own they are.
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ def pawn_name(state: RaceState, pawn: str) -> str:
     """A pawn as players point at it: "Ada's yellow pawn 1" (its owner, its colour and the number
     printed on it). The owner's name tells whose it is when a partner moves it."""
     colour, number = colour_of(pawn), pawn.rsplit("-", 1)[-1]
-    return f"{name_of(state, colour)}'s {colour} pawn {number}"
+    owner = name_of(state, colour)
+    return f"the {colour} pawn {number}" if owner == colour else f"{owner}'s {colour} pawn {number}"  # no name given
+
+
+def pawn_of(state: RaceState, pawn: str, player: str) -> str:
+    """A pawn in a sentence that already names ``player`` (a colour): "yellow pawn 1" when it is that
+    player's own, "Bo's green pawn 1" when it is anybody else's (a partner's, a pawn bumped)."""
+    return f"{player} pawn {pawn.rsplit('-', 1)[-1]}" if colour_of(pawn) == player else pawn_name(state, pawn)
 
 
 def card_name(card: str) -> str:
@@ -78,23 +86,26 @@ def place_words(pawn: str, pos: str) -> str:
     return pos
 
 
-def changes(before: Mapping[str, str], after: Mapping[str, str], movers: tuple[str, ...]) -> str:
-    """Where each moved pawn went and whom it bumped: "yellow-1 moves to T14 and bumps green-2 home"."""
+def changes(state: RaceState, player: str, after: Mapping[str, str], movers: tuple[str, ...]) -> str:
+    """Where each pawn ``player`` (a colour) moved went and whom it bumped: "yellow pawn 1 moves to
+    T14 and bumps Bo's green pawn 2 home" (``state``: the position before)."""
+    before = state.where
     parts = []
     for pawn in movers:
+        said = pawn_of(state, pawn, player)
         if before.get(pawn) == after.get(pawn):
-            parts.append(f"{pawn} stays on {place_words(pawn, after.get(pawn, 'home'))}")
+            parts.append(f"{said} stays on {place_words(pawn, after.get(pawn, 'home'))}")
             continue
         to = after.get(pawn, "home")
         if to == "home":  # it landed on a protected stack of another colour and went home itself
-            parts.append(f"{pawn} lands on a pair of another colour and goes back home")
+            parts.append(f"{said} lands on a pair of another colour and goes back home")
         elif to == "start":
-            parts.append(f"{pawn} comes out onto its starting space")
+            parts.append(f"{said} comes out onto its starting space")
         else:
-            parts.append(f"{pawn} moves to {place_words(pawn, to)}")
+            parts.append(f"{said} moves to {place_words(pawn, to)}")
     bumped = sorted(p for p in before if p not in movers and before[p] != "home" and after.get(p) == "home")
     if bumped:
-        parts[-1] += f" and bumps {' and '.join(bumped)} home"
+        parts[-1] += f" and bumps {' and '.join(pawn_of(state, p, player) for p in bumped)} home"
     return ", ".join(parts) if parts else "no pawn moves"
 
 
@@ -133,20 +144,20 @@ def play_words(state: RaceState, action: Action, after: Mapping[str, str] | None
         return f"{name_of(state, action.colour)} folds and gives up the rest of this deal"
     if isinstance(action, Correct):
         moved = [f"the card on the spot from {a} to {b}" if p == "card" else
-                 f"{p} from {place_words(p, a)} to {place_words(p, b)}" for p, a, b in action.moves]
+                 f"{pawn_name(state, p)} from {place_words(p, a)} to {place_words(p, b)}" for p, a, b in action.moves]
         return "The table was corrected by hand: " + "; ".join(moved)
     who, card = name_of(state, action.colour), action.card
     if action.swap is not None:
         a, b = action.swap
-        return (f"{who} plays the swap card: {a} and {b} change places ({a} to {place_words(a, before.get(b, '?'))}, "
-                f"{b} to {place_words(b, before.get(a, '?'))})")
+        return (f"{who} plays the swap card: {pawn_of(state, a, action.colour)} and {pawn_of(state, b, action.colour)} "
+                f"change places (to {place_words(a, before.get(b, '?'))} and {place_words(b, before.get(a, '?'))})")
     movers = tuple(dict.fromkeys(s.pawn for s in action.steps))
     if after is None:
-        said = ", ".join(f"{s.pawn} comes out" if s.how == "start" else
-                         f"{s.pawn} moves {abs(int(s.how))} {'back' if int(s.how) < 0 else 'forward'}"
-                         for s in action.steps)
+        said = ", ".join(f"{pawn_of(state, s.pawn, action.colour)} comes out" if s.how == "start" else
+                         f"{pawn_of(state, s.pawn, action.colour)} moves {abs(int(s.how))} "
+                         f"{'back' if int(s.how) < 0 else 'forward'}" for s in action.steps)
         return f"{who} plays {card_words(card)}: {said}"
-    return f"{who} plays {card_words(card)}: {changes(before, after, movers)}"
+    return f"{who} plays {card_words(card)}: {changes(state, action.colour, after, movers)}"
 
 
 # The log in words needs where the pawns stood before each play (a bump is not in the notation), so
