@@ -37,7 +37,7 @@ ALIKE = {"T": "tile", "W": "wall", "m": "mountain"}  # a look-alike piece's kind
 NUMBERED = {"tile": tile_id, "wall": wall_id, "mountain": mountain_id}
 SUPPLIES = (TILE_SUPPLY, MOUNTAIN_SUPPLY)
 MAX_DEPTH = 24        # actions in one reading: a long collect-and-drop movement and the turn's action
-MAX_STATES = 20000    # positions a reading looks at before it gives up
+MAX_STATES = 4000     # positions a reading looks at before it gives up (a second or two on a Pi)
 
 
 def kind_of(piece: str) -> str | None:
@@ -145,8 +145,13 @@ def _state_form(state: TileRaceState) -> frozenset[tuple[str, tuple[str, ...]]]:
 
 
 def _key(state: TileRaceState) -> tuple[object, ...]:
+    """A position as far as what can still follow goes: two paths of a movement that reach the same
+    square with the same tiles collected and left are one position (the order they went in only
+    changes the words of the reading), which keeps a search along long chains of tiles small."""
+    mv = state.moving
+    under_way = None if mv is None else (mv.pawn, mv.origin, frozenset(mv.taken), frozenset(mv.dropped), mv.dropping)
     return (tuple(sorted(state.pawns.items())), state.tiles, state.walls, state.mountains, state.mountains_left,
-            state.turn, state.removed, state.moving, state.moved, state.acted, state.supply, state.lost)
+            state.turn, state.removed, under_way, state.moved, state.acted, state.supply, state.lost)
 
 
 def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
@@ -157,12 +162,16 @@ def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
     walls = {c for c, ps in seen.items() if any(kind_of(p) == "wall" for p in ps)}
     peaks = {c for c, ps in seen.items() if any(kind_of(p) == "mountain" for p in ps)}
     covered = {c for c, ps in seen.items() if any(kind_of(p) != "tile" for p in ps)}  # a tile may lie under
+    gone = state.tiles - flat - covered  # tiles the picture no longer shows: collected this movement
     mv = state.moving
     for action in rules._steps(state):  # one square at a time
         assert isinstance(action, Move)
         to = action.path[-1]
         if mv is not None and mv.dropping and mv.carried > 0 and to != OUT and to not in flat | covered:
             continue  # a tile would be left there, and the picture shows none
+        if mv is not None and not mv.dropping and mv.carried > 0 and to not in state.tiles and \
+                not gone <= set(mv.taken):
+            continue  # the collect phase would end with a tile the picture lacks still on the grid
         yield action
     if mv is not None:
         yield Undo(colour)
@@ -212,7 +221,7 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconc
         choices = tuple(Choice(tuple(str(a) for a in _joined(path)), _summary(state, path, after))
                         for path, after in readings[:6])
         return Reconciliation(choices)
-    return _why_not(state, picture)
+    return _why_not(state, picture, gave_up=len(visited) >= MAX_STATES)
 
 
 def _joined(path: Sequence[Action]) -> list[Action]:
@@ -258,7 +267,7 @@ def _summary(state: TileRaceState, path: Sequence[Action], after: TileRaceState)
     return f"{state.name_of(state.active)}: " + "; ".join(words)
 
 
-def _why_not(state: TileRaceState, picture: Picture) -> Reconciliation:
+def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> Reconciliation:
     """No play leads to the picture: a pawn in a hand is a step; otherwise out of sync, naming the pieces."""
     have = expected(state)
     shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
@@ -268,8 +277,13 @@ def _why_not(state: TileRaceState, picture: Picture) -> Reconciliation:
                                       "step")
     moved = sorted(p for p, c in shown.items() if p in state.pawns and c != where_pawn(state, p))
     changed = sorted({c for c in set(have) | set(picture) if _form({c: have.get(c, ())}) != _form({c: picture.get(c, ())})})
-    return Reconciliation.illegal(f"no play of {state.active} leaves the table like this (it differs on "
-                                  f"{', '.join(changed[:6]) or 'no place'})", moved, "move")
+    where = ", ".join(changed[:6]) or "no place"
+    if gave_up:  # a movement along so many tiles that the search stopped: the players say what it was
+        return Reconciliation.illegal(f"no play of {state.name_of(state.active)} found in the {MAX_STATES} positions "
+                                      f"looked at leaves the table like this (it differs on {where}): if it was a "
+                                      "legal turn, record it on the panel as a correction", moved, "search")
+    return Reconciliation.illegal(f"no play of {state.name_of(state.active)} leaves the table like this (it differs "
+                                  f"on {where})", moved, "move")
 
 
 def correction(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
