@@ -270,13 +270,23 @@ def test_the_race_is_blocked_when_nobody_can_move_nor_act_and_ends_with_no_winne
 # ------------------------------------------------------------------------------ text and saved forms
 def test_actions_and_edges_read_back_as_written():
     for text in ("move red-1 C3>C4>C5>out", "tile blue A3", "wall red C5|C6", "remove green B2|C2",
-                 "mountain yellow D4", "undo red", "pass blue"):
+                 "mountain yellow D4", "undo red", "pass blue",
+                 "correct red red-1@C4,red-2@start,blue-1@out-A1,blue-2@A7 tiles=A3,B4 walls=C5|C6 mountains=-"):
         assert str(parse_action(text)) == text
     assert parse_edge("C6|C5") == edge("C5", "C6") == "C5|C6"
     for bad, why in (("wall red C5|D6", "side by side"), ("move red-1 out>C4", "last step"),
                      ("tile red Z9", "not a square"), ("jump red-1 C4", "write one of"), ("move purple-1 C4", "pawn")):
         with pytest.raises(NotationError, match=why):
             parse_action(bad)
+
+
+def test_a_correction_sets_the_table_as_the_players_say_and_refuses_one_no_play_leaves():
+    s = act(table(red_1="C3", tiles="E5"), "move red-1 C4")
+    fixed = act(s, "correct red red-1@C5,red-2@start,blue-1@start,blue-2@start tiles=E5,F5 walls=B2|B3 mountains=-")
+    assert fixed.pawns["red-1"] == "C5" and fixed.tiles == {"E5", "F5"} and fixed.walls == {"B2|B3"}
+    assert fixed.supply == TILES - 3 and fixed.active == "red" and fixed.moved  # the action is still owed
+    with pytest.raises(IllegalMoveError, match="nothing moves onto a mountain"):
+        act(s, "correct red red-1@D4,red-2@start,blue-1@start,blue-2@start tiles=E5 walls=- mountains=D4")
 
 
 def test_a_saved_state_no_play_can_reach_is_refused_by_name():
