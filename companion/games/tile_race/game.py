@@ -70,6 +70,18 @@ def _names(state: TileRaceState) -> dict[str, str]:
     return out
 
 
+def _log(state: TileRaceState) -> list[str]:
+    """The history in the players' words: who did it, and each pawn as players call it."""
+    out = []
+    for text in state.history:
+        action = rules.parse_action(text)
+        words = table.said(action)
+        if isinstance(action, Move):  # the player is named first: their pawn by colour and number
+            words = words.replace(action.pawn, f"{action.colour} pawn {action.pawn[-1]}", 1)
+        out.append(f"{state.name_of(action.colour)}: {words}")
+    return out
+
+
 def _places(state: TileRaceState) -> dict[str, str]:
     """Places not called as printed: an edge by the squares it lies between, start spaces, supplies."""
     out: dict[str, str] = {}
@@ -201,8 +213,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "walls": sorted(state.walls), "moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),
-                "log": [f"{state.name_of(h.split()[1].rpartition('-')[0] if h.startswith('move ') else h.split()[1])}: "
-                        f"{table.said(rules.parse_action(h))}" for h in state.history],
+                "log": _log(state),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": False, "turn_actions": []}
 
