@@ -16,7 +16,10 @@ The FOG's steps: ``Game.reconcile`` on N pictures (default 300) of a swap, push,
 made by hand one token at a time, only one of its tokens put down yet (the pushed islander before
 its pusher, say): a step, found after a search bounded to ``steps.STEP_NODES`` positions per tier
 (with ``--whole-search`` the unbounded search on the same pictures is timed as well, for
-comparison: seconds a picture at worst).
+comparison: seconds a picture at worst). It prints how these pictures were read: a step, a step
+holding a whole reading (an own islander pushed on first is also its own run), a whole move at once
+(logged before the rest of the move comes: a move nobody made) or out of sync; and, for the full
+turns, how many are held as a step because they are also the first token of a push or swap.
 
 Prints p50/p99/max in milliseconds for both, with the race's figures as multiples of The FOG's.
 
@@ -71,7 +74,7 @@ def random_turns(count: int, seed: int):  # type: ignore[no-untyped-def]
             if not moves:
                 break
             state = apply_move(state, rng.choice(moves))
-        if state is before:
+        if state is before or GAME.expected(state) == GAME.expected(before):  # the session reads no such picture
             continue
         yield before, state
         made += 1
@@ -103,22 +106,26 @@ def fog_first_tokens(count: int, seed: int):  # type: ignore[no-untyped-def]
             return
 
 
-def fog_steps(count: int, seed: int, whole: bool) -> tuple[list[float], list[float], int]:
+def fog_steps(count: int, seed: int, whole: bool) -> tuple[list[float], list[float], dict[str, int]]:
     """Milliseconds of ``Game.reconcile`` on pictures part-way through a move (and of the unbounded
-    search on them when ``whole``), and how many were read as a step."""
+    search on them when ``whole``), and how the pictures were read: a step ("step"), a step that
+    holds a whole reading to settle if nothing more moves ("step, a reading held"), a whole move at
+    once ("whole move": the session would log it before the rest of the move comes, a move nobody
+    made) or out of sync."""
     bounded: list[float] = []
     unbounded: list[float] = []
-    steps = 0
+    read = dict.fromkeys(("step", "step, a reading held", "whole move", "out of sync"), 0)
     for before, seen in fog_first_tokens(count, seed):
         start = time.perf_counter()
         answer = GAME.reconcile(before, seen)
         bounded.append((time.perf_counter() - start) * 1000)
-        steps += answer.part_way
+        read["step, a reading held" if answer.part_way and answer.ok else "step" if answer.part_way
+             else "whole move" if answer.ok else "out of sync"] += 1
         if whole:
             start = time.perf_counter()
             explain(before, seen)
             unbounded.append((time.perf_counter() - start) * 1000)
-    return sorted(bounded), sorted(unbounded), steps
+    return sorted(bounded), sorted(unbounded), read
 
 
 def race_positions(count: int, seed: int):  # type: ignore[no-untyped-def]
@@ -238,6 +245,7 @@ def main() -> int:
     times: list[float] = []
     readings: list[float] = []
     asked = 0
+    held = 0  # read as a step holding the reading: a whole turn that is also the first token of a longer move
     failures = 0
     searched: list[int] = []
     for before, after in random_turns(args.turns, args.seed):
@@ -250,6 +258,7 @@ def main() -> int:
         reading = GAME.reconcile(before, after.placement)
         readings.append((time.perf_counter() - start) * 1000)
         asked += reading.question is not None
+        held += reading.part_way
     times.sort()
     readings.sort()
 
@@ -263,13 +272,16 @@ def main() -> int:
     print(f"  positions searched: median {statistics.median(searched):.0f}, max {max(searched)}; "
           f"unexplained: {failures}")
     print(f"reconcile (what the session runs): p50 {pct(50, readings):.1f} ms   p99 {pct(99, readings):.1f} ms   "
-          f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}")
+          f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}; "
+          f"held as a step (the first token of a push or swap too): {held}")
 
     if args.steps > 0:
-        bounded, unbounded, steps = fog_steps(args.steps, args.seed, args.whole_search)
+        bounded, unbounded, read = fog_steps(args.steps, args.seed, args.whole_search)
         print(f"reconcile of one token of a swap or push put down (a step, search bounded to {STEP_NODES} "
               f"positions a tier): p50 {pct(50, bounded):.1f} ms   p99 {pct(99, bounded):.1f} ms   "
-              f"max {bounded[-1]:.1f} ms; {steps} of {len(bounded)} pictures read as a step")
+              f"max {bounded[-1]:.1f} ms")
+        print(f"  read as: " + ", ".join(f"{kind} {n}" for kind, n in read.items())
+              + f" (of {len(bounded)} pictures; a whole move is one the session logs before the rest comes)")
         if unbounded:
             print(f"  the whole search on the same pictures: p50 {pct(50, unbounded):.1f} ms   "
                   f"p99 {pct(99, unbounded):.1f} ms   max {unbounded[-1]:.1f} ms")

@@ -352,11 +352,17 @@ def test_resuming_the_game_being_played_changes_nothing(companion: Companion, cl
 
 def test_an_own_islander_running_alone_is_read_as_its_own_run_not_as_a_push_and_back(tmp_path: Path):
     # The same picture as a push by black's leader and a run back, but the elder is black's too:
-    # its own one-field run is what a player most likely made, and it is cheaper. Applied, not asked.
+    # its own one-field run is what a player most likely made, and it is cheaper. Never asked: it is
+    # also the first token of the leader's push, so it waits calmly for the hold time (the leader
+    # may follow), then the run is applied.
     a = nb(E, "NW")
     state = position({E: "blue-leader-1", a: "blue-elder-1"}, {"blue-leader-1": "black", "blue-elder-1": "black"})
-    session = table_session(tmp_path, state)
+    now = [0.0]
+    session = table_session(tmp_path, state, clock=lambda: now[0])
     session.on_stable_change(moved(state.placement, blue_elder_1=nb(a, "NW")))
+    assert session.status.step is not None and session.status.decision == [] and session.state.history == ()
+    now[0] += 12.0
+    assert not session.step_overdue() and session.status.out_of_sync is None
     assert session.status.decision == [] and session.state.history[-1] == f"move run blue-elder-1 {a}>{nb(a, 'NW')}"
     assert session.state.mp_left == 6
 

@@ -370,6 +370,52 @@ def test_a_correction_the_rules_refuse_while_a_move_is_under_way_leaves_the_step
     assert table.session.state.history[-1] == str(move) and table.status.step is None
 
 
+OWN_PUSH = "move push red-elder-2 A3>B3"  # black's red elder (pushes) pushes black's green commoner on to C2
+OWN_RUN = "move run green-commoner-1 B3>C2"  # ...which is also what the commoner's own run leaves
+
+
+def test_an_own_islander_pushed_and_put_down_before_its_pusher_is_one_push_never_two_runs(tmp_path: Path):
+    """Black's red elder pushes black's own green commoner on; the hand puts the commoner down
+    first. That picture is by itself a legal run of the commoner: read at once, the elder's move
+    would be read next as a run of its own, and the log would hold two runs nobody made. It is a
+    step holding that run: the table says calmly what may come, the elder follows, and the push is
+    read, once."""
+    state = fog_positions(seed=7, wanted=12)[11]
+    push = next(m for m in legal_movements(state) if str(m) == OWN_PUSH)
+    after = apply_move(state, push)
+    table = Table(tmp_path, FOG, state)
+    table.sees(first_token(state, after, "green-commoner-1"))
+    says = table.calm()
+    assert says == ("finish the move (the red elder (pushes) pushes the green commoner (crosses)): put the red elder "
+                    "(pushes) on B3; or leave it as it is: the green commoner (crosses) runs from B3 to C2 (1 MP)")
+    assert table.status.step.to_move == ("red-elder-2",) and table.session.state.history == state.history
+    table.clock.now += 5.0  # the hand reaches for the elder
+    assert not table.session.step_overdue()
+    table.sees(after.placement)
+    made = [h for h in table.session.state.history[len(state.history):] if h.startswith("move")]
+    assert made == [OWN_PUSH] and table.session.state.mp_left == after.mp_left
+    table.clock.now += 60.0  # long after: nothing held comes back as a second move
+    assert not table.session.step_overdue() and table.status.step is None
+    assert "out-of-sync" not in table.events and "decision-needed" not in table.events
+
+
+def test_a_run_that_could_start_a_push_is_read_as_the_run_once_nothing_more_moves(tmp_path: Path):
+    """The same table, but black meant the commoner's run: nothing more moves. Once the hold time
+    has passed the run is read, without a question and without red."""
+    state = fog_positions(seed=7, wanted=12)[11]
+    run = next(m for m in legal_movements(state) if str(m) == OWN_RUN)
+    table = Table(tmp_path, FOG, state, hold=10.0)
+    table.sees(apply_move(state, run).placement)
+    table.calm()
+    assert table.session.state.history == state.history
+    table.clock.now += 10.0
+    assert not table.session.step_overdue()  # not out of sync: the run it held is settled
+    assert list(table.session.state.history[len(state.history):]) == [OWN_RUN]
+    assert table.session.state.mp_left == state.mp_left - 1
+    assert table.status.step is None and not table.status.decision and table.status.out_of_sync is None
+    assert "out-of-sync" not in table.events and "decision-needed" not in table.events
+
+
 def test_run_as_installed_says_the_card_laid_calmly_and_a_play_left_half_done_goes_out_of_sync(tmp_path: Path):
     """`fog-companion run --game partner-race` as a process without standard input, its hold time set
     short in the config: the card laid on its simulated table is a step on /api/state, left alone it

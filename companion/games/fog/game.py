@@ -301,6 +301,15 @@ class FogGame(Game[GameState, FogAction]):
         choices = tuple(_choice(state, o) for o in answer.options)
         question = hidden_in(state, answer.options[0], target)
         if question is None:
+            # an own islander pushed one field on and put down before its pusher is also that islander's
+            # run: read at once, the pusher's move would be read as a second run nobody made. So a whole
+            # reading that is also the first token of a longer move is a step holding the reading: the
+            # rest of the move is read as the whole move, or the reading settles after the hold time
+            step = steps.part_way(state, target, read=True)
+            if step is not None:
+                return replace(step, choices=choices,
+                               step=f"{step.step}; or leave it as it is: {choices[0].summary[:1].lower()}"
+                                    f"{choices[0].summary[1:]}")
             return Reconciliation(choices)
         if steps.back_or_foreign(state, answer.options[0].movements, target):
             # "pushed and ran back" is also the pushed islander put on first, the pusher still to come: a

@@ -14,6 +14,13 @@ way of every islander of the colour within the MP left, up to 11 s was seen). So
 reconcile first searches at most :data:`STEP_NODES` positions in each of its tiers, which is far
 more than the readings such a picture has need (a push and a run back: a few dozen), then looks
 for a step here, and only for a picture that is no step either goes on to the whole search.
+
+A picture can also be a whole legal move by itself and the first token of a longer one: an own
+islander pushed one field on and put down before its pusher is also that islander's run. Read at
+once, the pusher put down next was read as a second move (two moves nobody made, charged); so the
+game's reconcile asks :func:`part_way` with ``read`` and, when a longer move still has to move a
+token the picture left where it was, answers a step that holds the reading (settled by the session
+if nothing more moves within the hold time).
 """
 
 from __future__ import annotations
@@ -28,24 +35,28 @@ from companion.games.fog.words import names, piece_name
 
 MOVE_LIMIT = 20_000  # complete moves looked at (a guard: a turn offers a few hundred)
 STEP_NODES = 250  # positions per tier the reading searches before a step is looked for (see above)
+MOVED_BESIDE_MOVER = 3  # the most tokens one move moves beside its mover (an enhanced push of three)
 VERBS = {"swap": "swaps with", "push": "pushes", "pull": "pulls back", "drive-off": "drives off"}
 
 
 def _moves(rules: Rules, pos: Pos, islander: str, done: tuple[Movement, ...], visited: dict[str, set[str]],
-           depth: int = 0) -> Iterator[tuple[tuple[Movement, ...], Pos, dict[str, set[str]]]]:
-    """Every complete move of one islander: its movements, the position after, and every field each
-    token passes on the way (the tokens it moves included)."""
+           moved: dict[str, str], depth: int = 0
+           ) -> Iterator[tuple[tuple[Movement, ...], dict[str, str], dict[str, set[str]]]]:
+    """Every complete move of one islander: its movements, the field each token it moves ends on
+    (the others stay: a whole position per move made this search several times slower), and every
+    field each token passes on the way (the tokens it moves included)."""
     for step in movements_from(rules, pos, islander):
         seen = {p: set(cells) for p, cells in visited.items()}
         seen.setdefault(islander, set()).update(step.movement.path)
+        ends = dict(moved)
         for piece, src, dst in step.relocations:
             seen.setdefault(piece, set()).update((src, dst))
-        nxt = apply_step(pos, step)
+            ends[piece] = dst
         chain = done + (step.movement,)
         if not step.pending:
-            yield chain, nxt, seen
+            yield chain, ends, seen
         elif depth < 9:
-            yield from _moves(rules, nxt, islander, chain, seen, depth + 1)
+            yield from _moves(rules, apply_step(pos, step), islander, chain, seen, ends, depth + 1)
 
 
 def _where(placement: Mapping[str, Sequence[str]]) -> dict[str, str] | None:
@@ -59,9 +70,15 @@ def _where(placement: Mapping[str, Sequence[str]]) -> dict[str, str] | None:
     return out
 
 
-def part_way(state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliation | None:
+def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool = False) -> Reconciliation | None:
     """The picture as a step of a move still being made by hand, or None: no continuation of one
-    legal move of the active colour reaches it."""
+    legal move of the active colour reaches it.
+
+    ``read``: the picture is also a whole legal move by itself (an own islander pushed one field on,
+    put down before its pusher, is also that islander's run). Then only a longer move that still
+    moves a token the picture left where it was (the pusher) makes it a step: a run is never held
+    back as the first field of a longer run of the same islander, as a hand puts a token down where
+    it goes."""
     if state.phase != "moving":
         return None
     board = state.board_data
@@ -71,22 +88,23 @@ def part_way(state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliat
     changed = sorted(p for p in before if after.get(p) != before[p])
     if not changed or any(p in board.obstacles for p in changed):
         return None
+    if read and len(changed) > MOVED_BESIDE_MOVER:  # a whole turn of moves: no one move still to finish moves them all
+        return None
     rules, pos = Rules.of(state), Pos.of(state)
     fits: list[tuple[tuple[Movement, ...], dict[str, str], set[str]]] = []  # a move, what is left, who it moves
     looked = 0
     for islander in sorted(rules.movers):
         if islander not in before:
             continue
-        for chain, end, visited in _moves(rules, pos, islander, (), {}):
+        for chain, ends, visited in _moves(rules, pos, islander, (), {}, {}):
             looked += 1
             if looked > MOVE_LIMIT:
                 return None
-            final = {p: c for c, ps in end.occ.items() for p in ps}
-            if all(after[p] == final.get(p) or after[p] in visited.get(p, ()) if p in after
-                   else final.get(p) != before[p] for p in changed):
-                left = {p: c for p, c in final.items() if c != before.get(p) and after.get(p) != c}
-                if left:
-                    fits.append((chain, left, {p for p, c in final.items() if c != before.get(p)}))
+            if all(after[p] == ends.get(p, before[p]) or after[p] in visited.get(p, ()) if p in after
+                   else ends.get(p, before[p]) != before[p] for p in changed):
+                left = {p: c for p, c in ends.items() if c != before.get(p) and after.get(p) != c}
+                if left and (not read or any(p not in changed for p in left)):
+                    fits.append((chain, left, {p for p, c in ends.items() if c != before.get(p)}))
     if not fits:
         return None
     return Reconciliation.partial(_words(state.board_data, fits), sorted({p for _, left, _ in fits for p in left}),
