@@ -100,7 +100,7 @@ def fog_first_tokens(count: int, seed: int):  # type: ignore[no-untyped-def]
         token = rng.choice(tokens)
         seen = {c: [p for p in ps if p != token] for c, ps in before.placement.items()}
         seen.setdefault(after.where[token], []).append(token)
-        yield before, {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}
+        yield before, {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}, move, after
         made += 1
         if made >= count:
             return
@@ -114,13 +114,24 @@ def fog_steps(count: int, seed: int, whole: bool) -> tuple[list[float], list[flo
     made) or out of sync."""
     bounded: list[float] = []
     unbounded: list[float] = []
-    read = dict.fromkeys(("step", "step, a reading held", "whole move", "out of sync"), 0)
-    for before, seen in fog_first_tokens(count, seed):
+    read = dict.fromkeys(("step", "step, a reading held", "whole move", "out of sync", "finished: the move made",
+                          "finished: two or more moves", "finished: another reading"), 0)
+    for before, seen, move, after in fog_first_tokens(count, seed):
         start = time.perf_counter()
         answer = GAME.reconcile(before, seen)
         bounded.append((time.perf_counter() - start) * 1000)
         read["step, a reading held" if answer.part_way and answer.ok else "step" if answer.part_way
              else "whole move" if answer.ok else "out of sync"] += 1
+        # the rest of the move put down: what the log holds then, as the session reads it (a whole
+        # move read at once is applied, the rest read from there; a step is read from before)
+        state = before
+        if answer.ok and not answer.part_way and not answer.ambiguous:
+            for action in answer.choices[0].actions:
+                state = GAME.apply(state, action)
+        rest = GAME.reconcile(state, GAME.expected(after))
+        logged = list(state.history[len(before.history):]) + (list(rest.choices[0].actions) if rest.ok else [])
+        read["finished: the move made" if logged == [str(move)] else
+             "finished: two or more moves" if len(logged) > 1 else "finished: another reading"] += 1
         if whole:
             start = time.perf_counter()
             explain(before, seen)
