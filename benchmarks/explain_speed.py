@@ -12,6 +12,9 @@ stack sometimes hidden beneath the other), a play half done (the card laid and n
 first parts of a 7, a pawn landed on the one it bumps, one pawn of a swap lifted) and wrong
 pictures (a pawn on a random space, another card on the spot, no card laid, a pawn gone).
 
+The FOG move by move: ``Game.reconcile`` on N pictures (default 600) of one random legal move each,
+as the table is read at play, and how many are held as a step.
+
 The FOG's steps: ``Game.reconcile`` on N pictures (default 300) of a swap, push, pull or drive-off
 made by hand one token at a time, only one of its tokens put down yet (the pushed islander before
 its pusher, say): a step, found after a search bounded to ``steps.STEP_NODES`` positions per tier
@@ -23,7 +26,8 @@ turns, how many are held as a step because they are also the first token of a pu
 
 Prints p50/p99/max in milliseconds for both, with the race's figures as multiples of The FOG's.
 
-    python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--steps 300] [--whole-search] [--seed 1]
+    python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--moves 600] [--steps 300]
+                                       [--whole-search] [--seed 1]
 """
 
 from __future__ import annotations
@@ -104,6 +108,25 @@ def fog_first_tokens(count: int, seed: int):  # type: ignore[no-untyped-def]
         made += 1
         if made >= count:
             return
+
+
+def fog_single_moves(count: int, seed: int) -> tuple[list[float], int]:
+    """Milliseconds of ``Game.reconcile`` on the picture of one random legal move (what the table
+    shows move by move), and how many are held as a step (a whole move that is also the first token
+    of a longer one, read once the rest comes or the hold time passes)."""
+    rng = random.Random(seed)
+    out: list[float] = []
+    held = 0
+    for before, _after in random_turns(count, seed):
+        move = rng.choice(list(legal_movements(before)))
+        after = apply_move(before, move)
+        if GAME.expected(after) == GAME.expected(before):
+            continue
+        start = time.perf_counter()
+        answer = GAME.reconcile(before, after.placement)
+        out.append((time.perf_counter() - start) * 1000)
+        held += answer.part_way
+    return sorted(out), held
 
 
 def fog_steps(count: int, seed: int, whole: bool) -> tuple[list[float], list[float], dict[str, int]]:
@@ -248,6 +271,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=1000, help="The FOG's random full turns")
     parser.add_argument("--pictures", type=int, default=1000, help="the partner race's random pictures")
+    parser.add_argument("--moves", type=int, default=600, help="The FOG's pictures of one random move")
     parser.add_argument("--steps", type=int, default=300, help="The FOG's pictures part-way through a move")
     parser.add_argument("--whole-search", action="store_true",
                         help="also time the unbounded search on the pictures part-way (slow)")
@@ -286,6 +310,11 @@ def main() -> int:
           f"max {readings[-1]:.1f} ms; turns whose reading the players are asked to confirm: {asked}; "
           f"held as a step (the first token of a push or swap too): {held}")
 
+    if args.moves > 0:
+        single, held_single = fog_single_moves(args.moves, args.seed)
+        print(f"reconcile of one move's picture (the table read move by move): p50 {pct(50, single):.1f} ms   "
+              f"p99 {pct(99, single):.1f} ms   max {single[-1]:.1f} ms; held as a step (the first token of a "
+              f"push or swap too): {held_single} of {len(single)}")
     if args.steps > 0:
         bounded, unbounded, read = fog_steps(args.steps, args.seed, args.whole_search)
         print(f"reconcile of one token of a swap or push put down (a step, search bounded to {STEP_NODES} "
