@@ -24,7 +24,7 @@ from companion.games import Game, get_game
 from companion.picture_path import PicturePath
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import OutOfSync, Snapshot, Status, _canonical, final_picture_check
+from companion.sync import OutOfSync, Snapshot, Status, _canonical, final_picture_check, told
 from companion.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
@@ -235,8 +235,8 @@ class Session(PicturePath, WayOut):
         """Apply an action given by a person (a pick, end turn, ...), logged and published.
 
         While the table and the game disagree nothing new starts: the disagreement would be
-        carried into the next turn and blamed on it. ``force`` is for the rules' own clock (the
-        hourglass ends the turn with what was confirmed, whatever the table shows).
+        carried into the next turn and blamed on it. ``force`` is for the rules' own clock (a turn
+        timer ends the turn with what was confirmed, whatever the table shows).
         """
         with self._lock:
             self._game()
@@ -246,8 +246,8 @@ class Session(PicturePath, WayOut):
                                    "the camera has not checked the setup yet")
             if not force:
                 self._must_agree()
-            asked = self.status.copy()
-            self.status.decision, self.status.question = [], None  # (the hourglass) a reading of the old turn
+            asked, before = self.status.copy(), self.state
+            self.status.decision, self.status.question = [], None  # (a turn timer) a reading of the old turn
             try:
                 self._apply(action)
             except Exception:  # refused: nothing changed, and no page may be left asking what the session dropped
@@ -255,7 +255,7 @@ class Session(PicturePath, WayOut):
                 st.decision, st.question, st.step = asked.decision, asked.question, asked.step
                 raise
             self._forced()
-            self._check_sync(f"'{action}'")
+            self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
             return self.state
 
     def _must_agree(self) -> None:
@@ -274,12 +274,19 @@ class Session(PicturePath, WayOut):
                                  "back first")
 
     def end_turn(self, reason: str = "panel") -> Any:
+        """End the turn. A step holding a whole move (a move that could also have gone on) is read
+        as that move first: a player who ends the turn says nothing more is coming, so nobody waits
+        out the hold time for the companion to see it."""
         with self._lock:
             self._game()
+            step = self.status.step
+            if step is not None and step.reading is not None and not self.status.view_blocked:
+                self.status.step = None
+                self._settle(step.reading, step.seen)  # several readings: asked, and the turn waits for it
             action = self.game.end_turn_action(self.state, reason)
             if action is None:
                 raise SessionError("there is no turn to end now")
-        return self.act(str(action), force=reason == "hourglass")
+        return self.act(str(action))
 
     def timer_expired(self, timer_key: tuple[Any, ...]) -> None:
         """A turn timer ran out: its expiry action, if that turn is still the one running."""
@@ -289,7 +296,7 @@ class Session(PicturePath, WayOut):
             timer = self.game.turn_timer(self.state)
             if timer is None or timer.key != timer_key:
                 return  # the turn ended meanwhile: the timer is stale
-            self.act(timer.on_expiry, force=True)  # the hourglass ends the turn with what was confirmed
+            self.act(timer.on_expiry, force=True)  # ends the turn with what was confirmed
 
     def _apply(self, action: str) -> None:
         before = self.state
@@ -314,13 +321,13 @@ class Session(PicturePath, WayOut):
             seq = self._log("undo", {"undone": self._states[-1][0]})
             if seq is not None:
                 self.last_seq = seq
-            undone = self._states.pop()[0]
+            undone, gone = self._states.pop()
             self._version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
             self._publish("undone", {"state": self.game.to_json(new),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
-            self._check_sync(f"undoing '{undone}'")
+            self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:

@@ -416,6 +416,23 @@ def test_a_run_that_could_start_a_push_is_read_as_the_run_once_nothing_more_move
     assert "out-of-sync" not in table.events and "decision-needed" not in table.events
 
 
+def test_ending_the_turn_reads_the_held_run_at_once(tmp_path: Path):
+    """Black meant the commoner's run and taps End turn straight away: that says nothing more is
+    coming, so the run held as a step is read there and then and the turn passes; nobody waits out
+    the hold time, and the companion never refuses the turn for a move that is whole."""
+    state = fog_positions(seed=7, wanted=12)[11]
+    run = next(m for m in legal_movements(state) if str(m) == OWN_RUN)
+    table = Table(tmp_path, FOG, state, hold=10.0)
+    table.sees(apply_move(state, run).placement)
+    table.calm()
+    table.session.end_turn()
+    made = list(table.session.state.history[len(state.history):])
+    assert made[0] == OWN_RUN and len(made) >= 2  # the run, then the turn's end
+    assert (table.session.state.round, table.session.state.turn_index) != (state.round, state.turn_index)
+    assert table.status.step is None and table.status.out_of_sync is None
+    assert "out-of-sync" not in table.events and "decision-needed" not in table.events
+
+
 def test_run_as_installed_says_the_card_laid_calmly_and_a_play_left_half_done_goes_out_of_sync(tmp_path: Path):
     """`fog-companion run --game partner-race` as a process without standard input, its hold time set
     short in the config: the card laid on its simulated table is a step on /api/state, left alone it
