@@ -113,7 +113,9 @@ class PicturePath:
                 ways = self.game.targets(self.state, piece).get(cell or "", ())
                 chosen = next((w for w in ways if w.actions[0] == action), None)
                 if chosen is None:
-                    raise IllegalMoveError(f"{action!r} does not take {piece} to {cell} now")
+                    words = self.game.words(self.state)
+                    raise IllegalMoveError(f"the play chosen does not take {words.get(piece, piece)} to "
+                                           f"{words.get(cell or '', cell or 'off the board')} now")
                 self._apply_choice(chosen, "the move entered on the panel")
                 return Reconciliation((chosen,))
             seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
@@ -122,8 +124,10 @@ class PicturePath:
             seen_c = _canonical(seen)
             answer = self.game.reconcile(self.state, seen_c)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
-                raise IllegalMoveError(answer.reason or (f"{piece} to {cell} is only part of a move ({answer.step})"
-                                                         if answer.step else f"{piece} cannot reach {cell} now"))
+                words = self.game.words(self.state)
+                name, there = words.get(piece, piece), words.get(cell, cell) if cell else "off the board"
+                raise IllegalMoveError(answer.reason or (f"{name} to {there} is only part of a move ({answer.step})"
+                                                         if answer.step else f"{name} cannot reach {there} now"))
             return self._settle(answer, seen_c, "the move entered on the panel")
 
     # ------------------------------------------------------------------ 2. the setup checked
@@ -272,5 +276,6 @@ class PicturePath:
         if st.decision:
             return  # the picture waits for the players' reading
         pieces = misplaced(expected, seen)
-        st.out_of_sync = OutOfSync(disagreement(pieces, after), tuple(m.piece for m in pieces), "table", seen, pieces)
+        st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),
+                                   tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())

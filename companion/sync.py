@@ -113,8 +113,8 @@ def misplaced(expected: Placement, seen: Placement) -> tuple[Misplaced, ...]:
                  if want.get(p) != have.get(p))
 
 
-def _on(cell: str | None) -> str:
-    return f"on {cell}" if cell else "off the board"
+def _on(cell: str | None, words: Mapping[str, str]) -> str:
+    return f"on {words.get(cell, cell)}" if cell else "off the board"
 
 
 def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
@@ -122,11 +122,13 @@ def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
 
 
-def disagreement(pieces: Sequence[Misplaced], after: str) -> str:
-    """The out-of-sync reason for pieces found where the game does not have them after a change."""
+def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, str]) -> str:
+    """The out-of-sync reason for pieces found where the game does not have them after a change,
+    pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none."""
     return "the camera sees " + "; ".join(
-        f"{m.piece} {_on(m.seen)} where the game has it {_on(m.belongs)}" for m in pieces[:4]) + (
-        f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + f" (checked after {after})"
+        f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
+        for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
+        f" (checked after {after})")
 
 
 def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None
@@ -190,3 +192,16 @@ def costs(game: Game, before: Any, after: Any) -> dict[str, Any]:
     """What an action spends of each counter the game declares with a unit (``spends``: ``[{unit,
     spent, left}]``, none for a game whose actions spend no counter), read from its views."""
     return {"spends": game.declaration.spends(game.view(before), game.view(after))}
+
+
+def said(game: Game, before: Any, after: Any) -> list[str]:
+    """What an action adds to the game's log in the players' words (the view's ``log``, as the Board
+    page shows it): what a preview says it will log, the notation being the maintainers'."""
+    logged = game.view(before).get("log", [])
+    return list(game.view(after).get("log", [])[len(logged):])
+
+
+def told(game: Game, before: Any, after: Any, action: str) -> str:
+    """An action as an out-of-sync reason says what it was checked after: the log's words ("Ada plays
+    a 5: ..."), its notation only for a game that keeps no log in words."""
+    return "; ".join(said(game, before, after)) or f"'{action}'"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
-from companion.sync import Picture, Status, _canonical, _where, costs, misplaced, strip
+from companion.sync import Picture, Status, _canonical, _where, costs, misplaced, said, strip
 
 
 class WayOut:
@@ -91,7 +91,8 @@ class WayOut:
             target = self._picture_now()
             action, kept = self._plan(target)
             after = self.game.apply(self.state, action) if action else self.state
-            return {"actions": [action] if action else [], **costs(self.game, self.state, after),
+            return {"actions": [action] if action else [], "says": said(self.game, self.state, after),
+                    **costs(self.game, self.state, after),
                     "pieces": [m.to_dict() for m in misplaced(self.expected(), target)
                                if m.piece not in kept],
                     "kept": [{"piece": p, "cell": cell} for p, (_, cell) in sorted(kept.items())]}
@@ -144,8 +145,9 @@ class WayOut:
                 except IllegalMoveError as exc:
                     raise SessionError(str(exc)) from exc
             elif read == cell:
-                raise SessionError(f"nothing to correct: the camera sees {piece} "
-                                   f"{'on ' + cell if cell else 'off the board'}, where the game has it")
+                words = self.game.words(self.state)
+                raise SessionError(f"nothing to correct: the camera sees {words.get(piece, piece)} "
+                                   f"{'on ' + words.get(cell, cell) if cell else 'off the board'}, where the game has it")
             # the camera is overruled where it misses the piece, or where the players say the game is
             # right; a correction to a cell the camera sees the piece elsewhere than stays a disagreement
             if read != cell and (affirms or read is None):

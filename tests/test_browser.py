@@ -256,6 +256,9 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     live.wait_for_selector("g.piece")
     assert live.locator("#counter-mp_left").inner_text() == "7"  # the MP left, as The FOG declares it
     assert live.locator("#counter-mp_left-dots .dot.on").count() == 7
+    # the rows the FOG takes next are shaded on the board, as its declaration's shades name them in the view
+    warned = live.eval_on_selector_all(".cell.shade-warned", "ns => ns.map((n) => n.getAttribute('data-group'))")
+    assert warned and set(warned) <= set(api_state(live, base)["fog"]["next"]), warned
     live.wait_for_selector('#leds .led-row[data-segment="counter"] .led')  # the virtual LEDs (the MP on the counter segment)
     assert live.locator("#leds .led").count() == 30
     snap(live, "03-live-board")
@@ -462,8 +465,10 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     shot(page, "13-phone-out-of-sync")
     page.click("#accept-correction")
     page.wait_for_selector("#confirm-box")
-    text = page.locator("#confirm-box").inner_text()
-    assert f"correct {piece}:{home}>{far}" in text and "0 MP" in text
+    text = page.locator("#confirm-text").inner_text()  # what the log will say, in words; the notation folded away
+    assert "The log will say: The table was corrected by hand: " in text and f"to {far} (was on {home})" in text, text
+    assert piece not in text and "0 MP" in text, text
+    assert page.locator("#confirm-notation code").text_content() == f"correct {piece}:{home}>{far}"
     shot(page, "14-phone-accept-preview")
     page.click("#confirm-yes")
     page.wait_for_selector("#sync-banner", state="detached", timeout=10_000)

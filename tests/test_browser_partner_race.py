@@ -124,8 +124,13 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         assert smallest(page, "#board .target") >= 24
         assert not in_view(page, "#board .target, #mode-hint")  # the dot and "tap a dot" on the screen
         assert "tap a dot" in page.locator("#mode-hint").inner_text()
-        page.locator(f'.target[data-target="start-{first}"]').first.click()
+        dot = page.locator(f'.target[data-target="start-{first}"]').first
+        assert dot.get_attribute("aria-label") == \
+            f"move {who[first]}'s {first} pawn 1 to the {first} starting space"  # read out by name, never by id
+        dot.click()
         page.wait_for_selector("#pick[open]")
+        assert page.locator("#pick-title").inner_text() == \
+            f"{who[first]}'s {first} pawn 1 to the {first} starting space: which was it?"  # the game's words
         choices = page.locator("#pick-choices button")
         assert choices.count() == 3 and choices.nth(1).inner_text() == \
             f"Play the 8: {who[first]}'s {first} pawn 1 out to the {first} starting space"  # a sentence, by name

@@ -6,13 +6,17 @@ none of it may leak into what a player reads."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.errors import IllegalMoveError
-from companion.games import get_game
+from companion.errors import IllegalMoveError, SessionError
+from companion.events import InlineBus
+from companion.games import get_game, names
 from companion.games.partner_race import board as boards
+from companion.session import Session
+from companion.store import GameStore
 
 RACE = get_game("partner-race")
 FOG = get_game("fog")
@@ -241,3 +245,79 @@ def test_the_fog_log_and_turn_marker_use_the_players_names():
     assert all(readable(line) for line in log)
     assert FOG.notes(state, FOG.apply(state, move))["said"] == log[-2]
     assert any(line.startswith(f"{who} (") and "RP so far" in line for line in FOG.view(state)["standing"])
+
+
+# ------------------------------------------------------------------------------------ what the session says
+def at_the_table(tmp_path: Path, game: Any, state: Any) -> Session:
+    """A session whose camera sees the table as the game has it."""
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=game)
+    session.start(state, verify=False)
+    session.on_stable_change(game.expected(state))
+    return session
+
+
+def test_the_session_says_a_disagreement_with_the_games_names_for_pieces_and_places(tmp_path: Path):
+    """A play entered on the panel while the table stays as it was: the camera sees the pawn still on
+    the yellow starting space and no card on the spot. The reason names the pawn and the card as the
+    race calls them and the places as the game says them, never an id."""
+    state = race(*OUT)
+    session = at_the_table(tmp_path, RACE, state)
+    play = next(str(a) for a in RACE.legal_actions(state) if str(a).startswith("play yellow 5 yellow-1:"))
+    session.act(play)
+    to = next(c for c, ps in RACE.expected(session.state).items() if "yellow-1" in ps)
+    played = RACE.view(session.state)["log"][-1]
+    reason = race_readable(session.status.out_of_sync.reason)
+    assert reason.startswith("the camera sees the 5 card off the board where the game has it on the card spot; "), reason
+    assert f"Ada's yellow pawn 1 on the yellow starting space where the game has it on {to}" in reason, reason
+    assert reason.endswith(f"(checked after {played})"), reason  # the play in words, as the log says it
+    assert "start-yellow" not in reason and "card-spot" not in reason and "card-5" not in reason, reason
+    session.on_stable_change(RACE.expected(session.state))  # hands make the play; then it is taken back
+    session.undo()
+    reason = race_readable(session.status.out_of_sync.reason)
+    assert f"Ada's yellow pawn 1 on {to} where the game has it on the yellow starting space" in reason, reason
+    assert reason.endswith(f"(checked after undoing {played})"), reason
+
+
+def test_a_correction_refused_and_the_accept_preview_say_pieces_by_name(tmp_path: Path):
+    """Out of sync: "this pawn really stands here" where the camera and the game both have it is
+    refused naming the pawn and its place; accepting the board says what the log will say, in words,
+    the correction's notation kept beside it for a maintainer."""
+    state = race(*OUT)
+    session = at_the_table(tmp_path, RACE, state)
+    seen = {c: ps for c, ps in RACE.expected(state).items() if c != "start-yellow"}
+    session.on_stable_change({**seen, "start-yellow": ("yellow-2",), "home-yellow-1": ("yellow-1",)})
+    assert session.status.out_of_sync is not None
+    with pytest.raises(SessionError) as refused:
+        session.correct_piece("green-1", "start-green")
+    assert race_readable(str(refused.value)) == \
+        "nothing to correct: the camera sees Bo's green pawn 1 on the green starting space, where the game has it"
+    preview = session.preview_correction()
+    assert preview["actions"] and RACE.parse_action(preview["actions"][0])  # the notation stays the log's
+    [says] = preview["says"]
+    assert race_readable(says).startswith("The table was corrected by hand: "), says
+    assert "Ada's yellow pawn 1" in says and "Ada's yellow pawn 2" in says, says
+
+
+def test_the_fog_disagreement_names_the_islander_as_players_call_it(tmp_path: Path):
+    state = fog_playing()
+    session = at_the_table(tmp_path, FOG, state)
+    move = next(a for a in FOG.legal_actions(state) if str(a).startswith("move run "))
+    session.act(str(move))
+    islander = move.movements[0].islander
+    reason = readable(session.status.out_of_sync.reason)
+    first = move.movements[0]
+    assert f"{FOG.view(state)['names'][islander]} on {first.path[0]} where the game has it on {first.path[-1]}" \
+        in reason, reason
+
+
+def test_every_game_names_every_piece_and_place_for_the_session():
+    """The door's words: each game's names for its pieces and places, the board's label where a game
+    gives none, so whatever the session says of a piece is never its id."""
+    for name in names():
+        game = get_game(name)
+        state = game.new_game(max(game.players), seed=1)
+        words, plan = game.words(state), game.layout(state)
+        assert set(plan.pieces) <= set(words) and set(plan.cells) <= set(words), name
+        assert all(words[p] != p for p in plan.pieces), name
+    assert RACE.words(race())["start-yellow"] == "the yellow starting space"
+    assert RACE.words(race())["T14"] == "T14"  # named as printed

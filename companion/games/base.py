@@ -506,6 +506,15 @@ class Game(ABC, Generic[StateT, ActionT]):
         every piece is itself."""
         return {cell: tuple(sorted(pieces)) for cell, pieces in seen.items() if pieces}
 
+    def words(self, state: StateT) -> dict[str, str]:
+        """Pieces and places as players call them (id -> words), for what the session says itself (an
+        out-of-sync reason, a refusal) in the words the pages use. By default the view's ``names`` and
+        ``places``, else the board's label; a place printed with its id (H1, T14) is called so."""
+        view, plan = self.view(state), self.layout(state)
+        out = {c: cell.label for c, cell in plan.cells.items() if cell.label}
+        out.update({p: piece.label for p, piece in plan.pieces.items() if piece.label})
+        return {**out, **view.get("places", {}), **view.get("names", {})}
+
     def notes(self, before: StateT, after: StateT) -> dict[str, Any]:
         """What an action changed that the table should hear (JSON-able: "flip these tokens");
         by default nothing beyond the move itself."""

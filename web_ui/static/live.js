@@ -14,8 +14,8 @@
   function pick(piece, cell) {
     const choices = ways[cell] || [];
     if (choices.length < 2) { send(piece, cell, choices.length ? choices[0].action : undefined); return; }
-    const place = ((board.g.cells || []).find((c) => c.id === cell) || {}).label || cell;  /* as printed */
-    document.getElementById("pick-title").textContent = Fog.named(piece) + " to " + place + ": which was it?";
+    /* the place in the game's words ("the yellow starting space"), else as printed on the board (T14) */
+    document.getElementById("pick-title").textContent = Fog.named(piece) + " to " + Fog.place(cell) + ": which was it?";
     const box = document.getElementById("pick-choices");
     box.replaceChildren();
     choices.forEach((c) => {

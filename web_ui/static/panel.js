@@ -68,7 +68,8 @@ const Fog = (() => {
   let pieces = {};
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
   const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) || id;
-  const place = (cell) => (last && last.places && last.places[cell]) || cell;
+  const place = (cell) => (last && last.places && last.places[cell]) || printed[cell] || cell;
+  let printed = {};  /* cell -> the board's label (a page with a board): for a place the game gives no words */
 
   const listeners = {state: [], game: [], leds: []};
   let last = null;
@@ -351,15 +352,19 @@ const Fog = (() => {
                                (m.seen ? place(m.seen) : "off the board"))
       .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"));
     const cost = (p.spends || []).map((c) => " It spends " + c.spent + " " + c.unit + " (" + c.left + " left).").join("");
-    const logs = p.actions.length ? " This logs: " + p.actions.join("; ") + "." + cost + " Undo takes it back." : "";
+    /* what the log will say in the players' words; the notation only in a fold, for a maintainer */
+    const says = (p.says || []).length ? " The log will say: " + p.says.join(" ") : " This logs a correction.";
+    const logs = p.actions.length ? says.replace(/([^.])$/, "$1.") + cost + " Undo takes it back." : "";
     const kept = (p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "";
-    if (await confirmBox("Accept the board as the camera sees it?" + logs + kept, lines, "Accept the board", "Cancel")) {
+    if (await confirmBox("Accept the board as the camera sees it?" + logs + kept, lines, "Accept the board", "Cancel",
+                         p.actions.join("; "))) {
       await api("POST", "/api/correction", {accept: true});
     }
   }
 
-  /* A question on the page (not a browser pop-up): resolves true on the first button, false otherwise. */
-  function confirmBox(text, lines, yes, no) {
+  /* A question on the page (not a browser pop-up): resolves true on the first button, false otherwise.
+     ``notation``: what the log writes, folded away under the question (players read the sentence). */
+  function confirmBox(text, lines, yes, no, notation) {
     return new Promise((resolve) => {
       document.getElementById("confirm-box")?.remove();
       const box = el("div", {id: "confirm-box", "class": "confirm", role: "dialog", "aria-modal": "true",
@@ -369,6 +374,11 @@ const Fog = (() => {
         const ul = el("ul", {"class": "fixes"});
         lines.forEach((l) => ul.appendChild(el("li", {}, l)));
         box.appendChild(ul);
+      }
+      if (notation) {
+        const fold = el("details", {id: "confirm-notation"});
+        fold.append(el("summary", {}, "As the log writes it"), el("code", {}, notation));
+        box.appendChild(fold);
       }
       const ok = el("button", {id: "confirm-yes"}, yes);
       const cancel = el("button", {id: "confirm-no", "class": "secondary"}, no);
@@ -404,6 +414,7 @@ const Fog = (() => {
     const res = await api("GET", url || "/api/board");
     if (!url) boardGame = res.data.game;
     pieces = res.data.pieces || {};
+    printed = Object.fromEntries((res.data.cells || []).filter((c) => c.label).map((c) => [c.id, c.label]));
     if (last) banner(last);  /* say the pieces' names in notices drawn before the board was loaded */
     return new FogBoard(document.getElementById(containerId), res.data, opts);  /* board.js */
   }
@@ -442,5 +453,6 @@ const Fog = (() => {
 
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
-  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), place};
+  /* named: a piece's name to start a sentence with; name: the same inside one ("move the blue leader to H1") */
+  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place};
 })();
