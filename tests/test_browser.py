@@ -256,9 +256,6 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     live.wait_for_selector("g.piece")
     assert live.locator("#counter-mp_left").inner_text() == "7"  # the MP left, as The FOG declares it
     assert live.locator("#counter-mp_left-dots .dot.on").count() == 7
-    # the rows the FOG takes next are shaded on the board, as its declaration's shades name them in the view
-    warned = live.eval_on_selector_all(".cell.shade-warned", "ns => ns.map((n) => n.getAttribute('data-group'))")
-    assert warned and set(warned) <= set(api_state(live, base)["fog"]["next"]), warned
     live.wait_for_selector('#leds .led-row[data-segment="counter"] .led')  # the virtual LEDs (the MP on the counter segment)
     assert live.locator("#leds .led").count() == 30
     snap(live, "03-live-board")
