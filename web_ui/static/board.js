@@ -39,8 +39,10 @@ const FogBoard = (() => {
       svg.appendChild(defs);
       this.cellLayer = this._layer("cells");
       this.labelLayer = this._layer("labels");
+      this.countLayer = this._layer("counts");
       this.arrowLayer = this._layer("arrows");
       this.pieceLayer = this._layer("pieces");
+      this.badgeLayer = this._layer("badges");  /* a stack's height, over its top piece (not part of its name) */
       this.targetLayer = this._layer("targets");
       this.viewBox = document.createElementNS(SVGNS, "rect");  /* what keepInView brings into view */
       this.viewBox.setAttribute("class", "view-box");
@@ -141,8 +143,10 @@ const FogBoard = (() => {
       const xs = c.outline.map((p) => p[0]), ys = c.outline.map((p) => p[1]);
       return Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
     }
-    /* How large a piece is drawn: a disc's diameter, a square token's or an oblong one's smaller side. */
+    /* How large a piece is drawn: a disc's diameter, a square token's or an oblong one's smaller side.
+       A bar (a wall) is drawn over the edge it stands on, and tapped there: its edge's size is what counts. */
     static pieceSize(look) {
+      if (look.shape === "bar") return Infinity;
       if (look.shape !== "square") return 26;
       return Array.isArray(look.size_mm) ? Math.min(...look.size_mm) : 25;
     }
@@ -150,7 +154,7 @@ const FogBoard = (() => {
        than its piers): what has to stay MIN_PX on a phone. */
     static smallest(geometry) {
       const sizes = geometry.cells.filter((c) => c.standable !== false).map(Board.size)
-        .concat(Object.values(geometry.pieces || {}).map(Board.pieceSize));
+        .concat(Object.values(geometry.pieces || {}).map(Board.pieceSize)).filter(Number.isFinite);
       return sizes.length ? Math.min(...sizes) : 0;
     }
     /* The part of the board where pieces stand, as drawn: the cells with their outlines' strokes and
@@ -183,15 +187,55 @@ const FogBoard = (() => {
         shape = document.createElementNS(SVGNS, "circle");
         shape.setAttribute("cx", c.x); shape.setAttribute("cy", c.y); shape.setAttribute("r", 13);
       }
-      shape.setAttribute("class", "cell " + c.kind + (c.place === "stern" ? " stern" : "") + (c.boat ? " boat-" + c.boat : ""));
+      shape.setAttribute("class", "cell " + c.kind + (c.place === "stern" ? " stern" : "") + (c.boat ? " boat-" + c.boat : "") +
+        (c.edge ? " edge" : ""));
       shape.setAttribute("data-cell", c.id);
       if (c.fill) shape.style.setProperty("--cell-fill", c.fill);  /* the layout's own colour, for kinds the page has no style for */
       if (c.row) shape.setAttribute("data-row", c.row);
+      if (c.group) shape.setAttribute("data-group", c.group);  /* the game shades places by group (a row) */
+      if (c.edge) this._edgeLine(c, shape);
+      if (c.supply) this._supplyLabel(c);
       const title = document.createElementNS(SVGNS, "title");
-      title.textContent = c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
+      title.textContent = c.edge ? c.label || c.id :
+        c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
       shape.appendChild(title);
       shape.addEventListener("click", () => this.opts.onCell && this.opts.onCell(c.id));
       this.cellLayer.appendChild(shape);
+    }
+    /* The unit vector from an edge's first cell to its second (a wall stands across it), or null. */
+    _across(c) {
+      const [a, b] = (c.edge || []).map((id) => this.cells[id]);
+      if (!a || !b) return null;
+      const d = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+      return [(b.x - a.x) / d, (b.y - a.y) / d];
+    }
+    /* A place between two cells (a layout cell with an "edge" fact [a, b]: where a wall stands) is drawn
+       as a slot along the side the two cells share; its outline, as wide as the layout makes it, is
+       what a finger taps (transparent, over the cells' sides), so a thin slot is still MIN_PX to hit. */
+    _edgeLine(c, shape) {
+      shape.style.fill = "transparent"; shape.style.stroke = "none";
+      const u = this._across(c);
+      if (!u) return;
+      const xs = c.outline.map((p) => p[0]), ys = c.outline.map((p) => p[1]);
+      const long = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 10) / 2;
+      const line = document.createElementNS(SVGNS, "line");
+      line.setAttribute("x1", c.x - u[1] * long); line.setAttribute("y1", c.y + u[0] * long);
+      line.setAttribute("x2", c.x + u[1] * long); line.setAttribute("y2", c.y - u[0] * long);
+      line.setAttribute("class", "edge-line"); line.setAttribute("aria-hidden", "true");
+      line.style.stroke = c.fill || "#bca"; line.style.strokeWidth = "3"; line.style.strokeLinecap = "round";
+      line.style.pointerEvents = "none";
+      this.labelLayer.appendChild(line);
+    }
+    /* A supply beside the board (a cell with a "supply" fact) shows its name; render writes how many
+       pieces it holds under it (the view's "supplies"). */
+    _supplyLabel(c) {
+      const t = document.createElementNS(SVGNS, "text");
+      const ys = c.outline.map((p) => p[1]);
+      t.setAttribute("x", c.x); t.setAttribute("y", (ys.length ? Math.min(...ys) : c.y - 13) + 14);
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("class", "supply-label");
+      t.style.fontSize = "11px"; t.style.fill = "#222"; t.style.pointerEvents = "none";
+      t.textContent = c.label || c.id;
+      this.labelLayer.appendChild(t);
     }
     /* Each row's name at the board's left edge (messages name cells: "A1"). */
     _edgeLabels() {
@@ -267,23 +311,43 @@ const FogBoard = (() => {
       const colours = this.g.colours;
       this.pieceLayer.replaceChildren();
       this.where = {};
-      this.svg.querySelectorAll(".cell.swallowed, .cell.next-fog").forEach((n) => n.classList.remove("swallowed", "next-fog"));
-      (info.swallowed || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("swallowed")));
-      (info.nextFog || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("next-fog")));
+      /* groups of places the game shades as play goes on: [{look: "covered" | "warned", groups}] */
+      this.svg.querySelectorAll(".cell.shade-covered, .cell.shade-warned").forEach((n) => n.classList.remove("shade-covered", "shade-warned"));
+      (info.shades || []).forEach((s) => s.groups.forEach((gr) =>
+        this.svg.querySelectorAll(`.cell[data-group="${CSS.escape(String(gr))}"]`).forEach((n) => n.classList.add("shade-" + s.look))));
       this.arrowLayer.replaceChildren();
       (info.lastMove || []).forEach((m) => {
         for (let i = 1; i < m.path.length; i++) this._arrow(m.path[i - 1], m.path[i], "last-move");
       });
       (info.misplaced || []).forEach((m) => { if (m.seen && m.belongs) this._arrow(m.seen, m.belongs, "put-back"); });
+      this.countLayer.replaceChildren();
+      this.badgeLayer.replaceChildren();
+      Object.entries(info.supplies || {}).forEach(([cell, text]) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        const t = document.createElementNS(SVGNS, "text");
+        t.setAttribute("x", c.x); t.setAttribute("y", c.y + 5); t.setAttribute("text-anchor", "middle");
+        t.setAttribute("class", "supply-count"); t.setAttribute("data-supply", cell);
+        t.style.fontSize = "14px"; t.style.fontWeight = "700"; t.style.fill = "#222"; t.style.pointerEvents = "none";
+        t.textContent = text;
+        this.countLayer.appendChild(t);
+      });
       Object.entries(placement || {}).forEach(([cell, pieces]) => {
         const c = this.cells[cell];
         if (!c) return;
         pieces.forEach((p) => { this.where[p] = cell; });
-        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours));
+        if (c.stack || (info.stacks || {})[cell]) {  /* one on another, the first listed at the bottom */
+          const height = Math.max(pieces.length, ((info.stacks || {})[cell] || 0) + 1);
+          pieces.forEach((p, k) => this._drawPiece(p, c.x - k * 1.5, c.y - k * 1.5, info, colours, c,
+            k === pieces.length - 1 && height > 1 ? height : 0));
+          return;
+        }
+        pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours, c));
       });
       if (!this.selected) this.targetLayer.replaceChildren();
     }
-    _drawPiece(id, x, y, info, colours) {
+    /* A piece at (x, y) on cell c; height: the stack it tops (0: none), written on it in a badge. */
+    _drawPiece(id, x, y, info, colours, c, height) {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
         ((info.turnOver || []).includes(id) ? " turn-over" : "") + ((info.faceDown || []).includes(id) ? " face-down" : "") +
@@ -296,9 +360,26 @@ const FogBoard = (() => {
       g.setAttribute("role", "button");
       const name = look.label || id;  /* the name says what the token shows: its mark too ("sqz", "+1") */
       g.setAttribute("aria-label", (look.icon ? "" : (look.short ? look.short + ": " : "")) + name +
-        (look.icon && look.mark && !name.split(/[\s·,]+/).includes(look.mark) ? ", marked " + look.mark : "") + (owner ? ", " + owner + "'s" : ""));
+        (look.icon && look.mark && !name.split(/[\s·,]+/).includes(look.mark) ? ", marked " + look.mark : "") + (owner ? ", " + owner + "'s" : "") +
+        (height ? ", on top of a stack of " + height : ""));
       let shape, size = [26, 26];  /* a disc's diameter: the room for its text */
-      if (look.shape !== "square") {
+      if (look.shape === "bar") {  /* a wall: a bar along its edge, tapped over the edge's whole tap area */
+        const u = (c && this._across(c)) || [0, 1];
+        const xs = c && c.outline.length ? c.outline.map((p) => p[0]) : [x - 13, x + 13];
+        const ys = c && c.outline.length ? c.outline.map((p) => p[1]) : [y - 13, y + 13];
+        const w = Math.max(...xs) - Math.min(...xs), h = Math.max(...ys) - Math.min(...ys);
+        const area = document.createElementNS(SVGNS, "rect");
+        area.setAttribute("x", -w / 2); area.setAttribute("y", -h / 2); area.setAttribute("width", w); area.setAttribute("height", h);
+        area.style.fill = "transparent"; area.style.stroke = "none";
+        g.appendChild(area);
+        const long = Math.max(w, h) * 0.95, thick = 7;
+        shape = document.createElementNS(SVGNS, "rect");
+        shape.setAttribute("x", -long / 2); shape.setAttribute("y", -thick / 2);
+        shape.setAttribute("width", long); shape.setAttribute("height", thick); shape.setAttribute("rx", 1.5);
+        shape.setAttribute("transform", `rotate(${Math.atan2(u[1], u[0]) * 180 / Math.PI + 90})`);
+        shape.setAttribute("fill", look.colour || "#8a6"); shape.setAttribute("stroke", "#222");
+        size = null;
+      } else if (look.shape !== "square") {
         if (owner) {  /* a light halo outside the owner's ring: dark colours read on any cell */
           const halo = document.createElementNS(SVGNS, "circle");
           halo.setAttribute("r", 14.8); halo.setAttribute("class", "halo");
@@ -319,7 +400,20 @@ const FogBoard = (() => {
       }
       g.appendChild(shape);
       if (!look.icon && lightToken(look.colour)) g.classList.add("light");
-      Board.drawLook(g, look, look.icon ? null : size);
+      if (size) Board.drawLook(g, look, look.icon ? null : size);
+      if (height) {  /* the stack's height, on a dark badge at the top piece's corner (its name says it too) */
+        const badge = document.createElementNS(SVGNS, "g");
+        badge.setAttribute("class", "stack-height"); badge.setAttribute("transform", `translate(${x + 11},${y - 11})`);
+        badge.setAttribute("aria-hidden", "true"); badge.setAttribute("data-stack", id); badge.style.pointerEvents = "none";
+        const disc = document.createElementNS(SVGNS, "circle");
+        disc.setAttribute("r", 7); disc.style.fill = "#111"; disc.style.stroke = "#fff"; disc.style.strokeWidth = "1";
+        const n = document.createElementNS(SVGNS, "text");
+        n.setAttribute("text-anchor", "middle"); n.setAttribute("dy", "3.6");
+        n.style.fontSize = "10px"; n.style.fill = "#fff"; n.style.stroke = "none";
+        n.textContent = String(height);
+        badge.append(disc, n);
+        this.badgeLayer.appendChild(badge);
+      }
       if (look.icon) {  /* a tooltip for an icon only: beside a drawn number or mark it would be read as part of it */
         const title = document.createElementNS(SVGNS, "title");
         title.textContent = look.label || id;

@@ -217,7 +217,9 @@ def _build(board: TileBoard) -> Layout:
         (ax, ay), (bx, by) = board.centre(a), board.centre(b)
         cx, cy = (ax + bx) / 2, (ay + by) / 2
         across = abs(ax - bx) > abs(ay - by)  # the squares lie side by side: the edge runs up and down
-        w, h = (sq * 0.24, sq * 0.8) if across else (sq * 0.8, sq * 0.24)
+        # the outline is where a finger taps the edge on the panel: 0.42 of a square across (a quarter of
+        # each square beside it), so a phone showing squares and pawns at 24 px or more shows it so too
+        w, h = (sq * 0.42, sq * 0.8) if across else (sq * 0.8, sq * 0.42)
         cells[e] = Cell(e, "edge", (cx, cy), _rect(cx, cy, w, h), f"between {a} and {b}", None, EDGE_FILL, LINE,
                         facts={"edge": [a, b]})
     for corner in corners(n):

@@ -210,6 +210,9 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "stacks": ({state.pawns[mv.pawn]: mv.carried} if mv is not None and mv.carried else {}),
                 "supply": {"tiles": state.supply, "lost": state.lost,
                            "mountains": dict(zip(state.players, state.mountains_left, strict=True))},
+                "supplies": {boards.TILE_SUPPLY: f"{state.supply} tiles",
+                             boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
+                                                               zip(state.players, state.mountains_left, strict=True))},
                 "walls": sorted(state.walls), "moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),
