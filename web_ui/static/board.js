@@ -279,7 +279,9 @@ const FogBoard = (() => {
         dot.append(area, mark);
         dot.setAttribute("class", "target"); dot.setAttribute("data-target", cell);
         dot.setAttribute("tabindex", "0"); dot.setAttribute("role", "button");
-        dot.setAttribute("aria-label", "move " + piece + " to " + cell);
+        /* read out in the game's words for the piece and the place (the state's names and places), never by id */
+        const say = typeof Fog === "undefined" ? {name: (id) => id, place: (id) => id} : Fog;
+        dot.setAttribute("aria-label", "move " + say.name(piece) + " to " + say.place(cell));
         const go = () => this.opts.onTarget && this.opts.onTarget(piece, cell);
         dot.addEventListener("click", (e) => { e.stopPropagation(); go(); });
         dot.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
