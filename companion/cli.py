@@ -61,7 +61,8 @@ def _new_game_args(p: argparse.ArgumentParser) -> None:
                    "seats); The FOG: 2, 3 or 4 (1 = solo; see --solo)")
     p.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     p.add_argument("--seed", type=int, default=0, help="seed of the random setup")
-    p.add_argument("--options", default="", help="e.g. hourglass=90,enhanced,min-crew,leaders")
+    p.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "
+                   "(as the Setup page's Options question asks them; docs/state-format.md)")
     p.add_argument("--names", default="", help="comma-separated player names in seating order")
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
@@ -211,7 +212,8 @@ def _run_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--players", type=int, help="2, 3 or 4 (1 = solo; see --solo)")
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
-    g.add_argument("--options", default="", help="e.g. hourglass=90,enhanced,min-crew,leaders")
+    g.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "
+                   "(as the Setup page's Options question asks them; docs/state-format.md)")
     g.add_argument("--names", default="", help="comma-separated player names in seating order")
     g.add_argument("--board", help="packaged board name or board file (default from the config: standard)")
 

@@ -116,7 +116,7 @@ class Companion:
             self.say(message)
         self.hardware.on_button("end_turn", lambda: self._safely(lambda: self.session.end_turn("button")))
         self.hardware.on_button("undo", lambda: self._safely(self.session.undo))
-        self.hardware.on_hourglass_expired = lambda key: self._safely(lambda: self.session.timer_expired(key))
+        self.hardware.on_timer_expired = lambda key: self._safely(lambda: self.session.timer_expired(key))
         self.subscription = self.session.bus.subscribe(self._on_event)
         self.reconciler = Reconciler(self._read_picture)
         self.camera: Any = None

@@ -17,7 +17,7 @@ from companion.games import Game, LedScene, TableStatus
 from hardware.controls import Controls, ControlsConfig
 from hardware.output import LedConfig, LedOutput, make_strip
 from hardware.strip import LedStrip
-from hardware.views import SYSTEM_ALERTS, Animator, Hourglass, TableView
+from hardware.views import SYSTEM_ALERTS, Animator, TableView, TurnClock
 
 
 class TableHardware:
@@ -35,8 +35,8 @@ class TableHardware:
         self.output = LedOutput(strip, led_config)
         self.controls = Controls(controls_config, pin_factory=pin_factory, clock=clock)
         self.animator = Animator(self.output, led_config.fps, clock=clock, on_tick=self._tick)
-        self.hourglass: Hourglass | None = None
-        self.on_hourglass_expired: Callable[[tuple[Any, ...]], None] | None = None
+        self.turn_clock: TurnClock | None = None
+        self.on_timer_expired: Callable[[tuple[Any, ...]], None] | None = None
         self._state: Any = None
         self._scene = LedScene({})
         self._timer_key: tuple[Any, ...] | None = None
@@ -84,12 +84,12 @@ class TableHardware:
         timer = self.game.turn_timer(state)
         if timer is not None and timer.key != self._timer_key:
             key = timer.key
-            self.hourglass = Hourglass(timer.seconds, self.clock, warn_before=min(10.0, timer.seconds / 4),
-                                       on_warn=lambda: self.controls.beep(1),
-                                       on_expire=lambda: self._expired(key))
-            self.hourglass.start()
-        elif timer is None and self.hourglass is not None:
-            self.hourglass.stop()
+            self.turn_clock = TurnClock(timer.seconds, self.clock, warn_before=min(10.0, timer.seconds / 4),
+                                        on_warn=lambda: self.controls.beep(1),
+                                        on_expire=lambda: self._expired(key))
+            self.turn_clock.start()
+        elif timer is None and self.turn_clock is not None:
+            self.turn_clock.stop()
         self._timer_key = timer.key if timer is not None else None
         status = TableStatus(waiting=alert == "waiting", offenders=tuple(offenders) if alert == "illegal" else (),
                              step=alert == "step", to_move=tuple(offenders) if alert == "step" else ())
@@ -107,20 +107,20 @@ class TableHardware:
     def _refresh(self) -> None:
         if self._state is None:
             return
-        left = self.hourglass.left() if self.hourglass is not None else None
+        left = self.turn_clock.left() if self.turn_clock is not None else None
         if self._notice is not None and self.clock() >= self._notice[1]:
             self._notice = None
         self.animator.show(TableView(self._scene, self.system_alert, left))
 
     def _expired(self, key: tuple[Any, ...]) -> None:
         self.controls.beep(3)
-        if self.on_hourglass_expired is not None:
-            self.on_hourglass_expired(key)
+        if self.on_timer_expired is not None:
+            self.on_timer_expired(key)
 
     def _tick(self, now: float) -> None:
-        if self.hourglass is not None:
-            self.hourglass.poll()
-        if self.hourglass is not None or self._notice is not None:
+        if self.turn_clock is not None:
+            self.turn_clock.poll()
+        if self.turn_clock is not None or self._notice is not None:
             self._refresh()
         self.controls.tick(now)
 

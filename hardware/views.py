@@ -5,7 +5,7 @@ stay, blink or pulse); :func:`paint` draws a scene at a moment ``t`` (animations
 functions of time, so tests pin ``t``) and lays the system's own alerts over it (the camera is
 lost, the log cannot be written) and the turn timer; :class:`Animator` repaints on its own
 thread at a fixed rate, so the session only ever swaps the picture and is never blocked by the
-LEDs. :class:`Hourglass` counts a turn down on an injectable clock.
+LEDs. :class:`TurnClock` counts a turn down on an injectable clock.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def paint(output: LedOutput, view: TableView, t: float) -> None:
         # uses (a counter, when the strip has no timer segment) counts it down over the LEDs the
         # scene gave it.
         length = len(scene.lights(timer)) if timer in scene.segments else output.segments[timer].length
-        output.paint(timer, _hourglass_colours(view.timer_left, length, t))
+        output.paint(timer, _timer_colours(view.timer_left, length, t))
     if view.alert == "disk-full" and scene.status in output.segments:
         # The log cannot be written: the status segment blinks teal over its whole length
         # (a pattern no game uses), until the disk has room again.
@@ -106,7 +106,7 @@ def _over_each_segment(output: LedOutput, change: Callable[[list[RGB], bool], li
         output.paint(name, change(list(output.logical()[seg.start:seg.start + seg.length]), seg.reversed))
 
 
-def _hourglass_colours(left: float, n: int, t: float) -> list[RGB]:
+def _timer_colours(left: float, n: int, t: float) -> list[RGB]:
     lit = math.ceil(max(0.0, min(1.0, left)) * n)
     if left <= 0.2:
         colour = ALERT_RED if _blink(t, 2.0) else OFF
@@ -168,8 +168,9 @@ class Animator:
 
 
 @dataclass
-class Hourglass:
-    """A turn timer (option 1): warns near the end and ends the turn when it runs out."""
+class TurnClock:
+    """Counts a timed turn down (a game's :class:`~companion.games.base.TurnTimer`): warns near the end
+    and ends the turn when it runs out."""
 
     seconds: float
     clock: Callable[[], float] = time.monotonic
@@ -182,7 +183,7 @@ class Hourglass:
     log: list[str] = field(default_factory=list)
 
     def start(self) -> None:
-        """Turn the hourglass over (at the beginning of a turn)."""
+        """Start counting (at the beginning of a turn)."""
         self.started_at, self._warned, self._expired = self.clock(), False, False
 
     def stop(self) -> None:

@@ -67,7 +67,7 @@ requests = st.tuples(routes, bodies, headers,
 def comparable(companion: Companion) -> str:
     s = state_json(companion)
     s.pop("leds", None)
-    s.pop("hourglass_left", None)
+    s.pop("timer_left", None)
     table = companion.camera.table() if companion.camera is not None else {}
     return json.dumps([s, {c: list(p) for c, p in sorted(table.items())}], sort_keys=True, default=str)
 

@@ -330,10 +330,16 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
     cam.close()
 
     # --- play to the end with the end-turn button; swallowed tokens are taken off the table
+    shaded = False
     for _ in range(200):
         state = api_state(live, base)
         if state["phase"] == "finished":
             break
+        if state["fog"]["swallowed"] and not shaded:  # the rows the FOG covers, shaded as its declaration says
+            live.wait_for_function("""(rows) => document.querySelector('.cell.shade-covered') && rows.every((r) =>
+                [...document.querySelectorAll(`.cell[data-group="${r}"]`)].every((n) => n.classList.contains('shade-covered')))""",
+                                   arg=state["fog"]["swallowed"])
+            shaded = True
         lost = set(state["lost"])
         on_table = table.request.get(f"{base}/api/table").json()["table"]
         for cell, pieces in on_table.items():
@@ -346,7 +352,7 @@ def test_a_three_player_game_at_the_panel(panel_url: str, browser: Any, device: 
         deadline = time.monotonic() + 10
         while api_state(live, base)["seq"] == seq and time.monotonic() < deadline:
             time.sleep(0.05)
-    assert api_state(live, base)["phase"] == "finished"
+    assert api_state(live, base)["phase"] == "finished" and shaded
 
     score_page = ctx.new_page()
     score_page.goto(f"{base}/score")

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.cli import main
+from companion.games import get_game
 from companion.games.fog import rules
 from companion.games.fog.explain import apply_explanation, explain
 from companion.games.fog.legality import apply_move, legal_movements
@@ -58,6 +59,10 @@ def test_islanders_boarding_take_the_bonuses_whatever_the_order():
     assert answer.ok and answer.cost == 2 and not answer.ambiguous
     assert sorted(answer.options[0].gains) == [4, 6]
     assert apply_explanation(state, answer.options[0]).prep_taken == {"black": tuple(answer.options[0].gains)}
+    # the panel says the bonuses after the reading, in words the game gives it (the reading's detail)
+    reading = get_game("fog").reconcile(state, moved(state.placement, blue_sailor_1="blue-CR",
+                                                     green_elder_1="blue-BR")).choices[0].to_dict()
+    assert reading["detail"] in ("preparation bonus 6 and 4", "preparation bonus 4 and 6"), reading
 
 
 def test_a_swap_between_two_own_islanders_asks_who_swapped_when_endurance_depends_on_it():

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import CHANCE, INFORMATION, Game, TableStatus, get_game, names, read_key
+from companion.games import CHANCE, INFORMATION, SHADES, Game, TableStatus, get_game, names, read_key
 from companion.games.fog.table import WARN
 from tests.tables import BOARD, position
 
@@ -93,8 +93,9 @@ def test_the_panel_and_the_leds_agree_on_the_rows_the_fog_takes_next(fog: int):
 def test_what_a_game_declares_is_what_its_view_and_setup_show(name: str):
     """The pages draw a game from its declaration: its player counts are the ones its setup asks, each
     counter it declares is in its view (a value of a total no more than the total), each phase its view
-    names is declared, the picks of a phase of picks are exactly its legal actions, and its turn actions
-    and how a turn ends are the ones the view offers."""
+    names is declared, the picks of a phase of picks are exactly its legal actions, its turn actions
+    and how a turn ends are the ones the view offers, and what it shades on the board are groups of its
+    places (the pages shade nothing by a key of their own)."""
     game = get_game(name)
     kind = game.declaration
     assert (kind.name, kind.title, kind.players) == (game.name, game.title, tuple(game.players))
@@ -102,9 +103,13 @@ def test_what_a_game_declares_is_what_its_view_and_setup_show(name: str):
     asked = {q["name"]: q for q in game.setup_schema()}
     assert sorted(asked["players"]["choices"]) == sorted(kind.players)
     assert set(kind.features) <= {"turn-over"}
-    phases_seen, picks_made = set(), 0
+    phases_seen, picks_made, shaded = set(), 0, set()
+    groups = {cell.group for cell in game.layout().cells.values() if cell.group}
     for state in playout(game, 1):
         view = game.view(state)
+        for shade in kind.shades:
+            assert shade.look in SHADES and isinstance(read_key(view, shade.key), list)
+            shaded |= set(read_key(view, shade.key))
         phase = kind.phase(view["phase"])
         phases_seen.add(view["phase"])
         if kind.phases and view["phase"] != "finished":
@@ -127,3 +132,4 @@ def test_what_a_game_declares_is_what_its_view_and_setup_show(name: str):
             assert view.get("end_turn") is False
     assert not kind.phases or {p.name for p in kind.phases} <= phases_seen | {"finished"}
     assert picks_made or not any(p.picks for p in kind.phases)
+    assert shaded & groups or not kind.shades, "a game that declares shades shades places in a game played out"

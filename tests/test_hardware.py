@@ -174,7 +174,7 @@ def test_at_the_end_the_whole_strip_shows_the_winner_s_colour():
                for p in hw.strip.last)
 
 
-# ------------------------------------------------------------------------------------ buttons, hourglass
+# ----------------------------------------------------------------------------------- buttons, turn timer
 def test_pressing_the_end_turn_button_ends_the_turn_and_undo_takes_it_back():
     hw, factory = table()
     state = new_game(BOARD, 3, seed=4)
@@ -202,7 +202,8 @@ def test_pressing_the_end_turn_button_ends_the_turn_and_undo_takes_it_back():
     assert game["state"].active_colour == first and game["state"].history == drafted
 
 
-def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_runs_out():
+def test_a_game_s_turn_timer_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_runs_out():
+    """The FOG's hourglass is a turn timer like any game's: the LEDs count it down by role."""
     clock = Clock()
     hw, factory = table(clock)
     game = {"state": position({"C3": "blue-elder-1"}, {"blue-elder-1": "black"}, options="hourglass=60")}
@@ -212,17 +213,17 @@ def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_
         game["state"] = rules.apply(game["state"], "end-turn hourglass")
         hw.show(game["state"])
 
-    hw.on_hourglass_expired = expired
+    hw.on_timer_expired = expired
     hw.show(game["state"])
     hw.animator.tick()
     full = sum(p != (0, 0, 0) for p in seg(hw, "timer"))
     clock.now = 30.0
     hw.animator.tick()
-    assert sum(p != (0, 0, 0) for p in seg(hw, "timer")) == full // 2 and hw.hourglass.log == []
+    assert sum(p != (0, 0, 0) for p in seg(hw, "timer")) == full // 2 and hw.turn_clock.log == []
     buzzer = factory.pin(23)
     clock.now = 50.5  # 9.5 s left: the warning beep
     hw.animator.tick()
-    assert hw.hourglass.log == ["warn"] and buzzer.state
+    assert hw.turn_clock.log == ["warn"] and buzzer.state
     clock.now = 50.8
     hw.animator.tick()
     assert not buzzer.state
@@ -233,7 +234,7 @@ def test_the_hourglass_counts_down_beeps_near_the_end_and_ends_the_turn_when_it_
     clock.now = 61.0
     hw.animator.tick()
     assert not buzzer.state  # three beeps done
-    assert hw.hourglass.left() == pytest.approx(59 / 60)  # the next player's hourglass runs
+    assert hw.turn_clock.left() == pytest.approx(59 / 60)  # the next player's time runs
 
 
 def test_the_animator_thread_never_blocks_the_caller_and_survives_a_broken_strip():

@@ -44,9 +44,9 @@ def client(companion: Companion) -> Any:
     return create_app(companion).test_client()
 
 
-def playing(companion: Companion, client: Any, seed: int = 21) -> Session:
+def playing(companion: Companion, client: Any, seed: int = 21, options: str = "") -> Session:
     """Three players, the setup seen by the camera, the draft done: the first turn of phase 2."""
-    res = post(client, "/api/games", {"players": [{}, {}, {}], "seed": seed})
+    res = post(client, "/api/games", {"players": [{}, {}, {}], "seed": seed, "options": options})
     assert res.status_code == 200, res.get_json()
     session = companion.session
     session.on_stable_change(session.state.placement)  # the camera sees the setup
@@ -96,14 +96,15 @@ def test_end_turn_is_refused_while_an_islander_stands_where_no_move_takes_it(com
     assert post(client, "/api/end-turn").status_code == 200
 
 
-def test_the_hourglass_ends_the_turn_with_what_was_confirmed_even_out_of_sync(companion: Companion, client: Any):
-    session = playing(companion, client)
+def test_a_turn_timer_running_out_ends_the_turn_with_what_was_confirmed_even_out_of_sync(companion: Companion,
+                                                                                          client: Any):
+    session = playing(companion, client, options="hourglass=60")  # The FOG's turn timer, its hourglass
     piece = forward_step(session.state)[0]
     far = far_cell(session.state, piece)
     session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): far}))
     assert session.status.out_of_sync is not None
     turn = session.state.turn_index
-    session.end_turn("hourglass")
+    session.timer_expired(session.game.turn_timer(session.state).key)  # as the LEDs' clock calls it at 0 s
     assert session.state.turn_index != turn and session.state.history[-1] == "end-turn hourglass"
     assert session.status.out_of_sync is not None  # the table is still wrong, and still said so
 

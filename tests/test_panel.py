@@ -336,6 +336,22 @@ def test_the_virtual_leds_show_the_strip_by_segment(companion: Companion, client
     assert leds["counts"]["counter"] == {"value": state.mp_left, "total": state.mp_for(state.active_colour)}
 
 
+def test_a_timed_turn_shows_its_seconds_left_under_the_name_the_game_gives_its_timer(companion: Companion, client: Any):
+    res = post(client, "/api/games", {"players": [{}, {}, {}], "seed": 21, "options": "hourglass=60"})
+    assert res.status_code == 200, res.get_json()
+    session = companion.session
+    session.on_stable_change(session.state.placement)
+    state = client.get("/api/state").get_json()
+    assert state["timer_left"] is None and state["timer_label"] is None  # The FOG times no draft
+    while session.state.phase == "draft":
+        assert post(client, "/api/act", {"action": client.get("/api/state").get_json()["picks"][0]["action"]}).status_code == 200
+    companion.hardware.show(session.state)  # the LEDs' clock starts with the first timed turn
+    clock = companion.hardware.turn_clock
+    clock.clock = lambda: clock.started_at + 15.0  # a quarter of the turn gone, read off the clock the LEDs count
+    state = client.get("/api/state").get_json()
+    assert state["timer_label"] == "Hourglass" and state["timer_left"] == 45.0  # seconds, as the page says them
+
+
 # ------------------------------------------------------------------------------------------ camera
 @pytest.fixture
 def with_camera(tmp_path: Path) -> Iterator[Companion]:

@@ -146,15 +146,21 @@ def test_the_leds_code_names_no_game_nor_its_words():
 # LED card") and the Pi's "SD card": those are the page's and the machine's, not a game's.
 GAME_ONLY = re.compile(r"\b(islanders?|mp|drafts?|drafting|drafted|pawns?|cards?)\b", re.IGNORECASE)
 NOT_A_GAME_S = re.compile(r"""(?<=[-."#])cards?\b|\bcards?(?=[-"])|\b(?:LED|SD) card\b|--card\b""", re.IGNORECASE)
+# The FOG's things by their own names: its hourglass (a turn timer, named by the game's TurnTimer), its
+# preparation bonuses (said in a reading's ``detail``), its row of the view read as a key (``state.fog``,
+# ``view["fog"]``: the board shades what the declaration's ``shades`` name). The product (fog-companion,
+# FogCompanionError, the pages' ``Fog`` helper, the "fog-correct" event) is not a game's thing.
+GAME_THINGS = re.compile(r"""(?i:\bhourglass\w*|\bpreparation\w*)|\.fog\b|\[["']fog["']\]|\bnext-?[Ff]og\b""")
 
 
 def test_outside_the_games_no_code_names_a_game_s_counters_phases_or_pieces():
     """The session, terminal, panel and LEDs read what a game declares and its view: none of them knows
-    an islander, MP, a draft, a pawn or a card (a game whose counter or phase is another declares it)."""
+    an islander, MP, a draft, a pawn or a card (a game whose counter or phase is another declares it),
+    nor The FOG's hourglass, preparation bonuses or its FOG row read from the view."""
     files = [p for pattern in ("*.py", "*.js", "*.html") for p in (ROOT / "web_ui").rglob(pattern)
              if "vendor" not in p.parts]
     files += sorted((ROOT / "hardware").glob("*.py")) + sorted((ROOT / "companion").glob("*.py"))
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in sorted(files)
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if GAME_ONLY.search(NOT_A_GAME_S.sub("", line))]
+             if GAME_ONLY.search(NOT_A_GAME_S.sub("", line)) or GAME_THINGS.search(line)]
     assert not found, "\n".join(found)

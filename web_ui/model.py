@@ -60,9 +60,11 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
     outcome = snap.game.outcome(snap.state)
     out["outcome"] = None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason,
                                                    "lines": snap.game.score(snap.state).lines()}
-    hourglass = getattr(hardware, "hourglass", None) if hardware is not None else None
-    left = hourglass.left() if hourglass is not None else None
-    out["hourglass_left"] = round(left, 1) if left is not None and snap.game.turn_timer(snap.state) else None
+    # a timed turn: the seconds left on the LEDs' clock, and the name the game gives its timer
+    clock = getattr(hardware, "turn_clock", None) if hardware is not None else None
+    left, timer = clock.left() if clock is not None else None, snap.game.turn_timer(snap.state)
+    out["timer_left"] = round(left * clock.seconds, 1) if clock is not None and left is not None and timer else None
+    out["timer_label"] = timer.label if timer is not None else None
     return out
 
 

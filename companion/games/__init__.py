@@ -14,14 +14,14 @@ from companion.errors import FogCompanionError
 from companion.games.base import (FORMER_SEGMENT_NAMES, LED_ROLES, BoardFit, Cell, Choice, Count, Edge, Game, Layout,
                                   LedScene, Light, Outcome, Piece, Reconciliation, TableStatus, Track, TurnTimer)
 from companion.games.answers import command_line_answers, new_game
-from companion.games.declaration import CHANCE, INFORMATION, Counter, GameType, Phase, read_key
+from companion.games.declaration import CHANCE, INFORMATION, SHADES, Counter, GameType, Phase, Shade, read_key
 
 GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
                          "partner-race": "companion.games.partner_race.game:GAME",
                          "tile-race": "companion.games.tile_race.game:GAME"}
 
 __all__ = ["CHANCE", "FORMER_SEGMENT_NAMES", "INFORMATION", "LED_ROLES", "BoardFit", "Cell", "Choice", "Count", "Counter", "Edge", "Game",
-           "GameType", "Layout", "LedScene", "Light", "Outcome", "Phase", "Piece", "Reconciliation", "TableStatus", "Track", "TurnTimer", "read_key", "command_line_answers", "get_game", "names", "new_game"]
+           "GameType", "Layout", "LedScene", "Light", "Outcome", "Phase", "Piece", "Reconciliation", "SHADES", "Shade", "TableStatus", "Track", "TurnTimer", "read_key", "command_line_answers", "get_game", "names", "new_game"]
 
 
 class UnknownGameError(FogCompanionError, ValueError):

@@ -204,10 +204,13 @@ class Choice:
 
     actions: tuple[str, ...]
     summary: str
-    details: Mapping[str, Any] = field(default_factory=dict)   # JSON-able, shown on the panel
+    details: Mapping[str, Any] = field(default_factory=dict)   # JSON-able, the game's own (for a maintainer)
+    detail: str = ""                    # what else the reading hands out, in words the panel shows after the
+    #                                     summary ("bonus +1 RP"): the page knows no key of the game's own
 
     def to_dict(self) -> dict[str, Any]:
-        return {"actions": list(self.actions), "summary": self.summary, **dict(self.details)}
+        return {"actions": list(self.actions), "summary": self.summary, **dict(self.details),
+                "detail": self.detail or None}
 
 
 @dataclass(frozen=True)
@@ -275,11 +278,13 @@ class ScoreReport(Protocol):
 
 @dataclass(frozen=True)
 class TurnTimer:
-    """A turn's time limit (the FOG's hourglass): ``key`` changes when a new turn begins."""
+    """A turn's time limit: ``key`` changes when a new turn begins. The LEDs and the panel call it a
+    turn timer; ``label`` is the name the game's players know it by, shown on the Board page."""
 
     key: tuple[Any, ...]
     seconds: float
     on_expiry: str                      # the action the session takes when time runs out
+    label: str = "Turn timer"           # shown beside the seconds left ("Hourglass")
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CHANCE", "INFORMATION", "Counter", "GameType", "Phase", "read_key"]
+__all__ = ["CHANCE", "INFORMATION", "SHADES", "Counter", "GameType", "Phase", "Shade", "read_key"]
 
 CHANCE = ("none", "setup", "dice", "deck")            # no luck; a seeded deal at setup only; dice; a shuffled deck
 INFORMATION = ("none", "from-everyone", "per-seat")    # nothing hidden; hidden from all (a face-down pile); a hand
+SHADES = ("covered", "warned")                         # out of play; about to go out of play
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,21 @@ class Counter:
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label, "total": self.total or None, "unit": self.unit or None,
                 "phases": list(self.phases)}
+
+
+@dataclass(frozen=True)
+class Shade:
+    """Groups of places (a cell's ``group``: a row, a region) the board shades, read from the game's
+    view: a game whose board loses rows or regions as play goes on says which, and every page draws
+    them the same way, with no key of that game's own. ``look`` says how: ``covered`` (out of play)
+    or ``warned`` (next to go). A group no place is in (The FOG's shore, shown on the LEDs) is shaded
+    nowhere."""
+
+    key: str                            # where the view holds the list of groups (``a.b`` as a counter's)
+    look: str                           # one of SHADES
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "look": self.look}
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,7 @@ class GameType:
     simultaneous: bool = False          # do players act at once (else one at a time, ``active``)
     counters: tuple[Counter, ...] = ()
     phases: tuple[Phase, ...] = ()      # those the view may name besides "finished"
+    shades: tuple[Shade, ...] = ()      # the board's groups of places shaded as play goes on
     turn_actions: tuple[str, ...] = ()  # the first words of the view's ``turn_actions`` (a fold)
     turn_ends: str = ""                 # with no End-turn button, how a turn ends, in words
     features: tuple[str, ...] = ()      # what the pages offer beyond the usual ("turn-over": the Table
@@ -90,7 +107,7 @@ class GameType:
         return {"name": self.name, "title": self.title, "players": list(self.players), "chance": self.chance,
                 "information": self.information, "simultaneous": self.simultaneous,
                 "counters": [c.to_json() for c in self.counters], "phases": [p.to_json() for p in self.phases],
-                "turn_actions": list(self.turn_actions), "turn_ends": self.turn_ends or None,
+                "shades": [s.to_json() for s in self.shades], "turn_actions": list(self.turn_actions), "turn_ends": self.turn_ends or None,
                 "features": list(self.features)}
 
 

@@ -192,6 +192,7 @@ const FogBoard = (() => {
       shape.setAttribute("data-cell", c.id);
       if (c.fill) shape.style.setProperty("--cell-fill", c.fill);  /* the layout's own colour, for kinds the page has no style for */
       if (c.row) shape.setAttribute("data-row", c.row);
+      if (c.group) shape.setAttribute("data-group", c.group);  /* the game shades places by group (a row) */
       if (c.edge) this._edgeLine(c, shape);
       if (c.supply) this._supplyLabel(c);
       const title = document.createElementNS(SVGNS, "title");
@@ -310,9 +311,10 @@ const FogBoard = (() => {
       const colours = this.g.colours;
       this.pieceLayer.replaceChildren();
       this.where = {};
-      this.svg.querySelectorAll(".cell.swallowed, .cell.next-fog").forEach((n) => n.classList.remove("swallowed", "next-fog"));
-      (info.swallowed || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("swallowed")));
-      (info.nextFog || []).forEach((r) => this.svg.querySelectorAll(`[data-row="${r}"]`).forEach((n) => n.classList.add("next-fog")));
+      /* groups of places the game shades as play goes on: [{look: "covered" | "warned", groups}] */
+      this.svg.querySelectorAll(".cell.shade-covered, .cell.shade-warned").forEach((n) => n.classList.remove("shade-covered", "shade-warned"));
+      (info.shades || []).forEach((s) => s.groups.forEach((gr) =>
+        this.svg.querySelectorAll(`.cell[data-group="${CSS.escape(String(gr))}"]`).forEach((n) => n.classList.add("shade-" + s.look))));
       this.arrowLayer.replaceChildren();
       (info.lastMove || []).forEach((m) => {
         for (let i = 1; i < m.path.length; i++) this._arrow(m.path[i - 1], m.path[i], "last-move");

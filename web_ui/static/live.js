@@ -47,11 +47,12 @@
   function draw() {
     if (!state || !state.placement) return;
     board.selected = selected;
-    const fog = state.fog || {};  /* a game's view: only The FOG has a FOG */
+    /* the groups of places the game shades (its declaration's shades: covered, warned), read from its view */
+    const shades = ((state.declaration || {}).shades || []).map((d) => ({look: d.look, groups: read(state, d.key) || []}));
     /* tokens the rules took but still on the table are drawn where the camera sees them, marked */
     const shown = Object.fromEntries(Object.entries(state.placement).map(([c, ps]) => [c, ps.slice()]));
     (state.to_turn_over || []).forEach((t) => { (shown[t.cell] = shown[t.cell] || []).push(t.piece); });
-    board.render(shown, {owners: state.owners, swallowed: fog.swallowed, nextFog: fog.next,
+    board.render(shown, {owners: state.owners, shades,
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
       stacks: state.stacks, supplies: state.supplies,  /* a game's view: pieces under a stack's top, what a supply holds */
       lastMove: state.last_move || [], misplaced: state.out_of_sync ? state.out_of_sync.pieces || [] : [],
@@ -131,8 +132,9 @@
     const player = (s.players || []).find((p) => p.colours.includes(s.active));
     text("active-name", s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
     document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
-    document.getElementById("hourglass-row").hidden = s.hourglass_left === null;
-    if (s.hourglass_left !== null) text("hourglass", Math.round(s.hourglass_left));
+    /* a timed turn: the seconds left, under the name the game gives its timer */
+    document.getElementById("timer-row").hidden = s.timer_left === null || s.timer_left === undefined;
+    if (s.timer_left !== null && s.timer_left !== undefined) { text("timer-label", s.timer_label); text("timer", Math.round(s.timer_left)); }
     const log = document.getElementById("log");
     log.replaceChildren();
     const history = s.log || s.history || [];  /* the game's words for each move; its notation if it has none */

@@ -247,9 +247,8 @@ const Fog = (() => {
         "The move can be read several ways. Which one happened?"));
       s.decision.forEach((o, i) => {
         const btn = el("button", {"class": "decide", "data-option": String(i)},
-          (i + 1) + ": " + (o.summary || (o.movements || o.actions || []).join(", ")) +  /* the game's words, not its notation */
-          (o.summary || o.cost === undefined || !spentIn(s) ? "" : " (" + o.cost + " " + spentIn(s).unit + ")") +
-          (o.preparation_bonuses && o.preparation_bonuses.length ? " (bonus " + o.preparation_bonuses.join(" ") + ")" : ""));
+          (i + 1) + ": " + (o.summary || (o.actions || []).join(", ")) +  /* the game's words, not its notation */
+          (o.detail ? " (" + o.detail + ")" : ""));  /* what else it hands out, as the game says it */
         btn.onclick = () => decide({option: i, question_id: s.question_id});  /* the question shown, by id */
         b.appendChild(btn);
       });
@@ -311,8 +310,6 @@ const Fog = (() => {
     banner(last);
   }
 
-  /* the counter an action spends, as the game declares it (its unit: "It spends 2 ..."), if it has one */
-  const spentIn = (s) => ((s.declaration || {}).counters || []).find((c) => c.unit);
   const shortTitle = (s) => (s.game_title || "").split(":")[0];  /* the game being played: its short title */
 
   /* Setup -> Board check -> the phases the game declares steps (picks before play) -> Play -> Score: where the

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
-from companion.games.declaration import Counter, GameType, Phase
+from companion.games.declaration import Counter, GameType, Phase, Shade
 from companion.games.fog import rules, steps, table
 from companion.games.fog.actions import Correction, Draft, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
@@ -59,9 +59,11 @@ OPTION_SWITCHES: list[dict[str, Any]] = [
 
 
 def _choice(state: GameState, option: Option) -> Choice:
-    """A reading in words for the players (the actions keep their notation for the log)."""
+    """A reading in words for the players (the actions keep their notation for the log); the
+    preparation bonuses it hands out said after it."""
+    bonus = f"preparation bonus {' and '.join(str(g) for g in option.gains)}" if option.gains else ""
     return Choice(tuple(str(a) for a in option.actions), f"{capital(moves_words(state, option.movements))} "
-                  f"({option.cost} MP)", option.to_dict())
+                  f"({option.cost} MP)", option.to_dict(), bonus)
 
 
 def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
@@ -149,8 +151,9 @@ class FogGame(Game[GameState, FogAction]):
     def declaration(self) -> GameType:
         """A seeded setup (where the islanders start) and no luck after it; nothing hidden; one colour
         at a time. It counts rounds and the MP a turn has left, the FOG's rows and the tokens it
-        swallowed; a draft on the Setup page comes before play. The FOG takes tokens that hands turn
-        over (the Table page's button)."""
+        swallowed; the board shades the rows the FOG covers and those it takes next; a draft on the
+        Setup page comes before play. The FOG takes tokens that hands turn over (the Table page's
+        button)."""
         return GameType(
             self.name, self.title, self.players, chance="setup", information="none",
             counters=(Counter("round", "Round"),
@@ -159,6 +162,7 @@ class FogGame(Game[GameState, FogAction]):
             phases=(Phase("draft", "Draft", picks="picks: tap an islander on the board or in the list below.",
                           done="Every islander has a player.", step=True),
                     Phase("moving", "Moving")),
+            shades=(Shade("fog.swallowed", "covered"), Shade("fog.next", "warned")),
             features=("turn-over",))
 
     # ------------------------------------------------------------------ setup
@@ -361,7 +365,7 @@ class FogGame(Game[GameState, FogAction]):
         seconds = state.options.hourglass_seconds
         if not seconds or state.phase != "moving":
             return None
-        return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass")
+        return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
 
     def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
         return table.view(state, seat)
