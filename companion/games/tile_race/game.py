@@ -42,11 +42,13 @@ class Score:
     def lines(self) -> list[str]:
         d = self.to_dict()
         ended = rules.outcome(self.state)
-        out = [f"{d['winners'][0]} has won" if d["winners"] else
+        who = {c: f"{self.state.name_of(c)} ({c})" if self.state.name_of(c) != c else c for c in d["players"]}
+        # players by name, their pawns by number: what the table calls them, never a pawn's id
+        out = [f"{who[d['winners'][0]]} has won" if d["winners"] else
                ended.reason if ended is not None else "Nobody has won yet."]
         for colour, info in d["players"].items():
-            places = ", ".join(f"{p}: {_place(w)}" for p, w in info["pawns"].items())
-            out.append(f"  {colour}: {info['out']} of 2 pawns out ({places}); {info['mountains_left']} mountains left")
+            places = ", ".join(f"pawn {p.rpartition('-')[2]} {_place(w)}" for p, w in info["pawns"].items())
+            out.append(f"  {who[colour]}: {info['out']} of 2 pawns out ({places}); {info['mountains_left']} mountains left")
         out.append(f"  tiles in the supply: {d['supply']}; lost off the grid: {d['lost']}")
         return out
 
