@@ -388,7 +388,7 @@ def outcome(state: TileRaceState) -> Outcome | None:
     """The winner, or a blocked race (at a turn's start nobody can move nor act), or None while it goes on."""
     won = winner(state)
     if won:
-        return Outcome((won,), f"{won} brought both pawns across the grid and out")
+        return Outcome((won,), f"{state.name_of(won)} brought both pawns across the grid and out")
     if state.moving or state.moved or state.acted:
         return None
     for seat in range(len(state.players)):
