@@ -1,0 +1,330 @@
+"""The island battle's rules as pure functions over immutable states.
+
+Setup, as the rulebook's "Hur man ställer in": the first player (agreed or rolled for) places the
+first block and the players alternate until all ten stand, never two in a row or column; then
+they alternate putting characters down, each player's first five on the two rows nearest them
+facing any way, the other five on their pad, one per place.
+
+A turn: ``roll``; a 0 gives one of three options (``enter`` a reinforcement, ``pad`` to move the
+pad by the next roll, ``turn`` a character) and another roll, after which only the chosen
+character may move (another 0: the options again); then the move that uses every pip
+(``move``, or ``slide`` for the pad, which ends the turn); ``shoot`` any exact hit before or
+after; ``end``. A player who must move but cannot (rule 1A) ends the turn and the opponent may
+``remove`` one of their island characters (or ``spare``); a player whose island is empty brings
+one character on for free (rule 4) or, when none can come on, may lose one from the pad (rule 1B).
+
+``docs/rules-interpretations-island-battle.md`` explains each reading of the text.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from companion.errors import IllegalMoveError
+from companion.games.base import Outcome
+from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad, Deploy, End, Enter, Move,
+                                                   Remove, Roll, Shoot, Slide, Spare, Turn, pad_place,
+                                                   parse_action)
+from companion.games.island_battle.fire import movable, set_off, shot, shots
+from companion.games.island_battle.grid import (BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, characters, coords,
+                                                forward, home_rows, on_island, opponent, owner, pad_entry, sides,
+                                                squares)
+from companion.games.island_battle.state import (BOX, GONE, PLAY_STAGES, IslandState, from_json, new_game,
+                                                 to_json)
+
+
+# ------------------------------------------------------------------------------------------ setup
+def _block_reason(state: IslandState, action: Block) -> str | None:
+    if action.block not in BLOCKS or action.block in state.blocks:
+        return f"{action.block} is not in the box: each block is placed once"
+    if not on_island(action.square, state.size):
+        return f"{action.square} is not a square of the island"
+    if action.square in state.block_at():
+        return f"a block already stands on {action.square}"
+    col, row = coords(action.square)
+    for other in state.blocks.values():
+        if coords(other)[0] == col or coords(other)[1] == row:
+            return f"a block on {other} shares its row or column with {action.square}: one block per row and column"
+    return None
+
+
+def _deploy_reason(state: IslandState, action: Deploy) -> str | None:
+    ch, player = action.character, action.player
+    if owner(ch) != player or state.where[ch] != BOX:
+        return f"{ch} is not one of {player}'s characters still to place"
+    to_island = len([c for c in characters(player) if on_island(state.where[c], state.size)]) < PAD_PLACES
+    place = pad_place(action.where)
+    if to_island:
+        if place is not None:
+            return f"{player} places five characters on the island before any on the pad"
+        if not on_island(action.where, state.size) or coords(action.where)[1] not in home_rows(player, state.size):
+            rows = " and ".join(str(r) for r in home_rows(player, state.size))
+            return f"{player}'s characters start on rows {rows}, the two nearest them"
+        if action.where in state.occupant() or action.where in state.block_at():
+            return f"{action.where} is taken: two pieces never share a square"
+        return None
+    if place is None:
+        return f"{player}'s five island characters are down: the other five go on the pad (pad1..pad5)"
+    if place in {state.places[c] for c in characters(player) if c in state.places}:
+        return f"place {place} of {player}'s pad is taken: one character per place"
+    return None
+
+
+def _setup_actions(state: IslandState) -> list[Action]:
+    player = state.player
+    if state.stage == "blocks":
+        box = [b for b in BLOCKS if b not in state.blocks]
+        return [a for b in box for sq in squares(state.size) if _block_reason(state, a := Block(player, b, sq)) is None]
+    box = [c for c in characters(player) if state.where[c] == BOX]
+    out: list[Action] = []
+    for ch in box:
+        candidates = [Deploy(player, ch, sq, f) for sq in squares(state.size) for f in FACINGS
+                      if coords(sq)[1] in home_rows(player, state.size)]
+        candidates += [Deploy(player, ch, f"{PAD}{n}") for n in range(1, PAD_PLACES + 1)]
+        out += [a for a in candidates if _deploy_reason(state, a) is None]
+    return out
+
+
+def _setup(state: IslandState, action: Block | Deploy) -> IslandState:
+    if isinstance(action, Block):
+        reason = _block_reason(state, action)
+        if reason:
+            raise IllegalMoveError(reason)
+        blocks = {**state.blocks, action.block: action.square}
+        after = replace(state, blocks=MappingProxyType(blocks), turn=1 - state.turn)
+        return replace(after, stage="deploy", turn=state.start) if len(blocks) == len(BLOCKS) else after
+    reason = _deploy_reason(state, action)
+    if reason:
+        raise IllegalMoveError(reason)
+    where, facing, places = dict(state.where), dict(state.facing), dict(state.places)
+    place = pad_place(action.where)
+    if place is None:
+        where[action.character], facing[action.character] = action.where, str(action.facing)
+    else:
+        where[action.character], places[action.character] = PAD, place
+    after = replace(state, where=MappingProxyType(where), facing=MappingProxyType(facing),
+                    places=MappingProxyType(places), turn=1 - state.turn)
+    return _begin(after, state.start) if BOX not in where.values() else after
+
+
+# ------------------------------------------------------------------------------------------ turns
+def _begin(state: IslandState, seat: int) -> IslandState:
+    """The start of ``seat``'s turn: a roll, or with an empty island a free reinforcement (rule 4) or,
+    when none can come on, the opponent's choice of one from the pad (rule 1B)."""
+    after = replace(state, turn=seat, stage="roll", roll=None, chosen=None, sliding=False, penalty="")
+    player = PLAYERS[seat]
+    if after.on_island(player) or not after.on_pad(player):
+        return after
+    return replace(after, stage="enter") if _entries(after) else replace(after, stage="penalty", penalty="pad")
+
+
+def _entries(state: IslandState) -> list[Enter]:
+    """Characters of the player whose turn it is that can leave the pad: the square in front of their
+    place is on the island and no character stands there (a block does not stop them)."""
+    out = []
+    centre = state.pads[state.turn]
+    for ch in state.on_pad(state.player):
+        sq = pad_entry(state.player, centre, state.places[ch], state.size)
+        if sq is not None and sq not in state.occupant():
+            out.append(Enter(ch, sq))
+    return out
+
+
+def _slides(state: IslandState) -> list[Slide]:
+    centre, roll = state.pads[state.turn], state.roll or 0
+    return [Slide(state.player, LETTERS[c - 1]) for c in (centre - roll, centre + roll) if 1 <= c <= state.size]
+
+
+def _options(state: IslandState) -> list[Action]:
+    turns: list[Action] = [Turn(c, f) for c in state.on_island(state.player) for f in sides(state.facing[c])]
+    return [*_entries(state), ChoosePad(state.player), *turns]
+
+
+def legal_actions(state: IslandState) -> list[Action]:
+    """Every action open now to whoever acts (empty: the game is over)."""
+    if outcome(state) is not None:
+        return []
+    if state.stage in ("blocks", "deploy"):
+        return _setup_actions(state)
+    player = state.player
+    firing: list[Action] = [*shots(state)] if state.stage in ("roll", "options", "move", "slide", "done") else []
+    if state.stage == "roll":
+        return [Roll(player, face) for face in range(6)] + firing
+    if state.stage == "options":
+        return _options(state) + firing
+    if state.stage == "move":
+        open_moves: list[Action] = [*movable(state, state.roll or 0)]
+        return (open_moves or [End(player)]) + firing
+    if state.stage == "slide":
+        return [*_slides(state)] + firing
+    if state.stage == "done":
+        return [End(player)] + firing
+    if state.stage == "enter":
+        return [*_entries(state)]
+    victims = state.on_island(player) if state.penalty == "island" else state.on_pad(player)
+    choices: list[Action] = [Remove(state.actor, c) for c in victims]
+    return choices + [Spare(state.actor)]
+
+
+def _board(state: IslandState) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    return dict(state.where), dict(state.facing), dict(state.blocks), dict(state.revealed)
+
+
+def _with(state: IslandState, where: dict[str, str], facing: dict[str, str], blocks: dict[str, str],
+          revealed: dict[str, str], **changes: Any) -> IslandState:
+    return replace(state, where=MappingProxyType(where), facing=MappingProxyType(facing),
+                   blocks=MappingProxyType(blocks), revealed=MappingProxyType(revealed), **changes)
+
+
+def _arrive(state: IslandState, character: str, square: str, facing_after: str, **changes: Any) -> IslandState:
+    """``character`` now on ``square`` facing ``facing_after``; a block there is set off (landed on exactly)."""
+    where, facing, blocks, revealed = _board(state)
+    where[character], facing[character] = square, facing_after
+    block = state.block_at().get(square)
+    if block is not None:
+        set_off(state, block, where, facing, blocks, revealed)
+    return _with(state, where, facing, blocks, revealed, **changes)
+
+
+def _shoot(state: IslandState, action: Shoot) -> IslandState:
+    if state.stage not in ("roll", "options", "move", "slide", "done"):
+        raise IllegalMoveError(f"no shot now: {state.player} shoots only in their own turn, around the move")
+    if state.where[action.character] == PAD:
+        raise IllegalMoveError(f"{action.character} is on its pad: nobody shoots from the pad (rule 8)")
+    if shot(state, action.character) != action:
+        raise IllegalMoveError(f"{action.character} has no exact hit on {action.target}: a shot hits only exactly "
+                               "at its range, straight ahead, at an opposing character or a block, never past a block")
+    where, facing, blocks, revealed = _board(state)
+    block = state.block_at().get(action.target)
+    if block is not None:
+        set_off(state, block, where, facing, blocks, revealed)
+    else:
+        victim = state.occupant()[action.target]
+        where[victim] = GONE
+        facing.pop(victim, None)
+    return _with(state, where, facing, blocks, revealed)
+
+
+def _play(state: IslandState, action: Action) -> IslandState:
+    """One action of a turn, once the setup is over."""
+    if isinstance(action, Shoot):
+        return _shoot(state, action)
+    if action not in legal_actions(state):
+        raise IllegalMoveError(_why_not(state, action))
+    if isinstance(action, Roll):
+        if action.face == 0:
+            return replace(state, stage="options", chosen=None, sliding=False)
+        return replace(state, stage="slide" if state.sliding else "move", roll=action.face)
+    if isinstance(action, Enter):
+        chosen = action.character if state.stage == "options" else None
+        return _arrive(state, action.character, action.square, forward(state.player), stage="roll", chosen=chosen)
+    if isinstance(action, ChoosePad):
+        return replace(state, stage="roll", sliding=True, chosen=None)
+    if isinstance(action, Turn):
+        facing = {**state.facing, action.character: action.facing}
+        return replace(state, facing=MappingProxyType(facing), stage="roll", chosen=action.character)
+    if isinstance(action, Move):
+        return _arrive(state, action.character, action.to, action.facing, stage="done", roll=None)
+    if isinstance(action, Slide):
+        pads = list(state.pads)
+        pads[state.turn] = LETTERS.index(action.column) + 1
+        return _begin(replace(state, pads=(pads[0], pads[1])), 1 - state.turn)
+    if isinstance(action, End):
+        stuck = state.stage == "move" and state.chosen is None and state.on_island(state.player)
+        return replace(state, stage="penalty", penalty="island", roll=None) if stuck else _begin(state, 1 - state.turn)
+    if isinstance(action, Remove):
+        where, facing = dict(state.where), dict(state.facing)
+        where[action.character] = GONE
+        facing.pop(action.character, None)
+        return _begin(replace(state, where=MappingProxyType(where), facing=MappingProxyType(facing)), 1 - state.turn)
+    return _begin(state, 1 - state.turn)  # Spare
+
+
+def _why_not(state: IslandState, action: Action) -> str:
+    """The rule an action breaks in this stage, in the players' words."""
+    stage, player = state.stage, state.player
+    if stage == "enter":
+        return f"{player}'s island is empty: bring a character on from the pad first (rule 4)"
+    if stage == "penalty":
+        where = "island" if state.penalty == "island" else "pad"
+        return f"{state.actor} may remove one of {player}'s characters from the {where}, or spare them"
+    if stage == "roll":
+        return f"{player} rolls the die first"
+    if stage == "options":
+        return f"{player} rolled a 0: choose a reinforcement, the pad or a turn, then roll again"
+    if stage == "slide":
+        return f"{player}'s pad moves exactly {state.roll} squares along the edge, never round a corner"
+    if stage == "move":
+        if isinstance(action, End):
+            return f"{player} can still move a character with the {state.roll}: a move is made if one is possible"
+        if state.chosen and isinstance(action, Move) and action.character != state.chosen:
+            return f"after a 0 only {state.chosen} may move"
+        return (f"that is not a move of the {state.roll}: straight ahead, every pip used, a turn only with "
+                "the last pip, never through a character or a block, never turning on a block")
+    return f"{player} has moved: shoot or end the turn"
+
+
+def apply(state: IslandState, action: Action | str) -> IslandState:
+    """The state after ``action`` (a new state; ``state`` is never changed), or IllegalMoveError naming
+    the rule it breaks."""
+    if isinstance(action, str):
+        action = parse_action(action)
+    if outcome(state) is not None:
+        raise IllegalMoveError("the battle is over")
+    if action.player != state.actor:
+        raise IllegalMoveError(f"it is {state.actor}'s to act, not {action.player}'s")
+    if state.stage in ("blocks", "deploy"):
+        if not isinstance(action, Block if state.stage == "blocks" else Deploy):
+            raise IllegalMoveError(f"the setup goes on: {'blocks' if state.stage == 'blocks' else 'characters'} "
+                                   "are still to be placed")
+        after = _setup(state, action)
+    else:
+        after = _play(state, action)
+    return replace(after, history=state.history + (str(action),))
+
+
+def companion_roll(state: IslandState) -> int:
+    """A face the companion rolls for the player (when the players chose so): drawn from the seed and
+    the place in the log, so the same game rolls the same; the roll is then played as ``roll``."""
+    return random.Random(f"island-battle-die:{state.seed}:{len(state.history)}").randrange(6)
+
+
+def outcome(state: IslandState) -> Outcome | None:
+    """The ruler of the island once the other player's ten characters are all gone (both at once: a draw)."""
+    if state.stage not in PLAY_STAGES:
+        return None
+    beaten = [p for p in PLAYERS if all(state.where[c] == GONE for c in characters(p))]
+    if not beaten:
+        return None
+    if len(beaten) == 2:
+        return Outcome((), "the last characters of both sides went in one blast: nobody rules the island")
+    winner = opponent(beaten[0])
+    return Outcome((winner,), f"{beaten[0]} has lost all ten characters: {winner} rules the island")
+
+
+def text(state: IslandState) -> str:
+    """The island as rows of text, far side first: ``.`` empty, ``#`` a block, a character by its
+    id's letter and number with an arrow for its facing (``s1^``); the pads below (a picture for logs)."""
+    arrow = dict(zip(FACINGS, "^>v<", strict=True))
+    rows, at, blocks = [], state.occupant(), state.block_at()
+    for r in range(state.size, 0, -1):
+        cells = []
+        for c in range(1, state.size + 1):
+            sq = f"{LETTERS[c - 1]}{r}"
+            ch = at.get(sq)
+            cells.append(f"{ch[0].upper()}{ch.partition('-')[2]}{arrow[state.facing[ch]]}" if ch else
+                         " # " if sq in blocks else " . ")
+        rows.append(f"{r:>2} " + " ".join(cells))
+    rows.append("   " + " ".join(f" {ch} " for ch in LETTERS[:state.size]))
+    for seat, player in enumerate(PLAYERS):
+        pad = ", ".join(f"{c}@pad{state.places[c]}" for c in state.on_pad(player)) or "-"
+        rows.append(f"{player}'s pad centred on {LETTERS[state.pads[seat] - 1]}: {pad}")
+    rows.append(f"{state.actor} to act ({state.stage}{f', rolled {state.roll}' if state.roll else ''})")
+    return "\n".join(rows)
+
+
+__all__ = ["Action", "apply", "companion_roll", "from_json", "legal_actions", "new_game", "outcome",
+           "parse_action", "text", "to_json"]
