@@ -1,0 +1,233 @@
+"""Desert survivors' rules as pure functions over immutable states: setup, phase 1, and the door.
+
+* Setup: every player puts their 5 food (per group) on their characters' cards (``feed``), then,
+  from the start player on, each places one disc face down on a free sand space per turn
+  (``place``); the spaces left (oases included) get an X-counter each, face down, from the mix.
+* Phase 1, movement and search for food: the player to move acts with one of their face-down discs:
+  ``swap`` it with a connected face-down piece or one of their own face-up discs, or ``reveal`` it.
+  An X-counter moved is turned up; a road lets the player act again (or ``end``), food or a treasure
+  turns up the disc too; two discs swapped are both turned up. A player with no face-down disc is
+  skipped, and the phase ends when every disc is face up.
+* Phases 2 and 3 are in ``meals.py``.
+
+Whenever a player holds food they could put on a hungry character's card, they must first do so
+(``feed``, on their own phone): nothing else is legal until every such stack is placed.
+``docs/rules-interpretations-desert-survivors.md`` explains each reading of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from types import MappingProxyType
+
+from companion.errors import IllegalMoveError
+from companion.games.base import Outcome
+from companion.games.desert_survivors import meals
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place, Reveal,
+                                                      Sacrifice, Show, Swap, Take, parse_action)
+from companion.games.desert_survivors.board import OASIS, build
+from companion.games.desert_survivors.pieces import colour_of, discs_of, is_disc, is_x, size, x_kind
+from companion.games.desert_survivors.state import DesertState, from_json, new_game, to_json
+
+__all__ = ["Action", "DesertState", "apply", "connected", "feeders", "from_json", "legal_actions", "new_game",
+           "outcome", "parse_action", "to_json", "winners"]
+
+
+# ------------------------------------------------------------------------------------------ connections
+def connected(state: DesertState, source: str) -> set[str]:
+    """The spaces the disc on ``source`` may change places with as far as the ground goes: next to it,
+    or linked to it through revealed roads and discs of its owner's colours (face up or down),
+    space by space up, down, left or right."""
+    near = build(state.arrangement).neighbours
+    own = set(state.colours_of(state.seat_of(state.board[source])))
+
+    def through(where: str) -> bool:
+        piece = state.board.get(where, "")
+        return (is_disc(piece) and colour_of(piece) in own) or \
+            (is_x(piece) and piece in state.face_up and x_kind(piece) == "road")
+
+    seen, todo, out = {source}, [source], set()
+    while todo:
+        for nxt in near[todo.pop()]:
+            if nxt in state.board:
+                out.add(nxt)
+                if nxt not in seen and through(nxt):
+                    seen.add(nxt)
+                    todo.append(nxt)
+    out.discard(source)
+    return out
+
+
+def feeders(state: DesertState) -> tuple[int, ...]:
+    """Seats holding spare food they must put on a hungry character's card before play goes on."""
+    return tuple(k for k in range(len(state.seats)) if state.spare[k] > 0 and state.hungry_seat(k))
+
+
+def _face_down(state: DesertState, seat: int) -> list[str]:
+    own = set(state.colours_of(seat))
+    return [s for s, p in state.board.items() if is_disc(p) and colour_of(p) in own and p not in state.face_up]
+
+
+def _unplaced(state: DesertState, seat: int) -> list[str]:
+    on = set(state.board.values())
+    return [d for g in state.colours_of(seat) for d in discs_of(g) if d not in on]
+
+
+# ------------------------------------------------------------------------------------------ checks
+def why_not(state: DesertState, act: Action) -> str | None:
+    """Why ``act`` is not legal now (None: it is), in words a player understands."""
+    if state.phase == "over":
+        return "the game is over"
+    waiting = feeders(state)
+    if isinstance(act, Feed):
+        seat = state.seat_of(act.disc) if colour_of(act.disc) in state.groups else -1
+        if seat not in waiting:
+            return f"{act.disc} is not a character whose owner has food to place now"
+        return None if state.hungry(act.disc) else f"{act.disc}'s card is full or the character is dead"
+    if waiting:
+        return f"{', '.join(state.seats[k] for k in waiting)} must first put their food on their characters' cards"
+    if state.phase == "setup":
+        if not isinstance(act, Place):
+            return "the discs are being placed: place a disc face down on a free sand space"
+        if colour_of(act.disc) not in state.groups or state.seat_of(act.disc) != state.turn:
+            return f"it is {state.active}'s turn to place one of their discs"
+        if act.disc in state.board.values():
+            return f"{act.disc} is already placed"
+        kind = build(state.arrangement).kinds.get(act.space)
+        if kind is None or kind == OASIS:
+            return f"{act.space} is a rock, an oasis or off the desert: discs start on sand"
+        return f"{act.space} is taken" if act.space in state.board else None
+    if state.phase == "move":
+        return _why_not_move(state, act)
+    if isinstance(act, (Take, Attack, Commit, Show, Sacrifice, Give, Pass)):
+        return meals.why_not(state, act)
+    return "it is the eating and fighting phase: take food, attack, sacrifice, give food or pass"
+
+
+def _why_not_move(state: DesertState, act: Action) -> str | None:
+    if isinstance(act, End):
+        ok = act.seat == state.active and state.road
+        return None if ok else "only a player who has just found a road may end their turn early"
+    if not isinstance(act, (Swap, Reveal)):
+        return "it is the movement phase: swap or reveal one of your face-down discs"
+    source = act.source if isinstance(act, Swap) else act.space
+    if source not in _face_down(state, state.turn):
+        return f"no face-down disc of {state.active}'s lies on {source}"
+    if isinstance(act, Reveal):
+        return None
+    target = state.board.get(act.target)
+    if target is None:
+        return f"nothing lies on {act.target} to change places with"
+    if target in state.face_up and not (is_disc(target) and state.seat_of(target) == state.turn):
+        return f"the piece on {act.target} is face up and not one of {state.active}'s discs"
+    if act.target not in connected(state, source):
+        return (f"{act.target} is not connected to {source}: only a space next to it, or one linked through "
+                "revealed roads and your own discs, will do")
+    return None
+
+
+# ------------------------------------------------------------------------------------------ the door
+def legal_actions(state: DesertState) -> list[Action]:
+    """Every action legal now: the food placements owed, else the player to move's (both sides'
+    commits in a fight)."""
+    waiting = feeders(state)
+    cands: Sequence[Action]
+    if waiting:
+        cands = [Feed(c) for k in waiting for c in state.alive(k)]
+    elif state.phase == "setup":
+        free = [s for s, k in build(state.arrangement).kinds.items() if k != OASIS and s not in state.board]
+        cands = [Place(d, s) for d in _unplaced(state, state.turn) for s in free]
+    elif state.phase == "move":
+        own = _face_down(state, state.turn)
+        cands = [Swap(a, b) for a in own for b in sorted(connected(state, a))] + [Reveal(a) for a in own]
+        cands += [End(state.active)] if state.road else []
+    elif state.phase == "eat":
+        cands = meals.candidates(state)
+    else:
+        cands = []
+    return [a for a in cands if why_not(state, a) is None]
+
+
+def apply(state: DesertState, action: Action | str) -> DesertState:
+    """The state after ``action``; never mutates; IllegalMoveError names the rule it breaks."""
+    act = parse_action(action) if isinstance(action, str) else action
+    why = why_not(state, act)
+    if why is not None:
+        raise IllegalMoveError(f"{act}: {why}")
+    state = replace(state, history=state.history + (str(act),))
+    if isinstance(act, Feed):
+        k = state.seat_of(act.disc)
+        spare = tuple(v - 1 if i == k else v for i, v in enumerate(state.spare))
+        food = {**state.food, act.disc: state.food[act.disc] + 1}
+        state = replace(state, spare=spare, food=MappingProxyType(food))
+        return meals.next_turn(state, state.turn) if state.phase == "eat" and state.fight is None else state
+    if isinstance(act, Place):
+        return _placed(state, act)
+    if isinstance(act, (Swap, Reveal, End)):
+        return _moved(state, act)
+    return meals.play(state, act)  # only phase-2 actions are left once why_not has let one through
+
+
+def _placed(state: DesertState, act: Place) -> DesertState:
+    board = {**state.board, act.space: act.disc}
+    state = replace(state, board=MappingProxyType(board))
+    n = len(state.seats)
+    nxt = next((s % n for s in range(state.turn + 1, state.turn + n + 1) if _unplaced(state, s % n)), None)
+    if nxt is not None:
+        return replace(state, turn=nxt)
+    mix = list(state.mix)
+    for where in build(state.arrangement).kinds:
+        if where not in board and mix:
+            board[where] = mix.pop(0)
+    return replace(state, board=MappingProxyType(board), mix=tuple(mix), phase="move", turn=state.start)
+
+
+def _moved(state: DesertState, act: Swap | Reveal | End) -> DesertState:
+    up = set(state.face_up)
+    again = False
+    if isinstance(act, Reveal):
+        up.add(state.board[act.space])
+    elif isinstance(act, Swap):
+        mover, other = state.board[act.source], state.board[act.target]
+        state = replace(state, board=MappingProxyType({**state.board, act.source: other, act.target: mover}))
+        up.add(other)
+        if is_x(other):
+            again = x_kind(other) == "road"
+            if not again:
+                up.add(mover)  # food or a treasure: the disc that found it shows itself
+        else:
+            up.add(mover)  # two discs changed places: both show themselves
+    state = replace(state, face_up=frozenset(up))
+    if again and _face_down(state, state.turn):
+        return replace(state, road=True)
+    n = len(state.seats)
+    nxt = next((s % n for s in range(state.turn + 1, state.turn + n + 1) if _face_down(state, s % n)), None)
+    if nxt is None:
+        return meals.begin(replace(state, road=False))
+    return replace(state, turn=nxt, road=False)
+
+
+# ------------------------------------------------------------------------------------------ the end
+def winners(state: DesertState) -> tuple[str, ...]:
+    """Most victory points; if tied, the most food (on the cards and spare); if still tied, all of them."""
+    if state.phase != "over":
+        return ()
+    n = len(state.seats)
+    best = max((state.vp[k], state.total_food(k)) for k in range(n))
+    return tuple(state.seats[k] for k in range(n) if (state.vp[k], state.total_food(k)) == best)
+
+
+def outcome(state: DesertState) -> Outcome | None:
+    if state.phase != "over":
+        return None
+    won = winners(state)
+    top = max(state.vp)
+    tied = sum(v == top for v in state.vp) > 1
+    why = f"{top} victory points" + (", the most food among those tied" if tied and len(won) == 1 else "")
+    return Outcome(won, f"{' and '.join(won)} brought the most through the desert: {why}")
+
+
+def hungry_need(state: DesertState, seat: int) -> int:
+    """Food a seat still needs to satisfy every living character."""
+    return sum(max(0, size(c) - state.food[c]) for c in state.alive(seat))

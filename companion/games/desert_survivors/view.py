@@ -1,0 +1,104 @@
+"""What one seat may see of desert survivors (``view``), and the standing (``Score``).
+
+The referee's state knows every face; a player knows only what the table shows them. A face-down
+disc shows its colour (the wood) but not its number; a face-down X-counter shows nothing but its
+back. A seat's fight markers and a fist closed in a fight are its own. The log names placed discs
+only to their owner. So a seat's view holds no piece id of a face-down piece, no other seat's
+markers or commits, and nothing of the mix's order; a spectator (``seat`` None) sees only what is
+public. With the memory aid chosen at setup, a seat also sees the numbers of its own face-down discs.
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.desert_survivors.actions import Commit, Place, parse_action
+from companion.games.desert_survivors.board import arrangement_text, build
+from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
+                                                     victory_points, x_food, x_kind)
+from companion.games.desert_survivors.rules import feeders, outcome
+from companion.games.desert_survivors.state import DesertState
+
+
+def _piece(state: DesertState, piece: str) -> dict[str, Any]:
+    """A piece as the table shows it: its face if up, else only what its back shows."""
+    if is_disc(piece):
+        shown: dict[str, Any] = {"piece": "disc", "colour": colour_of(piece)}
+        if piece in state.face_up:
+            shown.update({"face": "up", "id": piece, "character": "monkey" if is_monkey(piece) else number(piece)})
+        else:
+            shown["face"] = "down"
+        return shown
+    if piece not in state.face_up:
+        return {"piece": "counter", "face": "down"}
+    return {"piece": "counter", "face": "up", "id": piece, "kind": x_kind(piece), "food": x_food(piece)}
+
+
+def _said(state: DesertState, text: str, seat: int | None) -> str:
+    """A logged action as ``seat`` may read it: another seat's placement without the disc's
+    number, another seat's commit without its count."""
+    act = parse_action(text)
+    if isinstance(act, Place) and (seat is None or state.seat_of(act.disc) != seat):
+        return f"place {colour_of(act.disc)} disc {act.space}"
+    if isinstance(act, Commit) and (seat is None or state.seats.index(act.seat) != seat):
+        return f"commit {act.seat}"
+    return text
+
+
+def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
+    """Everything ``seat`` may see (None: the public table)."""
+    me = state.seats.index(seat) if seat in state.seats else None
+    desert = build(state.arrangement)
+    fight = None
+    if state.fight is not None:
+        f = state.fight
+        sides = (state.seat_of(state.board[f.attacker]), state.seat_of(state.board[f.defender]))
+        fight = {"attacker": f.attacker, "defender": f.defender,
+                 "committed": {state.seats[s]: f.commits[k] is not None for k, s in enumerate(sides)},
+                 "mine": next((f.commits[k] for k, s in enumerate(sides) if s == me), None)}
+    out: dict[str, Any] = {
+        "game": "desert-survivors", "seat": state.seats[me] if me is not None else None,
+        "round": state.round, "phase": state.phase, "active": state.active, "start": state.seats[state.start],
+        "road": state.road, "feeding": [state.seats[k] for k in feeders(state)],
+        "players": [{"seat": s, "name": state.name_of(k), "colours": list(state.colours_of(k)),
+                     "groups": [GROUPS[g] for g in state.colours_of(k)], "vp": state.vp[k], "spare": state.spare[k],
+                     "food": state.total_food(k)} for k, s in enumerate(state.seats)],
+        "desert": {"arrangement": arrangement_text(state.arrangement), "spaces": dict(desert.kinds),
+                   "rocks": sorted(desert.rocks)},
+        "pieces": {where: _piece(state, state.board[where]) for where in sorted(state.board)},
+        "cards": {c: {"food": state.food.get(c, 0), "alive": c not in state.dead, "size": size(c),
+                      "food_value": food_value(c), "vp": victory_points(c)}
+                  for g in state.groups for c in (f"{g}-{n}" for n in range(1, 7))},
+        "pool_markers": state.pool, "x_beside": len(state.mix), "treasure_stacks": len(state.stacks),
+        "fight": fight, "last_fight": state.last_fight.to_json() if state.last_fight else None,
+        "log": [_said(state, t, me) for t in state.history],
+        "outcome": (lambda o: {"winners": list(o.winners), "reason": o.reason} if o else None)(outcome(state)),
+    }
+    if me is not None:
+        out["markers"] = state.markers[me]
+        if state.memory_aid:
+            own = set(state.colours_of(me))
+            out["memory"] = {w: ("monkey" if is_monkey(p) else number(p)) for w, p in state.board.items()
+                             if is_disc(p) and colour_of(p) in own and p not in state.face_up}
+    return out
+
+
+class Score:
+    """The standing: each player's victory points, living characters and food."""
+
+    def __init__(self, state: DesertState) -> None:
+        self.state = state
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.state
+        return {"round": s.round, "players": {seat: {"vp": s.vp[k], "alive": len(s.alive(k)), "food": s.total_food(k)}
+                                              for k, seat in enumerate(s.seats)}}
+
+    def lines(self) -> list[str]:
+        ended = outcome(self.state)
+        out = [ended.reason if ended else f"Round {self.state.round} of 4."]
+        for seat, info in self.to_dict()["players"].items():
+            out.append(f"  {seat}: {info['vp']} VP, {info['alive']} characters alive, {info['food']} food")
+        return out
