@@ -273,8 +273,11 @@ def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> R
     shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
     missing = [p for c, ps in have.items() for p in ps if kind_of(p) is None and p not in shown]
     if missing and all(colour_of(p) == state.active for p in missing):
-        return Reconciliation.partial(f"{' and '.join(missing)} is in a hand: put it down where it goes", missing,
-                                      "step")
+        said = [(f"{state.name_of(colour_of(p))}'s " if state.name_of(colour_of(p)) != colour_of(p) else "") +
+                f"{colour_of(p)} pawn {p.rpartition('-')[2]}" for p in missing]  # as players call them, never an id
+        return Reconciliation.partial(f"{' and '.join(said)} {'are' if len(said) > 1 else 'is'} in a hand: put "
+                                      f"{'them' if len(said) > 1 else 'it'} down where "
+                                      f"{'they go' if len(said) > 1 else 'it goes'}", missing, "step")
     moved = sorted(p for p, c in shown.items() if p in state.pawns and c != where_pawn(state, p))
     changed = sorted({c for c in set(have) | set(picture) if _form({c: have.get(c, ())}) != _form({c: picture.get(c, ())})})
     where = ", ".join(changed[:6]) or "no place"
