@@ -255,7 +255,8 @@ def test_the_round_is_scored_and_the_x_counters_reshuffled_around_what_stays():
 def test_the_start_player_has_the_least_food_then_needs_the_most_then_sits_left_of_the_last():
     s = table("eat", hungry=" ".join(new_game(3).food))  # phase 3: the cards are empty, only spare food counts
     assert meals.new_start(replace(s, spare=(0, 2, 1), start=0)) == 2  # the least food
-    lost_6 = replace(s, dead=frozenset({"natural-6"}), food=MappingProxyType({c: 0 for c in s.food if c != "natural-6"}))
+    lost_6 = replace(s, dead=frozenset({"natural-6"}),
+                     food=MappingProxyType({c: 0 for c in s.food if c != "natural-6"}))
     assert meals.new_start(replace(lost_6, spare=(0, 0, 0), start=1)) == 2  # red needs 12 food, natural 9
     assert meals.new_start(replace(s, spare=(0, 0, 0), start=1)) == 2  # all alike: the first to green's left
     assert meals.new_start(replace(s, spare=(0, 0, 0), start=2)) == 0
@@ -300,9 +301,13 @@ def test_every_action_reads_back_from_its_text_and_nonsense_is_named():
 
 def test_a_damaged_file_is_refused_by_name():
     s = fed(new_game(3))
-    assert from_json(json.loads(json.dumps(to_json(s)))) == s
+    assert from_json(json.loads(json.dumps(to_json(s)))) == s == from_json(json.dumps(to_json(s)))
+    with pytest.raises(StateFormatError, match="not JSON"):
+        from_json('{"players": 3,')
     for key, value, why in (("markers", [7, 7, 8], "fight markers add up"), ("board", {"A1": "natural-1"}, "A1"),
-                            ("phase", "lunch", "'phase'"), ("food", {}, "'food'")):
+                            ("phase", "lunch", "'phase'"), ("food", {}, "'food'"), ("history", ["jump"], "'history'"),
+                            ("fight", {"attacker": "A2", "defender": "B2"}, "'fight'"),
+                            ("stacks", [["x4"]], "'stacks'")):
         with pytest.raises(StateFormatError, match=why):
             from_json({**to_json(s), key: value})
 

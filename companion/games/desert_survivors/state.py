@@ -14,13 +14,15 @@ Pure: standard library only, no I/O.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import AnswerError, StateFormatError
+from companion.errors import AnswerError, NotationError, StateFormatError
+from companion.games.desert_survivors.actions import parse_action
 from companion.games.desert_survivors.board import (Arrangement, arrangement_text, build, check_arrangement,
                                                     default_arrangement, parse_arrangement)
 from companion.games.desert_survivors.pieces import (COLOURS, FOOD_EACH, MARKERS_EACH, MARKERS_IN_BOX, ROUNDS,
@@ -188,6 +190,11 @@ def _strings(data: Mapping[str, Any], key: str) -> list[str]:
 def from_json(data: Any) -> DesertState:
     """A saved state, checked field by field; a state no play can reach is refused with a
     StateFormatError naming the field, so a damaged file never starts a wrong game."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError as exc:
+            raise _fail(f"not JSON: {exc}") from None
     if not isinstance(data, Mapping):
         raise _fail("the file must hold an object")
     players = _int(data, "players", 2, 6)
@@ -245,10 +252,23 @@ def from_json(data: Any) -> DesertState:
     last = data.get("last_fight")
     if last is not None and not (isinstance(last, Mapping) and all(isinstance(last.get(k), str) and is_disc(last[k])
                                                                     for k in ("attacker", "defender", "winner"))
-                                 and isinstance(last.get("markers"), list) and len(last["markers"]) == 2):
+                                 and isinstance(last.get("markers"), list) and len(last["markers"]) == 2
+                                 and all(isinstance(m, int) and not isinstance(m, bool) for m in last["markers"])):
         raise _fail("'last_fight' must name the attacker, the defender, the winner and both sides' markers")
     result = None if last is None else FightResult(last["attacker"], last["defender"],
                                                    (int(last["markers"][0]), int(last["markers"][1])), last["winner"])
+    if fight is not None:
+        sides = _sides(fight, raw, groups, players)
+        if phase != "eat" or sides[0] == sides[1] or \
+                any(c is not None and c > markers[k] for c, k in zip(fight.commits, sides, strict=True)):
+            raise _fail("'fight': a fight is only fought in the eating phase, between two players, each committing "
+                        "no more markers than they hold")
+    history = _strings(data, "history")
+    for text in history:
+        try:
+            parse_action(text)
+        except NotationError:
+            raise _fail(f"'history' holds {text[:40]!r}, which is not an action") from None
     names = tuple(_strings(data, "names"))
     if len(names) not in (0, players) or not all(0 < len(n) <= MAX_NAME for n in names):
         raise _fail(f"'names' must be a name of 1 to {MAX_NAME} characters for each of the {players} seats, or empty")
@@ -262,7 +282,13 @@ def from_json(data: Any) -> DesertState:
                        MappingProxyType(dict(food)), spare, markers, pool, tuple(mix),
                        tuple(tuple(s) for s in stacks), _ints(data, "vp", players, 999), frozenset(dead), spent,
                        _int(data, "round", 1, ROUNDS), phase, turn, start, road, fight, result,
-                       tuple(_strings(data, "history")), seed, aid, names)
+                       tuple(history), seed, aid, names)
+
+
+def _sides(fight: Fight, board: Mapping[str, str], groups: tuple[str, ...], players: int) -> tuple[int, int]:
+    """The attacking and the attacked seat."""
+    return (groups.index(colour_of(board[fight.attacker])) % players,
+            groups.index(colour_of(board[fight.defender])) % players)
 
 
 def _fight(raw: Any, board: Mapping[str, str], players: int) -> Fight | None:
