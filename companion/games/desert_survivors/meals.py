@@ -22,7 +22,7 @@ from companion.games.desert_survivors.pieces import (ROUNDS, food_value, is_disc
                                                      victory_points, x_food, x_kind)
 from companion.games.desert_survivors.state import DesertState, Fight, FightResult
 
-MeatAction = Take | Attack | Commit | Show | Sacrifice | Give | Pass
+PhaseTwoAction = Take | Attack | Commit | Show | Sacrifice | Give | Pass
 
 
 def _own_character(state: DesertState, where: str, seat: int) -> str | None:
@@ -48,7 +48,7 @@ def _is_food(state: DesertState, where: str) -> bool:
     return is_x(piece) and piece in state.face_up and x_kind(piece) == "food"
 
 
-def why_not(state: DesertState, act: MeatAction) -> str | None:
+def why_not(state: DesertState, act: PhaseTwoAction) -> str | None:
     """Why ``act`` is not legal now in phase 2 (None: it is)."""
     seat, fight = state.turn, state.fight
     if isinstance(act, (Commit, Show)):
@@ -100,24 +100,24 @@ def why_not(state: DesertState, act: MeatAction) -> str | None:
     return None  # a satisfied player may pass
 
 
-def candidates(state: DesertState) -> list[MeatAction]:
+def candidates(state: DesertState) -> list[PhaseTwoAction]:
     """Every phase-2 action worth checking now (the legal ones pass :func:`why_not`)."""
     fight = state.fight
     if fight is not None:
         sides = (state.seat_of(state.board[fight.attacker]), state.seat_of(state.board[fight.defender]))
-        out: list[MeatAction] = [Commit(state.seats[s], n) for k, s in enumerate(sides) if fight.commits[k] is None
+        out: list[PhaseTwoAction] = [Commit(state.seats[s], n) for k, s in enumerate(sides) if fight.commits[k] is None
                                  for n in range(state.markers[s] + 1)]
         return out + [Show()]
     seat, near = state.turn, build(state.arrangement).neighbours
     own = [a for a in state.board if _own_character(state, a, seat) is None]
-    acts: list[MeatAction] = [*food_within_reach(state, seat)]
+    acts: list[PhaseTwoAction] = [*food_within_reach(state, seat)]
     acts += [Attack(a, b) for a in own for b in near[a] if b in state.board]
     acts += [Sacrifice(a) for a in own]
     acts += [Give(state.active, to, n) for to in state.seats for n in range(1, state.spare[seat] + 1)]
     return acts + [Pass(state.active)]
 
 
-def play(state: DesertState, act: MeatAction) -> DesertState:
+def play(state: DesertState, act: PhaseTwoAction) -> DesertState:
     """The state after a legal phase-2 action (checked by the caller)."""
     seat = state.turn
     if isinstance(act, Take):

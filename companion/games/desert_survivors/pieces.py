@@ -113,8 +113,3 @@ def x_food(piece: str) -> int:
 def is_x(piece: str) -> bool:
     return len(piece) > 1 and piece[0] == "x" and piece[1:].isdigit() and 1 <= int(piece[1:]) <= 84
 
-
-def x_words(piece: str) -> str:
-    """A revealed X-counter as players say it: 'a road', 'food 3', 'a treasure'."""
-    kind = x_kind(piece)
-    return f"food {x_food(piece)}" if kind == "food" else f"a {kind}"

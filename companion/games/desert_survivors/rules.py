@@ -27,7 +27,7 @@ from companion.games.desert_survivors import meals
 from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place, Reveal,
                                                       Sacrifice, Show, Swap, Take, parse_action)
 from companion.games.desert_survivors.board import OASIS, build
-from companion.games.desert_survivors.pieces import colour_of, discs_of, is_disc, is_x, size, x_kind
+from companion.games.desert_survivors.pieces import colour_of, discs_of, is_disc, is_x, x_kind
 from companion.games.desert_survivors.state import DesertState, from_json, new_game, to_json
 
 __all__ = ["Action", "DesertState", "apply", "connected", "feeders", "from_json", "legal_actions", "new_game",
@@ -227,7 +227,3 @@ def outcome(state: DesertState) -> Outcome | None:
     why = f"{top} victory points" + (", the most food among those tied" if tied and len(won) == 1 else "")
     return Outcome(won, f"{' and '.join(won)} brought the most through the desert: {why}")
 
-
-def hungry_need(state: DesertState, seat: int) -> int:
-    """Food a seat still needs to satisfy every living character."""
-    return sum(max(0, size(c) - state.food[c]) for c in state.alive(seat))
