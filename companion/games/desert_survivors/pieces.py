@@ -112,4 +112,3 @@ def x_food(piece: str) -> int:
 
 def is_x(piece: str) -> bool:
     return len(piece) > 1 and piece[0] == "x" and piece[1:].isdigit() and 1 <= int(piece[1:]) <= 84
-

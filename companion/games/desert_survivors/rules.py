@@ -226,4 +226,3 @@ def outcome(state: DesertState) -> Outcome | None:
     tied = sum(v == top for v in state.vp) > 1
     why = f"{top} victory points" + (", the most food among those tied" if tied and len(won) == 1 else "")
     return Outcome(won, f"{' and '.join(won)} brought the most through the desert: {why}")
-
