@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.games import get_game
+from companion.games.tile_race.board import load
+from companion.games.tile_race.game import ALERT, TILE
 from companion.games.tile_race.table import kind_of, reconcile
 from companion.run import Companion
 from tests.tables import sim_config, wait_for
@@ -34,6 +36,12 @@ def shuffled(picture: dict[str, tuple[str, ...]], rng: random.Random) -> dict[st
             out[c][k] = new
     # a stack lists the covered piece first: the tile under a pawn or a mountain stays under it
     return {c: sorted(ps, key=lambda p: kind_of(p) != "tile") for c, ps in out.items()}
+
+
+def apply_all(state: Any, actions: tuple[str, ...]) -> Any:
+    for action in actions:
+        state = GAME.apply(state, action)
+    return state
 
 
 class Hands:
@@ -103,3 +111,98 @@ def test_a_picture_is_compared_by_kind_and_count_and_names_what_differs():
     read = reconcile(state, walled)
     assert read.ok and [c.actions for c in read.choices] == [("wall blue C4|C5",)]
     assert "a wall stood between C4 and C5" in read.choices[0].summary
+
+
+def test_a_tile_gone_between_two_pawns_asks_which_pawn_carries_it_and_plays_on_from_the_answer(tmp_path: Path):
+    """Ada's pawns stand either side of a tile. She steps one pawn onto it and back: the tile is now
+    under that pawn, where the camera cannot see it, and both pawns stand where they stood. The
+    picture says only that the tile was collected; which pawn carries it is what the rest of the
+    movement depends on, so the session asks, and plays on from the answer."""
+    hands = Hands(tmp_path, 2)
+    try:
+        # the players set the table up as they want it and record it as a correction
+        position = GAME.apply(hands.session.state, "correct red red-1@B1,red-2@D1,blue-1@start,blue-2@start "
+                                                   "tiles=C1 walls=- mountains=-")
+        hands.companion.camera.set_table(shuffled(GAME.expected(position), hands.rng))
+        assert wait_for(lambda: hands.session.status.out_of_sync is not None, 60), hands.out.getvalue()[-800:]
+        assert hands.post("/api/correction", {"accept": True}).status_code == 200
+        assert wait_for(lambda: hands.session.state.tiles == {"C1"} and hands.session.status.out_of_sync is None, 60)
+
+        # red-2 steps onto C1 and back to D1, the tile under it: the camera sees the pawns where they were
+        table = {c: list(ps) for c, ps in GAME.expected(position).items() if c != "C1"}
+        table["D1"] = ["T09", "red-2"]  # the tile first: the pawn stands on it
+        hands.companion.camera.set_table(table)
+        assert wait_for(lambda: len(hands.session.status.decision) == 2, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        asked = hands.client.get("/api/state").get_json()
+        readings = [tuple(c["actions"]) for c in asked["decision"]]
+        assert sorted(readings) == [("move red-1 C1>B1",), ("move red-2 C1>D1",)]
+        assert "red-1 carries 1 tile" in asked["decision"][readings.index(("move red-1 C1>B1",))]["summary"]
+        assert wait_for(lambda: hands.companion.hardware.scene.segments["turn"][0].effect == "blink", 10)
+
+        # Ada says red-2 carries it
+        answer = {"question_id": asked["question_id"], "option": readings.index(("move red-2 C1>D1",))}
+        assert hands.post("/api/decide", answer).status_code == 200
+        state = hands.session.state
+        assert state.carried("red-2") == 1 and state.carried("red-1") == 0 and not state.tiles
+
+        # and finishes: red-2 leaves the tile on E1 and steps on alone to E2, which only red-2 carrying it explains
+        table = {**{c: ps for c, ps in table.items() if c != "D1"}, "E1": ["T22"], "E2": ["red-2"]}
+        if_red_1 = GAME.apply(position, "move red-1 C1>B1")
+        assert not reconcile(if_red_1, table).ok
+        hands.companion.camera.set_table(table)
+        assert wait_for(lambda: hands.session.state.moved, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        state = hands.session.state
+        assert state.history[-2:] == ("move red-2 C1>D1", "move red-2 E1>E2")
+        assert state.tiles == {"E1"} and state.pawns["red-2"] == "E2" and hands.session.status.out_of_sync is None
+    finally:
+        hands.stop()
+
+
+def test_the_strip_shows_whose_turn_each_players_mountains_and_the_tiles_left_in_the_supply():
+    """On the recording strip: the player to move and, dim, the next; each player's mountains in their
+    colour (bright in hand, dim once placed): walls are not counted per player, they come from the one
+    supply of tiles, so the strip shows that supply, an LED for every 5 tiles; the winner over it all."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.output import LedConfig
+    from hardware.table import TableHardware
+
+    rgb = load().rgb
+    config = LedConfig(backend="recording", gamma=1.0, brightness=1.0, colour_order="RGB", max_milliamps=0)
+    hw = TableHardware(GAME, config, pin_factory=MockFactory(), clock=lambda: 0.0)
+
+    def segment(name: str) -> list[tuple[int, int, int]]:
+        hw.animator.tick(0.0)
+        seg = hw.output.segments[name]
+        return [hw.strip.last[seg.index(i)] for i in range(seg.length)]
+
+    def dim(colour: str) -> tuple[int, int, int]:
+        return tuple(v // 5 for v in rgb[colour])  # type: ignore[return-value]
+
+    off = (0, 0, 0)
+    state = GAME.new_game(2, seed=1)
+    hw.show(state, game=GAME)
+    assert hw.scene.lights("turn")[0].colour == rgb["red"] and segment("turn")[1] == dim("blue")  # red pulses
+    assert segment("status")[:6] == [rgb["red"]] * 3 + [rgb["blue"]] * 3 and set(segment("status")[6:]) == {off}
+    assert segment("counter") == [TILE] * 8 + [off]  # 40 tiles
+
+    # red moves, lays a tile and later places a mountain; blue stands a wall: both come from the supply
+    state = apply_all(state, ("move red-1 A1", "tile red C3", "move blue-1 G7", "wall blue C4|C5",
+                              "mountain red E4", "move red-1 A2"))
+    hw.show(state, game=GAME)
+    assert state.supply == 38 and state.mountains_left == (2, 3)
+    assert segment("status")[:6] == [rgb["red"]] * 2 + [dim("red")] + [rgb["blue"]] * 3
+    assert segment("counter") == [TILE] * 8 + [off]  # 38 tiles: still an LED for each 5 or part of 5
+    assert GAME.led_scene(state).labels["counter"].endswith(": 38")
+
+    # a pawn breaking a rule: its player's LEDs blink red
+    hw.show(state, alert="illegal", offenders=("blue-1",), game=GAME)
+    assert segment("status")[3:6] in ([ALERT] * 3, [off] * 3)
+
+    # four players: two mountains each, in seat order
+    four = GAME.new_game(4, seed=1)
+    hw.show(four, game=GAME)
+    assert segment("status")[:8] == [rgb[c] for c in ("red", "blue", "yellow", "green") for _ in range(2)]
+    hw.close()

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.base import Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.declaration import Counter, GameType, Phase
 from companion.games.tile_race import board as boards
 from companion.games.tile_race import rules, table
 from companion.games.tile_race.actions import Action, Correct, Move
@@ -21,8 +22,10 @@ from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
 from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
 
 ALERT = (255, 0, 0)
-LABELS = {"turn": "whose turn, who is next", "status": "each player's pawns out of the grid",
-          "counter": "mountains left to the player to move", "timer": ""}
+TILE = (200, 150, 80)   # the tiles' own wood colour
+TILES_PER_LED = 5       # the supply's 40 tiles over 8 LEDs
+LABELS = {"turn": "whose turn, who is next", "status": "each player's mountains in hand (dim: placed)",
+          "counter": "tiles in the supply, an LED for every 5", "timer": ""}
 
 
 class Score:
@@ -102,6 +105,18 @@ class TileRaceGame(Game[TileRaceState, Action]):
     name = "tile-race"
     title = "Tile race"
     players = (2, 3, 4)
+
+    @property
+    def declaration(self) -> GameType:
+        """No luck (the seed picks nothing: the grid starts empty) and nothing hidden (the tiles under a
+        pawn are counted by the rules, not kept from anyone); one player at a time. It counts the tiles
+        left in the common supply and each player's mountains in hand; a turn ends by itself once the
+        movement and the one action are made, so there is no End-turn button."""
+        return GameType(self.name, self.title, self.players, chance="none", information="none",
+                        counters=(Counter("supply.tiles", "Tiles in the supply"),
+                                  Counter("supply.mountains", "Mountains left")),
+                        phases=(Phase("playing", "Playing"),),
+                        turn_ends="A turn ends when the pawn has moved and the one action is made.")
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
@@ -224,26 +239,30 @@ class TileRaceGame(Game[TileRaceState, Action]):
 
     def led_scene(self, state: TileRaceState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to move (a waiting question blinks) and, dim, who is next; ``status``:
-        each player's colour, bright for each pawn out of the grid (a player with a pawn breaking a rule
-        blinks red); ``counter``: the mountains the player to move still holds; the winner over the
-        whole strip."""
+        each player's mountains in their colour, in seat order, bright for each one still in hand and
+        dim for each placed (a player with a pawn breaking a rule blinks red over theirs); ``counter``:
+        the tiles left in the common supply, an LED for every 5 or part of 5 (walls come from that
+        supply too: nobody has walls of their own to count); the winner over the whole strip."""
         rgb = boards.load().rgb
         won = rules.winner(state)
         if won:
             return LedScene({"*": (Light(rgb[won], "pulse", 0.5, 0.2),)}, labels={k: "the winner" for k in LABELS})
         active = Light(rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
         nxt = rgb[state.players[(state.turn + 1) % len(state.players)]]
-        dim = (int(nxt[0] * 0.2), int(nxt[1] * 0.2), int(nxt[2] * 0.2))
         bad = {p.rpartition("-")[0] for p in status.offenders if p in state.pawns}
-        lights: list[Light] = []
-        for colour in state.players:
-            for pawn in pawns_of(colour):
-                r, g, b = rgb[colour]
-                lights.append(Light(ALERT, "blink", 3.0) if colour in bad else
-                              Light(rgb[colour]) if state.exited(pawn) else Light((r // 5, g // 5, b // 5)))
-        hills = Count(state.mountains_left[state.turn], mountain_allowance(len(state.players)), Light(rgb[state.active]))
-        return LedScene({"turn": (active, Light(dim)), "status": tuple(lights), "counter": hills}, status="timer",
-                        labels=LABELS)
+        allowance = mountain_allowance(len(state.players))
+        hills: list[Light] = []
+        for colour, left in zip(state.players, state.mountains_left, strict=True):
+            hills.extend(Light(ALERT, "blink", 3.0) if colour in bad else Light(rgb[colour]) if i < left else
+                         Light(_dim(rgb[colour])) for i in range(allowance))
+        tiles = tuple(Light(TILE) for _ in range(-(-state.supply // TILES_PER_LED)))
+        return LedScene({"turn": (active, Light(_dim(nxt))), "status": tuple(hills), "counter": tiles},
+                        labels={**LABELS, "counter": f"{LABELS['counter']}: {state.supply}"})
+
+
+def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A colour at a fifth: there, but not what the eye goes to."""
+    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
 
 
 GAME = TileRaceGame()
