@@ -1,47 +1,126 @@
-"""The tile race's Board page in headless Chromium at phone size, against the real companion process.
+"""The tile race on the panel in headless Chromium at phone size, against the real companion process.
 
-A few turns are played at the simulated table (a tile laid, a wall stood between two squares, a pawn
-part-way through a movement carrying the tile it stepped onto), and the Board page is read as a
-player's thumb meets it: every square, every edge a wall may stand on, every pawn, tile and wall at
-least 24 px, the stack under the pawn shown with its height, the supplies with what they hold.
-Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+The game is made on the Setup page (its own questions: two players, their names and colours), the
+simulated table set up and checked there; the first turns are played by hand on the Table page
+(pawns dragged onto the grid, a tile tapped in the list and then on its square, a wall taken from the
+tile supply and dragged onto the edge between two squares, another tapped in the list and then on
+its edge, a pawn dragged onto the tile it will carry). Each page is read as a player's thumb meets
+it: every square, every edge a wall may stand on, every pawn, tile and wall at least 24 px, the
+stack under the pawn shown with its height, the supplies with what they hold, no sideways scroll,
+no id and no other game's words on the screen.
+The Score page gives the standing and then the winner by name; the replay draws the board move by
+move with the log in words. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from tests.test_browser import AXE, api_state, browser, panel_url, post_json, shot, smallest  # noqa: F401
-from tests.test_browser_partner_race import PHONE, wait_until
+from tests.test_browser import AXE, api_state, browser, drag, panel_url, shot, smallest  # noqa: F401
+from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_until
 
 # What a finger meets at the middle of each element ``selector`` finds, when it is not that element.
 COVERED = """(sel) => [...document.querySelectorAll(sel)].filter((e) => { const r = e.getBoundingClientRect();
     return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== e; }).map((e) => e.dataset.cell)"""
+# A piece's or a place's id on the screen (red-1, T01, W01, mountain-1, start-A1-S, supply-tiles, B1|B2).
+IDS = re.compile(r"\b(?:red|blue|yellow|green)-\d\b|\b[TW]\d\d\b|mountain-\d|start-|supply-|\b[A-G]\d\|[A-G]\d\b")
+TAPPABLE = {"squares": "#board .cell.square", "edges": "#board .cell.edge", "start spaces": "#board .cell.start",
+            "pieces": "#board g.piece"}
 
 
-def test_the_tile_race_board_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
+def for_players(page: Any, where: str) -> None:
+    """A phone's page as players read it: thumb-sized, never sideways, no ids, nothing of another game."""
+    if page.locator("#board").count():
+        sizes = {what: smallest(page, sel) for what, sel in TAPPABLE.items()}
+        assert min(sizes.values()) >= 24, (where, sizes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+    text = visible_text(page)
+    assert not IDS.findall(text), (where, IDS.findall(text), text)
+    assert not re.search(r"\b(?:MP|islanders?|cards?|boats?)\b", text), (where, text)
+    no_fog(page, where)
+
+
+def axe_clean(page: Any, where: str) -> None:
+    if AXE.exists():  # pieces, places and controls read out as what they are, nothing serious
+        page.add_script_tag(path=str(AXE))
+        serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => [v.id, v.nodes.length])""")
+        assert not serious, (where, serious)
+
+
+def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
     base = panel_url
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                   bypass_csp=True)  # axe-core is a script of the test's own
     page = context.new_page()
     try:
-        post_json(page, f"{base}/api/games", {"game": "tile-race", "players": [{"name": "Ada"}, {"name": "Bo"}],
-                                              "seed": 1, "confirm": True})
-        page.request.post(f"{base}/api/table/setup", data={})  # the pawns on their start spaces
-        wait_until(page, base, lambda s: s.get("game_name") == "tile-race" and not s["verifying"])
-        # Ada's pawn comes onto A1 and she lays a tile on A2; Bo's comes onto G7 and he stands a wall
-        # between B1 and B2; Ada's pawn steps onto the tile and carries it: each made on the table
-        for n, action in enumerate(("move red-1 A1", "tile red A2", "move blue-1 G7", "wall blue B1|B2",
-                                    "move red-1 A2"), start=1):
-            res = page.request.post(f"{base}/api/act", data={"action": action})
-            assert res.ok, res.text()
-            page.request.post(f"{base}/api/table/setup", data={})
-            state = wait_until(page, base, lambda s, n=n: len(s["history"]) == n and s["out_of_sync"] is None)
+        # Setup: the tile race's own questions, two players by name in their colours
+        page.goto(f"{base}/setup")
+        page.wait_for_selector("#game option", state="attached")
+        page.select_option("#game", "tile-race")
+        page.wait_for_selector('[data-cell="B1|B2"]')  # the chosen game's board under its form
+        page.select_option("#count", "2")
+        assert page.locator(".player-row").count() == 2
+        assert [page.locator(".player-row select.colour").nth(i).input_value() for i in range(2)] == ["red", "blue"]
+        assert page.locator("#seats-help").inner_text().startswith("Red plays first")
+        for i, name in enumerate(("Ada", "Bo")):
+            page.locator(".player-row input.name").nth(i).fill(name)
+        page.click("#create")
+        wait_until(page, base, lambda s: s.get("game_name") == "tile-race")
+        # the board check: what the camera does not see yet, said by place and piece, never by id
+        page.wait_for_selector("#differences tbody tr")
+        assert "Ada's red pawn 1" in page.locator("#differences").inner_text()
+        for_players(page, "the Setup page's board check")
+        shot(page, "tile-race-01-setup-check")
+        page.click("#sim-setup")
+        wait_until(page, base, lambda s: not s["verifying"])
+        page.wait_for_selector("#next-card:not([hidden])")
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == "40 tiles"  # as on the Board page
+        for_players(page, "the Setup page")
+        axe_clean(page, "the Setup page")
+
+        # The Table page, as hands would: Ada's pawn dragged onto A1 and a tile (tapped in the list of
+        # what is not on the table: one button for the forty look-alike tiles) tapped onto A2
+        page.goto(f"{base}/table")
+        page.wait_for_selector('#off-table button[data-piece^="T"]')
+        offered = page.locator("#off-table").inner_text()
+        assert "a tile ×40" in offered and "green" not in offered, offered  # nobody plays green
+        drag(page, "red-1", "A1")
+        page.locator('#off-table button[data-piece^="T"]').click()
+        page.locator('[data-cell="A2"]').click()
+        wait_until(page, base, lambda s: len(s["history"]) == 2 and s["out_of_sync"] is None)
+        # Bo's pawn onto G7, and a wall taken from the tile supply and dragged onto the edge B1|B2
+        drag(page, "blue-1", "G7")
+        page.locator('#off-table button[data-piece^="W"]').click()
+        page.locator('[data-cell="supply-tiles"]').click()
+        page.wait_for_selector('g.piece[data-piece^="W"]')  # laid on the pile beside the grid
+        wall = page.locator('g.piece[data-piece^="W"]').get_attribute("data-piece")
+        drag(page, wall, "B1|B2")
+        state = wait_until(page, base, lambda s: len(s["history"]) == 4 and s["out_of_sync"] is None)
+        assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo: a wall stood between B1 and B2"
+        # Ada's second pawn onto G1, and a wall tapped in the list and then on the edge D4|D5 (a tap on an edge);
+        # Bo's second pawn onto A7 and a tile on D6
+        drag(page, "red-2", "G1")
+        page.locator('#off-table button[data-piece^="W"]').click()
+        page.locator('[data-cell="D4|D5"]').click()
+        wait_until(page, base, lambda s: s["history"][-1:] == ["wall red D4|D5"] and s["out_of_sync"] is None)
+        drag(page, "blue-2", "A7")
+        page.locator('#off-table button[data-piece^="T"]').click()
+        page.locator('[data-cell="D6"]').click()
+        wait_until(page, base, lambda s: len(s["history"]) == 8 and s["out_of_sync"] is None)
+        # Ada's pawn onto the tile on A2: it carries it, a stack of two on the table
+        drag(page, "red-1", "A2")
+        state = wait_until(page, base, lambda s: len(s["history"]) == 9 and s["out_of_sync"] is None)
         assert state["stacks"] == {"A2": 1}
+        page.wait_for_selector('.stack-height[data-stack="red-1"]')
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
+        for_players(page, "the Table page")
+        shot(page, "tile-race-02-table")
 
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="W01"]')
-        shot(page, "tile-race-01-board")
+        shot(page, "tile-race-03-board")
         # a thumb's size: the board larger than the screen in a frame that scrolls, the page never sideways
         sizes = {what: smallest(page, sel) for what, sel in (
             ("squares", "#board .cell.square"), ("edges", "#board .cell.edge"), ("start spaces", "#board .cell.start"),
@@ -65,15 +144,47 @@ def test_the_tile_race_board_at_phone_size(browser: Any, panel_url: str):  # noq
         assert pawn.get_attribute("aria-label").endswith("on top of a stack of 2")
         assert page.locator('g.piece[data-piece="T01"]').count() == 1  # the tile under it is drawn too
         # the supplies beside the grid say what they hold
-        assert page.locator('[data-supply="supply-tiles"]').text_content() == "38 tiles"
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
         assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada 3, Bo 3"
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
-        shot(page, "tile-race-02-supplies")
-        if AXE.exists():  # pawns, tiles and walls read out as what they are, nothing serious
-            page.add_script_tag(path=str(AXE))
-            serious = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-                .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => [v.id, v.nodes.length])""")
-            assert not serious, serious
-        assert api_state(page, base)["out_of_sync"] is None
+        shot(page, "tile-race-04-supplies")
+        for_players(page, "the Board page")
+        axe_clean(page, "the Board page")
+
+        # The Score page during the race: each player by name, their pawns by number
+        page.goto(f"{base}/score")
+        page.wait_for_selector("#standing li")
+        standing = page.locator("#standing").inner_text()
+        assert "Ada (red): 0 of 2 pawns out (pawn 1 on A2, pawn 2 on G1)" in standing, standing
+        for_players(page, "the Score page during the race")
+        # Ada's pawns leave the grid: the players say how the table stands, hands take them off the table
+        said = "correct red red-1@out-G7,red-2@out-A7,blue-1@G7,blue-2@A7 tiles=A2,D6 walls=B1|B2,D4|D5 mountains=-"
+        res = page.request.post(f"{base}/api/act", data={"action": said})
+        assert res.ok, res.text()
+        for pawn in ("red-1", "red-2"):
+            page.request.post(f"{base}/api/table/move", data={"piece": pawn, "cell": None})
+        wait_until(page, base, lambda s: s["outcome"] is not None and s["out_of_sync"] is None)
+        page.wait_for_selector("#winner:has-text('Winner')")
+        assert page.locator("#winner").inner_text() == \
+            "Winner: Ada (red) — Ada brought both pawns across the grid and out"
+        assert "Ada (red): 2 of 2 pawns out" in page.locator("#score-lines").inner_text()
+        for_players(page, "the Score page")
+        shot(page, "tile-race-05-score")
+
+        # The Games page and the replay: the board after each move, the moves in words
+        page.goto(f"{base}/games")
+        page.wait_for_selector("text=Tile race")
+        assert "Ada won" in visible_text(page)
+        page.goto(f"{base}/games/{state['game']}")
+        page.wait_for_selector("#moves button")
+        assert page.locator("#moves button").nth(3).inner_text() == "Bo: a wall stood between B1 and B2"
+        page.locator("#moves button").nth(8).click()
+        page.wait_for_selector("#replay-event:has-text('Ada: red pawn 1 moves A2')")
+        page.wait_for_selector('.stack-height[data-stack="red-1"]')  # the pawn on the tile it carries
+        assert page.locator('g.piece[data-piece^="W"]').count() == 2
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
+        for_players(page, "the replay")
+        shot(page, "tile-race-06-replay")
+        axe_clean(page, "the replay")
     finally:
         context.close()

@@ -120,7 +120,11 @@ const Fog = (() => {
       es.addEventListener("game", (e) => {
         const g = JSON.parse(e.data);
         if (g.kind === "marker-moved" || g.kind === "board-moved") flash(g.data.reason);
-        if (g.kind === "game-over" && g.data.picture === "differs") flash("The board differs from the scored position: check the boats");
+        if (g.kind === "game-over" && g.data.picture === "differs") {  /* the places to check, in the game's words */
+          const where = (g.data.picture_differences || []).map((d) => place(d.cell));
+          flash("The table differs from the final position" + (where.length ? ": check " + where.slice(0, 4).join(", ") +
+            (where.length > 4 ? " and " + (where.length - 4) + " more" : "") : "") + ".");
+        }
         listeners.game.forEach((fn) => fn(g));
       });
       es.addEventListener("leds", (e) => { const l = JSON.parse(e.data); drawLeds(l); listeners.leds.forEach((fn) => fn(l)); });

@@ -22,7 +22,7 @@
     hurt.hidden = !r.damaged;
     hurt.textContent = r.damaged ? "This log is damaged: " + r.damaged + ". It replays up to there; the JSON export " +
       "holds every row." : "";
-    board.render(r.placement, {owners: r.owners, lastMove: r.last_move || []});
+    board.render(r.placement, {owners: r.owners, lastMove: r.last_move || [], stacks: r.stacks, supplies: r.supplies});
     board.centre((r.last_move || []).flatMap((m) => m.path));  /* a board wider than a phone: the move replayed */
     document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = step >= steps;

@@ -59,10 +59,12 @@
       const own = state && state.placement && state.game_name === game.name;  /* the running game's: its pieces too */
       Fog.board("board", boardOpts, own ? undefined : "/api/board?game=" + encodeURIComponent(game.name)).then((b) => {
         board = b;
-        if (own && state && state.placement) board.render(state.placement, {owners: state.owners});
+        if (own && state && state.placement) board.render(state.placement, look(state));
       });
     }
   }
+  /* the board as on the Board page: who owns each piece, the pieces under a stack's top, what a supply holds */
+  const look = (s) => ({owners: s.owners, stacks: s.stacks, supplies: s.supplies});
   function switchedOptions() {
     const switches = (ask.options || {}).switches || [];
     return [...switchBox.querySelectorAll(".switch-row")].filter((row) => !row.hidden).map((row) => {
@@ -181,7 +183,9 @@
         "Waiting for the camera to check the board.";
       s.setup_differences.forEach((d) => {
         const tr = Fog.el("tr", {"data-cell": d.cell});
-        [d.cell, d.expected.join(", ") || "empty", d.seen.join(", ") || "empty"].forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
+        /* places and pieces in the game's words (its names and places), never their ids */
+        [Fog.place(d.cell), d.expected.map(Fog.name).join(", ") || "empty", d.seen.map(Fog.name).join(", ") || "empty"]
+          .forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
         body.appendChild(tr);
       });
     } else if (nowRunning) {
@@ -209,7 +213,7 @@
         box.appendChild(b);
       });
     }
-    if (playing && drawn === s.game_name) { board.render(s.placement, {owners: s.owners}); board.turnTo(s); }
+    if (playing && drawn === s.game_name) { board.render(s.placement, look(s)); board.turnTo(s); }
   });
   Fog.connect();
 })();

@@ -21,15 +21,24 @@
     const res = await Fog.api("POST", "/api/table/move", {piece, cell});
     if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + Fog.place(cell) : " taken off the table")); }
   }
-  let owners = {}, lifted = null, shown = {};
-  /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. */
+  let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null;
+  /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. Pieces
+     that look alike (a class the game compares by count: tiles) are one button with how many there
+     are, the next of them lifted; a piece in a seat colour nobody plays in this game is not offered. */
   function offTable(table) {
     const on = new Set(Object.values(table).flat());
     const box = document.getElementById("off-table");
     box.replaceChildren();
-    Object.entries(board.g.pieces || {}).filter(([id]) => !on.has(id)).forEach(([id, p]) => {
+    const offered = new Map();  /* a button: a piece alone, or the first of its look-alike class */
+    Object.entries(board.g.pieces || {}).filter(([id, p]) => !on.has(id) &&
+      !(seats && p.colour in (board.g.colours || {}) && !seats.has(p.colour))).forEach(([id, p]) => {
+      const key = p.alike ? "alike:" + p.alike : id;
+      const kept = offered.get(key);
+      if (kept) kept.count += 1; else offered.set(key, {id, p, count: 1});
+    });
+    offered.forEach(({id, p, count}) => {
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
-                                  "aria-pressed": String(lifted === id)}, p.label || id);
+                                  "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
       b.onclick = () => { lifted = lifted === id ? null : id; offTable(table);
         status(lifted ? Fog.named(id) + ": tap the cell to put it on" : "");
         /* the list is under the board: on a phone the board comes back up, the hint on it */
@@ -38,7 +47,7 @@
     });
     document.getElementById("off-table-card").hidden = !box.childElementCount;
   }
-  function draw(table) { shown = table; board.render(table, {owners, faceDown}); offTable(table); }
+  function draw(table) { shown = table; board.render(table, {owners, faceDown, supplies}); offTable(table); }
   async function reload() {
     const res = await Fog.api("GET", "/api/table");
     if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); }
@@ -60,6 +69,9 @@
   };
   Fog.on("state", (s) => {
     owners = s.owners || {};
+    supplies = s.supplies || {};  /* what a supply beside the board holds, as the game counts it */
+    const playing = (s.players || []).flatMap((p) => (p && p.colours) || []);  /* the seat colours in play */
+    seats = playing.length ? new Set(playing) : null;
     board.turnTo(s);  /* a board wider than a phone: the pieces of the player to move */
     /* only a game that declares pieces turned over by hand offers it */
     document.getElementById("turn-over").hidden = !((s.declaration || {}).features || []).includes("turn-over");
