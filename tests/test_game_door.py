@@ -130,6 +130,9 @@ def test_what_a_game_declares_is_what_its_view_and_setup_show(name: str):
             assert offered["action"].split()[0] in kind.turn_actions and offered["action"] in legal
         if kind.turn_ends:  # said where the End-turn button would be: a game without one
             assert view.get("end_turn") is False
+        for key in ("moved", "placement", "names", "stacks", "supplies"):  # keys every page reads the same way
+            if key in view:
+                assert isinstance(view[key], list if key == "moved" else dict), f"the view's {key} is read as any game's"
     assert not kind.phases or {p.name for p in kind.phases} <= phases_seen | {"finished"}
     assert picks_made or not any(p.picks for p in kind.phases)
     assert shaded & groups or not kind.shades, "a game that declares shades shades places in a game played out"

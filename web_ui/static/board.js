@@ -351,7 +351,7 @@ const FogBoard = (() => {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
         ((info.turnOver || []).includes(id) ? " turn-over" : "") + ((info.faceDown || []).includes(id) ? " face-down" : "") +
-        (this.selected === id ? " selected" : "") + ((info.moved || []).includes(id) ? " moved" : ""));
+        (this.selected === id ? " selected" : "") + ((Array.isArray(info.moved) ? info.moved : []).includes(id) ? " moved" : ""));
       g.setAttribute("data-piece", id);
       g.setAttribute("transform", `translate(${x},${y})`);
       const look = this.g.pieces[id] || {label: id, short: "?", colour: "#888"};

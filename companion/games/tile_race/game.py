@@ -230,7 +230,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "supplies": {boards.TILE_SUPPLY: f"{state.supply} tiles",
                              boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
                                                                zip(state.players, state.mountains_left, strict=True))},
-                "walls": sorted(state.walls), "moved": state.moved, "acted": state.acted,
+                "walls": sorted(state.walls), "has_moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),
                 "log": _log(state),
