@@ -54,7 +54,9 @@ class Step:
     reading: Reconciliation | None = None  # a reading the players confirm if it stays so (pushed and ran back)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"says": self.says, "to_move": list(self.to_move), "hold_seconds": self.hold}
+        # whole: the table already shows a whole move (the reading held): ending the turn reads it
+        return {"says": self.says, "to_move": list(self.to_move), "hold_seconds": self.hold,
+                "whole": self.reading is not None}
 
 
 @dataclass

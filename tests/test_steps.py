@@ -105,6 +105,7 @@ def test_a_card_laid_says_whose_pawn_moves_now_calmly_and_the_pawn_moved_is_the_
     says = table.calm()
     assert "the start card is laid: now yellow moves the pawn it plays" in says
     assert table.status.step.to_move[0].startswith("yellow-")  # whose pawn: yellow's
+    assert table.status.step.to_dict()["whole"] is False  # a card alone is no play: nothing to end a turn with
     assert table.events[-1] == "step" and "out-of-sync" not in table.events
     assert start.history == table.session.state.history  # nothing is read yet
     scene = RACE.led_scene(start, TableStatus(step=True, to_move=table.status.step.to_move))
@@ -386,6 +387,7 @@ def test_an_own_islander_pushed_and_put_down_before_its_pusher_is_one_push_never
     table = Table(tmp_path, FOG, state)
     table.sees(first_token(state, after, "green-commoner-1"))
     says = table.calm()
+    assert table.status.step.to_dict()["whole"] is True  # the run is whole already: End turn would read it
     assert says == ("finish the move (the red elder (pushes) pushes the green commoner (crosses)): put the red elder "
                     "(pushes) on B3; or leave it as it is: the green commoner (crosses) runs from B3 to C2 (1 MP)")
     assert table.status.step.to_move == ("red-elder-2",) and table.session.state.history == state.history
@@ -425,6 +427,7 @@ def test_ending_the_turn_reads_the_held_run_at_once(tmp_path: Path):
     table = Table(tmp_path, FOG, state, hold=10.0)
     table.sees(apply_move(state, run).placement)
     table.calm()
+    assert table.status.step.to_dict()["whole"]  # the page offers End turn: the table shows a whole move
     table.session.end_turn()
     made = list(table.session.state.history[len(state.history):])
     assert made[0] == OWN_RUN and len(made) >= 2  # the run, then the turn's end

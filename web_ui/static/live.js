@@ -68,7 +68,7 @@
       picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
-      (s.step && camera) ? "A move is under way on the table: finish it first." : "";
+      (s.step && camera && !s.step.whole) ? "A move is under way on the table: finish it first." : "";
     /* a game whose turns end by playing has no End turn: its view says "end_turn": false, its declaration how */
     const hidden = s.end_turn === false;
     document.getElementById("end-turn").hidden = hidden;
