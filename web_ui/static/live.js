@@ -130,7 +130,9 @@
     const active = document.getElementById("active");
     active.style.background = Fog.colourOf(board.g, s.active);
     const player = (s.players || []).find((p) => p.colours.includes(s.active));
-    text("active-name", s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
+    text("active-name", s.outcome ? "nobody: the game is over" :
+      s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
+    if (s.outcome) hint("The game is over: the Score page has the result.");
     document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
     /* a timed turn: the seconds left, under the name the game gives its timer */
     document.getElementById("timer-row").hidden = s.timer_left === null || s.timer_left === undefined;
