@@ -179,14 +179,33 @@ def excuse(seen: dict[str, list[str]], expected: Mapping[str, str],
     return out
 
 
+def _itself(game: Game, state: Any, piece: str, cell: str) -> bool:
+    """Whether the rules count a piece as itself rather than as one of a look-alike kind they rename
+    (``Game.alike``): a piece counted as itself is still itself when shown twice; a look-alike one
+    (a tile) is renamed by count, so twice is two tiles."""
+    return game.alike(state, {cell: (piece, piece)}) == {cell: (piece, piece)}
+
+
 def final_picture_check(game: Game, final: Any, expected: Picture, picture: Picture | None) -> dict[str, Any]:
-    """Is the scored position the one the camera last saw? Pieces the game took off the board aside."""
+    """Is the scored position the one the camera last saw? Pieces the game took off the board aside.
+
+    Compared as the rules count it, like every picture in play (:func:`strip`): pieces under another
+    put where the game has them, look-alike pieces by kind and number (``Game.alike``), so two tiles
+    swapped is the same position, and each place is judged by what lies on it alone, so one tile
+    missing names its place and not every place numbered after it. Only a piece counted as itself
+    (a pawn that left the grid, a swallowed FOG token) is set aside for not being placed: a tile
+    more on the board is a difference whatever its id."""
     if picture is None:
         return {"picture": "none"}
     placed = {p for ps in expected.values() for p in ps}
-    gone = set(game.layout(final).pieces) - placed  # taken off (the FOG turns them over)
-    seen = {c: tuple(p for p in ps if p not in gone) for c, ps in picture.items()}
-    diffs = _differences(expected, {c: ps for c, ps in seen.items() if ps})
+    pieces = set(game.layout(final).pieces)
+    kept = {c: [p for p in ps if p not in pieces or p in placed or not _itself(game, final, p, c)]
+            for c, ps in picture.items()}
+    for piece, cell in game.hidden(final, _canonical(kept)).items():  # under another piece
+        kept.setdefault(cell, []).append(piece)
+    seen = _canonical(game.alike(final, kept))
+    diffs = [d for d in _differences(expected, seen) if game.alike(final, {d["cell"]: tuple(d["expected"])})
+             != game.alike(final, {d["cell"]: tuple(d["seen"])})]
     return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
 
