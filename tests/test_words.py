@@ -103,6 +103,31 @@ def test_the_race_asks_and_refuses_in_sentences_naming_the_player():
     assert readable(wrong.reason) == "no card Ada can play leaves the pawns like this"
 
 
+def test_the_race_names_pawns_places_and_cards_as_players_do_in_what_the_table_is_told():
+    """At 390 px a tester read "Green-1 not on the board", "goal green 1" and "the 8s card": the red
+    banner names the pawn by whose it is and the place as the board words it; the step banner, the
+    Last card counter and the card drawn on the board say the card as printed (the 8, the 1 or 14
+    card), while the markers and the notation keep their ids."""
+    state = race(*OUT)
+    table = RACE.expected(state)
+    gone = RACE.reconcile(state, {c: tuple(p for p in ps if p != "green-1") for c, ps in table.items()
+                                  if ps != ("green-1",)})
+    assert race_readable(gone.reason) == "Bo's green pawn 1 is not on the board: put every pawn back"
+    stray = RACE.reconcile(state, moved(table, "yellow-1", "goal-green-1"))
+    assert race_readable(stray.reason) == "Ada's yellow pawn 1 is on green goal circle 1, where a yellow pawn never stands"
+    laid = RACE.reconcile(state, {**table, boards.CARD_SPOT: ("card-8s",)})
+    assert race_readable(laid.step).startswith("the 8 card is laid: now Ada moves the pawn it plays")
+    view = RACE.view(race(*OUT, "play yellow 13s yellow-1:13"))
+    assert view["card_laid"] == "13" and view["last_card"] == "13s"  # the counter in words, the marker's id kept
+    assert "card_laid" in {c.key for c in RACE.declaration.counters}
+    assert view["names"]["card-1-14"] == "the 1 or 14 card" and view["names"]["card--4"] == "the -4 card"
+    cards = RACE.layout(None).pieces
+    assert (cards["card-8s"].label, cards["card-8s"].facts["short"]) == \
+        ("8 card: 8 steps forward, or a pawn out to its starting space", "8")
+    assert (cards["card-1-14"].label, cards["card-1-14"].facts["short"]) == ("1 or 14 card: 1 or 14 steps forward", "1/14")
+    assert "1-14" not in RACE.view(race(*OUT, "play yellow 1-14 yellow-1:1"))["log"][-1]
+
+
 def test_a_tapped_pawn_offers_each_play_as_a_sentence_naming_the_pawns_owners():
     """Ada taps her pawn on the Board page: each dot offers a play as she would say it, the card as
     printed, every pawn by its owner, colour and number, places as on the board, the bump said; a

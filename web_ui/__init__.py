@@ -32,6 +32,7 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
                       MAX_CONTENT_LENGTH=64 * 1024, MJPEG_FPS=5.0, ALLOWED_HOSTS=(), DATA_DIR=None,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True)
     app.config.update(dict(config or {}))
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # a game's order (its pieces, seats) is kept, not sorted as text
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 

@@ -2,7 +2,7 @@
 (async () => {
   const game = document.getElementById("replay").dataset.game;
   const board = await Fog.board("board", {}, `/api/games/${encodeURIComponent(game)}/board`);  /* that game's own board */
-  let step = 0, steps = 0;
+  let step = 0, steps = 0, lines = [];  /* lines: each logged event in the game's words, or null */
   const say = (e) => e.damaged ? "unreadable row: " + e.damaged :
     e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
   async function show(n) {
@@ -16,7 +16,7 @@
     const hist = r.history || [], words = r.log || [];
     const said = r.event && r.event.data && r.event.data.action && hist.length === words.length &&
       hist[hist.length - 1] === r.event.data.action ? words[words.length - 1] : null;
-    document.getElementById("replay-event").textContent = r.event ? "After " + (said || say(r.event)) :
+    document.getElementById("replay-event").textContent = r.event ? "After " + (said || lines[step - 1] || say(r.event)) :
       "The setup, before the first move";
     const hurt = document.getElementById("replay-damaged");  /* a damaged log replays as far as it reads */
     hurt.hidden = !r.damaged;
@@ -33,18 +33,29 @@
     });
   }
   /* Each logged action in the game's words: the game at its last step says its standing moves
-     (its "log" beside its "history"); an action undo took back is said as it was logged. */
+     (its "log" beside its "history"); an action undo took back is said as the game said it just
+     before the undo ("Undone: Ada plays the 13: ..."), the notation only for a game without words. */
   async function inWords(events) {
     const end = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}/replay?step=${events.length}`);
     const hist = (end.ok && end.data.history) || [], said = (end.ok && end.data.log) || [];
     if (hist.length !== said.length) return [];
-    const stack = [], at = [];
-    events.forEach((e) => {
-      if (e.data && e.data.action) { at.push(stack.length); stack.push(e.data.action); }
-      else { at.push(null); if (e.kind === "undo") stack.pop(); }
+    const stack = [], at = [], undone = [];  /* undone: the undo's index -> the action's index */
+    events.forEach((e, i) => {
+      if (e.data && e.data.action) { at.push(stack.length); stack.push(i); }
+      else { at.push(null); if (e.kind === "undo" && stack.length) undone.push([i, stack.pop()]); }
     });
     const offset = hist.length - stack.length;  /* actions already in the setup come first */
-    return events.map((e, i) => at[i] !== null && hist[offset + at[i]] === e.data.action ? said[offset + at[i]] : null);
+    const out = events.map((e, i) => at[i] !== null && stack[at[i]] === i && hist[offset + at[i]] === e.data.action ?
+      said[offset + at[i]] : null);
+    for (const [i, j] of undone) {  /* the game just before the undo says the action last */
+      const before = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}/replay?step=${i}`);
+      const h = (before.ok && before.data.history) || [], w = (before.ok && before.data.log) || [];
+      if (h.length === w.length && h.length && h[h.length - 1] === events[j].data.action) {
+        out[j] = w[w.length - 1];
+        out[i] = "Undone: " + w[w.length - 1];
+      }
+    }
+    return out;
   }
   /* the whole log as a list of moves: each line shows the board after it */
   const log = await Fog.api("GET", `/api/games/${encodeURIComponent(game)}`);
@@ -53,10 +64,10 @@
     document.getElementById("replay-title").textContent = "Replay: " +
       (log.data.title && log.data.title !== game ? log.data.title : "game of " + when);
     const list = document.getElementById("moves");
-    const words = await inWords(log.data.events);
+    lines = await inWords(log.data.events);
     log.data.events.forEach((e, i) => {
       const li = Fog.el("li");
-      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, words[i] || say(e));
+      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, lines[i] || say(e));
       b.onclick = () => show(i + 1);
       li.appendChild(b);
       list.appendChild(li);

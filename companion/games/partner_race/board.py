@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.errors import BoardFileError
 from companion.games.base import RGB, Cell, Edge, Layout, Piece, Track, layout_once, packaged_or_file, polygon
-from companion.games.partner_race.cards import CARDS, DECK
+from companion.games.partner_race.cards import CARDS, DECK, called
 from companion.games.partner_race.track import COLOURS, GOAL, PAWNS, PER_SEAT, TRACK, pawns_of
 
 KEYS = {"board": ("name", "game", "size_mm", "track_radius_mm", "space_mm", "start_out_mm", "goal_step_mm",
@@ -236,8 +236,10 @@ def _build(board: RaceBoard) -> Layout:
                                                            "short": pawn.rsplit("-", 1)[1], "size_mm": board.pawn_mm})
     for name, c in CARDS.items():
         pid = f"card-{name}"
-        pieces[pid] = Piece(pid, board.marker_of_card(name), board.card_marker_mm, "card", f"card {name}: {c.says}",
-                            (250, 250, 245), facts={"card": name, "shape": "square", "short": name,
+        # named and drawn as printed ("8 card", "1/14"): the notation (8s, 1-14) stays the id's
+        pieces[pid] = Piece(pid, board.marker_of_card(name), board.card_marker_mm, "card", f"{called(name)} card: {c.says}",
+                            (250, 250, 245), facts={"card": name, "shape": "square",
+                                                    "short": "1/14" if name == "1-14" else called(name),
                                                     "copies": DECK[name], "size_mm": list(board.playing_card_mm)})
     edges = tuple(Edge(f"T{i}", f"T{(i + 1) % TRACK}", "track") for i in range(TRACK))
     return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,

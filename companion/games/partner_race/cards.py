@@ -47,6 +47,14 @@ HAND = 4  # cards dealt to each player
 DEALS_PER_DEALER = 3
 
 
+def called(name: str) -> str:
+    """A card as players call it: the number printed on it ("8" for the 8 that also brings a pawn
+    out, "1 or 14"); the notation's ``8s`` and ``1-14`` are for the log and the markers only."""
+    if name == "1-14":
+        return "1 or 14"
+    return name[:-1] if name.endswith("s") and name[:-1].isdigit() else name
+
+
 def card(name: str) -> Card:
     """The card of that name; a clear error for one the deck does not have."""
     try:

@@ -19,12 +19,12 @@ from companion.games.declaration import Counter, GameType, Phase
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
-from companion.games.partner_race.cards import CARDS, DECK, HAND
+from companion.games.partner_race.cards import CARDS, DECK, HAND, called
 from companion.games.partner_race.reading import Picture, place_of
 from companion.games.partner_race.rules import Action, Correct, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
-from companion.games.partner_race.words import (choice_words, log_lines, name_of, pawn_name, piece_names,
-                                                    place_names, place_words, play_words)
+from companion.games.partner_race.words import (card_name, card_thing, choice_words, log_lines, name_of, pawn_name,
+                                                    piece_names, place_names, place_words, play_words)
 
 MAX_NAME = 40
 ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
@@ -57,6 +57,17 @@ def _pawns_seen(seen: Mapping[str, Sequence[str]]) -> tuple[dict[str, str], tupl
                 return where, (piece, cell)
             where[piece] = pos
     return where, None
+
+
+def _place(cell: str) -> str:
+    """A cell of the board as players say it ("green goal circle 1", T14 as printed)."""
+    return place_names().get(cell, cell)
+
+
+def _pawns(state: RaceState, pawns: Sequence[str]) -> str:
+    """Pawns by name in a sentence: "Ada's green pawn 1 is", "Ada's green pawn 1 and Bo's red pawn 2 are"."""
+    names = [pawn_name(state, p) for p in pawns]
+    return f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
 
 
 def _up_next(state: RaceState) -> str:
@@ -118,7 +129,7 @@ class PartnerRaceGame(Game[RaceState, Action]):
         not see it either: it counts the cards left); one player at a time. It counts deals and the
         cards in each hand; a turn ends when a card is laid, and a player who can play none folds."""
         return GameType(self.name, self.title, self.players, chance="deck", information="per-seat",
-                        counters=(Counter("deal", "Deal"), Counter("last_card", "Last card"),
+                        counters=(Counter("deal", "Deal"), Counter("card_laid", "Last card"),
                                   Counter("cards_left", "Cards in hand")),
                         phases=(Phase("playing", "Playing"),), turn_actions=("fold",),
                         turn_ends="A turn ends when a card is laid.")
@@ -218,11 +229,12 @@ class PartnerRaceGame(Game[RaceState, Action]):
         cards = [p.removeprefix("card-") for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
         found, stray = _pawns_seen(seen)
         if stray is not None:
-            raise IllegalMoveError(f"{stray[0]} cannot stand on {stray[1]}: a {colour_of(stray[0])} pawn never does")
+            raise IllegalMoveError(f"{pawn_name(state, stray[0])} cannot stand on {_place(stray[1])}: a "
+                                   f"{colour_of(stray[0])} pawn never does")
         found.update({p: position_of(p, c) or "home" for p, c in self.hidden(state, seen).items()})
         missing = sorted(p for p in state.where if p not in found)
         if missing:
-            raise IllegalMoveError(f"{', '.join(missing)} not on the board: every pawn is somewhere")
+            raise IllegalMoveError(f"{_pawns(state, missing)} not on the board: every pawn is somewhere")
         moves = [(p, state.where[p], found[p]) for p in sorted(found) if found[p] != state.where[p]]
         if len(cards) > 1:
             raise IllegalMoveError("two cards on the card spot: lay the one played on top")
@@ -259,13 +271,13 @@ class PartnerRaceGame(Game[RaceState, Action]):
         cards = [p for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
         where, stray = _pawns_seen(seen)
         if stray is not None:
-            return Reconciliation.illegal(f"{stray[0]} is on {stray[1].replace('-', ' ')}, where a "
+            return Reconciliation.illegal(f"{pawn_name(state, stray[0])} is on {_place(stray[1])}, where a "
                                           f"{colour_of(stray[0])} pawn never stands", (stray[0],), "place")
         missing = sorted(p for p in state.where if p not in where)
         covers = _covers(seen)
         if any(not covers.get(colour_of(p)) for p in missing):
             return parts.part_way(state, seen, where) or Reconciliation.illegal(
-                f"{', '.join(missing)} not on the board: put every pawn back", missing, "off")
+                f"{_pawns(state, missing)} not on the board: put every pawn back", missing, "off")
         moved = sorted(p for p in where if where[p] != state.where[p])
         if len(cards) == 2 and state.last_card and f"card-{state.last_card}" in cards:
             cards = [c for c in cards if c != f"card-{state.last_card}"] or cards[:1]  # the old one still shows
@@ -290,8 +302,9 @@ class PartnerRaceGame(Game[RaceState, Action]):
         if found:
             same = kind is not None and kind == state.last_card
             # the spot looks as it did: another card of that kind laid, or none; the players say
-            question = (f"The card spot still shows the {kind}: did {name_of(state, state.active)} play another "
-                        f"{kind}? (If another card was played, lay it on the spot instead.)") if same else None
+            question = (f"The card spot still shows {card_name(kind)}: did {name_of(state, state.active)} play "
+                        f"another {called(kind)}? (If another card was played, lay it on the spot instead.)") if same \
+                else None
             # a whole play that is also part of another still being made is a step while hands are at work
             # (the card laid, no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where
             # seven steps take it, the second pawn not moved yet): read, or asked, only if the table stays
@@ -299,17 +312,17 @@ class PartnerRaceGame(Game[RaceState, Action]):
             step = parts.part_way(state, seen, where) if kind is not None else None
             if step is not None:
                 if not same and not moved and not missing:
-                    question = (f"The {kind} was laid and no pawn has moved: did {name_of(state, state.active)} "
-                                "play it so that every pawn stays where it is?")
+                    question = (f"{card_thing(kind).capitalize()} was laid and no pawn has moved: did "
+                                f"{name_of(state, state.active)} play it so that every pawn stays where it is?")
                 return replace(step, choices=tuple(found.values()), question=question)
             return Reconciliation(tuple(found.values()), question=question)
         step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
         if step is not None:
             return step
         if kind is not None and state.unseen(kind) <= 0:
-            reason = f"all {DECK[kind]} '{kind}' cards are out since the last shuffle: that card cannot be played"
+            reason = f"all {DECK[kind]} {called(kind)} cards are out since the last shuffle: that card cannot be played"
         elif kind is not None:
-            reason = (f"no way to play the {kind} card ({CARDS[kind].says}) leaves the pawns like this"
+            reason = (f"no way to play {card_thing(kind)} ({CARDS[kind].says}) leaves the pawns like this"
                       + (": lay the card you played on the card spot" if kind == state.last_card else ""))
         else:
             reason = f"no card {name_of(state, state.active)} can play leaves the pawns like this"
@@ -359,7 +372,8 @@ class PartnerRaceGame(Game[RaceState, Action]):
                     {"name": state.names[k], "colours": [c], "partner": partner(c)} for k, c in enumerate(COLOURS)],
                 "turn_order": list(COLOURS), "placement": placement, "deal": state.deal, "dealer": COLOURS[state.dealer],
                 "deals_by_dealer": state.deals, "cards_left": dict(zip(COLOURS, state.cards_left, strict=True)),
-                "last_card": state.last_card, "unseen": {k: state.unseen(k) for k in CARDS},
+                "last_card": state.last_card,  # the notation's, as its marker is; the counter's is in words:
+                "card_laid": called(state.last_card) if state.last_card else None, "unseen": {k: state.unseen(k) for k in CARDS},
                 "teams": [list(team("yellow")), list(team("green"))], "history": list(state.history),
                 "owners": {p: colour_of(p) for p in state.where},
                 "names": piece_names(state),  # pawns and cards as players call them: pages never show ids

@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from companion.games.base import Light, Reconciliation, TableStatus
 from companion.games.partner_race import rules
 from companion.games.partner_race.board import CARD_SPOT
-from companion.games.partner_race.cards import CARDS
+from companion.games.partner_race.cards import CARDS, called
 from companion.games.partner_race.rules import Play, RaceState
 from companion.games.partner_race.track import colour_of, goal
-from companion.games.partner_race.words import name_of, pawn_name
+from companion.games.partner_race.words import card_thing, name_of, pawn_name
 
 CALM_HZ = 0.5  # a step breathes slowly: nothing is wrong, a hand is not finished yet
 
@@ -79,10 +79,10 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
         pawns = sorted({p for _, left in fits for p in left}, key=lambda p: (colour_of(p) != mover, p))
         who = name_of(state, state.active)  # the player by name (the colour when no name was given)
         whose = "" if mover == state.active else f" (all of {who}'s pawns are locked: a {mover} pawn)"
-        return Reconciliation.partial(f"the {laid} card is laid: now {who} moves the pawn it plays "
+        return Reconciliation.partial(f"{card_thing(str(laid))} is laid: now {who} moves the pawn it plays "
                                       f"({CARDS[str(laid)].says}){whose}", pawns, "step")
     cards = {play.card for play, _ in fits}
-    what = f"the {next(iter(cards))}" if len(cards) == 1 else "the move"
+    what = f"the {called(next(iter(cards)))}" if len(cards) == 1 else "the move"
     lay = "" if kind is not None else " and lay the card played on the card spot"
     lefts = [left for _, left in fits]
     if all(left == lefts[0] for left in lefts):  # one way on: say exactly what is left

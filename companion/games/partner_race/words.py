@@ -13,11 +13,11 @@ from collections.abc import Mapping
 
 from companion.errors import FogCompanionError
 from companion.games.partner_race import rules
-from companion.games.partner_race.cards import CARDS
+from companion.games.partner_race.cards import CARDS, called
 from companion.games.partner_race.rules import Action, Correct, Fold, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, pawns_of
 
-_AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a -4", "1-14": "a 1-14"}
+_AN = {"8s": "an 8", "start": "a start card", "swap": "the swap card", "-4": "a -4", "1-14": "a 1 or 14 card"}
 
 
 def name_of(state: RaceState, colour: str) -> str:
@@ -40,18 +40,24 @@ def pawn_of(state: RaceState, pawn: str, player: str) -> str:
 
 
 def card_name(card: str) -> str:
-    """A card as a thing on the table: "the 8", "the start card", "the swap card" (an 8 that also
-    brings a pawn out is still the 8 printed on it)."""
-    if card in ("start", "swap"):
-        return f"the {card} card"
-    return f"the {card[:-1] if card.endswith('s') and card[:-1].isdigit() else card}"
+    """A card as a thing on the table: "the 8", "the -4", "the start card", "the 1 or 14 card" (an 8
+    that also brings a pawn out is still the 8 printed on it)."""
+    if card in ("start", "swap", "1-14"):
+        return f"the {called(card)} card"
+    return f"the {called(card)}"
+
+
+def card_thing(card: str) -> str:
+    """A card named as an object whatever its kind: "the 8 card", "the start card"."""
+    said = card_name(card)
+    return said if said.endswith(" card") else f"{said} card"
 
 
 def piece_names(state: RaceState) -> dict[str, str]:
     """Every piece on the table by what players call it: the pawns by owner ("Ada's yellow pawn 1"),
     the cards' markers as the cards ("the 10 card"). The pages name pieces so, never by id."""
     out = {p: pawn_name(state, p) for c in COLOURS for p in pawns_of(c)}
-    out.update({f"card-{k}": card_name(k) + ("" if k in ("start", "swap") else " card") for k in CARDS})
+    out.update({f"card-{k}": card_thing(k) for k in CARDS})
     return out
 
 
@@ -70,8 +76,7 @@ def card_words(card: str) -> str:
     """A card as players say it after "plays": "a 3", "an 8", "the swap card"."""
     if card in _AN:
         return _AN[card]
-    if card.endswith("s") and card[:-1].isdigit():  # a card that also brings a pawn out (13s)
-        card = card[:-1]
+    card = called(card)  # a card that also brings a pawn out (13s) is the 13 printed on it
     return ("an " if card.startswith(("8", "11", "18")) else "a ") + card
 
 
