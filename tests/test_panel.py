@@ -265,10 +265,16 @@ def test_a_pin_guards_setup_corrections_and_undo(companion: Companion):
     app = create_app(companion, {"PIN": "4711"})
     client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = "192.168.1.20"  # the owner's phone
-    assert post(client, "/api/games", {"players": [{}, {}, {}]}).status_code == 401
-    assert post(client, "/api/unlock", {"pin": "0000"}).status_code == 401
+    refused = post(client, "/api/games", {"players": [{}, {}, {}]})
+    assert refused.status_code == 401  # in the players' words: how to give it is for docs/api.md
+    assert refused.get_json()["error"] == "Starting or resuming a game needs the panel PIN."
+    mistyped = post(client, "/api/unlock", {"pin": "0000"})
+    assert mistyped.status_code == 401 and mistyped.get_json()["error"] == "That PIN is not right: try again."
     assert post(client, "/api/games", {"players": [{}, {}, {}]}, **{"X-Fog-Pin": "4711"}).status_code == 200
-    assert post(client, "/api/undo").status_code == 401
+    undo = post(client, "/api/undo")
+    assert undo.status_code == 401 and undo.get_json()["error"] == "Undo needs the panel PIN."
+    wrong = post(client, "/api/undo", **{"X-Fog-Pin": "1111"})
+    assert wrong.get_json()["error"] == "That PIN is not right: try again. Undo needs the panel PIN."
     assert post(client, "/api/unlock", {"pin": "4711"}).status_code == 200
     assert post(client, "/api/correction", {"accept": True}).status_code == 409  # unlocked; nothing to correct
     assert client.get("/api/setup/choices").get_json()["pin_required"] is True

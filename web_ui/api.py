@@ -280,7 +280,7 @@ def unlock() -> Any:
     if not security.pin_required():
         return jsonify(ok=True, unlocked=True)
     if not security.unlock(pin):
-        abort(401, description="wrong PIN")
+        abort(401, description=security.WRONG_PIN)
     return jsonify(ok=True, unlocked=True)
 
 
@@ -297,7 +297,7 @@ def choose_pin() -> Any:
     if pins.choice == "config":
         abort(409, description="the PIN is set in the config file ([panel] pin); change it there")
     if pins.choice is not None and not security.unlocked():
-        abort(401, description="enter the current PIN first (POST /api/unlock)")
+        abort(401, description="Enter the current PIN first: only an unlocked panel changes its PIN.")
     if field(data, "open", bool, required=False, what="true or false"):
         pins.choose(None)
     else:

@@ -59,6 +59,7 @@ GUARDED = {"setup": "starting or resuming a game", "correction": "a correction",
 # the simulated table, looking (a fit tried, the setup checked: nothing kept), and the PIN itself
 # (unlocking; choosing one has its own rule in the route).
 OPEN = {"play", "table", "look", "pin"}
+WRONG_PIN = "That PIN is not right: try again."  # what a player who mistyped it reads
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -392,10 +393,13 @@ def check_pin() -> None:
     kind = change_kind()
     if kind is None or kind in OPEN or unlocked():
         return
+    # Said to the players (the pages show it as it is): how to give the PIN is the API's business,
+    # documented in docs/api.md, not words for the table.
     what = GUARDED.get(kind, "this change")
+    needs = f"{what[0].upper()}{what[1:]} needs the panel PIN."
     if request.headers.get("X-Fog-Pin") is not None:
-        abort(401, description=f"wrong PIN: {what} needs the panel PIN")
-    abort(401, description=f"{what} needs the panel PIN (POST /api/unlock)")
+        abort(401, description=f"{WRONG_PIN} {needs}")
+    abort(401, description=needs)
 
 
 CORRECTION = "correct"  # every game's correction reads "correct ..." (Game.correction; checked in the tests)

@@ -12,14 +12,19 @@ const Fog = (() => {
     let res = await fetch(path, opts);
     let data = await res.json().catch(() => ({error: res.statusText}));
     if (res.status === 401 && /PIN/.test(data.error || "")) {
-      const pin = window.prompt("Panel PIN");
-      if (pin !== null) {
+      /* asked in the refusal's words ("Undo needs the panel PIN."); a mistyped PIN is said so and asked again */
+      let ask = data.error + "\nPanel PIN:";
+      for (let pin = window.prompt(ask); pin !== null; pin = window.prompt(ask)) {
         const u = await fetch("/api/unlock", {method: "POST", headers: {"Content-Type": "application/json"},
                                               body: JSON.stringify({pin})});
         if (u.ok) {
           res = await fetch(path, opts);
           data = await res.json().catch(() => ({error: res.statusText}));
+          break;
         }
+        const why = (await u.json().catch(() => ({error: u.statusText}))).error;
+        if (u.status !== 401) { data = {error: why}; break; }  /* too many wrong PINs: the wait, in its words */
+        ask = why + "\nPanel PIN:";
       }
     }
     if (res.status === 409) await refresh();  /* refused as the game stands now: this page may show a game that moved on */
