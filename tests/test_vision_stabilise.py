@@ -214,3 +214,26 @@ def test_a_card_laid_on_the_played_cards_covers_the_one_before_at_once():
         assert len(changes) == 1
         assert ("card-5" in changes[0].after) is held
         assert changes[0].after["card-2"] == "card-spot" and changes[0].after["yellow-1"] == "T5"
+
+
+def test_a_tile_collected_under_the_pawn_beside_it_is_pieces_moving_not_a_hand():
+    """A tile is much larger than its marker. When it is gone from its square and lies under the
+    pawn next door, the picture changes over both squares at once: that change lies where the
+    tile and the pawn stand, so it is pieces moving, never a hand resting over the board."""
+    from companion.games import get_game
+
+    layout = get_game("tile-race").layout()
+    pose = make_pose(layout, 12, 30, 4, 11.0)  # a camera far enough that a tile is a few pixels of the small frame
+    before = {"B1": ("red-1",), "C1": ("T09",), "D1": ("red-2",)}
+    after = {"B1": ("red-1",), "D1": ("T09", "red-2")}  # the tile under the pawn, out of sight
+    now = [0.0]
+    observer = StreamObserver(BoardDetector(layout))
+    stabiliser = Stabiliser(frames_needed=3, hold_seconds=1.0, clock=lambda: now[0])
+    changes = []
+    for k in range(24):  # 4 calm frames, then 2 s with the tile collected
+        now[0] += 0.1
+        shot = render(layout, before if k < 4 else after, pose, LIGHT, seed=7)
+        _obs, change = watch(observer, stabiliser, shot.frame)
+        assert not stabiliser.hand and not stabiliser.covered, k
+        changes += [change] if change is not None else []
+    assert [c.moved for c in changes] == [{"T09": ("C1", None)}]  # seen gone once the hold time is over

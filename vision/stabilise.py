@@ -21,7 +21,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.games import Layout
 from vision.detect import BoardDetector, Observation
+from vision.render import token_size
 from vision.track import BoardTrack
 
 MOTION_WIDTH = 256  # frames are compared at this width
@@ -32,7 +34,9 @@ OCCLUDER_MARKERS = 20  # a changed patch this many marker areas large is a hand 
 # ... unless this share of it lies on spots where tokens stand now or stood before: tokens moved.
 # A hand over the most crowded part of a board still shows mostly skin and board between the tokens.
 TOKEN_SHARE = 0.6
-TOKEN_SPOT = 1.0  # a token's changed spot: this many marker sides from its centre (token, shadow, blur)
+# A token's changed spot reaches this far past the piece's own printed outline: it lies a little
+# off its cell's centre, and stands a few mm tall, so a tilted camera sees it shifted.
+TOKEN_MARGIN_MM = 2.0
 
 
 def _copy(obs: Observation, ms: float) -> Observation:
@@ -103,6 +107,7 @@ class StreamObserver:
     _searched: bool = False  # a region search since the last full look
     _small_now: np.ndarray | None = None   # this frame, small
     _reference: np.ndarray | None = None   # the frame when the board last stood still as the stable picture
+    reference_obs: Observation | None = None  # what that frame showed: where its tokens stood
     _frame_width: int = 0
     _frame_shape: tuple[int, ...] = (0, 0)
     _occluders: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None  # (for this small frame, found)
@@ -149,12 +154,12 @@ class StreamObserver:
 
     def reset(self) -> None:
         """Forget the last frame (after a camera fault): the next frame is searched whole, the board fitted afresh."""
-        self._last_small, self._last_obs, self._reference = None, None, None
+        self._last_small, self._last_obs, self._reference, self.reference_obs = None, None, None, None
         self.track.reset()
 
     def set_reference(self) -> None:
         """This frame shows the stable picture with every piece in view: what 'nothing over the board' looks like."""
-        self._reference = self._small_now
+        self._reference, self.reference_obs = self._small_now, self._last_obs
 
     def occluders(self, h: np.ndarray | None, tokens_mm: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -164,8 +169,8 @@ class StreamObserver:
         A token lifted off the board changes a token-sized patch of the picture; a hand or an arm
         over the board changes a patch many markers large. Many tokens moved at once (a board set
         up anew, a row swept) also change large patches, but those are made of token-sized spots
-        where tokens stand now or stood before (``tokens_mm``, board millimetres): a patch mostly
-        explained by tokens is pieces moving, not a hand.
+        where tokens stand now or stood before (``tokens_mm``: board millimetres and how far each
+        piece reaches from its centre): a patch mostly explained by tokens is pieces moving, not a hand.
         """
         ref, now = self._reference, self._small_now
         if ref is None or now is None or h is None or ref.shape != now.shape:
@@ -185,15 +190,20 @@ class StreamObserver:
 
     def _token_share(self, labels: np.ndarray, stats: np.ndarray, count: int, h: np.ndarray,
                      tokens_mm: np.ndarray, marker_small: float) -> np.ndarray:
-        """Per changed patch, the share of its area that lies on a token's spot (now or before)."""
-        uv = self._to_image(tokens_mm, h)
+        """Per changed patch, the share of its area that lies on a token's spot (now or before).
+
+        Each spot is as large as its piece: a tile or a card is much larger than its marker, and a
+        spot of the marker's size left most of a collected tile's change unexplained (a hand)."""
+        spots_mm = tokens_mm.reshape(-1, 3)
+        uv = self._to_image(spots_mm[:, :2], h)
         if uv is None:
             return np.zeros(count)
         spots = np.zeros(labels.shape, np.uint8)
-        radius = max(1, round(TOKEN_SPOT * marker_small + 1))  # the token, its shadow, the dilation
+        px_per_mm = marker_small / max(1e-6, self.detector.board.marker_mm)  # at the board centre
         scale = labels.shape[1] / max(1, self._frame_width)
-        for u, v in uv.reshape(-1, 2) * scale:
+        for (u, v), reach in zip(uv.reshape(-1, 2) * scale, spots_mm[:, 2], strict=True):
             if np.isfinite(u) and np.isfinite(v):
+                radius = max(1, round(reach * px_per_mm + 1))  # the piece, its shadow, the dilation
                 cv2.circle(spots, (int(round(u)), int(round(v))), radius, 1, -1)
         on_spots = np.bincount(labels[spots.astype(bool)].ravel(), minlength=count)[:count]
         return on_spots / np.maximum(1, stats[:, cv2.CC_STAT_AREA])
@@ -546,13 +556,26 @@ class FrameClock:
         return self._out
 
 
-def _token_spots(detector: BoardDetector, obs: Observation, stable: dict[str, str]) -> np.ndarray:
-    """Board mm of every token seen now and of every cell a stable token stood on."""
-    cells = detector.board.cells
-    pts = [obs.poses[p][:2] if p in obs.poses else cells[c].center_mm for p, c in obs.pieces.items() if c in cells]
-    pts += [cells[c].center_mm for c in stable.values() if c in cells]
-    pts += [u["board_mm"] for u in obs.unplaced if "board_mm" in u]
-    return np.asarray(pts, np.float64).reshape(-1, 2)
+def piece_reach_mm(board: Layout, piece: str | None) -> float:
+    """How far from its centre a piece's change can show: half its printed diagonal (a card or a
+    tile turned any way) or its radius (a disc), and the margin for lying off-centre and standing tall."""
+    w_mm, h_mm, card = token_size(board, piece or "")
+    return (float(np.hypot(w_mm, h_mm)) if card else w_mm) / 2 + TOKEN_MARGIN_MM
+
+
+def _token_spots(detector: BoardDetector, obs: Observation, stable: dict[str, str],
+                 before: Observation | None = None) -> np.ndarray:
+    """Every token seen now, every cell a stable token stood on, and every token the calm picture
+    compared against showed elsewhere (``before``: while pieces move one at a time, the stable
+    placement moves on from that picture): board mm and the piece's reach."""
+    board = detector.board
+    cells = board.cells
+    moved_on = [] if before is None else [(before, p, c) for p, c in before.pieces.items() if stable.get(p) != c]
+    seen = [(o, p, c) for o, p, c in [(obs, p, c) for p, c in obs.pieces.items()] + moved_on if c in cells]
+    pts = [(*(o.poses[p][:2] if p in o.poses else cells[c].center_mm), piece_reach_mm(board, p)) for o, p, c in seen]
+    pts += [(*cells[c].center_mm, piece_reach_mm(board, p)) for p, c in stable.items() if c in cells]
+    pts += [(*u["board_mm"], piece_reach_mm(board, u.get("id"))) for u in obs.unplaced if "board_mm" in u]
+    return np.asarray(pts, np.float64).reshape(-1, 3)
 
 
 def watch(observer: StreamObserver, stabiliser: Stabiliser,
@@ -564,7 +587,8 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     """
     obs = observer.observe(frame)
     missing = {p: c for p, c in stabiliser.stable.items() if p not in obs.pieces}
-    tokens = _token_spots(observer.detector, obs, stabiliser.stable) if missing and obs.board_found else None
+    tokens = (_token_spots(observer.detector, obs, stabiliser.stable, observer.reference_obs)
+              if missing and obs.board_found else None)
     covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
     hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
     change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
