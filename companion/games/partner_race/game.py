@@ -303,15 +303,15 @@ class PartnerRaceGame(Game[RaceState, Action]):
             same = kind is not None and kind == state.last_card
             # the spot looks as it did: another card of that kind laid, or none; the players say
             question = (f"The card spot still shows {card_name(kind)}: did {name_of(state, state.active)} play "
-                        f"another {called(kind)}? (If another card was played, lay it on the spot instead.)") if same \
-                else None
+                        f"another {called(kind)}? (If another card was played, lay it on the spot instead.)") \
+                if same and kind is not None else None
             # a whole play that is also part of another still being made is a step while hands are at work
             # (the card laid, no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where
             # seven steps take it, the second pawn not moved yet): read, or asked, only if the table stays
             # so past the hold time with nothing moving
             step = parts.part_way(state, seen, where) if kind is not None else None
             if step is not None:
-                if not same and not moved and not missing:
+                if not same and not moved and not missing and kind is not None:
                     question = (f"{card_thing(kind).capitalize()} was laid and no pawn has moved: did "
                                 f"{name_of(state, state.active)} play it so that every pawn stays where it is?")
                 return replace(step, choices=tuple(found.values()), question=question)
