@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, disagreement, misplaced,
-                            strip)
+                            strip, to_follow)
 
 Placement = Mapping[str, Sequence[str]]
 
@@ -62,6 +62,7 @@ class PicturePath:
     step_hold: float
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
+    _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     if TYPE_CHECKING:  # the session's own, which the path uses
         state: Any
 
@@ -91,6 +92,8 @@ class PicturePath:
                 if seen_c == self.expected():  # 4. as the game has it
                     self._as_the_game_has_it()
                     return None
+                if self._following(seen_c):  # 4. on its way there: hands make a move entered on the panel
+                    return None
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)  # 5. read, outside the lock
             with self._lock:
@@ -109,6 +112,14 @@ class PicturePath:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
+            self._entered = self.expected()  # the table as it stands, if the hands have not moved yet
+            try:
+                return self._entered_move(piece, cell, action)
+            finally:
+                self._entered = None
+
+    def _entered_move(self, piece: str, cell: str | None, action: str | None) -> Reconciliation:
+        with self._lock:
             if action is not None:
                 ways = self.game.targets(self.state, piece).get(cell or "", ())
                 chosen = next((w for w in ways if w.actions[0] == action), None)
@@ -161,6 +172,21 @@ class PicturePath:
         if self.status.out_of_sync is not None or asked:
             self.status.out_of_sync = None
             self._publish("in-sync", {"after": "the pieces were put back"})
+
+    def _following(self, seen: Picture) -> bool:
+        """Hands carry out on the table a move entered on the panel: every piece that still differs
+        is one of that move, where the table had it or in a hand. Still calm, and the hold time
+        starts again; anything else is read as usual."""
+        step = self.status.step
+        if step is None or step.follow is None:
+            return False
+        left = misplaced(self.expected(), seen)
+        if not all(m.piece in step.follow and m.seen in (step.follow[m.piece][0], None) for m in left):
+            return False
+        step.says, step.to_move = to_follow(left, self.game.words(self.state)), tuple(m.piece for m in left)
+        step.seen, step.since = seen, self.clock()
+        self._publish("step", step.to_dict())
+        return True
 
     # ------------------------------------------------------------------ 6 to 8: what the reading means
     def _judge(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
@@ -276,6 +302,14 @@ class PicturePath:
         if st.decision:
             return  # the picture waits for the players' reading
         pieces = misplaced(expected, seen)
+        pending = st.step.seen if st.step is not None and st.step.follow is not None else None
+        if self._entered is not None and seen in (self._entered, pending):
+            # a move entered on the panel, the table as it was: the hands make it now (calm, held)
+            st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state)),
+                                                 tuple(m.piece for m in pieces), seen, self.clock(), self.step_hold,
+                                                 follow={m.piece: (m.seen, m.belongs) for m in pieces})
+            self._publish("step", st.step.to_dict())
+            return
         st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),
                                    tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())

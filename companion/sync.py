@@ -52,6 +52,9 @@ class Step:
     since: float                           # the session's clock when that picture settled (or a hand lifted)
     hold: float                            # seconds it may stay so
     reading: Reconciliation | None = None  # a reading the players confirm if it stays so (pushed and ran back)
+    # a change entered on the panel the hands now make on the table: piece -> (where the table had it,
+    # where the game has it now); the pieces may be carried there one at a time
+    follow: dict[str, tuple[str | None, str | None]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # whole: the table already shows a whole move (the reading held): ending the turn reads it
@@ -133,6 +136,13 @@ def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, st
         f" (checked after {after})")
 
 
+def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str]) -> str:
+    """What the hands have left to do after a move entered on the panel, in the game's words."""
+    return "entered on the panel, now on the table: " + "; ".join(
+        f"put {words.get(m.piece, m.piece)} {_on(m.belongs, words)}" for m in pieces[:4]) + (
+        f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "")
+
+
 def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None
           ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
@@ -190,11 +200,11 @@ def final_picture_check(game: Game, final: Any, expected: Picture, picture: Pict
     """Is the scored position the one the camera last saw? Pieces the game took off the board aside.
 
     Compared as the rules count it, like every picture in play (:func:`strip`): pieces under another
-    put where the game has them, look-alike pieces by kind and number (``Game.alike``), so two tiles
-    swapped is the same position, and each place is judged by what lies on it alone, so one tile
-    missing names its place and not every place numbered after it. Only a piece counted as itself
-    (a pawn that left the grid, a swallowed FOG token) is set aside for not being placed: a tile
-    more on the board is a difference whatever its id."""
+    put where the game has them, look-alike pieces by kind and number (``Game.alike``), so two
+    look-alikes swapped is the same position, and each place is judged by what lies on it alone, so
+    one look-alike missing names its place and not every place numbered after it. Only a piece
+    counted as itself (one the rules took off the board) is set aside for not being placed: one
+    look-alike more on the board is a difference whatever its id."""
     if picture is None:
         return {"picture": "none"}
     placed = {p for ps in expected.values() for p in ps}

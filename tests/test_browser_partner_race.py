@@ -140,16 +140,19 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         page.wait_for_selector("#log li")
         assert page.locator("#log li").first.inner_text() == \
             f"{who[first]} plays an 8: {first} pawn 1 comes out onto its starting space"  # in words, not notation
-        # the pawn is not on its starting space on the table yet: the companion says so, never "in sync"
-        state = wait_until(page, base, lambda s: s["out_of_sync"] is not None)
-        page.wait_for_selector("#sync-banner")
-        listed = page.locator("#sync-pieces").inner_text()  # the pawn and the card by name, never by id
-        assert f"{who[first]}'s {first} pawn 1: put it on the {first} starting space" in listed, listed
-        assert "The 8 card: put it on the card spot" in listed and f"{first}-1" not in listed, listed
+        # the pawn is not on its starting space on the table yet: the companion says calmly what the
+        # hands have to do, never "in sync", and never red for a play a player just entered
+        state = wait_until(page, base, lambda s: s["step"] is not None)
+        assert state["out_of_sync"] is None
+        page.wait_for_selector("#step-banner")
+        assert page.locator("#sync-banner").count() == 0
+        said = page.locator("#step-banner").inner_text()  # the pawn and the card by name, never by id
+        assert f"put {who[first]}'s {first} pawn 1 on the {first} starting space" in said, said
+        assert "put the 8 card on the card spot" in said and f"{first}-1" not in said, said
         shot(page, "race-04-put-it-there")
         page.request.post(f"{base}/api/table/setup", data={})  # hands put the pawn and the card there
-        wait_until(page, base, lambda s: s["out_of_sync"] is None)
-        page.wait_for_selector("#sync-banner", state="detached")
+        wait_until(page, base, lambda s: s["step"] is None and s["out_of_sync"] is None)
+        page.wait_for_selector("#step-banner", state="detached")
         # the card laid on the spot: drawn at its size, its value large and dark on the light card
         card = page.locator('g.piece[data-piece="card-8s"]')
         assert card.count() == 1 and smallest(page, 'g.piece[data-piece="card-8s"]') >= 24

@@ -371,13 +371,33 @@ def test_an_own_islander_running_alone_is_read_as_its_own_run_not_as_a_push_and_
 def test_a_move_entered_on_the_panel_waits_for_the_piece_on_the_table(companion: Companion, client: Any):
     session = playing(companion, client)
     piece, src, dst = forward_step(session.state)
+    """A move tapped in on the panel is logged; the table has not followed yet. That is no
+    disagreement but the hands' part still to do: a calm step saying what to put where. Left so past
+    the hold time with nothing moving, it is out of sync like any move left part-way."""
     res = post(client, "/api/move", {"piece": piece, "cell": dst})
-    sync = res.get_json()["state"]["out_of_sync"]
+    got = res.get_json()["state"]
     assert session.state.where[piece] == dst  # the move is logged ...
-    assert sync["pieces"] == [{"piece": piece, "belongs": dst, "seen": src}]  # ... and the table asked to follow
-    assert "entered on the panel" in sync["reason"]
-    session.on_stable_change(session.state.placement)  # a hand moves it there
-    assert session.status.out_of_sync is None and session.state.where[piece] == dst
+    assert got["out_of_sync"] is None and got["step"]["to_move"] == [piece]  # ... and the table asked to follow
+    name = session.game.words(session.state)[piece]
+    assert got["step"]["says"] == f"entered on the panel, now on the table: put {name} on {dst}"
+    lifted = {c: [p for p in ps if p != piece] for c, ps in session.expected().items()}
+    session.on_stable_change(lifted)  # a hand lifts it: still on its way, still calm
+    assert session.status.out_of_sync is None and session.status.step is not None
+    session.on_stable_change(session.state.placement)  # ... and puts it there
+    assert session.status.out_of_sync is None and session.status.step is None and session.state.where[piece] == dst
+
+
+def test_a_move_entered_on_the_panel_that_the_table_never_follows_is_out_of_sync_after_the_hold_time(
+        companion: Companion, client: Any):
+    session = playing(companion, client)
+    piece, src, dst = forward_step(session.state)
+    post(client, "/api/move", {"piece": piece, "cell": dst})
+    assert session.status.step is not None and not session.step_overdue()
+    session.status.step.since -= session.step_hold  # the hold time passes with nothing moving
+    assert session.step_overdue() and session.status.out_of_sync is not None
+    assert "entered on the panel" in session.status.out_of_sync.reason
+    session.on_stable_change(session.state.placement)  # the hands put it there after all
+    assert session.status.out_of_sync is None
 
 
 def test_after_the_board_is_knocked_a_picture_that_differs_says_check_the_fit_and_accuses_nobody(
