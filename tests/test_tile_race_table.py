@@ -78,6 +78,11 @@ class Hands:
              self.out.getvalue()[-1500:])
         assert self.session.status.out_of_sync is None, self.session.status.out_of_sync
 
+    def move(self, piece: str, cell: str | None) -> None:
+        """One token moved by one hand (off the table, into the hand: ``None``), as the camera sees it."""
+        res = self.post("/api/table/move", {"piece": piece, "cell": cell})
+        assert res.status_code == 200, res.get_json()
+
     def stop(self) -> None:
         self.companion.stop()
 
@@ -156,6 +161,47 @@ def test_a_tile_gone_between_two_pawns_asks_which_pawn_carries_it_and_plays_on_f
         state = hands.session.state
         assert state.history[-2:] == ("move red-2 C1>D1", "move red-2 E1>E2")
         assert state.tiles == {"E1"} and state.pawns["red-2"] == "E2" and hands.session.status.out_of_sync is None
+    finally:
+        hands.stop()
+
+
+def test_a_pawn_put_down_before_the_tile_it_carried_is_a_calm_step_until_the_tile_is_laid(tmp_path: Path):
+    """Ada's red pawn 1 stands on A1 beside a tile on A2. Her movement collects the tile, ends the
+    collect phase on A3, leaves the tile on A4 and lands alone on A5. She lifts the pawn, picks the
+    tile up from A2, and puts the pawn down on A5 first: the tile is still in her hand. That is a
+    move part-way, said calmly with where the tile goes; only left so past the hold time, with
+    nothing moving, is the table out of sync. Laying the tile on A4 then reads the movement."""
+    hands = Hands(tmp_path, 2)
+    now = [0.0]
+    hands.session.clock = lambda: now[0]  # the story moves the clock, never the machine's speed
+    try:
+        hands.do("move red-1 A1", "tile red A2")
+        hands.do("move blue-1 G7", "wall blue C4|C5")
+        tile = next(p for p in hands.companion.camera.table()["A2"] if kind_of(p) == "tile")
+
+        hands.move("red-1", None)  # lifted
+        hands.move(tile, None)     # the tile it collects, picked up
+        hands.move("red-1", "A5")  # the pawn set down first
+        assert wait_for(lambda: hands.session.status.step is not None, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        step = hands.session.status.step
+        assert step.says == "red pawn 1 is on A5: put the tile it carried on A4", step.says
+        assert hands.session.status.out_of_sync is None and hands.session.state.pawns["red-1"] == "A1"
+        shown = hands.client.get("/api/state").get_json()
+        assert "A4" in json.dumps(shown) and "red-1" not in step.says  # said as the players call it
+
+        now[0] += hands.session.step_hold - 0.5  # she turns to answer a question
+        assert not hands.session.step_overdue() and hands.session.status.out_of_sync is None
+        now[0] += 1.0  # past the hold time with nothing moving: the table contradicts the game
+        assert hands.session.step_overdue()
+        assert "left part-way" in hands.session.status.out_of_sync.reason
+
+        hands.move(tile, "A4")  # she lays the tile: the movement is read, and all is well again
+        assert wait_for(lambda: hands.session.state.moved, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        state = hands.session.state
+        assert state.history[-1] == "move red-1 A2>A3>A4>A5" and state.tiles == {"A4"}
+        assert hands.session.status.out_of_sync is None and hands.session.status.step is None
     finally:
         hands.stop()
 

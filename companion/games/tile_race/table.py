@@ -29,7 +29,7 @@ from companion.games.tile_race import rules
 from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.board import (MOUNTAIN_SUPPLY, TILE_SUPPLY, mountain_id, start_cell, tile_id,
                                              wall_id)
-from companion.games.tile_race.grid import OUT, START, colour_of, on_grid, pawns_of
+from companion.games.tile_race.grid import OUT, START, colour_of, coords, on_grid, pawns_of
 from companion.games.tile_race.state import TileRaceState
 
 Picture = dict[str, tuple[str, ...]]
@@ -221,7 +221,75 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconc
         choices = tuple(Choice(tuple(str(a) for a in _joined(path)), _summary(state, path, after))
                         for path, after in readings[:6])
         return Reconciliation(choices)
-    return _why_not(state, picture, gave_up=len(visited) >= MAX_STATES)
+    return _tiles_to_follow(state, picture) or _why_not(state, picture, gave_up=len(visited) >= MAX_STATES)
+
+
+def _pawn_said(state: TileRaceState, pawn: str) -> str:
+    """A pawn as the players call it ("Ada's red pawn 2"), never by its id."""
+    colour = colour_of(pawn)
+    return (f"{state.name_of(colour)}'s " if state.name_of(colour) != colour else "") + \
+        f"{colour} pawn {pawn.rpartition('-')[2]}"
+
+
+def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation | None:
+    """A pawn put down before the tiles it carried: a calm step, not a disagreement.
+
+    A hand lifts the pawn with its stack and sets the pieces down one at a time, the pawn first as
+    often as not. The picture then shows the pawn where its movement ends and the squares it
+    collected from empty, while the tiles it drops along the way are still in the hand. If some
+    movement of that pawn explains the picture once those tiles lie on squares it dropped them on,
+    the players are told where they go; left so past the hold time it becomes out of sync as any
+    move left part-way. Only one pawn of the player to move, seen off its square, is looked for."""
+    movers = [p for c, ps in picture.items() for p in ps if p in state.pawns and colour_of(p) == state.active
+              and c != where_pawn(state, p)]
+    if len(movers) != 1 or not on_grid(next(c for c, ps in picture.items() if movers[0] in ps), state.size):
+        return None
+    pawn = movers[0]
+    target = next(c for c, ps in picture.items() if pawn in ps)
+    want = dict(_form(picture))
+    flat = {c for c, ps in picture.items() if any(kind_of(p) == "tile" for p in ps)}
+    covered = {c for c, ps in picture.items() if any(kind_of(p) != "tile" for p in ps)}
+    gone = state.tiles - flat - covered  # collected: in the hand or under the pawn
+    ways: dict[tuple[str, ...], None] = {}
+    frontier: deque[TileRaceState] = deque([state])
+    visited = {_key(state)}
+    while frontier and len(visited) < MAX_STATES:
+        here = frontier.popleft()
+        mv = here.moving
+        for action in rules._steps(here):
+            assert isinstance(action, Move)
+            to = action.path[-1]
+            if action.pawn != pawn or to == OUT or \
+                    (mv is None or not mv.dropping) and to in here.tiles and to not in gone and to != target:
+                continue  # another pawn, off the grid, or collecting a tile the picture still shows
+            try:
+                after = rules.apply(here, action)
+            except IllegalMoveError:
+                continue
+            key = _key(after)
+            if key in visited:
+                continue
+            visited.add(key)
+            left = after.moving
+            if left is not None and left.dropping:  # each step on drops one tile, the last lands alone
+                (c, r), (x, y) = coords(to), coords(target)
+                if abs(c - x) + abs(r - y) > left.carried + 1:
+                    continue
+            have = dict(_state_form(after))
+            short = tuple(sorted(c for c in have if c not in want))
+            if short and all(have[c] == ("tile",) and c not in state.tiles for c in short) and \
+                    all(have.get(c) == kinds for c, kinds in want.items()):
+                ways.setdefault(short, None)
+            elif left is not None:
+                frontier.append(after)
+    if not ways:
+        return None
+    n = len(next(iter(ways)))
+    options = [squares for squares in ways if len(squares) == n][:3]
+    what = "the tile it carried on" if n == 1 else f"the {n} tiles it carried, one on each of"
+    where = " or ".join(" and ".join(squares) for squares in options)
+    return Reconciliation.partial(f"{_pawn_said(state, pawn)} is on {target}: put {what} {where}", (pawn,),
+                                  "tiles-to-follow")
 
 
 def _joined(path: Sequence[Action]) -> list[Action]:
@@ -273,8 +341,7 @@ def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> R
     shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
     missing = [p for c, ps in have.items() for p in ps if kind_of(p) is None and p not in shown]
     if missing and all(colour_of(p) == state.active for p in missing):
-        said = [(f"{state.name_of(colour_of(p))}'s " if state.name_of(colour_of(p)) != colour_of(p) else "") +
-                f"{colour_of(p)} pawn {p.rpartition('-')[2]}" for p in missing]  # as players call them, never an id
+        said = [_pawn_said(state, p) for p in missing]  # as players call them, never an id
         return Reconciliation.partial(f"{' and '.join(said)} {'are' if len(said) > 1 else 'is'} in a hand: put "
                                       f"{'them' if len(said) > 1 else 'it'} down where "
                                       f"{'they go' if len(said) > 1 else 'it goes'}", missing, "step")
