@@ -27,6 +27,38 @@ COVERED = """(sel) => [...document.querySelectorAll(sel)].filter((e) => { const 
 IDS = re.compile(r"\b(?:red|blue|yellow|green)-\d\b|\b[TW]\d\d\b|mountain-\d|start-|supply-|\b[A-G]\d\|[A-G]\d\b")
 TAPPABLE = {"squares": "#board .cell.square", "edges": "#board .cell.edge", "start spaces": "#board .cell.start",
             "pieces": "#board g.piece"}
+# The names printed along the grid's sides: side -> the names as they read on the screen (left to right,
+# top to bottom), the smallest as drawn (px), and the names that do not line up with their squares.
+RULERS = """() => { const out = {px: Infinity, astray: []}, at = {};
+    document.querySelectorAll('#board .grid-label').forEach((t) => {
+        const r = t.getBoundingClientRect(), side = t.dataset.side, across = side === 'top' || side === 'bottom';
+        (at[side] = at[side] || []).push([across ? r.left : r.top, t.textContent]);
+        const square = document.querySelector(`#board .cell.square[data-cell="${across ? t.textContent + 4 : 'D' + t.textContent}"]`)
+            .getBoundingClientRect(), mid = across ? r.left + r.width / 2 : r.top + r.height / 2;
+        if (across ? mid < square.left || mid > square.right : mid < square.top || mid > square.bottom) out.astray.push(t.textContent);
+        out.px = Math.min(out.px, parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a); });
+    Object.entries(at).forEach(([side, names]) => { out[side] = names.sort((a, b) => a[0] - b[0]).map((n) => n[1]); });
+    // a board wider than the phone, scrolled: each row's name still on the screen, at one side or the other
+    const view = document.querySelector('#board').getBoundingClientRect();
+    out.unseen = [...new Set([...document.querySelectorAll('#board .grid-label[data-side="left"], #board .grid-label[data-side="right"]')]
+        .map((t) => t.textContent))].filter((name) => ![...document.querySelectorAll('#board .grid-label')].some((t) => {
+            const r = t.getBoundingClientRect();
+            return (t.dataset.side === 'left' || t.dataset.side === 'right') && t.textContent === name &&
+                r.left >= Math.max(view.left, 0) && r.right <= Math.min(view.right, innerWidth); }));
+    out.tappable = [...document.querySelectorAll('#board .grid-label')].filter((t) => getComputedStyle(t).pointerEvents !== 'none').length;
+    return out; }"""
+
+
+def rulers(page: Any, where: str) -> None:
+    """The grid's columns named above and below it, its rows at both ends, as the messages name squares
+    ("E4"): readable on a phone, each row's name on the screen however the board is scrolled sideways,
+    and never what a finger taps."""
+    drawn = page.evaluate(RULERS)
+    columns, rows = list("ABCDEFG"), [str(n) for n in range(7, 0, -1)]  # row 1 nearest red, at the bottom
+    assert {side: drawn.get(side) for side in ("top", "bottom", "left", "right")} == \
+        {"top": columns, "bottom": columns, "left": rows, "right": rows}, (where, drawn)
+    assert drawn["astray"] == [] and drawn["unseen"] == [] and drawn["px"] >= 11, (where, drawn)
+    assert drawn["tappable"] == 0, where  # a finger on a name meets the square under it
 
 
 def for_players(page: Any, where: str) -> None:
@@ -34,6 +66,7 @@ def for_players(page: Any, where: str) -> None:
     if page.locator("#board").count():
         sizes = {what: smallest(page, sel) for what, sel in TAPPABLE.items()}
         assert min(sizes.values()) >= 24, (where, sizes)
+        rulers(page, where)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
     text = visible_text(page)
     assert not IDS.findall(text), (where, IDS.findall(text), text)
@@ -103,8 +136,18 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         # Bo's second pawn onto A7 and a tile on D6
         drag(page, "red-2", "G1")
         page.locator('#off-table button[data-piece^="W"]').click()
+        tapped = page.locator('#off-table button[data-piece^="W"]').get_attribute("data-piece")
         page.locator('[data-cell="D4|D5"]').click()
         wait_until(page, base, lambda s: s["history"][-1:] == ["wall red D4|D5"] and s["out_of_sync"] is None)
+        # the wall stands on that edge on the table, and the Table page draws it there: a bar along the side
+        # D4 and D5 share, over the edge's tap area
+        assert page.request.get(f"{base}/api/table").json()["table"]["D4|D5"] == [tapped]
+        edge = page.locator('#board .cell.edge[data-cell="D4|D5"]').bounding_box()
+        bar = page.locator(f'#board g.piece[data-piece="{tapped}"] rect').nth(1).bounding_box()
+        assert edge is not None and bar is not None
+        assert abs(bar["x"] + bar["width"] / 2 - edge["x"] - edge["width"] / 2) < 1, (bar, edge)
+        assert abs(bar["y"] + bar["height"] / 2 - edge["y"] - edge["height"] / 2) < 1, (bar, edge)
+        assert bar["width"] > 3 * bar["height"], bar  # D4 lies under D5: the wall lies across, wider than high
         drag(page, "blue-2", "A7")
         page.locator('#off-table button[data-piece^="T"]').click()
         page.locator('[data-cell="D6"]').click()

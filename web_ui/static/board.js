@@ -68,6 +68,7 @@ const FogBoard = (() => {
           box.classList.add("zoomed");
         }
       }
+      this.pinRulers();
       if (document.body.dataset.page === "setup") return;
       if (phone) { svg.style.maxHeight = ""; return; }
       let below = 0;  /* a hint under the board stays in view with it */
@@ -91,6 +92,7 @@ const FogBoard = (() => {
       const k = this.svg.getBoundingClientRect().width / this.frame[2];
       box.scrollLeft = ((e[0] + e[2]) / 2 - this.frame[0]) * k - box.clientWidth / 2;
       box.scrollTop = ((e[1] + e[3]) / 2 - this.frame[1]) * k - box.clientHeight / 2;
+      this.pinRulers();  /* a scroll event comes too, a frame later */
     }
     /* Once a turn, the view turns to the pieces of the player to move (a state from /api/state): a
        player who scrolled the board to look elsewhere is left there until the turn passes. */
@@ -158,7 +160,7 @@ const FogBoard = (() => {
       return sizes.length ? Math.min(...sizes) : 0;
     }
     /* The part of the board where pieces stand, as drawn: the cells with their outlines' strokes and
-       a piece with its halo on any place one stands on. Nothing more: the printed margin around it,
+       a piece with its halo on any place one stands on, and a grid's names along its sides. Nothing more: the printed margin around it,
        or a few millimetres of margin, would only make everything smaller on a phone (The FOG fits a
        360 px screen with its obstacles 24 px only so). */
     static frame(geometry) {
@@ -170,6 +172,10 @@ const FogBoard = (() => {
         if (c.standable !== false) { xs.push(c.x - PIECE_R, c.x + PIECE_R); ys.push(c.y - PIECE_R, c.y + PIECE_R); }
       });
       if (!xs.length) return [0, 0, geometry.size_mm[0], geometry.size_mm[1]];
+      Board.rulers(geometry).filter((r) => r.side).forEach((r) => {  /* a grid's names, whole (y: the baseline) */
+        const half = 0.35 * r.font * r.text.length;
+        xs.push(r.x - half, r.x + half); ys.push(r.y - 0.75 * r.font, r.y + 0.25 * r.font);
+      });
       const x0 = Math.min(...xs), y0 = Math.min(...ys);
       return [x0, y0, Math.max(...xs) - x0, Math.max(...ys) - y0];
     }
@@ -197,7 +203,7 @@ const FogBoard = (() => {
       if (c.supply) this._supplyLabel(c);
       const title = document.createElementNS(SVGNS, "title");
       title.textContent = c.edge ? c.label || c.id :
-        c.id + (c.row ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
+        c.id + (c.row && !c.column ? " (row " + c.row + ")" : "") + (c.boat ? " " + c.boat + " boat" : "");
       shape.appendChild(title);
       shape.addEventListener("click", () => this.opts.onCell && this.opts.onCell(c.id));
       this.cellLayer.appendChild(shape);
@@ -237,19 +243,73 @@ const FogBoard = (() => {
       t.textContent = c.label || c.id;
       this.labelLayer.appendChild(t);
     }
-    /* Each row's name at the board's left edge (messages name cells: "A1"). */
-    _edgeLabels() {
-      const rows = {};
-      this.g.cells.forEach((c) => {
-        if (!c.row || c.standable === false) return;
-        if (!rows[c.row] || c.x < rows[c.row].x) rows[c.row] = c;
+    /* The names printed along the board's sides, which messages name places by ("E4", "row A"): from
+       the layout's cells, whose facts give their row's name ("row") and, on a grid, their column's
+       ("column"). A board naming rows only (rows of hexes) has each row's name at its left
+       end. A grid naming both has every column's name above and below it and every row's at both ends,
+       so a grid drawn wider than a phone, scrolled to either side, still shows them; each name stands
+       just outside its line's outermost cell (over no place a finger taps), in a size half the
+       smallest place or piece: at least 12 px whenever those are MIN_PX. */
+    static rulers(geometry) {
+      const lines = {row: {}, column: {}};
+      geometry.cells.forEach((c) => {
+        if (c.standable === false) return;
+        ["row", "column"].forEach((k) => { if (c[k]) (lines[k][c[k]] = lines[k][c[k]] || []).push(c); });
       });
-      Object.entries(rows).forEach(([row, c]) => {
+      const out = [];
+      if (!Object.keys(lines.column).length) {  /* rows only: at the left of each row's leftmost cell */
+        Object.entries(lines.row).forEach(([row, cs]) => {
+          const c = cs.reduce((a, b) => (b.x < a.x ? b : a));
+          out.push({text: row, x: c.x - 21, y: c.y + 3.5});
+        });
+        return out;
+      }
+      const font = Math.max(10, Board.smallest(geometry) / 2), gap = 0.6 * font, dy = 0.36 * font;
+      const ext = (c, i, lo) => (c.outline.length ? (lo ? Math.min : Math.max)(...c.outline.map((p) => p[i])) :
+        c[i ? "y" : "x"] + (lo ? -13 : 13));
+      const mid = (cs, k) => cs.reduce((s, c) => s + c[k], 0) / cs.length;
+      Object.entries(lines.column).forEach(([text, cs]) => {
+        const x = mid(cs, "x");
+        out.push({text, x, y: Math.min(...cs.map((c) => ext(c, 1, true))) - gap + dy, font, side: "top"});
+        out.push({text, x, y: Math.max(...cs.map((c) => ext(c, 1, false))) + gap + dy, font, side: "bottom"});
+      });
+      Object.entries(lines.row).forEach(([text, cs]) => {
+        const y = mid(cs, "y") + dy;
+        out.push({text, x: Math.min(...cs.map((c) => ext(c, 0, true))) - gap, y, font, side: "left"});
+        out.push({text, x: Math.max(...cs.map((c) => ext(c, 0, false))) + gap, y, font, side: "right"});
+      });
+      return out;
+    }
+    _edgeLabels() {
+      this.rulers = [];
+      Board.rulers(this.g).forEach((r) => {
         const t = document.createElementNS(SVGNS, "text");
-        t.setAttribute("x", c.x - 21); t.setAttribute("y", c.y + 3.5);
-        t.setAttribute("class", "edge-label"); t.setAttribute("text-anchor", "middle");
-        t.textContent = row;
+        t.setAttribute("x", r.x); t.setAttribute("y", r.y);
+        t.setAttribute("class", "edge-label" + (r.side ? " grid-label" : "")); t.setAttribute("text-anchor", "middle");
+        if (r.side) { t.setAttribute("data-side", r.side); t.style.fontSize = r.font.toFixed(2) + "px"; this.rulers.push([t, r]); }
+        t.setAttribute("aria-hidden", "true");  /* each place's own name says it; read out, they are noise */
+        t.textContent = r.text;
         this.labelLayer.appendChild(t);
+      });
+      if (this.rulers.length) this.container.addEventListener("scroll", () => this.pinRulers(), {passive: true});
+    }
+    /* A grid drawn larger than the phone scrolls in its frame, and a grid as wide as the screen has its
+       rows' names just outside it: each name stays at the side of the view (over the outer squares,
+       under their pieces, never taking a tap) until its own place comes into view. */
+    pinRulers() {
+      if (!this.rulers || !this.rulers.length) return;
+      const box = this.container, zoomed = box.classList.contains("zoomed");
+      const k = this.svg.getBoundingClientRect().width / this.frame[2] || 1;
+      const x0 = this.frame[0] + box.scrollLeft / k, x1 = x0 + box.clientWidth / k;
+      const y0 = this.frame[1] + box.scrollTop / k, y1 = y0 + Math.min(box.clientHeight, this.svg.getBoundingClientRect().height) / k;
+      this.rulers.forEach(([t, r]) => {
+        const half = 0.35 * r.font * r.text.length + 1, pad = 0.2 * r.font;
+        let x = r.x, y = r.y;
+        if (zoomed && r.side === "left") x = Math.max(r.x, x0 + half);
+        if (zoomed && r.side === "right") x = Math.min(r.x, x1 - half);
+        if (zoomed && r.side === "top") y = Math.max(r.y, y0 + 0.75 * r.font + pad);
+        if (zoomed && r.side === "bottom") y = Math.min(r.y, y1 - 0.25 * r.font - pad);
+        t.setAttribute("x", x); t.setAttribute("y", y);
       });
     }
     _arrow(from, to, cls) {

@@ -210,8 +210,10 @@ def _build(board: TileBoard) -> Layout:
     for name in squares(n):
         cx, cy = board.centre(name)
         # a pawn stands on the tiles it carries, a mountain on the tile it was put on: a stack, the top one shows
+        # its column's and its row's names (E and 4 in E4): the panel prints them along the grid's sides
         cells[name] = Cell(name, "square", (cx, cy), _rect(cx, cy, sq, sq), name, f"row {coords(name)[1]}",
-                           GRID_FILL, LINE, facts={"stack": True, "exit": name in exits})
+                           GRID_FILL, LINE, facts={"stack": True, "exit": name in exits,
+                                                   "column": name.rstrip("0123456789"), "row": str(coords(name)[1])})
     for e in edges(n):
         a, b = ends(e)
         (ax, ay), (bx, by) = board.centre(a), board.centre(b)
