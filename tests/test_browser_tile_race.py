@@ -131,7 +131,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         wall = page.locator('g.piece[data-piece^="W"]').get_attribute("data-piece")
         drag(page, wall, "B1|B2")
         state = wait_until(page, base, lambda s: len(s["history"]) == 4 and s["out_of_sync"] is None)
-        assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo: a wall stood between B1 and B2"
+        assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo stands a wall between B1 and B2"
         # Ada's second pawn onto G1, and a wall tapped in the list and then on the edge D4|D5 (a tap on an edge);
         # Bo's second pawn onto A7 and a tile on D6
         drag(page, "red-2", "G1")
@@ -220,9 +220,9 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert "Ada won" in visible_text(page)
         page.goto(f"{base}/games/{state['game']}")
         page.wait_for_selector("#moves button")
-        assert page.locator("#moves button").nth(3).inner_text() == "Bo: a wall stood between B1 and B2"
+        assert page.locator("#moves button").nth(3).inner_text() == "Bo stands a wall between B1 and B2"
         page.locator("#moves button").nth(8).click()
-        page.wait_for_selector("#replay-event:has-text('Ada: red pawn 1 moves A2')")
+        page.wait_for_selector("#replay-event:has-text(\"Ada's red pawn 1 moves from A1 to A2\")")
         page.wait_for_selector('.stack-height[data-stack="red-1"]')  # the pawn on the tile it carries
         assert page.locator('g.piece[data-piece^="W"]').count() == 2
         assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"

@@ -97,6 +97,14 @@ def test_turns_read_from_the_table_tiles_by_kind_and_count_walls_on_edges_tiles_
         assert hands.session.state.carried("red-1") == 1 and hands.session.status.out_of_sync is None
         hands.do("move red-1 A3>A4>A5")  # the collect phase ends on A3, the tile is left on A4
         assert hands.session.state.tiles == {"A4"} and hands.session.state.active == "blue"
+        # the log says each action as a player would, the notation kept beside it for the record
+        shown = hands.client.get("/api/state").get_json()
+        assert shown["history"][-3:] == ["mountain red E4", "move red-1 A2", "move red-1 A3>A4>A5"]
+        assert shown["log"][-3:] == ["red puts a mountain on E4",
+                                     "red pawn 1 moves from A1 to A2, collecting the tile on A2 and carrying 1 tile",
+                                     "red pawn 1 moves on from A2 via A3 and A4 to A5, leaving a tile on A4"]
+        assert shown["log"][:4] == ["red pawn 1 moves from its start space to A1", "red lays a tile on A2",
+                                    "blue pawn 1 moves from its start space to G7", "blue stands a wall between C4 and C5"]
         # the same table with the tiles and walls swapped round is no change at all
         history = list(hands.session.state.history)
         hands.companion.camera.set_table(shuffled(GAME.expected(hands.session.state), hands.rng))
@@ -115,7 +123,7 @@ def test_a_picture_is_compared_by_kind_and_count_and_names_what_differs():
     walled = {**picture, "C4|C5": ["W07"]}  # a wall stand on an edge: blue stood a wall there (before moving)
     read = reconcile(state, walled)
     assert read.ok and [c.actions for c in read.choices] == [("wall blue C4|C5",)]
-    assert "a wall stood between C4 and C5" in read.choices[0].summary
+    assert read.choices[0].summary == "blue stands a wall between C4 and C5"
 
 
 def test_a_tile_gone_between_two_pawns_asks_which_pawn_carries_it_and_plays_on_from_the_answer(tmp_path: Path):
@@ -142,7 +150,8 @@ def test_a_tile_gone_between_two_pawns_asks_which_pawn_carries_it_and_plays_on_f
         asked = hands.client.get("/api/state").get_json()
         readings = [tuple(c["actions"]) for c in asked["decision"]]
         assert sorted(readings) == [("move red-1 C1>B1",), ("move red-2 C1>D1",)]
-        assert "red-1 carries 1 tile" in asked["decision"][readings.index(("move red-1 C1>B1",))]["summary"]
+        assert asked["decision"][readings.index(("move red-1 C1>B1",))]["summary"] == \
+            "red pawn 1 moves from B1 via C1 to B1, collecting the tile on C1 and carrying 1 tile"
         assert wait_for(lambda: hands.companion.hardware.scene.segments["turn"][0].effect == "blink", 10)
 
         # Ada says red-2 carries it

@@ -16,7 +16,7 @@ from companion.errors import OptionsError, SetupError, StateFormatError
 from companion.games.base import Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.tile_race import board as boards
-from companion.games.tile_race import rules, table
+from companion.games.tile_race import rules, table, words
 from companion.games.tile_race.actions import Action, Correct, Move
 from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
 from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
@@ -72,18 +72,6 @@ def _names(state: TileRaceState) -> dict[str, str]:
         kind = table.kind_of(piece)
         if kind is not None:
             out[piece] = f"a {kind}"
-    return out
-
-
-def _log(state: TileRaceState) -> list[str]:
-    """The history in the players' words: who did it, and each pawn as players call it."""
-    out = []
-    for text in state.history:
-        action = rules.parse_action(text)
-        words = table.said(action)
-        if isinstance(action, Move):  # the player is named first: their pawn by colour and number
-            words = words.replace(action.pawn, f"{action.colour} pawn {action.pawn[-1]}", 1)
-        out.append(f"{state.name_of(action.colour)}: {words}")
     return out
 
 
@@ -233,7 +221,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "walls": sorted(state.walls), "has_moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),
-                "log": _log(state),
+                "log": words.log(state),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": False, "turn_actions": []}
 

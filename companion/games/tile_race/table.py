@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from companion.errors import IllegalMoveError
 from companion.games.base import Choice, Reconciliation
-from companion.games.tile_race import rules
+from companion.games.tile_race import rules, words
 from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.board import (MOUNTAIN_SUPPLY, TILE_SUPPLY, mountain_id, start_cell, tile_id,
                                              wall_id)
@@ -218,17 +218,10 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconc
     if found:
         exact = [v for v in found.values() if expected(v[1]) == picture]
         readings = exact or list(found.values())
-        choices = tuple(Choice(tuple(str(a) for a in _joined(path)), _summary(state, path, after))
-                        for path, after in readings[:6])
+        choices = tuple(Choice(tuple(str(a) for a in _joined(path)), words.reading(state, _joined(path)))
+                        for path, _ in readings[:6])
         return Reconciliation(choices)
     return _tiles_to_follow(state, picture) or _why_not(state, picture, gave_up=len(visited) >= MAX_STATES)
-
-
-def _pawn_said(state: TileRaceState, pawn: str) -> str:
-    """A pawn as the players call it ("Ada's red pawn 2"), never by its id."""
-    colour = colour_of(pawn)
-    return (f"{state.name_of(colour)}'s " if state.name_of(colour) != colour else "") + \
-        f"{colour} pawn {pawn.rpartition('-')[2]}"
 
 
 def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation | None:
@@ -288,7 +281,7 @@ def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation |
     options = [squares for squares in ways if len(squares) == n][:3]
     what = "the tile it carried on" if n == 1 else f"the {n} tiles it carried, one on each of"
     where = " or ".join(" and ".join(squares) for squares in options)
-    return Reconciliation.partial(f"{_pawn_said(state, pawn)} is on {target}: put {what} {where}", (pawn,),
+    return Reconciliation.partial(f"{words.pawn(state, pawn)} is on {target}: put {what} {where}", (pawn,),
                                   "tiles-to-follow")
 
 
@@ -304,44 +297,13 @@ def _joined(path: Sequence[Action]) -> list[Action]:
     return out
 
 
-def said(action: Action) -> str:
-    """An action in the players' words (the Board page's log, a reading's summary)."""
-    if isinstance(action, Move):
-        return f"{action.pawn} leaves the grid" if action.path == (OUT,) else \
-            f"{action.pawn} moves {'>'.join(action.path)}".replace(">out", " and leaves the grid")
-    if isinstance(action, Tile):
-        return f"a tile laid on {action.square}"
-    if isinstance(action, Wall):
-        a, _, b = action.edge.partition("|")
-        return f"a wall stood between {a} and {b}"
-    if isinstance(action, Remove):
-        a, _, b = action.edge.partition("|")
-        return f"the wall between {a} and {b} taken away"
-    if isinstance(action, Mountain):
-        return f"a mountain put on {action.square}"
-    if isinstance(action, Undo):
-        return "the movement taken back"
-    if isinstance(action, Pass):
-        return "no action left: the turn passes"
-    return "the table corrected as it is"
-
-
-def _summary(state: TileRaceState, path: Sequence[Action], after: TileRaceState) -> str:
-    """The reading in words: who moved which pawn where, and the action."""
-    words = [said(action) for action in _joined(path)]
-    carried = after.moving.carried if after.moving else 0
-    if carried and after.moving is not None:
-        words.append(f"{after.moving.pawn} carries {carried} tile{'s' * (carried > 1)}")
-    return f"{state.name_of(state.active)}: " + "; ".join(words)
-
-
 def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> Reconciliation:
     """No play leads to the picture: a pawn in a hand is a step; otherwise out of sync, naming the pieces."""
     have = expected(state)
     shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
     missing = [p for c, ps in have.items() for p in ps if kind_of(p) is None and p not in shown]
     if missing and all(colour_of(p) == state.active for p in missing):
-        said = [_pawn_said(state, p) for p in missing]  # as players call them, never an id
+        said = [words.pawn(state, p) for p in missing]  # as players call them, never an id
         return Reconciliation.partial(f"{' and '.join(said)} {'are' if len(said) > 1 else 'is'} in a hand: put "
                                       f"{'them' if len(said) > 1 else 'it'} down where "
                                       f"{'they go' if len(said) > 1 else 'it goes'}", missing, "step")
