@@ -197,7 +197,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
         turned_to(page, f'g.piece[data-piece^="{third}-"]')  # the pawns the next card will move
         page.locator('#off-table button[data-piece="card-13s"]').click()
         assert not in_view(page, "#table-status")  # the list is under the board: the board and the hint come back
-        assert "tap the cell" in page.locator("#table-status").inner_text()
+        assert "tap the place" in page.locator("#table-status").inner_text()
         page.locator('[data-cell="card-spot"]').first.click(force=True)
         state = wait_until(page, base, lambda s: s["step"] is not None and "now {} moves the pawn".format(who[third])
                            in s["step"]["says"])  # the card laid: a step, whose pawn moves now, calm

@@ -51,6 +51,7 @@ const FogBoard = (() => {
       geometry.cells.forEach((c) => this._drawCell(c));
       this._edgeLabels();
       container.replaceChildren(svg);
+      this.svg.querySelectorAll(".supply-label").forEach((t) => Board.wrap(t));  /* measured once drawn */
       this.selected = null;
       drawn.add(this);
       this.fit();
@@ -241,7 +242,28 @@ const FogBoard = (() => {
       t.setAttribute("text-anchor", "middle"); t.setAttribute("class", "supply-label");
       t.style.fontSize = "11px"; t.style.fill = "#222"; t.style.pointerEvents = "none";
       t.textContent = c.label || c.id;
+      t.dataset.width = String(c.outline.length ? Math.max(...c.outline.map((p) => p[0])) - Math.min(...c.outline.map((p) => p[0])) : 26);
       this.labelLayer.appendChild(t);
+    }
+    /* A text wider than its place (data-width, board mm) is set on as many lines as it needs, word by
+       word, the first where it stood: a supply's name or count is never cut at the board's edge. */
+    static wrap(t) {
+      const width = 0.92 * Number(t.dataset.width || Infinity), text = t.textContent;
+      if (!t.getComputedTextLength || t.getComputedTextLength() <= width) return;
+      const lines = [];
+      text.split(" ").forEach((word) => {
+        const line = lines.length ? lines[lines.length - 1] + " " + word : word;
+        t.textContent = line;
+        if (!lines.length || t.getComputedTextLength() <= width) lines[Math.max(lines.length - 1, 0)] = line;
+        else lines.push(word);
+      });
+      t.replaceChildren();
+      lines.forEach((line, i) => {
+        const span = document.createElementNS(SVGNS, "tspan");
+        span.setAttribute("x", t.getAttribute("x")); span.setAttribute("dy", i ? "1.15em" : "0");
+        span.textContent = line + (i < lines.length - 1 ? " " : "");  /* its text reads as one line still */
+        t.appendChild(span);
+      });
     }
     /* The names printed along the board's sides, which messages name places by ("E4", "row A"): from
        the layout's cells, whose facts give their row's name ("row") and, on a grid, their column's
@@ -390,7 +412,10 @@ const FogBoard = (() => {
         t.setAttribute("class", "supply-count"); t.setAttribute("data-supply", cell);
         t.style.fontSize = "14px"; t.style.fontWeight = "700"; t.style.fill = "#222"; t.style.pointerEvents = "none";
         t.textContent = text;
+        const xs = c.outline.map((p) => p[0]);
+        t.dataset.width = String(xs.length ? Math.max(...xs) - Math.min(...xs) : 26);
         this.countLayer.appendChild(t);
+        Board.wrap(t);
       });
       Object.entries(placement || {}).forEach(([cell, pieces]) => {
         const c = this.cells[cell];

@@ -7,7 +7,7 @@
     selected = null; board.selected = null; board.showTargets(null, []); ways = {};
     if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
     else await Fog.api("POST", "/api/move", action ? {piece, cell, action} : {piece, cell});
-    hint("Tap a piece, then a cell.");
+    hint("Tap a piece, then where it goes.");
   }
   /* Several ways to one place (two plays that both take a piece there): the players say which. */
   const picker = document.getElementById("pick");
@@ -29,9 +29,9 @@
   const board = await Fog.board("board", {
     zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
     onPiece: async (id) => {
-      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then a cell."); return; }
+      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then where it goes."); return; }
       selected = id; draw();
-      if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the cell where it really stands."); return; }
+      if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the place where it really stands."); return; }
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
       const cells = res.ok ? res.data.targets.map((t) => t.cell) : [];
       if (selected !== id) return;
@@ -118,7 +118,7 @@
   let seq = null;
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
-      selected = null; board.showTargets(null, []); hint("Tap a piece, then a cell.");
+      selected = null; board.showTargets(null, []); hint("Tap a piece, then where it goes.");
     }
     seq = s.seq;
     state = s;
@@ -147,7 +147,7 @@
   });
   function correctMode() {
     document.querySelector("input[name=mode][value=correct]").checked = true;
-    document.getElementById("mode-hint").textContent = "Correct: tap the piece, then the cell where it really is.";
+    document.getElementById("mode-hint").textContent = "Correct: tap the piece, then the place where it really is.";
   }
   document.addEventListener("fog-correct", correctMode);
   if (location.hash === "#correct") correctMode();

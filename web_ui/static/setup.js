@@ -179,7 +179,8 @@
     body.replaceChildren();
     status.classList.remove("good");  /* "matches" is said only while it is true */
     if (playing && s.verifying) {
-      status.textContent = s.setup_differences.length ? s.setup_differences.length + " cells differ from the setup." :
+      status.textContent = s.setup_differences.length ? s.setup_differences.length +
+        (s.setup_differences.length === 1 ? " place differs" : " places differ") + " from the setup." :
         "Waiting for the camera to check the board.";
       s.setup_differences.forEach((d) => {
         const tr = Fog.el("tr", {"data-cell": d.cell});

@@ -40,7 +40,7 @@
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
                                   "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
       b.onclick = () => { lifted = lifted === id ? null : id; offTable(table);
-        status(lifted ? Fog.named(id) + ": tap the cell to put it on" : "");
+        status(lifted ? Fog.named(id) + ": tap the place to put it on" : "");
         /* the list is under the board: on a phone the board comes back up, the hint on it */
         if (lifted) document.getElementById("board").scrollIntoView({block: "nearest"}); };
       box.appendChild(b);
