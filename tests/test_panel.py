@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.games import names
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
@@ -419,7 +420,8 @@ def test_the_board_geometry_and_setup_choices_for_the_pages(client: Any):
     assert board["colours"]["pink"] == "#ff3c96"
     choices = client.get("/api/setup/choices").get_json()
     assert choices["colours"] == list(BOARD.player_colours) and "1" in choices["scenarios"]
-    assert [g["name"] for g in choices["games"]] == ["fog", "partner-race", "tile-race"] and choices["game"] == "fog"
+    offered = [g["name"] for g in choices["games"]]  # every registered game, in the order registered
+    assert offered == names() and offered[:3] == ["fog", "partner-race", "tile-race"] and choices["game"] == "fog"
     assert choices["pin_required"] is False and choices["unlocked"] is True
 
 

@@ -159,11 +159,26 @@ class Spare:
         return f"spare {self.player}"
 
 
-Action = Block | Deploy | Roll | Enter | ChoosePad | Slide | Turn | Move | Shoot | End | Remove | Spare
+@dataclass(frozen=True)
+class Correct:
+    """The table as the players say it is (the panel's correction): each piece named stands where it
+    says - a character on a square with its facing (``red-s1@C4:N``), on a pad place (``red-s4@pad2``)
+    or in its box (``red-s2@box``), a block on a square or in the box. Pieces not named stay where the
+    game has them. It turns no block over and takes no piece out of the game."""
+
+    player: str
+    places: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        listed = ",".join(f"{piece}@{where}" for piece, where in self.places)
+        return f"correct {self.player}{' ' + listed if listed else ''}"
+
+
+Action = Block | Deploy | Roll | Enter | ChoosePad | Slide | Turn | Move | Shoot | End | Remove | Spare | Correct
 _FORMS = ("block PLAYER BLOCK SQUARE", "deploy PLAYER CHARACTER SQUARE FACING", "deploy PLAYER CHARACTER padN",
           "roll PLAYER FACE", "enter CHARACTER SQUARE", "pad PLAYER", "slide PLAYER COLUMN",
           "turn CHARACTER FACING", "move CHARACTER FROM TO FACING", "shoot CHARACTER SQUARE", "end PLAYER",
-          "remove PLAYER CHARACTER", "spare PLAYER")
+          "remove PLAYER CHARACTER", "spare PLAYER", "correct PLAYER PIECE@PLACE,...")
 
 
 def pad_place(where: str) -> int | None:
@@ -213,4 +228,26 @@ def parse_action(text: str) -> Action:
         return Move(ch, w[2], w[3], parse_facing(w[4]))
     if verb == "remove" and n == 3 and player:
         return Remove(player, _character(text, w[2]))
+    if verb == "correct" and n in (2, 3) and player:
+        return Correct(player, _places(text, w[2]) if n == 3 else ())
     raise NotationError(f"{text[:80]!r}: write one of: {'; '.join(_FORMS)}")
+
+
+def _places(text: str, listed: str) -> tuple[tuple[str, str], ...]:
+    """``PIECE@PLACE,...`` of a correction, each place checked for its piece."""
+    out = []
+    for part in listed.split(","):
+        piece, at, where = part.partition("@")
+        square, colon, facing = where.partition(":")
+        if not at or piece not in ALL_CHARACTERS + BLOCKS:
+            raise NotationError(f"{text[:80]!r}: {part[:30]!r} is not PIECE@PLACE (red-s1@C4:N, red-s4@pad2, "
+                                "block-3@E5, red-s2@box)")
+        if where != "box" and not (piece in ALL_CHARACTERS and pad_place(where) is not None):
+            coords(square)
+            if (piece in ALL_CHARACTERS) != bool(colon):
+                raise NotationError(f"{text[:80]!r}: {part[:30]!r}: a character on a square says its facing "
+                                    "(red-s1@C4:N), a block does not")
+            if colon:
+                parse_facing(facing)
+        out.append((piece, where))
+    return tuple(out)

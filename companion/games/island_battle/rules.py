@@ -23,10 +23,10 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import IllegalMoveError
+from companion.errors import IllegalMoveError, StateFormatError
 from companion.games.base import Outcome
-from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad, Deploy, End, Enter, Move,
-                                                   Remove, Roll, Shoot, Slide, Spare, Turn, pad_place,
+from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad, Correct, Deploy, End, Enter,
+                                                   Move, Remove, Roll, Shoot, Slide, Spare, Turn, pad_place,
                                                    parse_action)
 from companion.games.island_battle.fire import movable, set_off, shot, shots
 from companion.games.island_battle.grid import (BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, characters, coords,
@@ -74,18 +74,23 @@ def _deploy_reason(state: IslandState, action: Deploy) -> str | None:
 
 
 def _setup_actions(state: IslandState) -> list[Action]:
+    """The setup's legal placings, worked out once per square (the same as asking each placing's reason,
+    which a camera reading every picture cannot wait for)."""
     player = state.player
     if state.stage == "blocks":
         box = [b for b in BLOCKS if b not in state.blocks]
-        return [a for b in box for sq in squares(state.size) if _block_reason(state, a := Block(player, b, sq)) is None]
+        cols = {coords(sq)[0] for sq in state.blocks.values()}
+        rows = {coords(sq)[1] for sq in state.blocks.values()}
+        free = [sq for sq in squares(state.size) if coords(sq)[0] not in cols and coords(sq)[1] not in rows]
+        return [Block(player, b, sq) for b in box for sq in free]
     box = [c for c in characters(player) if state.where[c] == BOX]
-    out: list[Action] = []
-    for ch in box:
-        candidates = [Deploy(player, ch, sq, f) for sq in squares(state.size) for f in FACINGS
-                      if coords(sq)[1] in home_rows(player, state.size)]
-        candidates += [Deploy(player, ch, f"{PAD}{n}") for n in range(1, PAD_PLACES + 1)]
-        out += [a for a in candidates if _deploy_reason(state, a) is None]
-    return out
+    if len(state.on_island(player)) < PAD_PLACES:
+        taken = set(state.occupant()) | set(state.block_at())
+        home = home_rows(player, state.size)
+        free = [sq for sq in squares(state.size) if coords(sq)[1] in home and sq not in taken]
+        return [Deploy(player, ch, sq, f) for ch in box for sq in free for f in FACINGS]
+    used = {state.places[c] for c in characters(player) if c in state.places}
+    return [Deploy(player, ch, f"{PAD}{n}") for ch in box for n in range(1, PAD_PLACES + 1) if n not in used]
 
 
 def _setup(state: IslandState, action: Block | Deploy) -> IslandState:
@@ -276,7 +281,9 @@ def apply(state: IslandState, action: Action | str) -> IslandState:
         raise IllegalMoveError("the battle is over")
     if action.player != state.actor:
         raise IllegalMoveError(f"it is {state.actor}'s to act, not {action.player}'s")
-    if state.stage in ("blocks", "deploy"):
+    if isinstance(action, Correct):
+        after = _corrected(state, action)
+    elif state.stage in ("blocks", "deploy"):
         if not isinstance(action, Block if state.stage == "blocks" else Deploy):
             raise IllegalMoveError(f"the setup goes on: {'blocks' if state.stage == 'blocks' else 'characters'} "
                                    "are still to be placed")
@@ -284,6 +291,49 @@ def apply(state: IslandState, action: Action | str) -> IslandState:
     else:
         after = _play(state, action)
     return replace(after, history=state.history + (str(action),))
+
+
+def _corrected(state: IslandState, action: Correct) -> IslandState:
+    """The table as the players say it is: each piece named where the correction puts it, the turn
+    as it was. A state no play could reach (two pieces on a square, a block sharing a row) is refused
+    with the saved form's own reason, so a correction never leaves a game that cannot be read back."""
+    where, facing, blocks, revealed = _board(state)
+    places = dict(state.places)
+    setup = state.stage in ("blocks", "deploy")
+    for piece, to in action.places:
+        if piece in BLOCKS:
+            if piece in state.revealed:
+                raise IllegalMoveError(f"{piece} was set off: it is out of the game")
+            if to == "box" and state.stage != "blocks":
+                raise IllegalMoveError(f"{piece} goes back in the box only while the blocks are being placed")
+            if to == "box":
+                blocks.pop(piece, None)
+            else:
+                blocks[piece] = to
+            continue
+        if where[piece] == GONE:
+            raise IllegalMoveError(f"{piece} is out of the game: it comes back by no correction")
+        place = pad_place(to)
+        facing.pop(piece, None)
+        if to == "box" or place is not None:
+            if to == "box" and not setup:
+                raise IllegalMoveError(f"{piece} goes back in the box only during the setup")
+            where[piece] = BOX if to == "box" else PAD
+            if place is not None:
+                places[piece] = place
+        else:
+            square, _, facing[piece] = to.partition(":")
+            where[piece] = square
+    after = replace(_with(state, where, facing, blocks, revealed), places=MappingProxyType(places))
+    try:
+        from_json(to_json(after))
+    except StateFormatError as exc:
+        raise IllegalMoveError(str(exc).removeprefix("island battle state: ")) from None
+    if state.stage == "blocks" and len(blocks) == len(BLOCKS):
+        after = replace(after, stage="deploy", turn=state.start)
+    if state.stage == "deploy" and BOX not in where.values():
+        after = _begin(after, state.start)
+    return after
 
 
 def companion_roll(state: IslandState) -> int:

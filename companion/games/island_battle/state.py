@@ -26,9 +26,11 @@ from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, FACINGS,
                                                 characters, coords, home_rows, on_island, opponent, owner,
                                                 pad_start, pad_track)
 
+MAX_NAME = 24  # a player's name, as the setup asks it
 BOX = "box"  # not yet placed (setup)
 GONE = "gone"  # removed from the game
 SETUP_STAGES = ("blocks", "deploy")
+DICE = ("companion", "table")  # who rolls: the companion, or a die thrown at the table
 PLAY_STAGES = ("enter", "roll", "options", "move", "slide", "done", "penalty")
 
 
@@ -60,6 +62,12 @@ class IslandState:
     history: tuple[str, ...] = ()
     seed: int = 0
     size: int = SIZE
+    names: tuple[str, ...] = ()  # the players' names in seat order (red, blue); empty: called by colour
+    die: str = "companion"  # who rolls: the companion (a roll drawn from the seed) or a die at the table
+
+    def name_of(self, player: str) -> str:
+        """A player as the table calls them: their name, else their colour."""
+        return self.names[PLAYERS.index(player)] if self.names else player
 
     @property
     def player(self) -> str:
@@ -86,16 +94,22 @@ class IslandState:
         return {sq: b for b, sq in self.blocks.items()}
 
 
-def new_game(seed: int = 0, start: str = PLAYERS[0]) -> IslandState:
+def new_game(seed: int = 0, start: str = PLAYERS[0], names: tuple[str, ...] = (), die: str = "companion"
+             ) -> IslandState:
     """An empty island, every piece in the box, the pads at their first place, and six of the ten
     blocks dealt live from ``seed`` (so a replay deals the same). ``start``: who plays first (agreed
     or rolled for at the table before the blocks go down); that player also places the first block."""
     if start not in PLAYERS:
         raise StateFormatError(f"island battle: the first player is {' or '.join(PLAYERS)}, not {start!r}")
+    if die not in DICE:
+        raise StateFormatError(f"island battle: the die is rolled by {' or '.join(DICE)}, not {die!r}")
+    if names and len(names) != len(PLAYERS):
+        raise StateFormatError(f"island battle: {len(PLAYERS)} players' names, not {len(names)}")
     live = frozenset(random.Random(f"island-battle:{seed}").sample(BLOCKS, LIVE))
     seat = PLAYERS.index(start)
     return IslandState(MappingProxyType({c: BOX for c in ALL_CHARACTERS}), MappingProxyType({}),
-                       MappingProxyType({}), MappingProxyType({}), live, start=seat, turn=seat, seed=seed)
+                       MappingProxyType({}), MappingProxyType({}), live, start=seat, turn=seat, seed=seed,
+                       names=tuple(names), die=die)
 
 
 def to_json(state: IslandState) -> dict[str, Any]:
@@ -109,7 +123,8 @@ def public(state: IslandState) -> dict[str, Any]:
             "places": dict(state.places), "blocks": dict(state.blocks), "revealed": dict(state.revealed),
             "pads": list(state.pads), "start": PLAYERS[state.start], "turn": PLAYERS[state.turn],
             "stage": state.stage, "roll": state.roll, "chosen": state.chosen, "sliding": state.sliding,
-            "penalty": state.penalty, "history": list(state.history), "seed": state.seed}
+            "penalty": state.penalty, "history": list(state.history), "seed": state.seed,
+            "names": list(state.names), "die": state.die}
 
 
 # ------------------------------------------------------------------------------------------ reading back
@@ -201,10 +216,16 @@ def from_json(data: Any) -> IslandState:
         raise _fail("'history' must be a list of actions' text")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _fail("'seed' must be a whole number")
+    names, die = data.get("names", []), data.get("die", "companion")
+    if not isinstance(names, list) or len(names) not in (0, len(PLAYERS)) or \
+            not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names):
+        raise _fail(f"'names' must be empty or {len(PLAYERS)} names of 1 to {MAX_NAME} characters")
+    if die not in DICE:
+        raise _fail(f"'die' must be {' or '.join(DICE)}")
     return IslandState(MappingProxyType(where), MappingProxyType(facing), MappingProxyType(places),
                        MappingProxyType(blocks), frozenset(live), MappingProxyType(revealed), (pads[0], pads[1]),
                        _player(data, "start"), _player(data, "turn"), str(stage), roll, chosen, sliding,
-                       str(penalty), tuple(history), seed)
+                       str(penalty), tuple(history), seed, SIZE, tuple(names), str(die))
 
 
 def _check_setup_done(where: Mapping[str, str]) -> None:

@@ -1,0 +1,241 @@
+"""The island battle's board file, and the layout the camera and the panel draw from it.
+
+The file gives measurements (a square's side, the margin the pads lie in, the strip for the
+boxes), the corner markers and the first marker of each kind of piece; every place is worked out
+from them. Places are the island's squares (``C4``, as the rules name them), the five places of
+each carrier pad (``pad-red-2``: place 2 of red's pad) and the three boxes beside the island
+where characters and blocks wait to be placed (``box-red``, ``box-blue``, ``box-blocks``).
+
+A pad slides along its edge in play, so its places are drawn where the state has the pad: the
+layout follows the state (:func:`layout` with the pads' centre columns). Checked when it is read:
+a mistake names the file and the key.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from companion.errors import BoardFileError
+from companion.games.base import RGB, Cell, Layout, Piece, packaged_or_file
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, PAD_PLACES, PLAYERS, SIZE, coords, kind,
+                                                owner, pad_column, pad_start, squares)
+
+KEYS = {"board": ("name", "game", "square_mm", "margin_mm", "pad_gap_mm", "box_mm", "marker_dictionary",
+                  "character_mm", "character_marker_mm", "block_mm", "block_marker_mm", "token_height_mm"),
+        "markers": ("characters", "blocks"), "colours": PLAYERS}
+BLOCK_BOX = "box-blocks"
+OVERHANG = (PAD_PLACES - 1) // 2  # pad places that may hang past a corner of the island
+
+
+def box_of(player: str) -> str:
+    """The box beside the island where a player's characters wait to be placed."""
+    return f"box-{player}"
+
+
+def pad_cell(player: str, place: int) -> str:
+    """The place ``place`` (1-5, from its player's left) of a player's carrier pad."""
+    return f"pad-{player}-{place}"
+
+
+@dataclass(frozen=True)
+class IslandBoard:
+    name: str
+    source: str
+    square_mm: float
+    margin_mm: float
+    pad_gap_mm: float
+    box_mm: float
+    marker_dictionary: str
+    character_mm: float
+    character_marker_mm: float
+    block_mm: float
+    block_marker_mm: float
+    token_height_mm: float
+    fiducials: tuple[dict[str, Any], ...]
+    first: dict[str, int]
+    rgb: dict[str, RGB]
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        island = SIZE * self.square_mm
+        return (2 * self.margin_mm + island + self.box_mm, 2 * self.margin_mm + island)
+
+    def centre(self, name: str) -> tuple[float, float]:
+        """A square's centre: column A at the left, row 1 (red's edge) at the bottom."""
+        col, row = coords(name)
+        return self.column_x(col), self.margin_mm + (SIZE - row + 0.5) * self.square_mm
+
+    def column_x(self, col: int) -> float:
+        """The centre of column ``col`` (1..12; 0 and below, 13 and above: past the island's corners)."""
+        return self.margin_mm + (col - 0.5) * self.square_mm
+
+    def pad_y(self, player: str) -> float:
+        """The centre line of a player's pad: just outside their back edge."""
+        away = self.pad_gap_mm + self.square_mm / 2
+        return self.margin_mm + SIZE * self.square_mm + away if player == PLAYERS[0] else self.margin_mm - away
+
+    def box_centre(self, box: str) -> tuple[float, float]:
+        x = self.margin_mm * 2 + SIZE * self.square_mm + self.box_mm / 2
+        share = {box_of(PLAYERS[1]): 0.2, BLOCK_BOX: 0.5, box_of(PLAYERS[0]): 0.8}[box]
+        return (x, self.size_mm[1] * share)
+
+    def markers(self) -> dict[str, int]:
+        """Every piece's marker id."""
+        out = {c: self.first["characters"] + k for k, c in enumerate(ALL_CHARACTERS)}
+        out.update({b: self.first["blocks"] + k for k, b in enumerate(BLOCKS)})
+        return out
+
+
+def load(board: str = "standard") -> IslandBoard:
+    """A packaged board by name, or a board file by path (each text read once)."""
+    text, source = packaged_or_file("companion.games.island_battle", "boards", board, BoardFileError,
+                                    "island battle board")
+    return _parsed(text, source)
+
+
+@lru_cache(maxsize=16)
+def _parsed(text: str, source: str) -> IslandBoard:
+    return _parse(text, source)
+
+
+def _parse(text: str, source: str) -> IslandBoard:
+    def fail(where: str, msg: str) -> BoardFileError:
+        return BoardFileError(f"{source}: {where}: {msg}")
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
+    for section, keys in KEYS.items():
+        table = data.get(section)
+        if not isinstance(table, dict):
+            raise fail(section, "missing table")
+        extra = sorted(set(table) - set(keys))
+        if extra:
+            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
+    head = data["board"]
+    if head.get("game") != "island-battle":
+        raise fail("board.game", "this file is not an island battle board (game = \"island-battle\")")
+
+    def number(key: str, low: float, high: float) -> float:
+        v = head.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
+            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
+        return float(v)
+
+    fids = data.get("fiducials")
+    if not isinstance(fids, list) or len(fids) != 4:
+        raise fail("fiducials", "exactly 4 corner markers")
+    fiducials: list[dict[str, Any]] = []
+    for i, f in enumerate(fids):
+        try:
+            fiducials.append({"id": int(f["id"]), "center_mm": [float(v) for v in f["center_mm"]],
+                              "size_mm": float(f["size_mm"])})
+        except (KeyError, TypeError, ValueError):
+            raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
+    first: dict[str, int] = {}
+    for what in KEYS["markers"]:
+        v = data["markers"].get(what)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise fail(f"markers.{what}", f"expected the first marker id of the {what}, got {v!r}")
+        first[what] = v
+    rgb: dict[str, RGB] = {}
+    for colour in PLAYERS:
+        v = data["colours"].get(colour)
+        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
+            raise fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
+        rgb[colour] = (v[0], v[1], v[2])
+    board = IslandBoard(
+        name=str(head.get("name", "board")), source=source, square_mm=number("square_mm", 15, 100),
+        margin_mm=number("margin_mm", 20, 400), pad_gap_mm=number("pad_gap_mm", 0, 50),
+        box_mm=number("box_mm", 40, 600), marker_dictionary=str(head.get("marker_dictionary", "")),
+        character_mm=number("character_mm", 5, 100), character_marker_mm=number("character_marker_mm", 3, 100),
+        block_mm=number("block_mm", 5, 100), block_marker_mm=number("block_marker_mm", 3, 100),
+        token_height_mm=number("token_height_mm", 0, 100), fiducials=tuple(fiducials), first=first, rgb=rgb)
+    ids = [f["id"] for f in fiducials] + list(board.markers().values())
+    if len(set(ids)) != len(ids):
+        raise fail("markers", f"corner markers, characters ({len(ALL_CHARACTERS)} ids from 'characters') and "
+                   f"blocks ({len(BLOCKS)} from 'blocks') must not share ids")
+    size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
+    if size and max(ids) >= size:
+        raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
+                   "is used")
+    for key, outer, marker in (("character_mm", board.character_mm, board.character_marker_mm * math.sqrt(2)),
+                               ("block_mm", board.block_mm, board.block_marker_mm)):
+        if outer < marker + 2:
+            raise fail(f"board.{key}", f"a piece of {outer:g} mm cannot hold its {marker:g} mm marker")
+        if outer > board.square_mm - 2:
+            raise fail(f"board.{key}", f"a piece of {outer:g} mm does not fit a {board.square_mm:g} mm square")
+    if board.margin_mm < OVERHANG * board.square_mm + 10 or board.margin_mm < board.square_mm + board.pad_gap_mm + 10:
+        raise fail("board.margin_mm", f"the margin round the island must hold the pads and the {OVERHANG} places "
+                   "that may hang past a corner")
+    return board
+
+
+# ----------------------------------------------------------------------------- the layout
+SAND, LINE, PAD_FILL, BOX_FILL = (232, 214, 170), (90, 80, 70), (200, 200, 205), (245, 240, 228)
+BLOCK_RGB = (120, 110, 100)
+_LAYOUTS: dict[tuple[int, tuple[int, int]], tuple[IslandBoard, Layout]] = {}
+# the pieces' facts, as the panel's legend shows them: a letter for the kind
+_SHORT = {"soldier": "S", "jeep": "J", "tank": "T"}
+
+
+def layout(board: IslandBoard, pads: tuple[int, int] | None = None) -> Layout:
+    """The geometry every other part of the companion works from, with each pad's places where its
+    centre touches column ``pads[seat]`` (None: where the pads start). Built once per board and pads."""
+    pads = pads or (pad_start(PLAYERS[0]), pad_start(PLAYERS[1]))
+    key = (id(board), pads)
+    cached = _LAYOUTS.get(key)
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    built = _build(board, pads)
+    if len(_LAYOUTS) > 512:  # a long game slides the pads to many places: keep the cache small
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = (board, built)
+    return built
+
+
+def _rect(cx: float, cy: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
+    return ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
+
+
+def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
+    sq = board.square_mm
+    cells: dict[str, Cell] = {}  # the pads and boxes first, then the island's squares
+    for seat, player in enumerate(PLAYERS):
+        y = board.pad_y(player)
+        for place in range(1, PAD_PLACES + 1):
+            col = pad_column(player, pads[seat], place)
+            cid = pad_cell(player, place)
+            centre = place == (PAD_PLACES + 1) // 2
+            cells[cid] = Cell(cid, "pad", (board.column_x(col), y), _rect(board.column_x(col), y, sq, sq),
+                              f"{player}'s pad, place {place}", f"pad-{player}", PAD_FILL, LINE,
+                              facts={"pad": player, "place": place, "centre": centre, "past_corner": not 1 <= col <= SIZE})
+    for box, label in ((box_of(PLAYERS[1]), f"{PLAYERS[1]}'s characters to place"), (BLOCK_BOX, "blocks to place"),
+                       (box_of(PLAYERS[0]), f"{PLAYERS[0]}'s characters to place")):
+        cx, cy = board.box_centre(box)
+        cells[box] = Cell(box, "box", (cx, cy), _rect(cx, cy, board.box_mm * 0.85, board.size_mm[1] * 0.28),
+                          label, None, BOX_FILL, LINE, facts={"supply": True})
+    for name in squares():
+        cx, cy = board.centre(name)
+        cells[name] = Cell(name, "square", (cx, cy), _rect(cx, cy, sq, sq), name, f"row {coords(name)[1]}",
+                           SAND, LINE)
+    marker = board.markers()
+    pieces: dict[str, Piece] = {}
+    for ch in ALL_CHARACTERS:
+        who, what = owner(ch), kind(ch)
+        number = ch.partition("-")[2][1:]
+        pieces[ch] = Piece(ch, marker[ch], board.character_marker_mm, what, f"{who} {what} {number}", board.rgb[who],
+                           facing=True, facts={"colour": who, "shape": "disc", "short": f"{_SHORT[what]}{number}",
+                                               "size_mm": board.character_mm})
+    for n, block in enumerate(BLOCKS, start=1):
+        pieces[block] = Piece(block, marker[block], board.block_marker_mm, "block", f"block {n}", BLOCK_RGB,
+                              facts={"shape": "square", "short": str(n), "size_mm": [board.block_mm, board.block_mm]})
+    return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
+                  fiducials=board.fiducials, cells=cells, pieces=pieces,
+                  marker_mm=min(board.character_marker_mm, board.block_marker_mm), snap_mm=sq * 0.35,
+                  piece_height_mm=board.token_height_mm, colours=dict(board.rgb))

@@ -1,0 +1,253 @@
+"""The island battle behind the door (:class:`~companion.games.base.Game`).
+
+Two players, ten characters each that face a way, a die with faces 0-5, and ten blocks of which
+six are live: which ones, only the companion knows (dealt from the seed, kept in the saved state,
+never in what a page, an event or the log shows until a block is set off). A roll is an action in
+the log: the companion rolls by itself (:meth:`IslandBattleGame.forced_action`, drawn from the seed
+and the place in the log, so a replay rolls the same) unless the players chose a die at the table.
+The camera reads where each character and block stands; the way a character faces is not read yet,
+so a move or a placing that differs only in its facing is asked (``table.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import OptionsError, SetupError, StateFormatError
+from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.declaration import Counter, GameType, Phase
+from companion.games.island_battle import board as boards
+from companion.games.island_battle import rules, table
+from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, End, Remove, Roll, Shoot, Spare,
+                                                   Turn)
+from companion.games.island_battle.board import BLOCK_BOX, box_of, pad_cell
+from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, characters, \
+    opponent, owner
+from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
+
+ALERT = (255, 0, 0)
+DIE = (240, 240, 240)
+LABELS = {"turn": "whose turn, who is next", "status": "each player's ten characters (bright: on the island, "
+          "dim: on the pad or still to place, dark: lost)", "counter": "the roll waiting to be used", "timer": ""}
+PHASES = {"blocks": "blocks", "deploy": "deploy"}
+
+
+class Score:
+    """The standing: each player's characters on the island, on the pad and lost, and the blocks left."""
+
+    def __init__(self, state: IslandState) -> None:
+        self.state = state
+
+    def to_dict(self) -> dict[str, Any]:
+        s, ended = self.state, rules.outcome(self.state)
+        return {"winners": list(ended.winners) if ended else [], "blocks_standing": len(s.blocks),
+                "players": {p: {"name": s.name_of(p), "island": len(s.on_island(p)), "pad": len(s.on_pad(p)),
+                                "lost": sum(s.where[c] == GONE for c in characters(p))} for p in PLAYERS}}
+
+    def lines(self) -> list[str]:
+        d, ended = self.to_dict(), rules.outcome(self.state)
+        out = [ended.reason if ended else "Nobody rules the island yet."]
+        for p, info in d["players"].items():
+            out.append(f"  {info['name']} ({p}): {info['island']} on the island, {info['pad']} on the pad, "
+                       f"{info['lost']} lost")
+        out.append(f"  blocks still standing: {d['blocks_standing']}")
+        return out
+
+
+def _called(state: IslandState) -> dict[str, str]:
+    return {p: state.name_of(p) for p in PLAYERS}
+
+
+def _names(state: IslandState) -> dict[str, str]:
+    """Every piece as players call it: a character by its player and kind, a block by its number."""
+    return {p: table.piece_name(p, _called(state)) for p in ALL_CHARACTERS + BLOCKS}
+
+
+def _places(state: IslandState) -> dict[str, str]:
+    """Places not printed with their name: the pads' places and the boxes (a square is called as printed)."""
+    out = {BLOCK_BOX: "the box of blocks to place"}
+    for p in PLAYERS:
+        out[box_of(p)] = f"{state.name_of(p)}'s characters to place"
+        out.update({pad_cell(p, k): f"{state.name_of(p)}'s pad, place {k}" for k in range(1, PAD_PLACES + 1)})
+    return out
+
+
+def _log(state: IslandState) -> list[str]:
+    """The history in the players' words, each player by name."""
+    return [table.said(rules.parse_action(text), _called(state)) for text in state.history]
+
+
+def _phase(state: IslandState) -> str:
+    if rules.outcome(state) is not None:
+        return "finished"
+    return PHASES.get(state.stage, "playing")
+
+
+class IslandBattleGame(Game[IslandState, Action]):
+    """Battle for the Island: facing characters, a die, and blocks only the companion may look under."""
+
+    name = "island-battle"
+    title = "Battle for the Island"
+    players = (2,)
+
+    @property
+    def declaration(self) -> GameType:
+        """Dice (every roll is logged) and information hidden from everyone (which blocks are live:
+        the companion alone knows until a block is set off); one player at a time. It counts the roll
+        waiting to be used, each player's characters still in the game and the blocks still standing;
+        the setup's two phases (blocks, then characters) come before play."""
+        return GameType(self.name, self.title, self.players, chance="dice", information="from-everyone",
+                        counters=(Counter("roll", "Roll"), Counter("characters", "Characters left"),
+                                  Counter("blocks_standing", "Blocks standing")),
+                        phases=(Phase("blocks", "Placing blocks"), Phase("deploy", "Placing characters"),
+                                Phase("playing", "Playing")),
+                        turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"))
+
+    # ------------------------------------------------------------------ setup
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+                {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(PLAYERS),
+                 "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
+                 "help": "Red sits south of the island, blue north."},
+                {"name": "start", "label": "Who plays first (and places the first block)", "kind": "choice",
+                 "choices": list(PLAYERS), "default": PLAYERS[0]},
+                {"name": "die", "label": "Who rolls the die", "kind": "choice", "choices": list(DICE),
+                 "default": DICE[0], "help": "companion: the companion rolls at the start of each turn; table: "
+                 "the players throw a die and enter the roll"},
+                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def new_game(self, players: int = 2, seed: int = 0, board: str = "standard", options: str = "",
+                 seats: Sequence[Mapping[str, Any]] | None = None, start: str = PLAYERS[0],
+                 die: str = DICE[0], **_: Any) -> IslandState:
+        unknown = [t.strip() for t in str(options or "").split(",") if t.strip()]
+        if unknown:  # an option the game does not have is refused, never silently dropped
+            raise OptionsError(f"unknown option {unknown[0]!r}: the island battle has no options")
+        if players not in self.players:
+            raise SetupError(f"the island battle is for 2 players, not {players}")
+        names: dict[str, str] = {}
+        for i, seat in enumerate(seats or ()):
+            free = [p for p in PLAYERS if p not in names] or [""]  # a seat that names no colour takes the one left
+            colour = (seat.get("colours") or free)[0]
+            if colour not in PLAYERS or colour in names:
+                raise SetupError(f"player {i + 1}: the colours are red and blue, one each, not {colour}")
+            names[colour] = str(seat.get("name") or colour).strip()[:MAX_NAME] or colour
+        boards.load(board)  # a board that cannot be read is said now, not at the first picture
+        given = tuple(names.get(p, p) for p in PLAYERS) if names else ()
+        try:
+            return rules.new_game(seed, start, given, die)
+        except StateFormatError as exc:
+            raise SetupError(str(exc)) from None
+
+    # ------------------------------------------------------------------ values
+    def to_json(self, state: IslandState) -> dict[str, Any]:
+        """The companion's own saved form: it holds which blocks are live (the store's, never a page's)."""
+        return rules.to_json(state)
+
+    def from_json(self, data: Any) -> IslandState:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise StateFormatError(f"not JSON: {exc}") from None
+        if not isinstance(data, Mapping) or data.get("game") != "island-battle":
+            raise StateFormatError("not an island battle state (\"game\": \"island-battle\")")
+        return rules.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def text(self, state: IslandState) -> str:
+        return rules.text(state)
+
+    # ------------------------------------------------------------------ rules
+    def legal_actions(self, state: IslandState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply(self, state: IslandState, action: Action | str) -> IslandState:
+        return rules.apply(state, action)
+
+    def correction(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct:
+        return table.correction(state, seen)
+
+    def outcome(self, state: IslandState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def score(self, state: IslandState) -> Score:
+        return Score(state)
+
+    def forced_action(self, state: IslandState) -> Roll | None:
+        """The companion's roll at the start of a turn (and after a 0's option), when it rolls: drawn
+        from the seed and the place in the log, so the same game rolls the same."""
+        if state.die == "companion" and state.stage == "roll" and rules.outcome(state) is None:
+            return Roll(state.player, rules.companion_roll(state))
+        return None
+
+    def end_turn_action(self, state: IslandState, reason: str) -> End | None:
+        return End(state.player) if End(state.player) in rules.legal_actions(state) else None
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: IslandState | None = None, board: str | None = None) -> Layout:
+        """The board with each pad's places where the state has the pad (it slides in play)."""
+        return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None)
+
+    def expected(self, state: IslandState) -> dict[str, tuple[str, ...]]:
+        return table.expected(state)
+
+    def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+        return table.reconcile(state, seen)
+
+    def taken_off(self, state: IslandState) -> Sequence[str]:
+        return table.taken_off(state)
+
+    def view(self, state: IslandState, seat: str | None = None) -> dict[str, Any]:
+        """What every page may show: everything but which blocks still standing are live (a block set
+        off says what it was in ``revealed``), and not the seed the deal was drawn from."""
+        ended = rules.outcome(state)
+        legal = rules.legal_actions(state)
+        return {"phase": _phase(state), "stage": state.stage, "active": state.actor, "next": opponent(state.actor),
+                "players": [{"name": state.name_of(p), "colours": [p]} for p in PLAYERS],
+                "turn_order": [PLAYERS[(state.start + k) % 2] for k in range(2)],
+                "placement": {c: list(ps) for c, ps in table.expected(state).items()},
+                "owners": {c: owner(c) for c in ALL_CHARACTERS}, "facing": dict(state.facing),
+                "stacks": {}, "supplies": {}, "revealed": dict(state.revealed), "die": state.die,
+                "roll": state.roll, "chosen": state.chosen, "sliding": state.sliding,
+                "pads": {p: LETTERS[state.pads[k] - 1] for k, p in enumerate(PLAYERS)},
+                "characters": {p: sum(state.where[c] != GONE for c in characters(p)) for p in PLAYERS},
+                "blocks_standing": len(state.blocks), "names": _names(state), "places": _places(state),
+                "history": list(state.history), "log": _log(state), "standing": Score(state).lines(),
+                "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
+                "end_turn": End(state.player) in legal,
+                "turn_actions": [{"action": str(a), "label": table.said(a, _called(state))} for a in legal
+                                 if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))
+                                 or (isinstance(a, Roll) and state.die == "table")]}
+
+    def led_scene(self, state: IslandState, status: TableStatus = TableStatus()) -> LedScene:
+        """``turn``: the player to act (a waiting question blinks) and, dim, the other; ``status``: each
+        player's ten characters in their colour, bright on the island, dim on the pad or still to place,
+        dark once lost (a player with a piece breaking a rule blinks red over theirs); ``counter``: the
+        roll waiting to be used, an LED per pip; the winner over the whole strip."""
+        rgb = boards.load().rgb
+        ended = rules.outcome(state)
+        if ended is not None and ended.winners:
+            return LedScene({"*": (Light(rgb[ended.winners[0]], "pulse", 0.5, 0.2),)},
+                            labels={k: "the winner" for k in LABELS})
+        actor = Light(rgb[state.actor], "blink" if status.waiting else "pulse", 1.0, 0.3)
+        bad = {owner(p) for p in status.offenders if p in state.where}
+        lights: list[Light] = []
+        for p in PLAYERS:
+            for c in characters(p):
+                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light((0, 0, 0)) if state.where[c] == GONE
+                              else Light(rgb[p]) if state.where[c] not in (PAD, BOX) else Light(_dim(rgb[p])))
+        return LedScene({"turn": (actor, Light(_dim(rgb[opponent(state.actor)]))), "status": tuple(lights),
+                         "counter": Count(state.roll or 0, 5, Light(DIE))},
+                        labels={**LABELS, "counter": f"{LABELS['counter']}: {state.roll if state.roll is not None else '-'}"})
+
+
+def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A colour at a fifth: there, but not what the eye goes to."""
+    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
+
+
+GAME = IslandBattleGame()

@@ -1,0 +1,187 @@
+"""The island battle at the table: what the camera should see, and what a picture of it means.
+
+The camera sees each character and block by its own marker: on a square of the island, on a
+place of its pad, or in a box beside the island before the setup puts it down. A piece the rules
+took out of the game (a character shot or blasted, a block set off) is the players' to lift off:
+it is listed as taken off, never expected, and a picture where it still stands is no
+disagreement. The picture carries no facing yet, so a move that ends in a quarter turn and one
+that ends facing another way read alike: the players are asked which (a question, never a guess).
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from companion.errors import IllegalMoveError
+from companion.games.base import Choice, Reconciliation
+from companion.games.island_battle import rules
+from companion.games.island_battle.actions import (PAD, Action, Block, Correct, Deploy, Enter, Move, Remove, Roll,
+                                                   Shoot, Slide, Turn, pad_place)
+from companion.games.island_battle.board import BLOCK_BOX, box_of, pad_cell
+from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, forward, kind, on_island, owner
+from companion.games.island_battle.state import BOX, GONE, IslandState
+
+
+def place_of(state: IslandState, piece: str) -> str | None:
+    """The cell a piece stands on as the game has it (None: out of the game)."""
+    if piece in BLOCKS:
+        return state.blocks.get(piece, None if piece in state.revealed else BLOCK_BOX)
+    where = state.where[piece]
+    if where == GONE:
+        return None
+    if where == BOX:
+        return box_of(owner(piece))
+    if where == PAD:
+        return pad_cell(owner(piece), state.places[piece])
+    return where
+
+
+def expected(state: IslandState) -> dict[str, tuple[str, ...]]:
+    """Cell -> the pieces on it, sorted: every piece still in the game."""
+    out: dict[str, list[str]] = {}
+    for piece in ALL_CHARACTERS + BLOCKS:
+        cell = place_of(state, piece)
+        if cell is not None:
+            out.setdefault(cell, []).append(piece)
+    return {c: tuple(sorted(ps)) for c, ps in out.items()}
+
+
+def taken_off(state: IslandState) -> tuple[str, ...]:
+    """Characters shot or blasted and blocks set off: out of the game, for the players to lift off."""
+    return tuple(p for p in ALL_CHARACTERS + BLOCKS if place_of(state, p) is None)
+
+
+def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    return {p: cell for cell, pieces in seen.items() for p in pieces}
+
+
+def _moved(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
+    """Pieces seen elsewhere than the game has them (or not seen while in the game)."""
+    at = _where_seen(seen)
+    return {p for p in ALL_CHARACTERS + BLOCKS
+            if place_of(state, p) is not None and at.get(p) != place_of(state, p)}
+
+
+def _matches(after: IslandState, at: Mapping[str, str], before: IslandState) -> bool:
+    """The picture is ``after`` on the table: every piece still in the game where it belongs, and a
+    piece the action took out of the game either lifted off already or still where it stood."""
+    for piece in ALL_CHARACTERS + BLOCKS:
+        cell = place_of(after, piece)
+        if cell is None:
+            if at.get(piece) not in (None, place_of(before, piece)):
+                return False
+        elif at.get(piece) != cell:
+            return False
+    return True
+
+
+def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
+    """Could this action account for a piece that moved? (Cheap: spares a search through every action.)"""
+    if isinstance(action, Block):
+        return action.block in moved
+    if isinstance(action, (Deploy, Enter, Move, Remove)):
+        return action.character in moved
+    if isinstance(action, Shoot):
+        target = state.occupant().get(action.target) or state.block_at().get(action.target)
+        return target in moved
+    return False
+
+
+def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+    """The legal actions the picture shows made: a block placed, a character set down, stepped on
+    from its pad, moved, shot or removed (a shot's victim or a blast's may still stand: the players
+    lift it off). Several actions leave one picture (the facing a move ends in): the players are asked."""
+    moved = _moved(state, seen)
+    if not moved:
+        return Reconciliation((Choice((), "nothing moved"),))
+    at = _where_seen(seen)
+    choices: list[Choice] = []
+    for action in rules.legal_actions(state):
+        if not _touches(action, state, moved):
+            continue
+        after = rules.apply(state, action)
+        if _matches(after, at, state):
+            choices.append(Choice((str(action),), said(action)))
+    if choices:
+        return Reconciliation(tuple(choices))
+    pieces = sorted(moved)
+    names = ", ".join(piece_name(p) for p in pieces)
+    return Reconciliation.illegal(f"no legal action of {state.actor}'s moves {names} so", pieces, "no-legal-move")
+
+
+def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct:
+    """The table as seen, as the players' correction: each piece seen on another cell than the game has
+    it put there (a character keeps its facing, or faces away from its player when it had none);
+    a piece not seen stays where the game has it."""
+    places: list[tuple[str, str]] = []
+    at = _where_seen(seen)
+    for piece in ALL_CHARACTERS + BLOCKS:
+        cell = at.get(piece)
+        if cell is None or cell == place_of(state, piece):
+            continue
+        if piece in BLOCKS:
+            if cell != BLOCK_BOX and not on_island(cell):
+                raise IllegalMoveError(f"{piece_name(piece)} stands on a square of the island or in its box, "
+                                       f"not on {cell}")
+            places.append((piece, "box" if cell == BLOCK_BOX else cell))
+        elif cell == box_of(owner(piece)):
+            places.append((piece, "box"))
+        elif cell.startswith(f"pad-{owner(piece)}-"):
+            places.append((piece, f"{PAD}{cell.rpartition('-')[2]}"))
+        elif on_island(cell):
+            places.append((piece, f"{cell}:{state.facing.get(piece, forward(owner(piece)))}"))
+        else:
+            raise IllegalMoveError(f"{piece_name(piece)} cannot stand on {cell}")
+    return Correct(state.actor, tuple(places))
+
+
+# ------------------------------------------------------------------------------------------ words
+def piece_name(piece: str, names: Mapping[str, str] | None = None) -> str:
+    """A piece as players call it: ``red tank 1`` (``Ada's red tank 1`` once the players are named), ``block 3``."""
+    if piece in BLOCKS:
+        return f"block {piece.rpartition('-')[2]}"
+    who = owner(piece)
+    named = f"{names[who]}'s " if names and names.get(who, who) != who else ""
+    return f"{named}{who} {kind(piece)} {piece.partition('-')[2][1:]}"
+
+
+def said(action: Action, names: Mapping[str, str] | None = None) -> str:
+    """An action in the players' words (the log, a question's options): a player by name once named."""
+    def who(player: str) -> str:
+        return (names or {}).get(player, player)
+
+    def it(piece: str) -> str:
+        return piece_name(piece, names)
+
+    if isinstance(action, Block):
+        return f"{who(action.player)} places {it(action.block)} on {action.square}"
+    if isinstance(action, Deploy):
+        place = pad_place(action.where)
+        spot = f"place {place} of the pad" if place is not None else f"{action.where} facing {_way(action.facing)}"
+        return f"{who(action.player)} puts {it(action.character)} on {spot}"
+    if isinstance(action, Enter):
+        return f"{it(action.character)} comes off the pad onto {action.square}"
+    if isinstance(action, Move):
+        return f"{it(action.character)} moves from {action.origin} to {action.to}, facing {_way(action.facing)}"
+    if isinstance(action, Turn):
+        return f"{it(action.character)} turns on the spot to face {_way(action.facing)}"
+    if isinstance(action, Shoot):
+        return f"{it(action.character)} shoots at {action.target}"
+    if isinstance(action, Remove):
+        return f"{who(action.player)} removes {it(action.character)}"
+    if isinstance(action, Slide):
+        return f"{who(action.player)}'s pad slides to column {action.column}"
+    if isinstance(action, Correct):
+        return f"{who(action.player)} corrects the table"
+    if isinstance(action, Roll):
+        return f"{who(action.player)} rolls a {action.face}"
+    words = {"pad": "chooses to move the pad with the next roll", "end": "ends the turn",
+             "spare": "spares every character"}
+    verb, _, player = str(action).partition(" ")
+    return f"{who(player)} {words.get(verb, verb)}"
+
+
+def _way(facing: str | None) -> str:
+    return {"N": "north", "E": "east", "S": "south", "W": "west"}.get(facing or "", "")

@@ -1,0 +1,163 @@
+"""Battle for the Island behind the door: set up by name, read from the camera's pictures, rolled by
+the companion, corrected, and never showing which blocks are live.
+
+The camera sees each character and block by its marker: in a box beside the island before the
+setup puts it down, on a square, or on a place of its pad. It does not read facing yet, so a
+character put down or moved is seen on its square and the players say which way it faces.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.errors import BoardFileError, IllegalMoveError, SetupError
+from companion.games.island_battle import board as boards
+from companion.games.island_battle.game import GAME
+from companion.games.island_battle.state import IslandState
+
+# one block per row and column; columns D and E are left clear for the stories that move there
+BLOCK_SQUARES = ("A3", "B1", "C12", "G4", "H5", "I6", "J7", "K8", "L9", "F10")
+
+
+def blocks_down(state: IslandState) -> IslandState:
+    for n, square in enumerate(BLOCK_SQUARES, start=1):
+        state = GAME.apply(state, f"block {state.player} block-{n} {square}")
+    return state
+
+
+def armies_down(state: IslandState) -> IslandState:
+    """Five characters each on the two rows nearest them facing forwards, five on the pad."""
+    for k in range(10):
+        for player, row, facing in (("red", 2, "N"), ("blue", 11, "S")):
+            ch = f"{player}-{['s1', 's2', 's3', 's4', 's5', 'j1', 'j2', 'j3', 't1', 't2'][k]}"
+            where = f"{'BCDEF'[k]}{row} {facing}" if k < 5 else f"pad{k - 4}"
+            state = GAME.apply(state, f"deploy {player} {ch} {where}")
+    return state
+
+
+def seen_after(state: IslandState, *moves: tuple[str, str]) -> dict[str, list[str]]:
+    """The picture of ``state`` with each (piece, cell) moved there by hand."""
+    picture = {c: list(ps) for c, ps in GAME.expected(state).items()}
+    for piece, cell in moves:
+        for pieces in picture.values():
+            if piece in pieces:
+                pieces.remove(piece)
+        picture.setdefault(cell, []).append(piece)
+    return {c: ps for c, ps in picture.items() if ps}
+
+
+def test_a_new_battle_starts_with_every_piece_in_its_box_and_the_players_named_as_set_up():
+    state = GAME.new_game(2, seed=4, seats=[{"name": "Ada", "colours": ["blue"]}, {"name": "Bo"}], start="blue")
+    assert GAME.expected(state) == {"box-red": tuple(sorted(f"red-{k}" for k in
+                                                           ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2"))),
+                                    "box-blue": tuple(sorted(f"blue-{k}" for k in
+                                                             ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2"))),
+                                    "box-blocks": tuple(sorted(f"block-{n}" for n in range(1, 11)))}
+    view = GAME.view(state)
+    assert view["phase"] == "blocks" and view["active"] == "blue"  # blue plays first, so places the first block
+    assert view["names"]["blue-t1"] == "Ada's blue tank 1" and view["names"]["red-s2"] == "Bo's red soldier 2"
+    with pytest.raises(SetupError, match="2 players"):
+        GAME.new_game(3, seed=1)
+    with pytest.raises(SetupError, match="red and blue"):
+        GAME.new_game(2, seats=[{"colours": ["green"]}, {}])
+
+
+def test_no_page_sees_which_blocks_are_live_but_the_saved_state_keeps_it():
+    state = blocks_down(GAME.new_game(2, seed=7))
+    saved = GAME.to_json(state)
+    assert len(saved["live"]) == 6  # the companion's own file: the referee looks under the blocks
+    view = json.dumps(GAME.view(state))
+    assert "live" not in view and '"seed"' not in view
+    # the same table with other blocks live: a page cannot tell the difference
+    other = GAME.from_json({**saved, "live": sorted(set(f"block-{n}" for n in range(1, 11)) - set(saved["live"][:4]))
+                            [:6]})
+    assert other.live != state.live and GAME.view(other) == GAME.view(state)
+
+
+def test_the_camera_reads_a_block_set_down_and_asks_which_way_a_character_faces():
+    state = GAME.new_game(2, seed=1)
+    answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5")))
+    assert [c.actions for c in answer.choices] == [("block red block-3 E5",)] and not answer.ambiguous
+    answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5"), ("block-4", "F7")))
+    assert not answer.ok and answer.offenders == ("block-3", "block-4")  # one block a turn
+    state = blocks_down(state)
+    answer = GAME.reconcile(state, seen_after(state, ("red-j1", "C2")))
+    assert answer.ambiguous and {c.actions[0] for c in answer.choices} == {
+        f"deploy red red-j1 C2 {f}" for f in "NESW"}  # the camera sees no facing yet: the players say it
+    assert "red jeep 1" in answer.choices[0].summary and "facing" in answer.choices[0].summary
+
+
+def test_the_companion_rolls_at_each_turn_the_same_roll_in_a_replay():
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3)))
+    assert state.stage == "roll"
+    roll = GAME.forced_action(state)
+    assert roll is not None and str(roll).startswith("roll red ")
+    assert GAME.forced_action(GAME.from_json(GAME.to_json(state))) == roll  # replayed: the same face
+    rolled = GAME.apply(state, roll)
+    assert GAME.forced_action(rolled) is None  # the roll waits to be used
+    # a die at the table: the companion leaves the roll to the players, offered as a turn action
+    table_die = armies_down(blocks_down(GAME.new_game(2, seed=3, die="table")))
+    assert GAME.forced_action(table_die) is None
+    assert "roll red 4" in [t["action"] for t in GAME.view(table_die)["turn_actions"]]
+
+
+def test_a_move_is_read_from_where_the_character_stands_and_a_victim_left_standing_is_no_disagreement():
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3)))
+    state = GAME.apply(state, "roll red 3")
+    answer = GAME.reconcile(state, seen_after(state, ("red-s3", "D5")))
+    assert [c.actions for c in answer.choices] == [("move red-s3 D2 D5 N",)]
+    answer = GAME.reconcile(state, seen_after(state, ("red-s3", "D4")))  # two ahead and the last pip a turn
+    assert answer.ambiguous and {c.actions[0] for c in answer.choices} == {"move red-s3 D2 D4 W", "move red-s3 D2 D4 E"}
+    # blue's soldier on D11 is shot from two squares away: it may still stand until a hand lifts it
+    near = GAME.apply(GAME.apply(state, "move red-s3 D2 D5 N"), "end red")
+    near = GAME.apply(GAME.apply(near, "roll blue 4"), "move blue-s3 D11 D7 S")
+    assert GAME.legal_actions(near)  # blue's turn goes on: red's soldier on D5 is two ahead of blue's on D7
+    shot = GAME.apply(near, "shoot blue-s3 D5")
+    assert "red-s3" in GAME.taken_off(shot) and "D5" not in GAME.expected(shot)
+    answer = GAME.reconcile(near, seen_after(near))  # the shot red soldier still on D5: nothing moved yet
+    assert answer.ok and answer.choices[0].actions == ()
+
+
+def test_a_correction_puts_pieces_where_the_camera_sees_them_and_refuses_a_table_no_play_reaches():
+    state = blocks_down(GAME.new_game(2, seed=1))
+    fix = GAME.correction(state, seen_after(state, ("block-1", "A4"), ("red-s1", "C1")))
+    assert str(fix) == "correct red red-s1@C1:N,block-1@A4" and GAME.parse_action(str(fix)) == fix
+    with pytest.raises(IllegalMoveError, match="share a row or column"):
+        GAME.apply(state, fix)  # block-1 on A4 and block-4 on G4 share row 4
+    fixed = GAME.apply(state, GAME.correction(state, seen_after(state, ("red-s1", "C1"))))
+    assert GAME.expected(fixed)["C1"] == ("red-s1",) and fixed.history[-1] == "correct red red-s1@C1:N"
+
+
+def test_a_board_file_with_a_mistake_is_refused_by_its_key(tmp_path: Path):
+    text = (Path(boards.__file__).parent / "boards" / "standard.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("blocks = 24", "blocks = 20"))
+    with pytest.raises(BoardFileError, match="must not share ids"):
+        boards.load(str(bad))
+    bad.write_text(text.replace("margin_mm = 75.0", "margin_mm = 40.0"))
+    with pytest.raises(BoardFileError, match="board.margin_mm"):
+        boards.load(str(bad))
+
+
+def test_the_pads_places_follow_the_pad_along_its_edge():
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3)))
+    before = GAME.layout(state).cells["pad-red-3"].center_mm
+    assert before[0] == GAME.layout(state).cells["C1"].center_mm[0]  # red's pad centre against C1
+    slid = GAME.apply(GAME.apply(GAME.apply(state, "roll red 0"), "pad red"), "roll red 2")
+    slid = GAME.apply(slid, "slide red E")
+    assert GAME.layout(slid).cells["pad-red-3"].center_mm[0] == GAME.layout(slid).cells["E1"].center_mm[0]
+
+
+def test_the_command_line_makes_shows_plays_and_scores_a_battle(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    made = tmp_path / "battle.json"
+    assert main(["new-game", "--game", "island-battle", "--players", "2", "--seed", "5", "-o", str(made)]) == 0
+    assert main(["show", str(made)]) == 0 and "red's pad centred on C" in capsys.readouterr().out
+    after = tmp_path / "after.json"
+    assert main(["act", str(made), "block red block-1 C4", "-o", str(after)]) == 0
+    assert json.loads(after.read_text())["blocks"] == {"block-1": "C4"}
+    assert main(["score", str(after)]) == 0
+    assert "Nobody rules the island yet." in capsys.readouterr().out
