@@ -4,7 +4,8 @@ For every game in ``companion.games.names()``: an action's text parses back to a
 ``apply`` never changes the state it is given, and the picture the camera would see after any
 legal action is read back (``reconcile``) as legal actions that lead to that same picture.
 The FOG's panel view and LED scene also agree on where the FOG goes next, and what each game
-declares of itself (counters, phases, picks, turn actions) is what its view and setup show.
+declares of itself (counters, phases, picks, turn actions) is what its view and setup show. A game
+with secrets per seat shows no seat, and not the shared table, anything of another seat's secrets.
 """
 
 from __future__ import annotations
@@ -72,6 +73,30 @@ def test_actions_parse_back_apply_never_mutates_and_pictures_read_back(name: str
                 assert game.expected(replayed) == picture, f"{text}: {choice.summary} leads elsewhere"
             read_back += 1
     assert read_back > 0  # the playout moved pieces, so the camera side was exercised
+
+
+def keeps_secrets(name: str) -> bool:
+    """A game whose state holds secrets per seat (the partner race declares hands, but its state never
+    holds a card in one: it has no secret of its own to keep)."""
+    game = get_game(name)
+    return game.declaration.information == "per-seat" and type(game).secrets_changed is not Game.secrets_changed
+
+
+@pytest.mark.parametrize("name", [n for n in names() if keeps_secrets(n)])
+def test_a_seat_s_view_is_unchanged_when_the_secrets_it_may_not_know_are_changed(name: str):
+    """Each seat (named by its first colour) and the shared table (None) see the same view when every
+    secret they may not know is changed (another seat's face-down pieces, markers, closed fist)."""
+    game = get_game(name)
+    changed = 0
+    for step, state in enumerate(playout(game, 2)):
+        if step % 10:
+            continue
+        seats = [p["colours"][0] for p in game.view(state)["players"]]
+        for seat in (*seats, None):
+            other = game.secrets_changed(state, seat, step)
+            changed += frozen(game, other) != frozen(game, state)
+            assert game.view(other, seat) == game.view(state, seat), f"{seat} sees a secret at step {step}"
+    assert changed, "the playout had secrets to change"
 
 
 @pytest.mark.parametrize("fog", range(len(BOARD.fog_fields)))

@@ -19,7 +19,8 @@ from companion.games.declaration import CHANCE, INFORMATION, SHADES, Counter, Ga
 GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
                          "partner-race": "companion.games.partner_race.game:GAME",
                          "tile-race": "companion.games.tile_race.game:GAME",
-                         "island-battle": "companion.games.island_battle.game:GAME"}
+                         "island-battle": "companion.games.island_battle.game:GAME",
+                         "desert-survivors": "companion.games.desert_survivors.game:GAME"}
 
 __all__ = ["CHANCE", "FORMER_SEGMENT_NAMES", "INFORMATION", "LED_ROLES", "BoardFit", "Cell", "Choice", "Count", "Counter", "Edge", "Game",
            "GameType", "Layout", "LedScene", "Light", "Outcome", "Phase", "Piece", "Reconciliation", "SHADES", "Shade", "TableStatus", "Track", "TurnTimer", "read_key", "command_line_answers", "get_game", "names", "new_game"]

@@ -451,6 +451,13 @@ class Game(ABC, Generic[StateT, ActionT]):
         """What the LEDs show for ``state``."""
 
     # ------------------------------------------------------------------ defaults a game may override
+    def secrets_changed(self, state: StateT, seat: str | None, seed: int = 0) -> StateT:
+        """The same table with every secret ``seat`` may not know changed (another seat's face-down
+        pieces, hand or closed fist; ``seat`` None: every secret), drawn from ``seed``. A game that
+        declares per-seat secrets writes it, and the door test holds ``view(state, seat)`` unchanged by
+        it. By default the state itself: a game without secrets has none to change."""
+        return state
+
     def picks(self, state: StateT) -> dict[str, str]:
         """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
         action that names exactly one piece of the layout (a word of its text), the usual way a pick

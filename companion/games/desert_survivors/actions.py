@@ -18,6 +18,9 @@ a disc's placement at setup and a food counter put on a card name the disc (``pl
 * ``sacrifice <space>`` - phase 2: a hungry player eats one of their own characters.
 * ``give <seat> <seat> <n>`` - phase 2: a satisfied player gives spare food to a hungry one.
 * ``pass <seat>`` - phase 2: a player with nothing hungry does nothing this turn.
+* ``correct <space>=<piece>,...`` - the table as the players say it is (the panel's correction): the
+  same pieces, each on the space named; faces stay as they were. It names what lies face down, so
+  every view's log shows it without the list.
 
 Seats are named by their (first) colour. Pure: standard library only.
 """
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 from companion.errors import NotationError
 from companion.games.desert_survivors.board import coords
-from companion.games.desert_survivors.pieces import COLOURS, parse_disc
+from companion.games.desert_survivors.pieces import COLOURS, is_disc, is_x, parse_disc
 
 
 @dataclass(frozen=True)
@@ -132,9 +135,18 @@ class Pass:
         return f"pass {self.seat}"
 
 
-Action = Feed | Place | Swap | Reveal | End | Take | Attack | Commit | Show | Sacrifice | Give | Pass
+@dataclass(frozen=True)
+class Correct:
+    placement: tuple[tuple[str, str], ...]  # (space, piece), in the order written
+
+    def __str__(self) -> str:
+        return "correct " + (",".join(f"{w}={p}" for w, p in self.placement) or "-")
+
+
+Action = Feed | Place | Swap | Reveal | End | Take | Attack | Commit | Show | Sacrifice | Give | Pass | Correct
 _FORMS = ("feed DISC", "place DISC SPACE", "swap SPACE SPACE", "reveal SPACE", "end SEAT", "take SPACE SPACE",
-          "attack SPACE SPACE", "commit SEAT N", "show", "sacrifice SPACE", "give SEAT SEAT N", "pass SEAT")
+          "attack SPACE SPACE", "commit SEAT N", "show", "sacrifice SPACE", "give SEAT SEAT N", "pass SEAT",
+          "correct SPACE=PIECE,...")
 
 
 def _seat(text: str, word: str) -> str:
@@ -152,6 +164,18 @@ def _count(text: str, word: str) -> int:
 def _space(word: str) -> str:
     coords(word)
     return word
+
+
+def _placement(text: str, word: str) -> tuple[tuple[str, str], ...]:
+    if word == "-":
+        return ()
+    out = []
+    for item in word.split(","):
+        where, eq, piece = item.partition("=")
+        if not eq or not (is_disc(piece) or is_x(piece)):
+            raise NotationError(f"{text[:60]!r}: {item[:30]!r} is not SPACE=PIECE (C4=red-3, D5=x12)")
+        out.append((_space(where), piece))
+    return tuple(out)
 
 
 def parse_action(text: str) -> Action:
@@ -176,4 +200,6 @@ def parse_action(text: str) -> Action:
         return Show()
     if shape == ("give", 3):
         return Give(_seat(text, args[0]), _seat(text, args[1]), _count(text, args[2]))
+    if shape == ("correct", 1):
+        return Correct(_placement(text, args[0]))
     raise NotationError(f"{text[:60]!r}: write one of: {'; '.join(_FORMS)}")

@@ -17,6 +17,7 @@ Pure: standard library only.
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -114,6 +115,40 @@ def default_arrangement(boards: int) -> Arrangement:
     order = [b for pair in zip(oases, plain + [0] * len(oases), strict=False) for b in pair if b][:boards]
     order += [b for b in oases + plain if b not in order]
     return tuple(Placed(b, COLS * (i % 2), ROWS * (i // 2)) for i, b in enumerate(order))
+
+
+def random_arrangement(boards: int, seed: int) -> Arrangement:
+    """A desert laid from the seed, as players lay one at the table: the boards needed (half with an
+    oasis), each turned any way and set edge to edge beside one already laid. A pick the rules refuse
+    (rocks cutting the desert in two) is laid again; the beginner's desert if none will do."""
+    rng = random.Random(f"desert/{seed}")
+    for _ in range(100):
+        oases = rng.sample([b for b in BOARDS if has_oasis(b)], oasis_boards_needed(boards))
+        chosen = oases + rng.sample([b for b in BOARDS if not has_oasis(b)], boards - len(oases))
+        rng.shuffle(chosen)
+        laid: list[tuple[Placed, int, int]] = []  # a board as laid, its width and height
+        for board in chosen:
+            turn = rng.choice(TURNS)
+            w, h = (COLS, ROWS) if turn in (0, 180) else (ROWS, COLS)
+            if not laid:
+                laid.append((Placed(board, 0, 0, turn), w, h))
+                continue
+            near, nw, nh = rng.choice(laid)
+            side = rng.choice("NSEW")
+            x = near.x + nw if side == "E" else near.x - w if side == "W" else near.x + rng.randrange(-w + 1, nw)
+            y = near.y + nh if side == "S" else near.y - h if side == "N" else near.y + rng.randrange(-h + 1, nh)
+            if all(x >= o.x + ow or o.x >= x + w or y >= o.y + oh or o.y >= y + h for o, ow, oh in laid):
+                laid.append((Placed(board, x, y, turn), w, h))
+        if len(laid) < boards:
+            continue
+        left, top = min(p.x for p, _, _ in laid), min(p.y for p, _, _ in laid)
+        arrangement = tuple(Placed(p.board, p.x - left, p.y - top, p.turn) for p, _, _ in laid)
+        try:
+            check_arrangement(arrangement, boards)
+        except AnswerError:
+            continue
+        return arrangement
+    return default_arrangement(boards)
 
 
 def check_arrangement(arrangement: Arrangement, boards: int) -> None:

@@ -24,8 +24,8 @@ from types import MappingProxyType
 from companion.errors import IllegalMoveError
 from companion.games.base import Outcome
 from companion.games.desert_survivors import meals
-from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place, Reveal,
-                                                      Sacrifice, Show, Swap, Take, parse_action)
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, Correct, End, Feed, Give, Pass, Place,
+                                                      Reveal, Sacrifice, Show, Swap, Take, parse_action)
 from companion.games.desert_survivors.board import OASIS, build
 from companion.games.desert_survivors.pieces import colour_of, discs_of, is_disc, is_x, x_kind
 from companion.games.desert_survivors.state import DesertState, from_json, new_game, to_json
@@ -152,6 +152,8 @@ def legal_actions(state: DesertState) -> list[Action]:
 def apply(state: DesertState, action: Action | str) -> DesertState:
     """The state after ``action``; never mutates; IllegalMoveError names the rule it breaks."""
     act = parse_action(action) if isinstance(action, str) else action
+    if isinstance(act, Correct):
+        return _corrected(state, act)
     why = why_not(state, act)
     if why is not None:
         raise IllegalMoveError(f"{act}: {why}")
@@ -167,6 +169,23 @@ def apply(state: DesertState, action: Action | str) -> DesertState:
     if isinstance(act, (Swap, Reveal, End)):
         return _moved(state, act)
     return meals.play(state, act)  # only phase-2 actions are left once why_not has let one through
+
+
+def _corrected(state: DesertState, act: Correct) -> DesertState:
+    """The table as the players say it is: the pieces the game has on the board, each moved to the
+    space named (a hand that moved pieces outside the rules). A correction that adds or drops a piece
+    would change what the rules count (a character dead, a counter found), so it is refused."""
+    kinds = build(state.arrangement).kinds
+    spaces = [w for w, _ in act.placement]
+    pieces = sorted(p for _, p in act.placement)
+    bad = next((w for w in spaces if w not in kinds), None)
+    if bad is not None:
+        raise IllegalMoveError(f"{act}: {bad} is a rock or off the desert")
+    if len(set(spaces)) != len(spaces):
+        raise IllegalMoveError(f"{act}: one piece to a space")
+    if pieces != sorted(state.board.values()):
+        raise IllegalMoveError(f"{act}: a correction moves the pieces on the desert, it neither adds nor removes one")
+    return replace(state, board=MappingProxyType(dict(act.placement)), history=state.history + (str(act),))
 
 
 def _placed(state: DesertState, act: Place) -> DesertState:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.desert_survivors.actions import Commit, Place, parse_action
+from companion.games.desert_survivors.actions import Commit, Correct, Place, parse_action
 from companion.games.desert_survivors.board import arrangement_text, build
 from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
                                                      victory_points, x_food, x_kind)
@@ -38,8 +38,10 @@ def _piece(state: DesertState, piece: str) -> dict[str, Any]:
 
 def _said(state: DesertState, text: str, seat: int | None) -> str:
     """A logged action as ``seat`` may read it: another seat's placement without the disc's
-    number, another seat's commit without its count."""
+    number, another seat's commit without its count, a correction without the pieces it lists."""
     act = parse_action(text)
+    if isinstance(act, Correct):
+        return "correct: the pieces as the players set them"
     if isinstance(act, Place) and (seat is None or state.seat_of(act.disc) != seat):
         return f"place {colour_of(act.disc)} disc {act.space}"
     if isinstance(act, Commit) and (seat is None or state.seats.index(act.seat) != seat):

@@ -1,0 +1,270 @@
+"""Desert survivors behind the door (:class:`~companion.games.base.Game`).
+
+The game of secrets: the state knows every face-down disc and X-counter and every closed fist,
+and :meth:`DesertSurvivorsGame.view` gives a seat only what that player may know (``seat`` None:
+what the whole table sees). The mapboards are laid at setup, from the seed unless the players
+give their arrangement, and the layout is built from the state's desert. Each disc and counter
+carries one marker, read whichever face is up: the rules know which face shows, so a reveal is
+entered on the panel while a swap is read from the camera.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import AnswerError, SetupError, StateFormatError
+from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.declaration import Counter, GameType, Phase
+from companion.games.desert_survivors import layout as boards
+from companion.games.desert_survivors import rules, table
+from companion.games.desert_survivors.actions import Action, Correct
+from companion.games.desert_survivors.board import default_arrangement, random_arrangement
+from companion.games.desert_survivors.pieces import COLOURS, ROUNDS, groups_for, is_disc, is_x
+from companion.games.desert_survivors.state import MAX_NAME, DesertState
+from companion.games.desert_survivors.view import Score, view
+
+# the view's phases (the rules' "setup", the discs being placed, is "placing": the pages' setup is the Setup page)
+PHASES = {"placing": "Placing the discs", "move": "Movement and search for food", "eat": "Eating and fighting"}
+VIEW_PHASE = {"setup": "placing", "over": "finished"}
+ROUND_LIGHT, ALERT = (255, 160, 40), (255, 0, 0)
+LABELS = {"turn": "whose turn, who is next (in a fight: both sides)", "status": "the round (of 4), then the last "
+          "fight's winner", "counter": "", "timer": ""}
+
+
+def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
+
+
+def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertState:
+    """The same table with every secret ``seat`` may not know changed: the other seats' face-down
+    discs shuffled among their spaces, face-down X-counters shuffled with the pile beside the desert,
+    other seats' fight markers and closed fists altered (a door test holds the views to this)."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    me = state.seats.index(seat) if seat in state.seats else None
+    rng, board = random.Random(seed), dict(state.board)
+    for colour in state.groups:
+        if me is not None and colour in state.colours_of(me) and state.memory_aid:
+            continue
+        spaces = [w for w, p in board.items() if is_disc(p) and p.startswith(colour + "-") and p not in state.face_up]
+        moved = [board[w] for w in spaces]
+        rng.shuffle(moved)
+        board.update(zip(spaces, moved, strict=True))
+    spaces = [w for w, p in board.items() if is_x(p) and p not in state.face_up]
+    pile = [board[w] for w in spaces] + list(state.mix)
+    rng.shuffle(pile)
+    board.update(zip(spaces, pile, strict=False))
+    markers = tuple(m if k == me else m + 1 for k, m in enumerate(state.markers))
+    fight = state.fight
+    if fight is not None:
+        sides = (state.seat_of(state.board[fight.attacker]), state.seat_of(state.board[fight.defender]))
+        a, d = (c if s == me or c is None else c + 1 for c, s in zip(fight.commits, sides, strict=True))
+        fight = replace(fight, commits=(a, d))
+    return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=markers, fight=fight)
+
+
+def _text(state: DesertState) -> str:
+    """The desert as the whole table sees it: a face-down disc by its colour's letter and '?', a face-up
+    one with its number ('m' the monkey), a face-down X-counter 'X', a found road '=', food 'f' and its
+    value, a treasure '$'; '.' sand, '~' an oasis, '#' rock."""
+    public = view(state, None)
+    spaces, rocks = public["desert"]["spaces"], set(public["desert"]["rocks"])
+    cols = 1 + max(ord(w[0]) - 65 for w in [*spaces, *rocks])
+    rows = max(int(w[1:]) for w in [*spaces, *rocks])
+    phase = PHASES.get(VIEW_PHASE.get(state.phase, state.phase), "over")
+    lines = [f"Desert survivors, round {state.round} of {ROUNDS}: {phase}"
+             + ("" if state.phase == "over" else f", {state.name_of(state.turn)} ({state.active}) to play"),
+             "    " + "".join(f"{chr(65 + c):^4}" for c in range(cols))]
+    for r in range(1, rows + 1):
+        row = []
+        for c in range(cols):
+            where = f"{chr(65 + c)}{r}"
+            shown = public["pieces"].get(where)
+            mark = "#" if where in rocks else "~" if spaces.get(where) == "oasis" else "." if where in spaces else " "
+            if shown and shown["piece"] == "disc":
+                face = shown["colour"][0].upper() + ("?" if shown["face"] == "down" else
+                                                    "m" if shown["character"] == "monkey" else str(shown["character"]))
+                mark = face
+            elif shown:
+                mark = "X" if shown["face"] == "down" else {"road": "=", "treasure": "$"}.get(shown["kind"],
+                                                                                          f"f{shown['food']}")
+            row.append(f"{mark:^4}")
+        lines.append(f"{r:>3} " + "".join(row).rstrip())
+    fight = public["fight"]
+    if fight:
+        closed = [s for s, done in fight["committed"].items() if done]
+        lines.append(f"Fight: {fight['attacker']} attacks {fight['defender']}; "
+                     f"fists closed: {', '.join(closed) or 'none'}")
+    lines.append(f"Fight markers in the pool: {public['pool_markers']}; X-counters beside the desert: "
+                 f"{public['x_beside']}")
+    return "\n".join(lines + Score(state).lines())
+
+
+class DesertSurvivorsGame(Game[DesertState, Action]):
+    """Desert survivors: groups of characters face down in a desert laid at setup, four rounds of
+    searching for food, eating and fighting with closed fists."""
+
+    name = "desert-survivors"
+    title = "Desert survivors"
+    players = (2, 3, 4, 5, 6)
+
+    @property
+    def declaration(self) -> GameType:
+        """Luck only at setup (the desert and the X-counters laid from the seed); secrets per seat (each
+        player's face-down discs are theirs to know only with the memory aid, their fight markers and
+        closed fist always); a fight's two sides commit at once. It counts the round and the markers in
+        the common pool; a turn ends with the swap or reveal made, or by itself after a road."""
+        return GameType(self.name, self.title, self.players, chance="setup", information="per-seat",
+                        simultaneous=True,
+                        counters=(Counter("round", "Round", total="rounds"),
+                                  Counter("pool_markers", "Fight markers in the pool"),
+                                  Counter("x_beside", "X-counters beside the desert")),
+                        phases=tuple(Phase(k, v) for k, v in PHASES.items()),
+                        turn_ends="A turn ends with the swap or reveal made; after a road the player may act "
+                                  "again or stop.")
+
+    # ------------------------------------------------------------------ setup
+    def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+                {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
+                 "colours_per_player": {"default": 1, "2": 2}, "max_name": MAX_NAME,
+                 "help": "Seats in order: natural, green, red, blue, purple, yellow (two players play two "
+                         "groups each: natural and red, green and blue)."},
+                {"name": "arrangement", "label": "Mapboards", "kind": "text", "max": 120,
+                 "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each board as laid, "
+                         "BOARD@SPACE[/TURN]: 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)."},
+                {"name": "memory_aid", "label": "Memory aid (your own face-down discs on your phone)",
+                 "kind": "choice", "choices": ["no", "yes"]},
+                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def new_game(self, players: int = 3, seed: int = 0, board: str | None = None, arrangement: str = "",
+                 memory_aid: str | bool = "no", seats: Sequence[Mapping[str, Any]] | None = None,
+                 **_: Any) -> DesertState:
+        if players not in self.players:
+            raise SetupError(f"desert survivors is for 2 to 6 players, not {players}")
+        groups = groups_for(players)
+        text = str(arrangement or "").strip()
+        laid = default_arrangement(len(groups)) if text == "beginner" else \
+            random_arrangement(len(groups), seed) if not text else text
+        seated = groups[:players], groups[players:]
+        for i, seat in enumerate(seats or ()):
+            mine = [g for part in seated for g in part[i:i + 1]]
+            if seat.get("colours") and list(seat["colours"]) != mine:
+                raise SetupError(f"player {i + 1} plays {' and '.join(mine)}: with {players} players the seats' "
+                                 f"colours go in order ({', '.join(groups)})")
+        names = tuple(str(s.get("name") or groups[i]).strip() for i, s in enumerate(seats or ()))
+        try:
+            return rules.new_game(players, seed, laid, memory_aid in (True, "yes"), names)
+        except AnswerError as exc:
+            raise SetupError(str(exc)) from None
+
+    # ------------------------------------------------------------------ values
+    def to_json(self, state: DesertState) -> dict[str, Any]:
+        return rules.to_json(state)
+
+    def from_json(self, data: Any) -> DesertState:
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise StateFormatError(f"not JSON: {exc}") from None
+        if not isinstance(data, Mapping) or data.get("game") != "desert-survivors":
+            raise StateFormatError("not a desert survivors state (\"game\": \"desert-survivors\")")
+        return rules.from_json(data)
+
+    def parse_action(self, text: str) -> Action:
+        return rules.parse_action(text)
+
+    def text(self, state: DesertState) -> str:
+        """The shared table in text (``show``): what every player sees, never a face-down piece's face."""
+        return _text(state)
+
+    # ------------------------------------------------------------------ rules
+    def legal_actions(self, state: DesertState) -> list[Action]:
+        return rules.legal_actions(state)
+
+    def apply(self, state: DesertState, action: Action | str) -> DesertState:
+        return rules.apply(state, action)
+
+    def correction(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct:
+        return table.correction(state, seen)
+
+    def outcome(self, state: DesertState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def score(self, state: DesertState) -> Score:
+        return Score(state)
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: DesertState | None = None, board: str | None = None) -> Layout:
+        """The laid desert of ``state``; with no state the beginner's desert for six groups."""
+        if state is None:
+            return boards.layout(boards.load(board), default_arrangement(len(COLOURS)), COLOURS)
+        return boards.layout(boards.load(board), state.arrangement, state.groups)
+
+    def describe_board(self, board: str | None = None) -> str:
+        return boards.describe(boards.load(board))
+
+    def expected(self, state: DesertState) -> dict[str, tuple[str, ...]]:
+        return table.expected(state)
+
+    def reconcile(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+        return table.reconcile(state, seen)
+
+    def words(self, state: DesertState) -> dict[str, str]:
+        """Pieces by what the table shows of them (a face-down disc by its colour and space), never by
+        what only the referee knows: the session's words reach every phone."""
+        return table.words(state, {c: cell.label for c, cell in self.layout(state).cells.items()})
+
+    def targets(self, state: DesertState, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """Where a face-down disc of the player to move can change places (the panel's dots)."""
+        where = {p: w for w, p in state.board.items()}.get(piece)
+        out: dict[str, tuple[Choice, ...]] = {}
+        for action in rules.legal_actions(state):
+            words = str(action).split()
+            if words[0] == "swap" and words[1] == where:
+                out[words[2]] = (Choice((str(action),), f"changes places with the piece on {words[2]}"),)
+        return out
+
+    def secrets_changed(self, state: DesertState, seat: str | None, seed: int = 0) -> DesertState:
+        return _secrets_changed(state, seat, seed)
+
+    def view(self, state: DesertState, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (None: the shared table); the phase once the game is over is
+        ``finished``, as the pages know it."""
+        out = view(state, seat)
+        out.update({"phase": VIEW_PHASE.get(state.phase, state.phase), "rounds": ROUNDS,
+                    "end_turn": False, "standing": Score(state).lines(),
+                    "next": state.seats[(state.turn + 1) % len(state.seats)]})
+        return out
+
+    def led_scene(self, state: DesertState, status: TableStatus = TableStatus()) -> LedScene:
+        """``turn``: the player to move (blinking while the players are asked) and, dim, the next; in a
+        fight both sides. ``status``: a light per round, the rounds played dim and the one under way
+        bright, then the last fight's winner in their colour (red blinking over it while the table is
+        out of sync). The winners over the whole strip."""
+        rgb = boards.RGB_OF
+        ended = rules.outcome(state)
+        if ended is not None:
+            won = tuple(Light(rgb[w], "pulse", 0.5, 0.2) for w in ended.winners)
+            return LedScene({"*": won}, labels={k: "the winners" for k in LABELS})
+        if state.fight is not None:
+            sides = [state.seats[state.seat_of(state.board[w])] for w in (state.fight.attacker, state.fight.defender)]
+            turn = tuple(Light(rgb[s], "blink", 1.0, 0.3) for s in sides)
+        else:
+            turn = (Light(rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3),
+                    Light(_dim(rgb[state.seats[(state.turn + 1) % len(state.seats)]])))
+        rounds = [Light(ROUND_LIGHT) if r == state.round else Light(_dim(ROUND_LIGHT)) if r < state.round
+                  else Light((0, 0, 0)) for r in range(1, ROUNDS + 1)]
+        if status.offenders:
+            rounds.append(Light(ALERT, "blink", 3.0))
+        elif state.last_fight is not None:
+            rounds.append(Light(rgb[state.seats[state.seat_of(state.last_fight.winner)]]))
+        return LedScene({"turn": turn, "status": tuple(rounds)}, labels=LABELS)
+
+
+GAME = DesertSurvivorsGame()

@@ -1,0 +1,178 @@
+"""Desert survivors' board file, and the layout the camera and the panel draw of a laid desert.
+
+The desert is not printed once: it is the mapboards as the players laid them at setup, so the
+layout is built from a state's arrangement (:func:`layout`), the board file giving only sizes and
+marker ids. Places are the spaces of the laid desert, named as the rules name them (``C4``); rock
+spaces are drawn but nothing stands on them. The four corner markers lie at the corners of the laid
+desert, in the margin around it.
+
+Pieces are every disc and X-counter of the groups in play, each with one marker the camera reads
+whichever face is up (the rules know which face shows). Their labels say only what a piece's back
+shows (its colour, or that it is an X-counter): a layout goes to every client, and a piece's id or
+label must not tell a player what lies face down.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.errors import BoardFileError
+from companion.games.base import RGB, Cell, Edge, Layout, Piece, packaged_or_file
+from companion.games.desert_survivors.board import OASIS, ROCK, Arrangement, Placed, build, space
+from companion.games.desert_survivors.pieces import COLOURS, GROUPS, discs_of, x_ids
+
+KEYS = {"board": ("name", "game", "space_mm", "margin_mm", "fiducial_mm", "marker_dictionary", "disc_mm",
+                  "counter_mm", "piece_marker_mm", "token_height_mm"),
+        "markers": ("fiducials", "discs", "counters")}
+RGB_OF: dict[str, RGB] = {"natural": (214, 184, 140), "green": (60, 150, 70), "red": (200, 40, 40),
+                          "blue": (40, 90, 200), "purple": (130, 60, 160), "yellow": (230, 200, 40)}
+SAND_FILL, OASIS_FILL, ROCK_FILL, LINE = (238, 214, 160), (120, 190, 150), (120, 110, 100), (110, 90, 60)
+COUNTER_RGB = (90, 80, 70)
+
+
+@dataclass(frozen=True)
+class DesertBoard:
+    name: str
+    source: str
+    space_mm: float
+    margin_mm: float
+    fiducial_mm: float
+    marker_dictionary: str
+    disc_mm: float
+    counter_mm: float
+    piece_marker_mm: float
+    token_height_mm: float
+    fiducials: tuple[int, int, int, int]
+    first_disc: int
+    first_counter: int
+
+    def markers(self) -> dict[str, int]:
+        """Every piece's marker id: the discs in seat order, then the X-counters."""
+        discs = [d for c in COLOURS for d in discs_of(c)]
+        out = {d: self.first_disc + k for k, d in enumerate(discs)}
+        out.update({x: self.first_counter + k for k, x in enumerate(x_ids(len(COLOURS)))})
+        return out
+
+
+def load(board: str | None = None) -> DesertBoard:
+    """A packaged board by name, or a board file by path (each text read once)."""
+    text, source = packaged_or_file("companion.games.desert_survivors", "boards", board or "standard",
+                                    BoardFileError, "desert survivors board")
+    return _parsed(text, source)
+
+
+@lru_cache(maxsize=8)
+def _parsed(text: str, source: str) -> DesertBoard:
+    def fail(where: str, msg: str) -> BoardFileError:
+        return BoardFileError(f"{source}: {where}: {msg}")
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
+    for section, keys in KEYS.items():
+        table = data.get(section)
+        if not isinstance(table, dict):
+            raise fail(section, "missing table")
+        extra = sorted(set(table) - set(keys))
+        if extra:
+            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
+    head, marks = data["board"], data["markers"]
+    if head.get("game") != "desert-survivors":
+        raise fail("board.game", "this file is not a desert survivors board (game = \"desert-survivors\")")
+
+    def number(key: str, low: float, high: float) -> float:
+        v = head.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
+            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
+        return float(v)
+
+    def marker(key: str) -> int:
+        v = marks.get(key)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise fail(f"markers.{key}", f"expected the first marker id of the {key}, got {v!r}")
+        return v
+
+    fids = marks.get("fiducials")
+    if not (isinstance(fids, list) and len(fids) == 4 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                and v >= 0 for v in fids)):
+        raise fail("markers.fiducials", "expected the 4 corner markers' ids")
+    board = DesertBoard(str(head.get("name", "board")), source, number("space_mm", 20, 200),
+                        number("margin_mm", 20, 300), number("fiducial_mm", 10, 100),
+                        str(head.get("marker_dictionary", "")), number("disc_mm", 10, 200),
+                        number("counter_mm", 10, 200), number("piece_marker_mm", 3, 100),
+                        number("token_height_mm", 0, 100), (fids[0], fids[1], fids[2], fids[3]),
+                        marker("discs"), marker("counters"))
+    ids = list(board.fiducials) + list(board.markers().values())
+    if len(set(ids)) != len(ids):
+        raise fail("markers", "corner markers, discs (42 ids from 'discs') and X-counters (84 from 'counters') "
+                   "must not share ids")
+    size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
+    if size and max(ids) >= size:
+        raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
+                   "is used")
+    if min(board.disc_mm, board.counter_mm) < board.piece_marker_mm * math.sqrt(2) + 2:
+        raise fail("board.piece_marker_mm", "a disc or counter cannot hold its marker")
+    if max(board.disc_mm, board.counter_mm) > board.space_mm - 4:
+        raise fail("board.space_mm", "a disc or counter must lie inside a space with room to pick it up")
+    if board.margin_mm < board.fiducial_mm + 5:
+        raise fail("board.margin_mm", "the margin must hold the corner markers")
+    return board
+
+
+# ----------------------------------------------------------------------------- the layout
+def layout(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]) -> Layout:
+    """The laid desert's geometry (built once per arrangement and groups in play)."""
+    return _build(board, arrangement, groups)
+
+
+def _rect(cx: float, cy: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
+    return ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
+
+
+@lru_cache(maxsize=16)
+def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]) -> Layout:
+    desert, sq, m = build(arrangement), board.space_mm, board.margin_mm
+    grounds: dict[tuple[int, int], tuple[str, Placed]] = {}
+    for placed in arrangement:
+        for xy, kind in placed.cells().items():
+            grounds[xy] = (kind, placed)
+    cols = max(x for x, _ in grounds) + 1
+    rows = max(y for _, y in grounds) + 1
+    size = (cols * sq + 2 * m, rows * sq + 2 * m)
+    cells: dict[str, Cell] = {}
+    for (x, y), (kind, placed) in sorted(grounds.items(), key=lambda i: (i[0][1], i[0][0])):
+        name, cx, cy = space(x, y), m + (x + 0.5) * sq, m + (y + 0.5) * sq
+        label = f"{name} (oasis)" if kind == OASIS else f"{name} (rock)" if kind == ROCK else name
+        fill = OASIS_FILL if kind == OASIS else ROCK_FILL if kind == ROCK else SAND_FILL
+        cells[name] = Cell(name, kind, (cx, cy), _rect(cx, cy, sq, sq), label, f"mapboard {placed.board}", fill,
+                           LINE, standable=kind != ROCK, facts={"mapboard": placed.board, "turn": placed.turn})
+    half = m / 2
+    corners = ((half, half), (size[0] - half, half), (size[0] - half, size[1] - half), (half, size[1] - half))
+    fiducials = tuple({"id": fid, "center_mm": [x, y], "size_mm": board.fiducial_mm}
+                      for fid, (x, y) in zip(board.fiducials, corners, strict=True))
+    marker = board.markers()
+    pieces: dict[str, Piece] = {}
+    for colour in groups:
+        for disc in discs_of(colour):
+            pieces[disc] = Piece(disc, marker[disc], board.piece_marker_mm, "disc", f"a {colour} disc",
+                                 RGB_OF[colour], facts={"colour": colour, "shape": "disc", "short": "",
+                                                        "size_mm": board.disc_mm, "group": GROUPS[colour]})
+    for counter in x_ids(len(groups)):
+        pieces[counter] = Piece(counter, marker[counter], board.piece_marker_mm, "counter", "an X-counter",
+                                COUNTER_RGB, facts={"shape": "square", "short": "X",
+                                                    "size_mm": [board.counter_mm, board.counter_mm]})
+    near = tuple(Edge(a, b, "connected") for a, ns in desert.neighbours.items() for b in ns if a < b)
+    return Layout(name=board.name, size_mm=size, marker_dictionary=board.marker_dictionary, fiducials=fiducials,
+                  cells=cells, pieces=pieces, marker_mm=board.piece_marker_mm, snap_mm=sq * 0.3,
+                  piece_height_mm=board.token_height_mm, edges=near,
+                  colours={c: RGB_OF[c] for c in groups})
+
+
+def describe(board: DesertBoard) -> str:
+    return (f"board {board.name}: spaces of {board.space_mm:g} mm, discs {board.disc_mm:g} mm, X-counters "
+            f"{board.counter_mm:g} mm, markers {board.marker_dictionary}; the desert is laid at setup")
+

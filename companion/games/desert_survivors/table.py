@@ -1,0 +1,173 @@
+"""Desert survivors on the table: what the camera should see, what a picture of it means, and the
+words the session says of pieces, none of which may give away a face-down piece.
+
+The camera reads every disc and X-counter by its marker whichever face is up, so a picture names
+every piece where it lies; the rules know which face shows. A turn is read as the one rules action
+that turns the table as the game has it into the picture (a swap, a disc placed, a food counter
+taken, a character eaten). A hand makes a swap in parts (one piece lifted, put beside the other,
+the other moved over): a picture on the way is a step, and the players are told what is left to do
+in words that name only what the table shows (a colour, an X-counter, a space).
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from companion.errors import IllegalMoveError
+from companion.games.base import Choice, Reconciliation
+from companion.games.desert_survivors import rules
+from companion.games.desert_survivors.actions import Action, Correct
+from companion.games.desert_survivors.board import coords
+from companion.games.desert_survivors.pieces import (colour_of, discs_of, is_disc, is_monkey, number, x_food, x_ids,
+                                                     x_kind)
+from companion.games.desert_survivors.state import DesertState
+
+Picture = dict[str, tuple[str, ...]]
+
+
+def expected(state: DesertState) -> Picture:
+    """Every piece on the desert, by its space (discs not yet placed and eaten characters are off it,
+    X-counters beside the desert are in a pile the camera does not count)."""
+    return {where: (piece,) for where, piece in sorted(state.board.items())}
+
+
+def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
+    return {cell: tuple(sorted(ps)) for cell, ps in seen.items() if ps}
+
+
+def _where(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    return {p: cell for cell, ps in picture.items() for p in ps}
+
+
+def _spaces_named(action: Action) -> set[str]:
+    """The spaces an action's text names (a placement, a swap, a take): the cells it can change."""
+    out = set()
+    for word in str(action).split()[1:]:
+        try:
+            coords(word)
+        except Exception:  # noqa: BLE001 - a disc, a seat or a count: not a space
+            continue
+        out.add(word)
+    return out
+
+
+def said(state: DesertState, piece: str) -> str:
+    """A piece as the whole table may hear it named: a face-down disc by its colour and space, a
+    face-down counter by its space, a face-up piece by what it shows."""
+    at = {p: w for w, p in state.board.items()}.get(piece)
+    on = f" on {at}" if at else ""
+    if is_disc(piece):
+        if at is None:
+            return f"{colour_of(piece)} {number(piece)} (eaten)" if piece in state.dead else \
+                f"a {colour_of(piece)} disc not placed yet"
+        if piece not in state.face_up:
+            return f"the face-down {colour_of(piece)} disc{on}"
+        return f"{colour_of(piece)} {'monkey' if is_monkey(piece) else number(piece)}{on}"
+    if at is None:
+        return "an X-counter beside the desert"
+    if piece not in state.face_up:
+        return f"the X-counter{on}"
+    kind = x_kind(piece)
+    return f"the {'food ' + str(x_food(piece)) + ' counter' if kind == 'food' else kind}{on}"
+
+
+def words(state: DesertState, cells: Mapping[str, str]) -> dict[str, str]:
+    """Every piece and place as players may hear it (``cells``: each place's label)."""
+    pieces = [d for g in state.groups for d in discs_of(g)] + list(x_ids(len(state.groups)))
+    return {**dict(cells), **{p: said(state, p) for p in pieces}}
+
+
+def _summary(state: DesertState, action: Action) -> str:
+    """An action in public words: the spaces it names, never what lies face down on them."""
+    text = str(action)
+    verb, *args = text.split()
+    if verb == "place":
+        return f"{state.active} places a {colour_of(args[0])} disc face down on {args[1]}"
+    if verb == "swap":
+        return f"{said(state, state.board[args[0]])} changes places with {said(state, state.board[args[1]])}"
+    if verb in ("take", "sacrifice"):
+        return f"{said(state, state.board[args[-1]])} is {'taken' if verb == 'take' else 'eaten'}"
+    return text
+
+
+def _state_key(state: DesertState) -> str:
+    return json.dumps(rules.to_json(state), sort_keys=True)
+
+
+def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+    """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
+    picture, before = _canonical(seen), expected(state)
+    changed = {c for c in set(picture) | set(before) if picture.get(c) != before.get(c)}
+    if not changed:
+        return Reconciliation.illegal("the table is as the game has it: nothing was moved")
+    choices: dict[str, Choice] = {}
+    steps: list[tuple[str, tuple[str, ...]]] = []
+    for action in rules.legal_actions(state):
+        named = _spaces_named(action)
+        if named and not named & changed:
+            continue  # it changes nothing where the picture differs (a fight's show names no space)
+        after = rules.apply(state, action)
+        target = expected(after)
+        if target == picture:
+            choices.setdefault(_state_key(after), Choice((str(action),), _summary(state, action)))
+        else:
+            left = _left_to_do(before, target, picture)
+            if left:
+                steps.append((f"{_summary(state, action)}: {'; '.join(_put(state, p, c) for p, c in left)}",
+                              tuple(p for p, _ in left)))
+    if choices:
+        out = tuple(choices.values())
+        return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)
+    if len(steps) == 1:
+        return Reconciliation.partial(*steps[0])
+    if steps:  # a piece lifted that could go to several places: the rest of the move will say which
+        held = sorted(p for p in _where(before) if p not in _where(picture))
+        return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
+    moved = sorted(p for p, c in _where(picture).items() if _where(before).get(p) != c)
+    gone = sorted(p for p in _where(before) if p not in _where(picture))
+    what = [f"{said(state, p)} is on {_where(picture)[p]}" for p in moved] + \
+        [f"{said(state, p)} is not seen" for p in gone]
+    return Reconciliation.illegal(f"no move of {state.active}'s leaves the desert so: {'; '.join(what[:4])}",
+                                  tuple(moved + gone), "movement")
+
+
+def _left_to_do(before: Picture, after: Picture, seen: Picture) -> list[tuple[str, str]]:
+    """The pieces still to put where an action puts them, when ``seen`` is part-way from ``before``
+    to ``after`` (each piece where it was, where it goes, or in a hand); empty when it is not."""
+    was, goes, now = _where(before), _where(after), _where(seen)
+    moving = {p for p in set(was) | set(goes) if was.get(p) != goes.get(p)}
+    for piece, cell in now.items():
+        if cell not in (was.get(piece), goes.get(piece)):
+            return []
+    if any(p not in now for p in was if p not in moving):
+        return []
+    return sorted((p, goes[p]) for p in moving if p in goes and now.get(p) != goes[p])
+
+
+def _put(state: DesertState, piece: str, cell: str) -> str:
+    return f"put {said(state, piece)} on {cell}"
+
+
+def correction(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct:
+    """The table as seen, as the players' correction: each piece of the desert on the space it is seen
+    on; a piece not seen stays where the game has it, or, when another is seen there, takes the space
+    a moved piece left (the two changed places, the one underneath unseen)."""
+    picture = _canonical(seen)
+    placed = {p: c for p, c in _where(picture).items() if p in state.board.values()}
+    taken = set(placed.values())
+    pushed = []
+    for where, piece in sorted(state.board.items()):
+        if piece not in placed:
+            if where in taken:
+                pushed.append(piece)
+            else:
+                placed[piece] = where
+                taken.add(where)
+    left = [w for w in sorted(state.board) if w not in taken]
+    placed.update(zip(pushed, left, strict=False))
+    if len(set(placed.values())) != len(placed) or len(placed) != len(state.board):
+        raise IllegalMoveError("a correction puts one piece on each space and every piece of the desert somewhere")
+    return Correct(tuple(sorted((c, p) for p, c in placed.items())))
