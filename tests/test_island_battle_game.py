@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.errors import BoardFileError, IllegalMoveError, SetupError
+from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError
 from companion.games.island_battle import board as boards
 from companion.games.island_battle.game import GAME
 from companion.games.island_battle.state import IslandState
@@ -51,7 +51,7 @@ def seen_after(state: IslandState, *moves: tuple[str, str]) -> dict[str, list[st
 
 
 def test_a_new_battle_starts_with_every_piece_in_its_box_and_the_players_named_as_set_up():
-    state = GAME.new_game(2, seed=4, seats=[{"name": "Ada", "colours": ["blue"]}, {"name": "Bo"}], start="blue")
+    state = GAME.new_game(2, seed=4, seats=[{"name": "Ada", "colours": ["blue"]}, {"name": "Bo"}], options="start=blue")
     assert GAME.expected(state) == {"box-red": tuple(sorted(f"red-{k}" for k in
                                                            ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2"))),
                                     "box-blue": tuple(sorted(f"blue-{k}" for k in
@@ -64,6 +64,10 @@ def test_a_new_battle_starts_with_every_piece_in_its_box_and_the_players_named_a
         GAME.new_game(3, seed=1)
     with pytest.raises(SetupError, match="red and blue"):
         GAME.new_game(2, seats=[{"colours": ["green"]}, {}])
+    with pytest.raises(OptionsError, match="'hourglass'"):  # another game's option is named, never dropped
+        GAME.new_game(2, options="hourglass=90")
+    with pytest.raises(OptionsError, match="die is companion or table"):
+        GAME.new_game(2, options="die=cup")
 
 
 def test_no_page_sees_which_blocks_are_live_but_the_saved_state_keeps_it():
@@ -100,7 +104,7 @@ def test_the_companion_rolls_at_each_turn_the_same_roll_in_a_replay():
     rolled = GAME.apply(state, roll)
     assert GAME.forced_action(rolled) is None  # the roll waits to be used
     # a die at the table: the companion leaves the roll to the players, offered as a turn action
-    table_die = armies_down(blocks_down(GAME.new_game(2, seed=3, die="table")))
+    table_die = armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table")))
     assert GAME.forced_action(table_die) is None
     assert "roll red 4" in [t["action"] for t in GAME.view(table_die)["turn_actions"]]
 

@@ -34,6 +34,29 @@ LABELS = {"turn": "whose turn, who is next", "status": "each player's ten charac
 PHASES = {"blocks": "blocks", "deploy": "deploy"}
 
 
+OPTIONS_HELP = "start=blue (blue plays first and places the first block), die=table (a die thrown at the table)"
+OPTION_SWITCHES: list[dict[str, Any]] = [
+    {"token": "start", "label": "Blue plays first", "kind": "flag", "value": "blue",
+     "help": "Agreed or rolled for at the table: the first player also places the first block."},
+    {"token": "die", "label": "A die at the table", "kind": "flag", "value": "table",
+     "help": "The players throw a die and enter the roll; without it the companion rolls at each turn."}]
+_CHOICES = {"start": PLAYERS, "die": DICE}
+
+
+def _options(text: str) -> dict[str, str]:
+    """``start=blue,die=table`` as the game's choices; anything else is refused by name, never dropped."""
+    out: dict[str, str] = {}
+    for token in (t.strip() for t in str(text or "").split(",") if t.strip()):
+        key, _, value = token.partition("=")
+        if key not in _CHOICES:
+            raise OptionsError(f"unknown option {key!r}: the island battle's options are start=red|blue, "
+                               "die=companion|table")
+        if value not in _CHOICES[key]:
+            raise OptionsError(f"option {key}={value}: {key} is {' or '.join(_CHOICES[key])}")
+        out[key] = value
+    return out
+
+
 class Score:
     """The standing: each player's characters on the island, on the pad and lost, and the blocks left."""
 
@@ -50,7 +73,8 @@ class Score:
         d, ended = self.to_dict(), rules.outcome(self.state)
         out = [ended.reason if ended else "Nobody rules the island yet."]
         for p, info in d["players"].items():
-            out.append(f"  {info['name']} ({p}): {info['island']} on the island, {info['pad']} on the pad, "
+            who = p if info["name"] == p else f"{info['name']} ({p})"
+            out.append(f"  {who}: {info['island']} on the island, {info['pad']} on the pad, "
                        f"{info['lost']} lost")
         out.append(f"  blocks still standing: {d['blocks_standing']}")
         return out
@@ -111,19 +135,13 @@ class IslandBattleGame(Game[IslandState, Action]):
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(PLAYERS),
                  "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
                  "help": "Red sits south of the island, blue north."},
-                {"name": "start", "label": "Who plays first (and places the first block)", "kind": "choice",
-                 "choices": list(PLAYERS), "default": PLAYERS[0]},
-                {"name": "die", "label": "Who rolls the die", "kind": "choice", "choices": list(DICE),
-                 "default": DICE[0], "help": "companion: the companion rolls at the start of each turn; table: "
-                 "the players throw a die and enter the roll"},
+                {"name": "options", "label": "Options", "kind": "text", "max": 60, "help": OPTIONS_HELP,
+                 "switches": OPTION_SWITCHES},
                 {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
 
     def new_game(self, players: int = 2, seed: int = 0, board: str = "standard", options: str = "",
-                 seats: Sequence[Mapping[str, Any]] | None = None, start: str = PLAYERS[0],
-                 die: str = DICE[0], **_: Any) -> IslandState:
-        unknown = [t.strip() for t in str(options or "").split(",") if t.strip()]
-        if unknown:  # an option the game does not have is refused, never silently dropped
-            raise OptionsError(f"unknown option {unknown[0]!r}: the island battle has no options")
+                 seats: Sequence[Mapping[str, Any]] | None = None, **_: Any) -> IslandState:
+        chosen = _options(options)
         if players not in self.players:
             raise SetupError(f"the island battle is for 2 players, not {players}")
         names: dict[str, str] = {}
@@ -136,7 +154,7 @@ class IslandBattleGame(Game[IslandState, Action]):
         boards.load(board)  # a board that cannot be read is said now, not at the first picture
         given = tuple(names.get(p, p) for p in PLAYERS) if names else ()
         try:
-            return rules.new_game(seed, start, given, die)
+            return rules.new_game(seed, chosen.get("start", PLAYERS[0]), given, chosen.get("die", DICE[0]))
         except StateFormatError as exc:
             raise SetupError(str(exc)) from None
 
