@@ -6,9 +6,10 @@ Two steps, as camera companions for real boards do it:
   from the last processed one (inside the board) reuses the last observation; a changed frame
   is searched for markers only inside the board's known region, with the marker size known
   from the last fit.
-* :class:`Stabiliser` waits until the picture is still, requires K consistent observations, keeps
-  a piece that a hand covers for a configurable time instead of reporting it removed, and emits
-  a :class:`StableChange` only when the stable placement changes.
+* :class:`Stabiliser` (in :mod:`vision.settle`, named here too) waits until the picture is still,
+  requires K consistent observations, keeps a piece that a hand covers for a configurable time
+  instead of reporting it removed, and emits a :class:`StableChange` only when the stable
+  placement changes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.render import token_size
+from vision.settle import StableChange, Stabiliser
 from vision.track import BoardTrack
 
 MOTION_WIDTH = 256  # frames are compared at this width
@@ -393,138 +395,6 @@ class StreamObserver:
         mask = np.zeros(small_shape[:2], np.uint8)
         cv2.fillPoly(mask, [np.round(outline.reshape(-1, 2) * scale).astype(np.int32)], 1)
         return mask.astype(bool) if mask.any() else np.ones(small_shape[:2], bool)
-
-
-@dataclass
-class StableChange:
-    """The stable placement changed: ``before`` and ``after`` map piece -> cell."""
-
-    before: dict[str, str]
-    after: dict[str, str]
-    at: float
-
-    def placement(self) -> dict[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {}
-        for piece, cell in sorted(self.after.items()):
-            out.setdefault(cell, []).append(piece)
-        return {c: tuple(p) for c, p in out.items()}
-
-    @property
-    def moved(self) -> dict[str, tuple[str | None, str | None]]:
-        keys = set(self.before) | set(self.after)
-        return {p: (self.before.get(p), self.after.get(p)) for p in sorted(keys)
-                if self.before.get(p) != self.after.get(p)}
-
-
-@dataclass
-class Stabiliser:
-    """Stable board states from observations.
-
-    Time is frame time: each observation comes with the time its frame was taken (``at``), so
-    "three seconds under a hand" means three seconds of the stream, whatever processing took,
-    and a replay decides the same on any machine. ``clock`` stands in for a frame without a time.
-    """
-
-    frames_needed: int = 3
-    hold_seconds: float = 3.0
-    motion_threshold: float = 0.004
-    clock: Callable[[], float] = time.monotonic
-    stable: dict[str, str] = field(default_factory=dict)
-    last_seen: dict[str, float] = field(default_factory=dict)
-    _candidate: dict[str, str] | None = None
-    _count: int = 0
-    initialised: bool = False
-    covered: set[str] = field(default_factory=set)  # stable pieces unseen under a hand or an arm right now
-    hand: bool = False  # something hand-sized is over the board right now
-    # A hand is never quite still; tokens swept off in one go leave a large change that is. What
-    # stays covered this long without the least motion is the board as it now is.
-    rest_limit_seconds: float = 20.0
-    _covered_since: float | None = None
-    _still_since: float | None = None
-    _still_set: frozenset[str] = frozenset()
-    _now: float = 0.0
-
-    @property
-    def blocked(self) -> bool:
-        """Something has rested over pieces longer than the hold time: the view is blocked (not a move)."""
-        return self._covered_since is not None and self._now - self._covered_since >= self.hold_seconds
-
-    @property
-    def cover_never_moved(self) -> bool:
-        """The same pieces have been covered, without the least motion, for the rest limit: nothing
-        rests there, the picture changed for good (tokens taken off in one sweep)."""
-        return self._still_since is not None and self._now - self._still_since >= self.rest_limit_seconds
-
-    def forget_cover(self) -> None:
-        self._still_since, self._still_set, self._covered_since, self.covered = None, frozenset(), None, set()
-        self.hand = False
-
-    def reset(self, placement: dict[str, str], at: float | None = None) -> None:
-        """Start from a known placement (piece -> cell), e.g. the engine's expected state."""
-        now = self.clock() if at is None else at
-        self.stable = dict(placement)
-        self.last_seen = {p: now for p in placement}
-        self._candidate, self._count, self.initialised = None, 0, True
-
-    def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset(),
-             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset()
-             ) -> StableChange | None:
-        """One observation: the motion score of its frame, the unseen pieces lying under something
-        large, the frame's time, whether something hand-sized is over the board, and the cells
-        that are piles (a card laid on the played cards: only the top one shows). A change when
-        the board settled.
-
-        While a hand is over the board no unseen piece is taken for removed, wherever it stood: a
-        player lifting a token and resting a hand elsewhere is mid-move. What the camera sees
-        placed is decided as usual, so the lifted token set down is one move, not a removal and an
-        addition.
-        """
-        now = self._now = self.clock() if at is None else at
-        self.hand = hand
-        self.covered = set(covered) & set(self.stable)
-        if not self.covered:
-            self._covered_since = None
-        elif self._covered_since is None:
-            self._covered_since = now
-        still = (bool(self.covered) or hand) and motion <= self.motion_threshold and obs.board_found
-        if not still:
-            self._still_since, self._still_set = None, frozenset()
-        elif self._still_since is None or self._still_set != self.covered:
-            self._still_since, self._still_set = now, frozenset(self.covered)
-        if motion > self.motion_threshold or not obs.board_found:
-            self._candidate, self._count = None, 0
-            return None
-        for piece in obs.pieces:
-            self.last_seen[piece] = now
-        candidate = dict(obs.pieces)
-        topped = {cell for cell in obs.pieces.values() if cell in piles}
-        for cell in topped:  # a card laid askew may leave the one below still readable: the newest is on top
-            there = [p for p, c in candidate.items() if c == cell]
-            newest = [p for p in there if self.stable.get(p) != cell]
-            if newest and len(newest) < len(there):
-                for piece in there:
-                    if piece not in newest:
-                        del candidate[piece]
-        for piece, cell in self.stable.items():
-            if piece not in candidate and cell in topped:
-                continue  # another piece lies on top of it on a pile: gone from view for good
-            recent = now - self.last_seen.get(piece, now) < self.hold_seconds
-            if piece not in candidate and (piece in self.covered or recent or hand):
-                candidate[piece] = cell  # under a hand, in a hand, or unseen only briefly: not gone yet
-        if candidate == self._candidate:
-            self._count += 1
-        else:
-            self._candidate, self._count = candidate, 1
-        if self._count < self.frames_needed or candidate == self.stable:
-            if not self.initialised and self._count >= self.frames_needed:
-                self.stable, self.initialised = candidate, True
-            return None
-        if not self.initialised:
-            self.stable, self.initialised = candidate, True
-            return None
-        change = StableChange(dict(self.stable), candidate, now)
-        self.stable = candidate
-        return change
 
 
 @dataclass
