@@ -325,7 +325,7 @@ class Session(PicturePath, WayOut):
             self._version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
-            self._publish("undone", {"state": self.game.to_json(new),
+            self._publish("undone", {"state": self.game.public_json(self.game.to_json(new)),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
             self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
         return new

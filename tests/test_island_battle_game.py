@@ -8,16 +8,21 @@ character put down or moved is seen on its square and the players say which way 
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
+from companion.events import Event
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError
 from companion.games.island_battle import board as boards
 from companion.games.island_battle.game import GAME
 from companion.games.island_battle.state import IslandState
+from companion.run import Companion
+from tests.tables import sim_config
+from web_ui import create_app
 
 # one block per row and column; columns D and E are left clear for the stories that move there
 BLOCK_SQUARES = ("A3", "B1", "C12", "G4", "H5", "I6", "J7", "K8", "L9", "F10")
@@ -76,10 +81,6 @@ def test_no_page_sees_which_blocks_are_live_but_the_saved_state_keeps_it():
     assert len(saved["live"]) == 6  # the companion's own file: the referee looks under the blocks
     view = json.dumps(GAME.view(state))
     assert "live" not in view and '"seed"' not in view
-    # the same table with other blocks live: a page cannot tell the difference
-    other = GAME.from_json({**saved, "live": sorted(set(f"block-{n}" for n in range(1, 11)) - set(saved["live"][:4]))
-                            [:6]})
-    assert other.live != state.live and GAME.view(other) == GAME.view(state)
 
 
 def test_the_camera_reads_a_block_set_down_and_asks_which_way_a_character_faces():
@@ -165,3 +166,40 @@ def test_the_command_line_makes_shows_plays_and_scores_a_battle(tmp_path: Path, 
     assert json.loads(after.read_text())["blocks"] == {"block-1": "C4"}
     assert main(["score", str(after)]) == 0
     assert "Nobody rules the island yet." in capsys.readouterr().out
+
+
+def test_no_page_event_or_export_carries_which_blocks_are_live(tmp_path: Path):
+    """The store keeps the whole saved state (a game resumes with its blocks as dealt); what leaves the
+    companion - the state a page reads, a published event, the game a phone downloads - does not."""
+    companion = Companion(sim_config(tmp_path, **{"game.name": "island-battle"}), out=io.StringIO())
+    heard: list[Event] = []
+    sub = companion.session.bus.subscribe(heard.append)
+    try:
+        client = create_app(companion, {"DATA_DIR": str(tmp_path)}).test_client()
+        made = client.post("/api/games", json={"game": "island-battle", "players": [{}, {}], "seed": 5})
+        assert made.status_code == 200, made.get_json()
+        session = companion.session
+        assert len(session.state.live) == 6 and companion.session.store.setup(made.get_json()["game"])["live"]
+        session.on_stable_change(session.expected())  # the camera saw every piece in its box
+        session.camera_lost("unplugged")  # play goes on from the panel
+        session.act("block red block-1 C4")
+        session.undo()  # the undo publishes the state it goes back to
+        assert sub.drain(timeout=60)
+        exported = client.get(f"/api/games/{made.get_json()['game']}").get_json()
+        shown = client.get("/api/state").get_json()
+        assert exported["setup"]["game"] == "island-battle" and "live" not in exported["setup"]
+        assert "seed" not in exported["setup"] and "live" not in shown
+        assert any(e.kind == "undone" for e in heard)
+        assert all('"live"' not in json.dumps(e.data, default=str) for e in heard)
+    finally:
+        sub.close()
+        companion.stop()
+
+
+def test_the_same_table_with_other_blocks_live_looks_the_same_to_everyone():
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3)))
+    state = GAME.apply(GAME.apply(state, "roll red 0"), "turn red-s1 W")
+    for seed in range(5):
+        other = GAME.secrets_changed(state, None, seed)
+        assert len(other.live) == 6 and GAME.from_json(GAME.to_json(other)) == other
+        assert GAME.view(other) == GAME.view(state) and GAME.view(other, "red") == GAME.view(state, "red")

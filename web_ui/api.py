@@ -228,6 +228,8 @@ def export_game(game_id: str) -> Any:
         data = companion().session.store.export(game_id)
     except NoSuchGameError:
         abort(404, description=f"no game {game_id!r}")
+    if isinstance(data.get("setup"), dict) and data.get("game") in names():  # what only the companion may know stays out
+        data["setup"] = get_game(data["game"]).public_json(data["setup"])
     response = jsonify(data)
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="fog-{game_id}.json"'

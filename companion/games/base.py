@@ -458,6 +458,12 @@ class Game(ABC, Generic[StateT, ActionT]):
         it. By default the state itself: a game without secrets has none to change."""
         return state
 
+    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
+        """A saved state (:meth:`to_json`) as the players may read it: what an export or a published
+        event carries. By default all of it; a game whose saved state keeps a secret only the companion
+        may know (which blocks are live) leaves it out. The store keeps the whole saved state."""
+        return dict(saved)
+
     def picks(self, state: StateT) -> dict[str, str]:
         """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
         action that names exactly one piece of the layout (a word of its text), the usual way a pick

@@ -12,6 +12,8 @@ so a move or a placing that differs only in its facing is asked (``table.py``).
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -162,6 +164,17 @@ class IslandBattleGame(Game[IslandState, Action]):
     def to_json(self, state: IslandState) -> dict[str, Any]:
         """The companion's own saved form: it holds which blocks are live (the store's, never a page's)."""
         return rules.to_json(state)
+
+    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
+        """The saved state without which blocks are live, nor the seed they were dealt from."""
+        return {k: v for k, v in saved.items() if k not in ("live", "seed")}
+
+    def secrets_changed(self, state: IslandState, seat: str | None, seed: int = 0) -> IslandState:
+        """The same table with other blocks still standing live (as many as before): nobody may know."""
+        standing = sorted(b for b in BLOCKS if b not in state.revealed)
+        kept = len(state.live & set(standing))
+        live = frozenset(random.Random(seed).sample(standing, kept)) | (state.live - set(standing))
+        return replace(state, live=live)
 
     def from_json(self, data: Any) -> IslandState:
         if isinstance(data, str):
