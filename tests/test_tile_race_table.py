@@ -215,6 +215,25 @@ def test_a_pawn_put_down_before_the_tile_it_carried_is_a_calm_step_until_the_til
         hands.stop()
 
 
+def test_the_turns_tile_laid_while_the_carried_one_is_still_in_the_hand_is_a_step_too():
+    """Ada sets her pawn down on A5 and lays the turn's tile on C5 from the supply, the tile her pawn
+    carried still in her other hand: still part-way, and said so; laid on A4, it reads as her turn."""
+    state = apply_all(GAME.new_game(2, seed=1, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-1 A1", "tile red A2", "move blue-1 G7", "wall blue C4|C5"))
+    table = {c: list(ps) for c, ps in GAME.expected(state).items() if c not in ("A1", "A2")}
+    table.update({"A5": ["red-1"], "C5": ["T07"]})
+    part_way = reconcile(state, table)
+    assert part_way.step == "Ada's red pawn 1 is on A5: put the tile it carried on A4" and not part_way.choices
+    assert part_way.to_move == ("red-1",)
+    table["A4"] = ["T30"]
+    read = reconcile(state, table)
+    assert [c.actions for c in read.choices] == [("move red-1 A2>A3>A4>A5", "tile red C5")]
+    assert read.choices[0].summary == ("Ada's red pawn 1 moves from A1 via A2, A3 and A4 to A5, collecting the tile "
+                                       "on A2 and leaving a tile on A4; Ada lays a tile on C5")
+    table["F5"] = ["T09"]  # a second tile laid: no play does that, and it is not part-way either
+    assert not reconcile(state, table).ok and not reconcile(state, table).part_way
+
+
 def test_the_strip_shows_whose_turn_each_players_mountains_and_the_tiles_left_in_the_supply():
     """On the recording strip: the player to move and, dim, the next; each player's mountains in their
     colour (bright in hand, dim once placed): walls are not counted per player, they come from the one

@@ -268,10 +268,14 @@ def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation |
                 (c, r), (x, y) = coords(to), coords(target)
                 if abs(c - x) + abs(r - y) > left.carried + 1:
                     continue
-            have = dict(_state_form(after))
-            short = tuple(sorted(c for c in have if c not in want))
-            if short and all(have[c] == ("tile",) and c not in state.tiles for c in short) and \
-                    all(have.get(c) == kinds for c, kinds in want.items()):
+            short = _short_of(state, after, want)
+            for placing in ([] if short or left is not None or after.acted else
+                            [a for a in _candidates(after, picture) if not isinstance(a, (Move, Undo, Pass))]):
+                try:  # the turn's tile, wall or mountain laid before the tiles carried
+                    short = short or _short_of(state, rules.apply(after, placing), want)
+                except IllegalMoveError:
+                    continue
+            if short:
                 ways.setdefault(short, None)
             elif left is not None:
                 frontier.append(after)
@@ -295,6 +299,18 @@ def _joined(path: Sequence[Action]) -> list[Action]:
         else:
             out.append(action)
     return out
+
+
+def _short_of(state: TileRaceState, after: TileRaceState, want: Mapping[str, tuple[str, ...]]
+              ) -> tuple[str, ...] | None:
+    """The squares ``after`` has a tile on that the picture (``want``, as :func:`_form` has it) lacks,
+    when those tiles are the only difference and each was dropped this movement: they are in a hand."""
+    have = dict(_state_form(after))
+    short = tuple(sorted(c for c in have if c not in want))
+    if short and all(have[c] == ("tile",) and c not in state.tiles for c in short) and \
+            all(have.get(c) == kinds for c, kinds in want.items()):
+        return short
+    return None
 
 
 def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> Reconciliation:
