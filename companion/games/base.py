@@ -24,6 +24,20 @@ from companion.games.declaration import GameType
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 Placement = Mapping[str, Sequence[str]]
+# A piece whose facing the layout reads (Piece.facing) is named in a picture with the way it faces:
+# ``red-s1^N``. Games without such pieces never see the mark, so their pictures are as before.
+FACED = "^"
+
+
+def faced(piece: str, way: str | None) -> str:
+    """A piece as a picture names it: with the way it faces, when that is known."""
+    return f"{piece}{FACED}{way}" if way else piece
+
+
+def unfaced(entry: str) -> tuple[str, str | None]:
+    """A picture's entry split into the piece and the way it faces (None: no facing read)."""
+    piece, mark, way = entry.partition(FACED)
+    return piece, (way if mark else None)
 
 
 # ------------------------------------------------------------------------------------------ geometry
@@ -104,6 +118,12 @@ class Layout:
     edges: tuple[Edge, ...] = ()
     tracks: tuple[Track, ...] = ()
     colours: Mapping[str, RGB] = field(default_factory=dict)          # player colours by name
+    # The ways a piece with Piece.facing may face: name -> the marker's angle on the board when the
+    # piece faces so (degrees counter-clockwise from the board's x axis, seen from above; 0: the
+    # marker upright as the board is drawn). A marker this many degrees or fewer off one is read so;
+    # farther off it is turned between two ways and not read, like a piece between two cells.
+    facings: Mapping[str, float] = field(default_factory=dict)
+    facing_tolerance_deg: float = 30.0
 
     @property
     def marker_to_piece(self) -> dict[int, str]:
@@ -122,7 +142,7 @@ class Layout:
                 "edges": [[e.a, e.b, e.kind] for e in self.edges],
                 "tracks": [{"id": t.id, "label": t.label, "spaces": list(t.spaces)} for t in self.tracks],
                 "colours": {k: _hex(v) for k, v in self.colours.items()},
-                "special_markers": dict(self.special_markers)}
+                "special_markers": dict(self.special_markers), "facings": dict(self.facings)}
 
 
 @dataclass(frozen=True)
