@@ -39,6 +39,7 @@ OPEN_ROUTES = {
     ("POST", "/api/setup/verify"), ("POST", "/api/fit"), ("POST", "/api/fit/edits"),  # looking, nothing kept
     ("POST", "/api/table/move"), ("POST", "/api/table/setup"), ("POST", "/api/table/turn-over"),
     ("POST", "/api/table/hand"),  # hands on the simulated table
+    ("POST", "/api/seats/join"), ("POST", "/api/seats/leave"), ("POST", "/api/seats/act"),  # a phone's own seat
 }
 
 

@@ -16,7 +16,7 @@ from flask import Blueprint, abort, current_app, g, jsonify, request
 from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names, new_game
 from companion.store import NoSuchGameError, StoreError
-from web_ui import security
+from web_ui import seats, security
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -121,8 +121,8 @@ def ok(**extra: Any) -> Any:
     waiting = len(getattr(session, "pending", ()))
     if waiting:
         return jsonify(ok=True, pending=waiting, storage=session.status.storage_fault,
-                       state=state_json(companion()), **extra), 202
-    return jsonify(ok=True, state=state_json(companion()), **extra)
+                       state=state_json(companion(), seat=seats.current_seat()), **extra), 202
+    return jsonify(ok=True, state=state_json(companion(), seat=seats.current_seat()), **extra)
 
 
 def _state_or_409() -> Any:
@@ -135,7 +135,7 @@ def _state_or_409() -> Any:
 # ---------------------------------------------------------------------------------------- reading
 @bp.get("/state")
 def get_state() -> Any:
-    return jsonify(state_json(companion()))
+    return jsonify(state_json(companion(), seat=seats.current_seat()))  # a joined phone: its seat's view
 
 
 @bp.get("/board")
@@ -410,6 +410,7 @@ def act() -> Any:
     """Any action in the game's notation (``{"action": "end-turn"}``), as a player would say it."""
     _state_or_409()
     text = field(body(), "action", str, check=lambda v: 0 < len(v) <= 400, what="an action's text")
+    seats.check_actor(text)  # a phone joined to a seat enters no other seat's action
     companion().session.act(text)
     return ok()
 

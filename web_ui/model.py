@@ -19,8 +19,9 @@ def board_json(layout: Layout) -> dict[str, Any]:
     return {**layout.to_json(), "snap_mm": layout.snap_mm}
 
 
-def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
-    """Everything a page needs to draw itself, in one object (sent on connect and after every change)."""
+def state_json(companion: Any, snap: Snapshot | None = None, seat: str | None = None) -> dict[str, Any]:
+    """Everything a page needs to draw itself, in one object (sent on connect and after every change):
+    the game as ``seat`` may see it (a phone joined to that seat), or as the shared table (None)."""
     snap = snap or companion.session.snapshot()
     camera = getattr(companion, "camera", None)
     hardware = getattr(companion, "hardware", None)
@@ -53,7 +54,8 @@ def state_json(companion: Any, snap: Snapshot | None = None) -> dict[str, Any]:
     if snap.state is None:
         out["phase"] = "setup"
         return out
-    out.update(snap.game.view(snap.state))
+    out.update(snap.game.view(snap.state, seat))
+    out["seat"] = seat
     phase = snap.game.declaration.phase(out.get("phase"))  # a phase of picks: the legal picks
     out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.picks(snap.state).items()]
                     if phase is not None and phase.picks and snap.game.outcome(snap.state) is None else [])

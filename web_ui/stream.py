@@ -35,6 +35,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.errors import FogCompanionError
 from web_ui.model import leds_json, state_json
+from web_ui.seats import current_seat
 
 bp = Blueprint("stream", __name__)
 log = logging.getLogger(__name__)
@@ -90,8 +91,10 @@ class Sink(Protocol):
 class Feed:
     """One open stream: its kind, who opened it, how much it may get, and its sink once attached."""
 
-    def __init__(self, hub: StreamHub, kind: str, address: str, limit: int | None, overlay: bool = False) -> None:
+    def __init__(self, hub: StreamHub, kind: str, address: str, limit: int | None, overlay: bool = False,
+                 seat: str | None = None) -> None:
         self.hub = hub
+        self.seat = seat  # the seat the phone joined (web_ui/seats.py): it is sent that seat's view only
         self.kind = kind  # "events" or "camera"
         self.address = address
         self.limit = limit  # end after this many game events or frames (tests and scripts)
@@ -201,7 +204,8 @@ class StreamHub:
         self._camera_thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ admission
-    def open(self, kind: str, address: str, limit: int | None = None, overlay: bool = False) -> Feed:
+    def open(self, kind: str, address: str, limit: int | None = None, overlay: bool = False,
+             seat: str | None = None) -> Feed:
         """A slot for a new stream, or :class:`StreamsBusy` saying which limit was reached."""
         cap = self.limits.event_streams if kind == "events" else self.limits.camera_streams
         what = "live event streams" if kind == "events" else "camera streams"
@@ -217,7 +221,7 @@ class StreamHub:
                                   f"device may hold; close a page or try again in {retry} s", retry)
             self._open[kind] += 1
             self._by_address[address] += 1
-        return Feed(self, kind, address, limit, overlay)
+        return Feed(self, kind, address, limit, overlay, seat)
 
     def release(self, feed: Feed) -> None:
         with self._lock:
@@ -330,22 +334,33 @@ class StreamHub:
 
     def _greet(self, feed: Feed) -> bool:
         snap = self.companion.session.snapshot()
-        text = _sse("state", state_json(self.companion, snap), snap.seq)
+        text = _sse("state", state_json(self.companion, snap, feed.seat), snap.seq)
         leds = leds_json(getattr(self.companion, "hardware", None))
         if leds is not None:
             text += _sse("leds", leds)
         return self._send(feed, text)
 
     def _forward(self, event: Any, feeds: list[Feed], burst_over: bool) -> None:
-        text = _sse("game", {"kind": event.kind, "data": event.data, "seq": event.seq}, event.seq)
-        if burst_over and event.snapshot is not None:  # one state after a burst is enough
-            text += _sse("state", state_json(self.companion, event.snapshot), event.snapshot.seq)
-        data = text.encode()
+        """The event and (after a burst) the new state, drawn once per seat among the open streams:
+        each phone is sent what its seat may see, a phone joined to none the shared table."""
+        rendered: dict[str | None, bytes] = {}
         for feed in feeds:
-            if self._send(feed, data):
+            if feed.seat not in rendered:
+                rendered[feed.seat] = self._render(event, burst_over, feed.seat)
+        for feed in feeds:
+            if self._send(feed, rendered[feed.seat]):
                 feed.sent += 1
                 if feed.limit is not None and feed.sent >= feed.limit:
                     self._end(feed)
+
+    def _render(self, event: Any, burst_over: bool, seat: str | None) -> bytes:
+        data, snap = event.data, event.snapshot
+        if isinstance(data.get("action"), str) and snap is not None and snap.state is not None:
+            data = {**data, "action": snap.game.said(snap.state, data["action"], seat)}  # a closed fist stays shut
+        text = _sse("game", {"kind": event.kind, "data": data, "seq": event.seq}, event.seq)
+        if burst_over and snap is not None:  # one state after a burst is enough
+            text += _sse("state", state_json(self.companion, snap, seat), snap.seq)
+        return text.encode()
 
     # ------------------------------------------------------------------ camera
     def _run_camera(self) -> None:
@@ -458,7 +473,8 @@ def _count(name: str) -> int | None:
 def events() -> Any:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     try:
-        feed = hub_of(app).open("events", request.remote_addr or "unknown", _count("limit"))
+        feed = hub_of(app).open("events", request.remote_addr or "unknown", _count("limit"),
+                                seat=current_seat())
     except StreamsBusy as exc:
         return busy_response(exc)
     return stream_response(feed, EVENTS_HEAD, "text/event-stream",

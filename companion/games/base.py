@@ -484,6 +484,29 @@ class Game(ABC, Generic[StateT, ActionT]):
         may know (which blocks are live) leaves it out. The store keeps the whole saved state."""
         return dict(saved)
 
+    def seats(self, state: StateT) -> tuple[str, ...]:
+        """The seats a phone may join to see that seat's own view (:meth:`view` with ``seat``). A game
+        whose declaration has per-seat secrets has one per player: by default the ``seat`` of each of
+        the view's ``players``. Any other game has none, and every phone sees the shared view."""
+        if self.declaration.information != "per-seat":
+            return ()
+        players = self.view(state).get("players")
+        return tuple(str(p["seat"]) for p in players or () if isinstance(p, Mapping) and p.get("seat"))
+
+    def actor(self, state: StateT, action: ActionT) -> str | None:
+        """The seat whose phone may enter ``action`` (a closed fist is its owner's to commit), or None:
+        anyone at the table may enter it (a reveal both sides wait for). By default the player to move
+        (the view's ``active``), since one player acts at a time; a game with simultaneous input says
+        whose each commitment is."""
+        active = self.view(state).get("active")
+        return active if isinstance(active, str) else None
+
+    def said(self, state: StateT, action: str, seat: str | None) -> str:
+        """An action's text as ``seat`` may read it (None: the shared table), in the event a phone is
+        sent once it is made; ``state`` is the state after it. By default the text itself: it names
+        nothing secret. A game whose actions carry a secret (the markers in a closed fist) says less."""
+        return action
+
     def picks(self, state: StateT) -> dict[str, str]:
         """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
         action that names exactly one piece of the layout (a word of its text), the usual way a pick

@@ -20,11 +20,11 @@ from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome,
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.desert_survivors import layout as boards
 from companion.games.desert_survivors import rules, table
-from companion.games.desert_survivors.actions import Action, Correct
+from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
-from companion.games.desert_survivors.pieces import COLOURS, ROUNDS, groups_for, is_disc, is_x
+from companion.games.desert_survivors.pieces import COLOURS, ROUNDS, colour_of, groups_for, is_disc, is_x
 from companion.games.desert_survivors.state import MAX_NAME, DesertState
-from companion.games.desert_survivors.view import Score, view
+from companion.games.desert_survivors.view import Score, said, view
 
 # the view's phases (the rules' "setup", the discs being placed, is "placing": the pages' setup is the Setup page)
 PHASES = {"placing": "Placing the discs", "move": "Movement and search for food", "eat": "Eating and fighting"}
@@ -229,6 +229,28 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
             if words[0] == "swap" and words[1] == where:
                 out[words[2]] = (Choice((str(action),), f"changes places with the piece on {words[2]}"),)
         return out
+
+    def actor(self, state: DesertState, action: Action) -> str | None:
+        """Whose phone enters ``action``: a commit is its side's (each fist is closed on its owner's
+        phone), food is placed by the owner of the card, given, passed or a turn ended by the seat it
+        names; the show is nobody's (the rules open both fists once both are closed); any other
+        action is the player to move's."""
+        if isinstance(action, (Commit, End, Give, Pass)):
+            return action.seat
+        if isinstance(action, Feed):
+            return state.seats[state.seat_of(action.disc)] if colour_of(action.disc) in state.groups else None
+        return None if isinstance(action, (Show, Correct)) else state.active
+
+    def forced_action(self, state: DesertState) -> Action | None:
+        """Both fists closed: they open at once (the show), so neither side waits on the other's
+        phone and neither learns the other's markers before its own are in."""
+        fight = state.fight
+        return Show() if fight is not None and None not in fight.commits else None
+
+    def said(self, state: DesertState, action: str, seat: str | None) -> str:
+        """An action as ``seat`` reads it in the event sent to its phone: another seat's commit without
+        its markers, another seat's placement without the disc's number, a correction without its list."""
+        return said(state, action, seat)
 
     def secrets_changed(self, state: DesertState, seat: str | None, seed: int = 0) -> DesertState:
         return _secrets_changed(state, seat, seed)

@@ -49,6 +49,11 @@ def _said(state: DesertState, text: str, seat: int | None) -> str:
     return text
 
 
+def said(state: DesertState, text: str, seat: str | None) -> str:
+    """A logged action as the seat named ``seat`` (None: the shared table) may read it."""
+    return _said(state, text, state.seats.index(seat) if seat in state.seats else None)
+
+
 def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
     """Everything ``seat`` may see (None: the public table)."""
     me = state.seats.index(seat) if seat in state.seats else None

@@ -1,0 +1,160 @@
+"""Seats: each player's phone joins its seat with a short code and is shown that seat's secrets only.
+
+Three friends play desert survivors: natural and green fight, red looks on from its own seat, and
+the television at the end of the table is joined to no seat. Each fist is closed on its owner's
+phone; nobody learns a side's markers until both are in, and then both open at once. A game
+without seats (The FOG) is played exactly as before.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from companion.games import get_game
+from companion.games.desert_survivors.pieces import size
+from companion.games.desert_survivors.rules import apply, new_game
+from companion.run import Companion
+from tests.tables import sim_config
+from web_ui import create_app
+
+PIN = "4711"
+
+
+def send(client: Any, method: str, path: str, body: Any = None, **headers: str) -> Any:
+    return client.open(path, method=method, data=None if body is None else json.dumps(body),
+                       content_type="application/json", headers=headers)
+
+
+def a_fight_about_to_begin() -> Any:
+    """The 3-player beginner's desert in the eating phase: natural's hungry 5 next to green's 6."""
+    s = new_game(3)
+    at = {"B3": "natural-5", "B4": "green-6", "H2": "red-1"}
+    food = {c: 0 if c == "natural-1" else size(c) for c in s.food}
+    return replace(s, board=MappingProxyType(at), face_up=frozenset(at.values()), food=MappingProxyType(food),
+                   spare=(0, 0, 0), phase="eat", turn=0)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[Companion, Any]]:
+    companion = Companion(sim_config(tmp_path, **{"game.name": "desert-survivors"}), out=io.StringIO())
+    app = create_app(companion, {"PIN": PIN, "DATA_DIR": str(tmp_path)})
+    session = companion.session
+    session.start(a_fight_about_to_begin(), verify=False, game=get_game("desert-survivors"))
+    session.camera_lost("unplugged")  # everything here is entered on the phones
+    yield companion, app
+    companion.stop()
+
+
+def sent_state(text: str) -> Any:
+    """The state an event stream sent in ``text`` (``event: state``)."""
+    return json.loads(text.split("event: state\ndata: ", 1)[1].split("\n", 1)[0])
+
+
+def join(app: Any, code: str) -> Any:
+    phone = app.test_client()
+    res = send(phone, "POST", "/api/seats/join", {"code": code})
+    assert res.status_code == 200, res.get_json()
+    return phone
+
+
+def test_every_phone_sees_its_own_seat_and_nobody_sees_a_fist_before_both_are_closed(table):
+    companion, app = table
+    tv = app.test_client()
+    tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+    listed = tv.get("/api/seats").get_json()
+    assert [s["seat"] for s in listed["seats"]] == ["natural", "green", "red"] and listed["codes_shown"]
+    codes = {s["seat"]: s["code"] for s in listed["seats"]}
+    assert len(set(codes.values())) == 3 and all(len(c) == 6 for c in codes.values())
+    stranger = app.test_client()  # a phone that gave no PIN is not shown the codes
+    assert {s["code"] for s in stranger.get("/api/seats").get_json()["seats"]} == {None}
+
+    # a wrong code joins nothing; each player types theirs (in lower case, with a space: still theirs)
+    assert send(app.test_client(), "POST", "/api/seats/join", {"code": "AAAAAA"}).status_code == 400
+    phones = {seat: join(app, code[:3].lower() + " " + code[3:]) for seat, code in codes.items()}
+    for seat, phone in phones.items():
+        state = phone.get("/api/state").get_json()
+        assert state["seat"] == seat and state["markers"] == 7
+    assert "markers" not in tv.get("/api/state").get_json() and tv.get("/api/state").get_json()["seat"] is None
+
+    # natural attacks; each side's phone offers its own fist, and only its own
+    assert send(phones["natural"], "POST", "/api/act", {"action": "attack B3 B4"}).status_code == 200
+    offered = {seat: phone.get("/api/seats/choices").get_json()["choices"] for seat, phone in phones.items()}
+    assert offered["natural"] == [f"commit natural {n}" for n in range(8)]
+    assert offered["green"] == [f"commit green {n}" for n in range(8)] and offered["red"] == []
+    refused = send(phones["green"], "POST", "/api/seats/act", {"action": "commit natural 0"})
+    assert refused.status_code == 409 and "natural" in refused.get_json()["error"]
+    refused = send(phones["green"], "POST", "/api/act", {"action": "commit natural 0"})
+    assert refused.status_code == 409, "a joined phone enters no other seat's action by the other door"
+    assert send(tv, "POST", "/api/seats/act", {"action": "commit natural 2"}).status_code == 409  # no seat
+
+    # natural closes its fist on 2: only natural's phone knows the 2
+    res = send(phones["natural"], "POST", "/api/seats/act", {"action": "commit natural 2"})
+    assert res.status_code == 200 and res.get_json()["state"]["fight"]["mine"] == 2
+    for who, client in [*phones.items(), ("tv", tv)]:
+        seen = client.get("/api/state").get_json()
+        assert seen["fight"]["committed"] == {"natural": True, "green": False}, who
+        assert (seen["fight"]["mine"] == 2) == (who == "natural"), who
+        if who != "natural":
+            assert "commit natural 2" not in json.dumps(seen), who
+    assert phones["natural"].get("/api/seats/choices").get_json()["choices"] == []  # one fist each
+
+    # green closes its fist on 2 as well: both open at once, the tie goes to the attacker
+    res = send(phones["green"], "POST", "/api/seats/act", {"action": "commit green 2"})
+    assert res.status_code == 200
+    for who, client in [*phones.items(), ("tv", tv)]:
+        seen = client.get("/api/state").get_json()
+        assert seen["fight"] is None and seen["last_fight"]["markers"] == [2, 2], who
+        assert seen["last_fight"]["winner"] == "natural-5", who
+    assert companion.session.state.history[-3:] == ("commit natural 2", "commit green 2", "show")
+
+
+def test_a_seat_s_view_reaches_only_its_phone_on_the_event_stream(table):
+    companion, app = table
+    tv = app.test_client()
+    tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+    codes = {s["seat"]: s["code"] for s in tv.get("/api/seats").get_json()["seats"]}
+    green = join(app, codes["green"])
+    companion.session.act("attack B3 B4")
+    # a phone that keeps its code (localStorage) and sends it is its seat even without the cookie
+    streams = {"natural": app.test_client().get("/events?limit=1", headers={"X-Fog-Seat": codes["natural"]},
+                                                buffered=False),
+               "green": green.get("/events?limit=1", buffered=False),
+               "tv": app.test_client().get("/events?limit=1", buffered=False)}
+    chunks = {who: iter(res.response) for who, res in streams.items()}
+    for who, chunk in chunks.items():
+        next(chunk)  # the stream's head
+        greeting = sent_state(next(chunk).decode())
+        assert greeting["seat"] == (None if who == "tv" else who) and greeting["fight"]["mine"] is None, who
+    companion.session.act("commit natural 3")  # natural's fist, closed on natural's phone
+    for who, chunk in chunks.items():
+        sent = b"".join(chunk).decode()  # the event and the state after it, then the stream ends (limit=1)
+        assert ('"action":"commit natural 3"' in sent) == (who == "natural"), who
+        assert '"action":"commit natural"' in sent or who == "natural", who
+        state = sent_state(sent)
+        assert state["fight"]["mine"] == (3 if who == "natural" else None), who
+    for res in streams.values():
+        res.close()
+
+
+def test_a_game_without_seats_has_none_to_join_and_every_phone_sees_the_whole_table(tmp_path: Path):
+    companion = Companion(sim_config(tmp_path, **{"game.name": "fog"}), out=io.StringIO())
+    app = create_app(companion, {"DATA_DIR": str(tmp_path)})
+    try:
+        players = [{} for _ in range(3)]
+        assert send(app.test_client(), "POST", "/api/games", {"game": "fog", "players": players, "seed": 5}
+                    ).status_code == 200
+        phone = app.test_client()
+        assert phone.get("/api/seats").get_json()["seats"] == []
+        res = send(phone, "POST", "/api/seats/join", {"code": "ABCDEF"})
+        assert res.status_code == 409 and "no seats" in res.get_json()["error"]
+        assert phone.get("/api/state").get_json()["seat"] is None
+    finally:
+        companion.stop()

@@ -1,0 +1,224 @@
+"""Seats: a phone joins one player's seat and from then on is sent that seat's own view.
+
+A game whose declaration has per-seat secrets (a closed fist, one's own face-down pieces) has a
+seat per player (:meth:`~companion.games.base.Game.seats`). The Setup and Board pages show a short
+code per seat; a player types it on their phone (``POST /api/seats/join``) and the phone keeps the
+seat: in the panel's signed cookie, and the page keeps the code in ``localStorage`` and sends it
+again as ``X-Fog-Seat`` (so a restart of the companion, which forgets cookies, forgets no seat).
+From then on ``/api/state``, every answer that carries the state, and ``/events`` give that phone
+``view(state, seat)``; a phone joined to no seat gets the shared view (``seat`` None), and no
+client is ever given another seat's view.
+
+Why codes and not a seat picked from a list: a phone that could simply pick any seat could read
+another player's secrets by picking theirs. A code is shown where the players see it (and, with a
+panel PIN, only to a client that gave the PIN), so joining takes being at the table. The codes are
+drawn from a key kept in the data directory and the game's id: a new game has new codes, and the
+same game keeps its codes across restarts.
+
+Secret simultaneous input: ``GET /api/seats/choices`` lists the legal actions this phone's seat
+may enter (:meth:`~companion.games.base.Game.actor`), and ``POST /api/seats/act`` enters one, only
+for the seat joined. A commitment is seen by nobody else until the rules reveal it (the game's
+view and :meth:`~companion.games.base.Game.said` keep it from every other seat).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, request, session
+
+from companion.errors import FogCompanionError
+from web_ui import security
+from web_ui.model import state_json
+
+bp = Blueprint("seats", __name__, url_prefix="/api/seats")
+
+ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a screen and typed on a phone
+CODE_LENGTH = 6
+KEY_FILE = "seat-key"
+HEADER = "X-Fog-Seat"
+
+
+class SeatError(FogCompanionError):
+    """A seat request the table refuses (no seats in this game, another seat's action)."""
+
+    kind = "seat"
+
+
+def _companion() -> Any:
+    return current_app.extensions["companion"]
+
+
+def _key() -> bytes:
+    """The key the codes are drawn from: kept in the data directory (made once), else the app's."""
+    app = current_app
+    key = app.extensions.get("seat_key")
+    if key is not None:
+        return key
+    folder = app.config.get("DATA_DIR")
+    key = app.config["SECRET_KEY"] if isinstance(app.config["SECRET_KEY"], bytes) else \
+        str(app.config["SECRET_KEY"]).encode()
+    if folder:
+        path = Path(folder) / KEY_FILE
+        try:
+            key = path.read_bytes()
+            if len(key) < 16:
+                raise OSError("too short")
+        except OSError:
+            key = os.urandom(32)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(key)
+                path.chmod(0o600)
+            except OSError:  # a read-only or full disk: the codes last until the panel restarts
+                pass
+    app.extensions["seat_key"] = key
+    return key
+
+
+def code_for(game_id: str, seat: str) -> str:
+    """The short code a phone enters to join ``seat`` of the game ``game_id``."""
+    digest = hmac.new(_key(), f"{game_id}\n{seat}".encode(), hashlib.sha256).digest()
+    return "".join(ALPHABET[b % len(ALPHABET)] for b in digest[:CODE_LENGTH])
+
+
+def _table() -> tuple[Any, str | None, tuple[str, ...]]:
+    """The running game's snapshot, id and seats (no seats when no game runs or it has none)."""
+    snap = _companion().session.snapshot()
+    if snap.state is None or snap.game_id is None:
+        return snap, None, ()
+    return snap, snap.game_id, tuple(snap.game.seats(snap.state))
+
+
+def _normal(code: str) -> str:
+    return "".join(code.split()).upper()
+
+
+def seat_of_code(code: str) -> str | None:
+    """The seat of the running game a code joins, or None."""
+    _, game_id, seats = _table()
+    typed = _normal(code)
+    return next((s for s in seats if game_id and hmac.compare_digest(code_for(game_id, s), typed)), None)
+
+
+def current_seat() -> str | None:
+    """The seat this request's phone has joined in the running game (None: the shared view)."""
+    _, game_id, seats = _table()
+    if not seats:
+        return None
+    kept = session.get("seat")
+    if isinstance(kept, dict) and kept.get("game") == game_id and kept.get("seat") in seats:
+        return str(kept["seat"])
+    header = request.headers.get(HEADER)
+    return seat_of_code(header[:40]) if header else None
+
+
+def check_actor(action: str) -> None:
+    """Refuse an action a phone joined to one seat enters for another seat (a fist is its owner's)."""
+    seat = current_seat()
+    if seat is None:
+        return
+    snap = _companion().session.snapshot()
+    try:
+        parsed = snap.game.parse_action(action)
+    except FogCompanionError:
+        return  # the session names what does not parse
+    whose = snap.game.actor(snap.state, parsed)
+    if whose is not None and whose != seat:
+        raise SeatError(f"this phone is {seat}'s seat: {whose} enters that on their own phone")
+
+
+def _codes_shown() -> bool:
+    """With a panel PIN the codes are shown only to a client that gave it (the table's own screen)."""
+    return not security.pin_required() or security.unlocked()
+
+
+def _body_code() -> str:
+    data = request.get_json(silent=True)
+    code = data.get("code") if isinstance(data, dict) else None
+    if not isinstance(code, str) or not 0 < len(code) <= 40:
+        abort(400, description="'code' must be the seat's code as the Setup or Board page shows it")
+    return code
+
+
+# ---------------------------------------------------------------------------------------- routes
+@bp.get("")
+def list_seats() -> Any:
+    """The running game's seats, this phone's seat, and each seat's code when this client may see them."""
+    snap, game_id, seats = _table()
+    players = {str(p.get("seat")): p for p in (snap.game.view(snap.state).get("players") or ())
+               if isinstance(p, dict)} if seats else {}
+    shown = _codes_shown()
+    return jsonify(game=game_id, seat=current_seat(), codes_shown=shown,
+                   seats=[{"seat": s, "name": players.get(s, {}).get("name") or s,
+                           "code": code_for(str(game_id), s) if shown else None} for s in seats])
+
+
+@bp.post("/join")
+@security.changes("play")
+def join() -> Any:
+    """This phone joins the seat whose code it sends (a wrong code joins nothing and says so)."""
+    code = _body_code()
+    _, game_id, seats = _table()
+    if not seats:
+        raise SeatError("this game has no seats to join: every phone sees the whole table")
+    seat = seat_of_code(code)
+    if seat is None:
+        abort(400, description="no seat of this game has that code: type it as the Setup or Board page shows it")
+    session["seat"] = {"game": game_id, "seat": seat}
+    session.permanent = True
+    return jsonify(ok=True, seat=seat, code=code_for(str(game_id), seat),
+                   state=state_json(_companion(), seat=seat))
+
+
+@bp.post("/leave")
+@security.changes("play")
+def leave() -> Any:
+    """This phone leaves its seat and sees the shared table again."""
+    session.pop("seat", None)
+    return jsonify(ok=True, seat=None, state=state_json(_companion()))
+
+
+@bp.get("/choices")
+def choices() -> Any:
+    """The legal actions this phone's seat may enter now (a fight's markers: one per count held)."""
+    seat = current_seat()
+    snap = _companion().session.snapshot()
+    if seat is None or snap.state is None:
+        return jsonify(seat=seat, choices=[])
+    acts = [str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat]
+    return jsonify(seat=seat, choices=acts)
+
+
+def _act_kind() -> str:
+    """A correction is guarded however it comes; a seat's own choices are play."""
+    data = request.get_json(silent=True)
+    text = data.get("action") if isinstance(data, dict) else None
+    return security.action_kind(_companion().session.game, text) if isinstance(text, str) else "play"
+
+
+@bp.post("/act")
+@security.changes(_act_kind)
+def act() -> Any:
+    """Enter an action of this phone's seat (its closed fist): refused for a phone joined to no seat
+    or for an action that is another seat's; the answer carries this seat's view only."""
+    seat = current_seat()
+    if seat is None:
+        raise SeatError("join your seat first: this phone is not joined to a seat of this game")
+    data = request.get_json(silent=True)
+    text = data.get("action") if isinstance(data, dict) else None
+    if not isinstance(text, str) or not 0 < len(text) <= 400:
+        abort(400, description="'action' must be one of the actions /api/seats/choices offers")
+    snap = _companion().session.snapshot()
+    if snap.state is None:
+        raise SeatError("no game is running: start one on the setup page")
+    offered = {str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat}
+    typed = text.strip()
+    if typed not in offered:
+        raise SeatError(f"{typed[:60]!r} is not one of {seat}'s choices now")
+    _companion().session.act(typed)
+    return jsonify(ok=True, seat=seat, state=state_json(_companion(), seat=seat))
