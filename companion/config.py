@@ -142,6 +142,11 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("end_turn", int, 17, "the end-turn button", check=_pin_problem),
         Key("undo", int, 27, "the undo button", check=_pin_problem),
         Key("confirm", int, 22, "the confirm button", check=_pin_problem),
+        Key("turn_action", int, 0, "a button that takes one of the game's turn actions, the one `turn_action_word` "
+            "names (0: none)", check=_pin_problem),
+        Key("turn_action_word", str, "roll", "the first word of the turn action that button takes, as the game "
+            "declares its turn actions (`roll`: the island battle's roll when the players press Roll)",
+            check=lambda v: None if v.isalpha() and v.islower() else "one word in small letters, such as roll"),
         Key("buzzer", int, 23, "the buzzer", check=_pin_problem),
         Key("bounce_ms", int, 50, "debounce time of the buttons", low=0, high=1000),
     )),

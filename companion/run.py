@@ -116,6 +116,7 @@ class Companion:
             self.say(message)
         self.hardware.on_button("end_turn", lambda: self._safely(lambda: self.session.end_turn("button")))
         self.hardware.on_button("undo", lambda: self._safely(self.session.undo))
+        self.hardware.on_button("turn_action", lambda: self._safely(self.turn_action))
         self.hardware.on_timer_expired = lambda key: self._safely(lambda: self.session.timer_expired(key))
         self.subscription = self.session.bus.subscribe(self._on_event)
         self.reconciler = Reconciler(self._read_picture)
@@ -131,6 +132,18 @@ class Companion:
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    def turn_action(self) -> None:
+        """The turn-action button: the turn action the game offers now whose first word the config
+        names (``roll``), as the panel's button for it would take it; any game, no game named here."""
+        from companion.errors import SessionError
+
+        word, state = self.config["buttons"]["turn_action_word"], self.session.state
+        offered = [t["action"] for t in (self.game.view(state).get("turn_actions") or []) if state is not None
+                   and str(t.get("action", "")).split()[:1] == [word]]
+        if not offered:
+            raise SessionError(f"the {word} button: no {word} is open now")
+        self.session.act(offered[0])
 
     def _safely(self, fn: Callable[[], Any]) -> None:
         try:
@@ -215,7 +228,7 @@ class Companion:
     def start(self, panel: bool = False) -> None:
         from vision.live import LiveCamera
         from vision.sources import open_source
-        from vision.stabilise import Stabiliser
+        from vision.facing import FacingStabiliser as Stabiliser
 
         cam = self.config["camera"]
         placement = self.session.expected() if self.session.state is not None else {}

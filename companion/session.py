@@ -246,6 +246,7 @@ class Session(PicturePath, WayOut):
                                    "the camera has not checked the setup yet")
             if not force:
                 self._must_agree()
+            action = self.game.complete_action(self.state, action)  # a button's short form ("roll") in full, logged so
             asked, before = self.status.copy(), self.state
             self.status.decision, self.status.question = [], None  # (a turn timer) a reading of the old turn
             try:

@@ -1,4 +1,4 @@
-"""Buttons (end turn, undo, confirm) and a buzzer through gpiozero devices.
+"""Buttons (end turn, undo, confirm, a turn action) and a buzzer through gpiozero devices.
 
 The pin factory is injected per object (``pin_factory=None`` lets gpiozero choose, honouring
 ``GPIOZERO_PIN_FACTORY``); tests pass ``gpiozero.pins.mock.MockFactory()`` and press buttons with
@@ -21,6 +21,8 @@ class ControlsConfig:
     end_turn: int = 17
     undo: int = 27
     confirm: int = 22
+    turn_action: int = 0                # takes the game's turn action that turn_action_word names
+    turn_action_word: str = "roll"
     buzzer: int = 23
     bounce_ms: int = 50
 
@@ -54,14 +56,14 @@ class Controls:
         self.factory = factory
         bounce = self.config.bounce_ms / 1000 if self.config.bounce_ms else None
         self.buttons: dict[str, Any] = {}
-        for name in ("end_turn", "undo", "confirm"):
+        for name in ("end_turn", "undo", "confirm", "turn_action"):
             pin = getattr(self.config, name)
             if pin:
                 self.buttons[name] = button(pin, pull_up=True, bounce_time=bounce, pin_factory=factory)
         self.buzzer = buzzer(self.config.buzzer, pin_factory=factory) if self.config.buzzer else None
 
     def on(self, name: str, callback: Callable[[], None]) -> None:
-        """Call ``callback`` when the button ``name`` (end_turn, undo, confirm) is pressed."""
+        """Call ``callback`` when the button ``name`` (end_turn, undo, confirm, turn_action) is pressed."""
         if name in self.buttons:
             self.buttons[name].when_pressed = lambda *_: callback()
 

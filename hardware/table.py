@@ -68,7 +68,7 @@ class TableHardware:
 
     # ------------------------------------------------------------------ input
     def on_button(self, name: str, handler: Callable[[], None]) -> None:
-        """``end_turn``, ``undo`` or ``confirm``."""
+        """``end_turn``, ``undo``, ``confirm`` or ``turn_action``."""
         self.controls.on(name, handler)
 
     # ------------------------------------------------------------------ output

@@ -104,10 +104,54 @@ def test_the_companion_rolls_at_each_turn_the_same_roll_in_a_replay():
     assert GAME.forced_action(GAME.from_json(GAME.to_json(state))) == roll  # replayed: the same face
     rolled = GAME.apply(state, roll)
     assert GAME.forced_action(rolled) is None  # the roll waits to be used
-    # a die at the table: the companion leaves the roll to the players, offered as a turn action
+    face = rolled.roll
+    assert GAME.view(rolled)["rolled"] == f"Red rolled {face}"  # the Board page's Die, in words
+    assert GAME.led_scene(rolled).count("counter") is not None and GAME.led_scene(rolled).count("counter").value == face
+    # the roll left to the players: nothing rolls by itself, a Roll button is offered, and pressed it rolls
     table_die = armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table")))
-    assert GAME.forced_action(table_die) is None
-    assert "roll red 4" in [t["action"] for t in GAME.view(table_die)["turn_actions"]]
+    assert GAME.forced_action(table_die) is None and GAME.view(table_die)["rolled"] == "Red to roll"
+    assert GAME.view(table_die)["turn_actions"][0] == {"action": "roll red", "label": "Roll"}
+    pressed = GAME.complete_action(table_die, "roll red")
+    assert pressed.startswith("roll red ") and pressed == GAME.complete_action(GAME.from_json(GAME.to_json(table_die)),
+                                                                               "roll")
+    assert GAME.complete_action(GAME.apply(table_die, pressed), "roll red") == "roll red"  # nothing to complete now
+    zero = GAME.apply(table_die, "roll red 0")  # a 0: all five LEDs dim, and the words say what it gives
+    assert GAME.led_scene(zero).lights("counter") and GAME.led_scene(zero).count("counter") is None
+    assert GAME.view(zero)["rolled"].startswith("Red rolled 0: a reinforcement, the pad or a turn")
+
+
+def test_the_table_s_turn_action_button_rolls_and_a_replay_rolls_the_same(tmp_path: Path):
+    """A button wired as the turn-action button, bound to ``roll`` in the config, presses the Board
+    page's Roll: the companion rolls, the log holds the face, and the game read back from the log
+    alone has rolled the same."""
+    from gpiozero.pins.mock import MockFactory
+
+    pins = MockFactory()
+    companion = Companion(sim_config(tmp_path, **{"game.name": "island-battle", "buttons.turn_action": 24}),
+                          out=io.StringIO(), pin_factory=pins)
+    try:
+        client = create_app(companion, {"DATA_DIR": str(tmp_path)}).test_client()
+        made = client.post("/api/games", json={"game": "island-battle", "players": [{}, {}], "seed": 5,
+                                               "options": "die=table"})
+        assert made.status_code == 200, made.get_json()
+        session = companion.session
+        session.on_stable_change(session.expected())
+        session.camera_lost("unplugged")  # the setup and the play from the panel
+        ready = armies_down(blocks_down(GAME.new_game(2, seed=5, options="die=table")))
+        for action in ready.history:
+            session.act(action)
+        assert session.state.stage == "roll" and session.state.roll is None
+        pins.pin(24).drive_low()
+        pins.pin(24).drive_high()
+        rolled = session.state.history[-1]
+        assert rolled.startswith("roll red ") and session.replayed() == session.state
+        assert client.get("/api/state").get_json()["rolled"].startswith(f"Red rolled {rolled[-1]}")
+        pins.pin(24).drive_low()  # pressed again before the roll is used: said, nothing changes
+        pins.pin(24).drive_high()
+        assert session.state.history[-1] == rolled
+        assert "no roll is open now" in companion.out.getvalue()
+    finally:
+        companion.stop()
 
 
 def test_a_move_is_read_from_where_the_character_stands_and_a_victim_left_standing_is_no_disagreement():
@@ -203,3 +247,20 @@ def test_the_same_table_with_other_blocks_live_looks_the_same_to_everyone():
         other = GAME.secrets_changed(state, None, seed)
         assert len(other.live) == 6 and GAME.from_json(GAME.to_json(other)) == other
         assert GAME.view(other) == GAME.view(state) and GAME.view(other, "red") == GAME.view(state, "red")
+
+
+def test_a_blast_is_said_in_words_and_flashes_on_the_leds_only_once_a_live_block_goes_off():
+    from tests.test_island_battle_rules import table
+
+    state = table(red_s1="E3 N", red_s2="D6 N", blue_s1="F4 S", blue_s2="G5 S", blocks="E5:live")
+    calm = GAME.led_scene(state).lights("status")
+    assert GAME.view(state)["blast"] == "" and all(light.effect == "steady" for light in calm)  # nothing told before
+    blasted = GAME.apply(state, "shoot red-s1 E5")
+    assert GAME.view(blasted)["blast"] == "Block 1 was live: blue soldier 1, red soldier 2 blown off the island"
+    assert set(GAME.taken_off(blasted)) >= {"blue-s1", "red-s2", "block-1"}  # the players lift them off
+    flashing = [i for i, light in enumerate(GAME.led_scene(blasted).lights("status")) if light.effect == "blink"]
+    assert flashing == [1, 10]  # red's second character and blue's first, in the order of the strip
+    assert GAME.from_json(GAME.to_json(blasted)) == blasted
+    rolled = GAME.apply(blasted, "roll red 2")  # the next action: the LEDs calm, the words stay till the next blast
+    assert all(light.effect == "steady" for light in GAME.led_scene(rolled).lights("status"))
+    assert GAME.view(rolled)["blast"] == GAME.view(blasted)["blast"]

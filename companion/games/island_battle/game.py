@@ -22,26 +22,31 @@ from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, 
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import rules, table
-from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, End, Remove, Roll, Shoot, Spare,
-                                                   Turn)
+from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Remove, Roll, Shoot,
+                                                   Slide, Spare, Turn)
 from companion.games.island_battle.board import BLOCK_BOX, box_of, pad_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, characters, \
     opponent, owner
 from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
 
 ALERT = (255, 0, 0)
+BLAST = (255, 110, 0)
 DIE = (240, 240, 240)
 LABELS = {"turn": "whose turn, who is next", "status": "each player's ten characters (bright: on the island, "
-          "dim: on the pad or still to place, dark: lost)", "counter": "the roll waiting to be used", "timer": ""}
+          "dim: on the pad or still to place, dark: lost, flashing orange: blown off by the blast just now)",
+          "counter": "the roll waiting to be used, a lit LED per pip (all five dim: a 0)", "timer": ""}
+TURN_OVER = (End, Slide, Remove, Spare, Deploy)  # the last of these in the log closed the turn before this one
 PHASES = {"blocks": "blocks", "deploy": "deploy"}
 
 
-OPTIONS_HELP = "start=blue (blue plays first and places the first block), die=table (a die thrown at the table)"
+OPTIONS_HELP = ("start=blue (blue plays first and places the first block), die=table (the roll waits for a player "
+                "to press Roll)")
 OPTION_SWITCHES: list[dict[str, Any]] = [
     {"token": "start", "label": "Blue plays first", "kind": "flag", "value": "blue",
      "help": "Agreed or rolled for at the table: the first player also places the first block."},
-    {"token": "die", "label": "A die at the table", "kind": "flag", "value": "table",
-     "help": "The players throw a die and enter the roll; without it the companion rolls at each turn."}]
+    {"token": "die", "label": "Roll when a player presses Roll", "kind": "flag", "value": "table",
+     "help": "The companion rolls when a player presses Roll on the Board page or the table's button; without it "
+             "the companion rolls at the start of each turn."}]
 _CHOICES = {"start": PLAYERS, "die": DICE}
 
 
@@ -105,6 +110,35 @@ def _log(state: IslandState) -> list[str]:
     return [table.said(rules.parse_action(text), _called(state)) for text in state.history]
 
 
+def _rolled(state: IslandState) -> str:
+    """This turn's rolls in words ("Ada rolled 0, then 3"), or who is to roll; "" before play."""
+    faces: list[int] = []
+    for text in reversed(state.history):
+        action = rules.parse_action(text)
+        if isinstance(action, TURN_OVER):
+            break
+        if isinstance(action, Roll):
+            faces.insert(0, action.face)
+    who = state.name_of(state.player)
+    who = who[:1].upper() + who[1:]  # a sentence's first word
+    if faces:
+        zero = ": a reinforcement, the pad or a turn, then roll again" if state.stage == "options" else ""
+        return f"{who} rolled {', then '.join(str(f) for f in faces)}{zero}"
+    return f"{who} to roll" if state.stage == "roll" and rules.outcome(state) is None else ""
+
+
+def _blast(state: IslandState) -> str:
+    """The last blast in words: which live block went off (and the blocks it set off) and who it took."""
+    if not state.blast:
+        return ""
+    names = _called(state)
+    blocks = [table.piece_name(p) for p in state.blast if p in BLOCKS]
+    lost = [table.piece_name(p, names) for p in state.blast if p not in BLOCKS]
+    chain = f", setting off {' and '.join(blocks[1:])}" if blocks[1:] else ""
+    return (f"{blocks[0].capitalize()} was live{chain}: " +
+            (f"{', '.join(lost)} blown off the island" if lost else "nobody was near"))
+
+
 def _phase(state: IslandState) -> str:
     if rules.outcome(state) is not None:
         return "finished"
@@ -125,8 +159,9 @@ class IslandBattleGame(Game[IslandState, Action]):
         waiting to be used, each player's characters still in the game and the blocks still standing;
         the setup's two phases (blocks, then characters) come before play."""
         return GameType(self.name, self.title, self.players, chance="dice", information="from-everyone",
-                        counters=(Counter("roll", "Roll"), Counter("characters", "Characters left"),
-                                  Counter("blocks_standing", "Blocks standing")),
+                        counters=(Counter("rolled", "Die", phases=("playing",)),
+                                  Counter("characters", "Characters left"),
+                                  Counter("blocks_standing", "Blocks standing"), Counter("blast", "Last blast")),
                         phases=(Phase("blocks", "Placing blocks"), Phase("deploy", "Placing characters"),
                                 Phase("playing", "Playing")),
                         turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"))
@@ -215,6 +250,14 @@ class IslandBattleGame(Game[IslandState, Action]):
             return Roll(state.player, rules.companion_roll(state))
         return None
 
+    def complete_action(self, state: IslandState, text: str) -> str:
+        """``roll`` (the panel's Roll, the table's roll button) with the roll left to the players: the
+        companion's roll, drawn as :meth:`forced_action` draws it, so the log holds the face."""
+        words = text.split()
+        if words in (["roll"], ["roll", state.player]) and state.die == "table" and state.stage == "roll":
+            return str(Roll(state.player, rules.companion_roll(state)))
+        return text.strip()
+
     def end_turn_action(self, state: IslandState, reason: str) -> End | None:
         return End(state.player) if End(state.player) in rules.legal_actions(state) else None
 
@@ -237,28 +280,31 @@ class IslandBattleGame(Game[IslandState, Action]):
         off says what it was in ``revealed``), and not the seed the deal was drawn from."""
         ended = rules.outcome(state)
         legal = rules.legal_actions(state)
+        roll_button = state.die == "table" and any(isinstance(a, Roll) for a in legal)  # the companion rolls on it
         return {"phase": _phase(state), "stage": state.stage, "active": state.actor, "next": opponent(state.actor),
                 "players": [{"name": state.name_of(p), "colours": [p]} for p in PLAYERS],
                 "turn_order": [PLAYERS[(state.start + k) % 2] for k in range(2)],
                 "placement": {c: list(ps) for c, ps in table.expected(state).items()},
                 "owners": {c: owner(c) for c in ALL_CHARACTERS}, "facing": dict(state.facing),
                 "stacks": {}, "supplies": {}, "revealed": dict(state.revealed), "die": state.die,
-                "roll": state.roll, "chosen": state.chosen, "sliding": state.sliding,
+                "roll": state.roll, "rolled": _rolled(state), "blast": _blast(state), "chosen": state.chosen,
+                "sliding": state.sliding,
                 "pads": {p: LETTERS[state.pads[k] - 1] for k, p in enumerate(PLAYERS)},
                 "characters": {p: sum(state.where[c] != GONE for c in characters(p)) for p in PLAYERS},
                 "blocks_standing": len(state.blocks), "names": _names(state), "places": _places(state),
                 "history": list(state.history), "log": _log(state), "standing": Score(state).lines(),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": End(state.player) in legal,
-                "turn_actions": [{"action": str(a), "label": table.said(a, _called(state))} for a in legal
-                                 if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))
-                                 or (isinstance(a, Roll) and state.die == "table")]}
+                "turn_actions": ([{"action": f"roll {state.player}", "label": "Roll"}] if roll_button else [])
+                + [{"action": str(a), "label": table.said(a, _called(state))} for a in legal
+                   if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))]}
 
     def led_scene(self, state: IslandState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to act (a waiting question blinks) and, dim, the other; ``status``: each
         player's ten characters in their colour, bright on the island, dim on the pad or still to place,
         dark once lost (a player with a piece breaking a rule blinks red over theirs); ``counter``: the
-        roll waiting to be used, an LED per pip; the winner over the whole strip."""
+        roll waiting to be used, an LED per pip (all five dim after a 0); the characters a blast took with
+        the last action flash orange on ``status``; the winner over the whole strip."""
         rgb = boards.load().rgb
         ended = rules.outcome(state)
         if ended is not None and ended.winners:
@@ -266,14 +312,18 @@ class IslandBattleGame(Game[IslandState, Action]):
                             labels={k: "the winner" for k in LABELS})
         actor = Light(rgb[state.actor], "blink" if status.waiting else "pulse", 1.0, 0.3)
         bad = {owner(p) for p in status.offenders if p in state.where}
+        blown = set(state.blast) if state.blast_at == len(state.history) else set()
         lights: list[Light] = []
         for p in PLAYERS:
             for c in characters(p):
-                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light((0, 0, 0)) if state.where[c] == GONE
+                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light(BLAST, "blink", 4.0) if c in blown
+                              else Light((0, 0, 0)) if state.where[c] == GONE
                               else Light(rgb[p]) if state.where[c] not in (PAD, BOX) else Light(_dim(rgb[p])))
+        zero = state.stage == "options"
+        die: tuple[Light, ...] | Count = (Light(_dim(DIE)),) * 5 if zero else Count(state.roll or 0, 5, Light(DIE))
+        shown = "0" if zero else state.roll if state.roll is not None else "-"
         return LedScene({"turn": (actor, Light(_dim(rgb[opponent(state.actor)]))), "status": tuple(lights),
-                         "counter": Count(state.roll or 0, 5, Light(DIE))},
-                        labels={**LABELS, "counter": f"{LABELS['counter']}: {state.roll if state.roll is not None else '-'}"})
+                         "counter": die}, labels={**LABELS, "counter": f"{LABELS['counter']}: {shown}"})
 
 
 def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:

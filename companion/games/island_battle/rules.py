@@ -290,7 +290,12 @@ def apply(state: IslandState, action: Action | str) -> IslandState:
         after = _setup(state, action)
     else:
         after = _play(state, action)
-    return replace(after, history=state.history + (str(action),))
+    history = state.history + (str(action),)
+    fired = [b for b, what in after.revealed.items() if what == "live" and b not in state.revealed]
+    if fired:
+        lost = [c for c in sorted(after.where) if after.where[c] == GONE and state.where[c] != GONE]
+        return replace(after, history=history, blast=tuple(fired + lost), blast_at=len(history))
+    return replace(after, history=history)
 
 
 def _corrected(state: IslandState, action: Correct) -> IslandState:

@@ -64,6 +64,8 @@ class IslandState:
     size: int = SIZE
     names: tuple[str, ...] = ()  # the players' names in seat order (red, blue); empty: called by colour
     die: str = "companion"  # who rolls: the companion (a roll drawn from the seed) or a die at the table
+    blast: tuple[str, ...] = ()  # the last blast: the live blocks set off, then the characters they took
+    blast_at: int = 0  # how long the history was once that blast was over (the LEDs flash while it is the last)
 
     def name_of(self, player: str) -> str:
         """A player as the table calls them: their name, else their colour."""
@@ -124,7 +126,7 @@ def public(state: IslandState) -> dict[str, Any]:
             "pads": list(state.pads), "start": PLAYERS[state.start], "turn": PLAYERS[state.turn],
             "stage": state.stage, "roll": state.roll, "chosen": state.chosen, "sliding": state.sliding,
             "penalty": state.penalty, "history": list(state.history), "seed": state.seed,
-            "names": list(state.names), "die": state.die}
+            "names": list(state.names), "die": state.die, "blast": list(state.blast), "blast_at": state.blast_at}
 
 
 # ------------------------------------------------------------------------------------------ reading back
@@ -222,10 +224,16 @@ def from_json(data: Any) -> IslandState:
         raise _fail(f"'names' must be empty or {len(PLAYERS)} names of 1 to {MAX_NAME} characters")
     if die not in DICE:
         raise _fail(f"'die' must be {' or '.join(DICE)}")
+    blast, blast_at = data.get("blast", []), data.get("blast_at", 0)
+    if not isinstance(blast, list) or not all(p in BLOCKS and revealed.get(p) == "live" or
+                                              p in ALL_CHARACTERS and where[p] == GONE for p in blast):
+        raise _fail("'blast' must list live blocks set off and characters gone")
+    if isinstance(blast_at, bool) or not isinstance(blast_at, int) or not 0 <= blast_at <= len(history):
+        raise _fail("'blast_at' must be a place in the history")
     return IslandState(MappingProxyType(where), MappingProxyType(facing), MappingProxyType(places),
                        MappingProxyType(blocks), frozenset(live), MappingProxyType(revealed), (pads[0], pads[1]),
                        _player(data, "start"), _player(data, "turn"), str(stage), roll, chosen, sliding,
-                       str(penalty), tuple(history), seed, SIZE, tuple(names), str(die))
+                       str(penalty), tuple(history), seed, SIZE, tuple(names), str(die), tuple(blast), blast_at)
 
 
 def _check_setup_done(where: Mapping[str, str]) -> None:
