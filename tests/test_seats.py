@@ -156,5 +156,7 @@ def test_a_game_without_seats_has_none_to_join_and_every_phone_sees_the_whole_ta
         res = send(phone, "POST", "/api/seats/join", {"code": "ABCDEF"})
         assert res.status_code == 409 and "no seats" in res.get_json()["error"]
         assert phone.get("/api/state").get_json()["seat"] is None
+        page = phone.get("/").get_data(as_text=True)  # the Board page's seat card waits hidden, its script served
+        assert 'id="seat-card" hidden' in page and phone.get("/static/seats.js").status_code == 200
     finally:
         companion.stop()
