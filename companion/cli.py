@@ -65,7 +65,8 @@ def _new_game_args(p: argparse.ArgumentParser) -> None:
                    "(as the Setup page's Options question asks them; docs/state-format.md)")
     p.add_argument("--names", default="", help="comma-separated player names in seating order")
     p.add_argument("--board", default="standard", help="packaged board name or board file")
-    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.add_argument("--json", action="store_true", help="print the state as JSON (the whole saved state, a "
+                   "game's secrets included: 'act' and 'show' read it back)")
     p.add_argument("-o", "--output", help="write the state JSON to this file")
 
 

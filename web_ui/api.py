@@ -18,6 +18,7 @@ from companion.games import get_game, names, new_game
 from companion.store import NoSuchGameError, StoreError
 from web_ui import seats, security
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
+from web_ui.public import keeps_secrets, named_pieces, public_export
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -159,7 +160,8 @@ def get_targets() -> Any:
     state = _state_or_409()
     piece = request.args.get("piece", "")
     session = companion().session
-    if piece not in session.game.layout(state).pieces:
+    hidden = keeps_secrets(session.game) and piece not in named_pieces(session.game.view(state, seats.current_seat()))
+    if piece not in session.game.layout(state).pieces or hidden:  # a face-down piece: where it is is a secret
         abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
     targets = session.game.targets(state, piece)
     return jsonify(piece=piece, targets=[{"cell": c, "action": ways[0].actions[0],
@@ -228,9 +230,7 @@ def export_game(game_id: str) -> Any:
         data = companion().session.store.export(game_id)
     except NoSuchGameError:
         abort(404, description=f"no game {game_id!r}")
-    if isinstance(data.get("setup"), dict) and data.get("game") in names():  # what only the companion may know stays out
-        data["setup"] = get_game(data["game"]).public_json(data["setup"])
-    response = jsonify(data)
+    response = jsonify(public_export(data))  # what only the companion (or another seat) may know stays out
     if request.args.get("download"):
         response.headers["Content-Disposition"] = f'attachment; filename="fog-{game_id}.json"'
     return response

@@ -12,6 +12,7 @@ from typing import Any
 from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
 from companion.session import DamagedLogError, Snapshot, replay_log
+from web_ui.public import public_pieces, said_row
 
 
 def board_json(layout: Layout) -> dict[str, Any]:
@@ -54,7 +55,9 @@ def state_json(companion: Any, snap: Snapshot | None = None, seat: str | None = 
     if snap.state is None:
         out["phase"] = "setup"
         return out
-    out.update(snap.game.view(snap.state, seat))
+    view = snap.game.view(snap.state, seat)
+    out.update(view)
+    public_pieces(snap.game, snap.state, seat, out)  # a piece the view does not name is said in public words
     out["seat"] = seat
     phase = snap.game.declaration.phase(out.get("phase"))  # a phase of picks: the legal picks
     out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.picks(snap.state).items()]
@@ -127,7 +130,7 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
     return {**game.view(state), "game": game_id, "game_name": game.name, "step": step, "steps": steps,
             "damaged": damaged, "damage": damage,
             "event": None if step == 0 else {"seq": events[step - 1].seq, "kind": events[step - 1].kind,
-                                             "data": events[step - 1].data}}
+                                             "data": said_row(game, state, events[step - 1].data)}}
 
 
 def by_name(winners: Any, seats: list[dict[str, Any]]) -> list[str]:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.errors import FogCompanionError
+from companion.secrecy import told
 from web_ui.model import leds_json, state_json
 from web_ui.seats import current_seat
 
@@ -357,6 +358,8 @@ class StreamHub:
         data, snap = event.data, event.snapshot
         if isinstance(data.get("action"), str) and snap is not None and snap.state is not None:
             data = {**data, "action": snap.game.said(snap.state, data["action"], seat)}  # a closed fist stays shut
+        if snap is not None:  # a face-down piece in a step or an out-of-sync: said in public words
+            data = told(snap.game, snap.state, data, seat)
         text = _sse("game", {"kind": event.kind, "data": data, "seq": event.seq}, event.seq)
         if burst_over and snap is not None:  # one state after a burst is enough
             text += _sse("state", state_json(self.companion, snap, seat), snap.seq)

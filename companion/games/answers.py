@@ -10,6 +10,7 @@ Pure: no I/O beyond what the game itself reads (its board, a scenario file named
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,16 +21,20 @@ SEAT_KEYS = ("name", "colours")
 
 
 def new_game(game: Game, players: int, seed: int = 0, answers: Mapping[str, Any] | None = None,
-             board: str | None = None, files: bool = False) -> Any:
+             board: str | None = None, files: bool = False, deal: int | None = None) -> Any:
     """A fresh state of ``game`` for ``players`` from ``answers`` (question name -> answer), each
     checked against the game's setup questions first (:class:`AnswerError` names the one that is
     unknown or not allowed). ``board`` is the configured board (not a question players answer);
     ``files``: the answers may name a file where a question allows one (the command line may, the
-    panel may not)."""
+    panel may not). A game that is dealt a secret (:attr:`~companion.games.base.Game.dealt`) is
+    given ``deal`` as well, drawn here from the system's randomness unless a test names one: the
+    seed is chosen and seen at setup, so a secret dealt from it alone is anyone's to work out."""
     schema = game.setup_schema(board)
     checked = check_answers(game, schema, players, seed, dict(answers or {}), files)
     if board is not None:
         checked["board"] = board
+    if game.dealt:
+        checked["deal"] = secrets.randbits(62) if deal is None else deal
     return game.new_game(players=players, seed=seed, **checked)
 
 

@@ -397,6 +397,9 @@ class Game(ABC, Generic[StateT, ActionT]):
     name: str
     title: str
     players: tuple[int, ...]            # the player counts it supports
+    # The game is dealt a secret at setup (which blocks are live): a new game is given ``deal``, a
+    # number drawn by the companion that nobody at the table chooses or sees, besides the seed.
+    dealt: bool = False
 
     @property
     def declaration(self) -> GameType:

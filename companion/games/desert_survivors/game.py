@@ -58,13 +58,17 @@ def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertS
     pile = [board[w] for w in spaces] + list(state.mix)
     rng.shuffle(pile)
     board.update(zip(spaces, pile, strict=False))
-    markers = tuple(m if k == me else m + 1 for k, m in enumerate(state.markers))
+    markers = list(state.markers)  # one marker handed between two seats: the box still holds 42
+    others = [k for k in range(len(markers)) if k != me]
+    if len(others) > 1 and markers[others[0]] > 0:
+        markers[others[0]] -= 1
+        markers[others[1]] += 1
     fight = state.fight
     if fight is not None:
         sides = (state.seat_of(state.board[fight.attacker]), state.seat_of(state.board[fight.defender]))
         a, d = (c if s == me or c is None else c + 1 for c, s in zip(fight.commits, sides, strict=True))
         fight = replace(fight, commits=(a, d))
-    return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=markers, fight=fight)
+    return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=tuple(markers), fight=fight)
 
 
 def _text(state: DesertState) -> str:
@@ -251,6 +255,11 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         """An action as ``seat`` reads it in the event sent to its phone: another seat's commit without
         its markers, another seat's placement without the disc's number, a correction without its list."""
         return said(state, action, seat)
+
+    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
+        """A saved state as the shared table may read it (an export): what the table shows, the view of
+        no seat, since nearly every part of the saved form names a face-down piece or a closed fist."""
+        return {"game": self.name, "shared_view": view(self.from_json(dict(saved)), None)}
 
     def secrets_changed(self, state: DesertState, seat: str | None, seed: int = 0) -> DesertState:
         return _secrets_changed(state, seat, seed)

@@ -151,6 +151,7 @@ class IslandBattleGame(Game[IslandState, Action]):
     name = "island-battle"
     title = "Battle for the Island"
     players = (2,)
+    dealt = True  # which blocks are live is drawn at setup from a deal nobody at the table sees
 
     @property
     def declaration(self) -> GameType:
@@ -177,7 +178,7 @@ class IslandBattleGame(Game[IslandState, Action]):
                 {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
 
     def new_game(self, players: int = 2, seed: int = 0, board: str = "standard", options: str = "",
-                 seats: Sequence[Mapping[str, Any]] | None = None, **_: Any) -> IslandState:
+                 seats: Sequence[Mapping[str, Any]] | None = None, deal: int = 0, **_: Any) -> IslandState:
         chosen = _options(options)
         if players not in self.players:
             raise SetupError(f"the island battle is for 2 players, not {players}")
@@ -191,7 +192,7 @@ class IslandBattleGame(Game[IslandState, Action]):
         boards.load(board)  # a board that cannot be read is said now, not at the first picture
         given = tuple(names.get(p, p) for p in PLAYERS) if names else ()
         try:
-            return rules.new_game(seed, chosen.get("start", PLAYERS[0]), given, chosen.get("die", DICE[0]))
+            return rules.new_game(seed, chosen.get("start", PLAYERS[0]), given, chosen.get("die", DICE[0]), deal)
         except StateFormatError as exc:
             raise SetupError(str(exc)) from None
 
@@ -201,8 +202,8 @@ class IslandBattleGame(Game[IslandState, Action]):
         return rules.to_json(state)
 
     def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
-        """The saved state without which blocks are live, nor the seed they were dealt from."""
-        return {k: v for k, v in saved.items() if k not in ("live", "seed")}
+        """The saved state without which blocks are live, nor the seed and the deal they were dealt from."""
+        return {k: v for k, v in saved.items() if k not in ("live", "seed", "deal")}
 
     def secrets_changed(self, state: IslandState, seat: str | None, seed: int = 0) -> IslandState:
         """The same table with other blocks still standing live (as many as before): nobody may know."""
@@ -219,7 +220,10 @@ class IslandBattleGame(Game[IslandState, Action]):
                 raise StateFormatError(f"not JSON: {exc}") from None
         if not isinstance(data, Mapping) or data.get("game") != "island-battle":
             raise StateFormatError("not an island battle state (\"game\": \"island-battle\")")
-        return rules.from_json(data)
+        deal = data.get("deal", 0)
+        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+            raise StateFormatError("island battle state: 'deal' must be a whole number 0 or more")
+        return replace(rules.from_json(data), deal=deal)
 
     def parse_action(self, text: str) -> Action:
         return rules.parse_action(text)

@@ -29,6 +29,7 @@ from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad
                                                    Move, Remove, Roll, Shoot, Slide, Spare, Turn, pad_place,
                                                    parse_action)
 from companion.games.island_battle.fire import movable, set_off, shot, shots
+from companion.games.island_battle.state import dealt
 from companion.games.island_battle.grid import (BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, characters, coords,
                                                 forward, home_rows, on_island, opponent, owner, pad_entry, sides,
                                                 squares)
@@ -344,7 +345,7 @@ def _corrected(state: IslandState, action: Correct) -> IslandState:
 def companion_roll(state: IslandState) -> int:
     """A face the companion rolls for the player (when the players chose so): drawn from the seed and
     the place in the log, so the same game rolls the same; the roll is then played as ``roll``."""
-    return random.Random(f"island-battle-die:{state.seed}:{len(state.history)}").randrange(6)
+    return random.Random(f"{dealt(state.seed, state.deal, '-die')}:{len(state.history)}").randrange(6)
 
 
 def outcome(state: IslandState) -> Outcome | None:

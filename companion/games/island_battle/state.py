@@ -66,6 +66,7 @@ class IslandState:
     die: str = "companion"  # who rolls: the companion (a roll drawn from the seed) or a die at the table
     blast: tuple[str, ...] = ()  # the last blast: the live blocks set off, then the characters they took
     blast_at: int = 0  # how long the history was once that blast was over (the LEDs flash while it is the last)
+    deal: int = 0  # the companion's own draw at setup, nobody's to see: the live blocks and its rolls follow it
 
     def name_of(self, player: str) -> str:
         """A player as the table calls them: their name, else their colour."""
@@ -96,27 +97,33 @@ class IslandState:
         return {sq: b for b, sq in self.blocks.items()}
 
 
-def new_game(seed: int = 0, start: str = PLAYERS[0], names: tuple[str, ...] = (), die: str = "companion"
-             ) -> IslandState:
+def new_game(seed: int = 0, start: str = PLAYERS[0], names: tuple[str, ...] = (), die: str = "companion",
+             deal: int = 0) -> IslandState:
     """An empty island, every piece in the box, the pads at their first place, and six of the ten
     blocks dealt live from ``seed`` (so a replay deals the same). ``start``: who plays first (agreed
-    or rolled for at the table before the blocks go down); that player also places the first block."""
+    or rolled for at the table before the blocks go down); that player also places the first block.
+    ``deal``: the companion's secret draw (0: none, the blocks dealt from the seed alone)."""
     if start not in PLAYERS:
         raise StateFormatError(f"island battle: the first player is {' or '.join(PLAYERS)}, not {start!r}")
     if die not in DICE:
         raise StateFormatError(f"island battle: the die is rolled by {' or '.join(DICE)}, not {die!r}")
     if names and len(names) != len(PLAYERS):
         raise StateFormatError(f"island battle: {len(PLAYERS)} players' names, not {len(names)}")
-    live = frozenset(random.Random(f"island-battle:{seed}").sample(BLOCKS, LIVE))
+    live = frozenset(random.Random(dealt(seed, deal)).sample(BLOCKS, LIVE))
     seat = PLAYERS.index(start)
     return IslandState(MappingProxyType({c: BOX for c in ALL_CHARACTERS}), MappingProxyType({}),
                        MappingProxyType({}), MappingProxyType({}), live, start=seat, turn=seat, seed=seed,
-                       names=tuple(names), die=die)
+                       names=tuple(names), die=die, deal=deal)
+
+
+def dealt(seed: int, deal: int, what: str = "") -> str:
+    """What a secret draw starts from: the seed and the companion's own deal (0: the seed alone)."""
+    return f"island-battle{what}:{seed}" + (f":{deal}" if deal else "")
 
 
 def to_json(state: IslandState) -> dict[str, Any]:
     """The companion's own saved form, secret included (``live``): never for a player's eyes."""
-    return {"game": "island-battle", **public(state), "live": sorted(state.live)}
+    return {"game": "island-battle", **public(state), "live": sorted(state.live), "deal": state.deal}
 
 
 def public(state: IslandState) -> dict[str, Any]:

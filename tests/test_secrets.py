@@ -1,0 +1,197 @@
+"""A secret the companion keeps is not in anything a player without a seat can read.
+
+Two games of hidden information are dealt and played the same way at two tables that differ only
+in what nobody may know (``Game.secrets_changed``: which blocks are live, which face-down disc
+stands where). A phone on the Wi-Fi without a seat then asks every route it may ask at both
+tables, at the same moments: after the setup, with a move entered on the panel still to be made
+by hand (the step names what to move), and with the table wrong (out of sync, naming the pieces).
+Whatever it reads must be the same at both tables, or it could tell them apart, and so learn the
+secret. A route that answers differently and may is written below with its reason.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from companion.games import Game, get_game, names
+from companion.games.answers import new_game
+from companion.run import Companion
+from tests.tables import sim_config
+from web_ui import create_app
+from web_ui.stream import hub_of
+
+# Routes a seat-less phone may GET that need not answer the same at both tables, and why.
+SHOWS_THE_TABLE = {
+    # the camera's own pictures: what anyone standing at the table sees (every marker as printed)
+    "/snapshot.jpg", "/stream.mjpg", "/api/fit/rectified.jpg",
+    # the simulated table's page is a test tool standing in for the physical table: hands move the
+    # tokens there, by id, as hands at a real table touch them (docs/architecture.md)
+    "/api/table",
+    # the codes a phone joins a seat with: drawn per table (from a key in its data directory), so two
+    # tables never show the same ones; who may read them is the seats' own rule (the PIN)
+    "/api/seats",
+}
+NOT_THE_GAME = {  # files and pages that hold no game at all: asked anyway, they must not differ either
+    "/static/<path:filename>",
+}
+
+
+def secret_games() -> list[str]:
+    """Every registered game that declares hidden information and can change it (its door member)."""
+    return [n for n in names() if get_game(n).declaration.information != "none"
+            and type(get_game(n)).secrets_changed is not Game.secrets_changed]
+
+
+class Table:
+    """One companion with its panel, a game dealt on it, and a phone without a seat."""
+
+    def __init__(self, tmp_path: Path, game: Game, state: Any) -> None:
+        self.said = io.StringIO()  # what the companion prints: the service's journal
+        self.companion = Companion(sim_config(tmp_path, **{"game.name": game.name}), out=self.said)
+        self.app: Flask = create_app(self.companion, {"DATA_DIR": str(tmp_path)})
+        self.phone = self.app.test_client()
+        self.game, self.data_dir = game, str(tmp_path)
+        self.game_id = self.companion.new_game(state, game=game)
+        self.session = self.companion.session
+        self.published: list[Any] = []  # every event the session publishes from here on
+        self.listening = self.session.bus.subscribe(self.published.append)
+
+    def see(self, picture: dict[str, tuple[str, ...]]) -> None:
+        self.session.on_stable_change(picture)
+
+    def get(self, path: str) -> tuple[int, str]:
+        response = self.phone.get(path)
+        body = response.get_data(as_text=True) if response.mimetype.startswith(("application/json", "text/")) \
+            else f"<{len(response.get_data())} bytes>"
+        return response.status_code, body.replace(self.game_id, "GAME").replace(self.data_dir, "DATA")
+
+    def events(self) -> list[str]:
+        """What the live stream says to a phone without a seat: its greeting, then every event
+        published so far as the stream sends it on (the event, then the state after it)."""
+        response = self.phone.get("/events?limit=1", buffered=False)
+        try:
+            said = [next(iter(response.response)).decode()]
+        finally:
+            response.close()
+        assert self.listening.drain()
+        hub = hub_of(self.app)
+        said += [hub._render(event, True, None).decode() for event in self.published]
+        return [_timeless((0, text.replace(self.game_id, "GAME")))[1] for text in said]
+
+
+def same_table_answers(a: Table, b: Table) -> dict[str, tuple[Any, Any]]:
+    """Every route a seat-less phone may GET, asked at both tables: those that differ."""
+    differ: dict[str, tuple[Any, Any]] = {}
+    paths: list[str] = []
+    for rule in a.app.url_map.iter_rules():
+        if "GET" not in (rule.methods or ()) or rule.rule in SHOWS_THE_TABLE | NOT_THE_GAME:
+            continue
+        path = rule.rule.replace("<game_id>", a.game_id)
+        if path == "/events":
+            continue
+        paths.append(path)
+    paths += [f"/api/games/{a.game_id}/replay?step={n}" for n in range(4)]
+    paths += [f"/api/targets?piece={p}" for p in sorted(a.game.layout(a.session.state).pieces)]
+    for path in paths:
+        asked_a = a.get(path)
+        asked_b = b.get(path.replace(a.game_id, b.game_id))
+        if _timeless(asked_a) != _timeless(asked_b):
+            differ[path] = (asked_a, asked_b)
+    if a.events() != b.events():
+        differ["/events"] = (a.events(), b.events())
+    return differ
+
+
+def _timeless(answer: tuple[int, str]) -> tuple[int, str]:
+    """An answer without the moments it was made at (the tables were dealt a moment apart)."""
+    status, body = answer
+    return status, re.sub(r'"(created|time|at|ts|since)": ?[0-9.e+-]+', r'"\1": 0', body)
+
+
+def past_the_setup(game: Game, state: Any) -> Any:
+    """The game once its pieces are laid out (the rules' first choices each time): where a piece
+    that hides its face stands is a secret only from then on."""
+    first = game.view(state).get("phase")
+    for _ in range(80):
+        if game.view(state).get("phase") != first:
+            break
+        state = game.apply(state, game.legal_actions(state)[0])
+    return state
+
+
+def the_same_move(a: Table, b: Table) -> tuple[str, str]:
+    """A legal move at each table that the shared table sees alike (the same disc's place, not its
+    number): the first of the rules' moves at the first table that has such a twin at the second."""
+    game, here, there = a.game, a.session.state, b.session.state
+    twins = {json.dumps(game.view(game.apply(there, m)), sort_keys=True): str(m) for m in game.legal_actions(there)}
+    for move in game.legal_actions(here):
+        twin = twins.get(json.dumps(game.view(game.apply(here, move)), sort_keys=True))
+        if twin is not None:
+            return str(move), twin
+    raise AssertionError("no move looks the same at both tables")
+
+
+@pytest.fixture(params=secret_games())
+def two_tables(request: Any, tmp_path: Path) -> Iterator[tuple[Table, Table]]:
+    game = get_game(request.param)
+    players = min(n for n in game.players if n > 1)
+    dealt = past_the_setup(game, new_game(game, players, seed=5))
+    other = game.secrets_changed(dealt, None, 11)
+    assert game.to_json(dealt) != game.to_json(other), "the two tables must differ in their secrets"
+    a, b = Table(tmp_path / "a", game, dealt), Table(tmp_path / "b", game, other)
+    yield a, b
+    a.companion.stop()
+    b.companion.stop()
+
+
+def test_a_phone_without_a_seat_cannot_tell_two_deals_apart(two_tables: tuple[Table, Table]) -> None:
+    a, b = two_tables
+    for table in (a, b):
+        table.see(table.session.expected())  # the table is set up as dealt
+    assert same_table_answers(a, b) == {}
+
+    # a move entered on the panel: the same public move at both tables, still to be made by hand
+    move_a, move_b = the_same_move(a, b)
+    a.session.act(move_a)
+    b.session.act(move_b)
+    assert same_table_answers(a, b) == {}
+
+    # the hands make it; then the pieces on one place are put down on another, far off: the table is wrong
+    for table in (a, b):
+        table.see(table.session.expected())
+    place, far = sorted(a.session.expected())[0], sorted(a.session.expected())[-1]
+    for table in (a, b):
+        now = table.session.expected()
+        table.see({**{c: ps for c, ps in now.items() if c != place}, far: now[far] + now[place]})
+        assert table.session.status.out_of_sync is not None
+    assert same_table_answers(a, b) == {}
+    assert a.said.getvalue().replace(a.game_id, "GAME") == b.said.getvalue().replace(b.game_id, "GAME")
+
+
+@pytest.mark.parametrize("name", [n for n in names() if get_game(n).dealt])
+def test_a_secret_is_dealt_from_more_than_the_seed_and_a_resumed_game_keeps_its_deal(name: str,
+                                                                                     tmp_path: Path) -> None:
+    # the seed is chosen at setup, in front of everyone: the same seed deals the secret afresh each time
+    game = get_game(name)
+    players = min(n for n in game.players if n > 1)
+    deals = [new_game(game, players, seed=5) for _ in range(8)]
+    assert len({json.dumps(game.to_json(s), sort_keys=True) for s in deals}) > 1
+    assert len({json.dumps(game.public_json(game.to_json(s)), sort_keys=True) for s in deals}) == 1
+
+    # the deal is kept with the game: the companion started again resumes the game as it was dealt
+    first = Table(tmp_path, game, deals[0])
+    first.companion.stop()
+    again = Companion(sim_config(tmp_path, **{"game.name": name}), out=io.StringIO())
+    try:
+        assert again.session.resume()
+        assert game.to_json(again.session.state) == game.to_json(deals[0])
+    finally:
+        again.stop()
