@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
+from companion.games.base import unfaced
 from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, disagreement, misplaced,
                             strip, to_follow)
 
@@ -129,7 +130,7 @@ class PicturePath:
                                            f"{words.get(cell or '', cell or 'off the board')} now")
                 self._apply_choice(chosen, "the move entered on the panel")
                 return Reconciliation((chosen,))
-            seen = {c: [p for p in ps if p != piece] for c, ps in self.expected().items()}
+            seen = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in self.expected().items()}
             if cell is not None:
                 seen.setdefault(cell, []).append(piece)
             seen_c = _canonical(seen)

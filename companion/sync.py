@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.games import Choice, Game, Reconciliation
+from companion.games.base import unfaced
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -159,8 +160,8 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
     left: list[tuple[str, str]] = []
     for cell, pieces in seen.items():
         for piece in pieces:
-            if piece in taken:
-                left.append((piece, cell))
+            if unfaced(piece)[0] in taken:  # taken off whichever way it faces
+                left.append((unfaced(piece)[0], cell))
             else:
                 kept.setdefault(cell, []).append(piece)
     for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece

@@ -17,6 +17,7 @@ import pytest
 from companion.cli import main
 from companion.events import Event
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError
+from companion.games.base import faced, unfaced
 from companion.games.island_battle import board as boards
 from companion.games.island_battle.game import GAME
 from companion.games.island_battle.state import IslandState
@@ -44,14 +45,14 @@ def armies_down(state: IslandState) -> IslandState:
     return state
 
 
-def seen_after(state: IslandState, *moves: tuple[str, str]) -> dict[str, list[str]]:
-    """The picture of ``state`` with each (piece, cell) moved there by hand."""
-    picture = {c: list(ps) for c, ps in GAME.expected(state).items()}
-    for piece, cell in moves:
+def seen_after(state: IslandState, *moves: tuple[str, ...]) -> dict[str, list[str]]:
+    """The picture of ``state`` with each (piece, cell) moved there by hand, facing a way the camera
+    does not say; (piece, cell, way): set down facing ``way`` as the camera reads it."""
+    picture = {c: [p for p in ps] for c, ps in GAME.expected(state).items()}
+    for piece, cell, *way in moves:
         for pieces in picture.values():
-            if piece in pieces:
-                pieces.remove(piece)
-        picture.setdefault(cell, []).append(piece)
+            pieces[:] = [p for p in pieces if unfaced(p)[0] != piece]
+        picture.setdefault(cell, []).append(faced(piece, way[0] if way else None))
     return {c: ps for c, ps in picture.items() if ps}
 
 
@@ -178,7 +179,7 @@ def test_a_correction_puts_pieces_where_the_camera_sees_them_and_refuses_a_table
     with pytest.raises(IllegalMoveError, match="share a row or column"):
         GAME.apply(state, fix)  # block-1 on A4 and block-4 on G4 share row 4
     fixed = GAME.apply(state, GAME.correction(state, seen_after(state, ("red-s1", "C1"))))
-    assert GAME.expected(fixed)["C1"] == ("red-s1",) and fixed.history[-1] == "correct red red-s1@C1:N"
+    assert GAME.expected(fixed)["C1"] == ("red-s1^N",) and fixed.history[-1] == "correct red red-s1@C1:N"
 
 
 def test_a_board_file_with_a_mistake_is_refused_by_its_key(tmp_path: Path):

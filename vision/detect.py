@@ -62,6 +62,7 @@ class Observation:
     homography: np.ndarray | None = None  # image px -> board mm
     image_xy: dict[str, tuple[float, float]] = field(default_factory=dict)  # piece -> marker centre in px
     poses: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # piece -> (x mm, y mm, angle deg)
+    facing: dict[str, str] = field(default_factory=dict)  # piece -> the way it faces (Layout.facings; vision/facing.py)
     reason: str | None = None
     ms: float = 0.0
     lens: Lens | None = None  # the lens the fit was made through (at this frame's size), for drawing on the frame
@@ -83,7 +84,8 @@ class Observation:
         out.update({
             "board_found": self.board_found,
             "pieces": [{"marker": self.markers[p], "id": p, "cell": c,
-                        **({"pose": list(self.poses[p])} if p in self.poses else {})}
+                        **({"pose": list(self.poses[p])} if p in self.poses else {}),
+                        **({"facing": self.facing[p]} if p in self.facing else {})}
                        for p, c in sorted(self.pieces.items())],
             "unplaced": self.unplaced,
             "unknown_markers": sorted(self.unknown_markers),
@@ -135,6 +137,7 @@ class BoardDetector:
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
         self.piece_size = {p.marker: p.marker_mm for p in board.pieces.values()}
+        self.facing_markers = {p.marker for p in board.pieces.values() if p.facing} if board.facings else set()
         # the smallest marker on the table, as a share of the board's piece marker size
         sizes = [*self.piece_size.values(), *(float(f["size_mm"]) for f in board.fiducials)]
         self.smallest_marker = min(sizes, default=board.marker_mm) / board.marker_mm
@@ -408,6 +411,10 @@ class BoardDetector:
             return h
         return refined
 
+    def _facing(self, angle: float) -> tuple[str | None, tuple[str, ...]]:
+        """The way a facing piece's marker at ``angle`` points (None and the two nearest: between them)."""
+        return _facing_of(self.board, angle)
+
     def _nearest(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d2 = ((pts[:, None, :] - self.cell_xy[None, :, :]) ** 2).sum(axis=2)
         idx = d2.argmin(axis=1)
@@ -460,7 +467,11 @@ class BoardDetector:
                 reason = "between-cells"
             elif not self.cell_standable[int(nearest[k])]:
                 reason = self.cell_kind[int(nearest[k])]  # a printed place no piece stands on (The FOG: woods)
+            elif marker in self.facing_markers and (way := self._facing(float(angles[k])))[0] is None:
+                reason, ways = "between-directions", way[1]  # turned half-way: not read, like between two cells
             else:
+                if marker in self.facing_markers:
+                    obs.facing[piece] = self._facing(float(angles[k]))[0] or ""
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker
                 obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))
@@ -470,7 +481,14 @@ class BoardDetector:
             entry = {"marker": marker, "id": piece, "reason": reason, "board_mm": where}
             if reason == "between-cells":  # which two, so a panel can ask
                 entry["cells"] = [self.cell_ids[int(two[k, 0])], self.cell_ids[int(two[k, 1])]]
+            if reason == "between-directions":  # which two ways, and on which cell
+                entry["facings"], entry["cell"] = list(ways), self.cell_ids[int(nearest[k])]
             obs.unplaced.append(entry)
+
+
+def _facing_of(board: Layout, angle: float) -> tuple[str | None, tuple[str, ...]]:
+    from vision.facing import read_facing  # vision.facing builds on this module
+    return read_facing(angle, board.facings, board.facing_tolerance_deg)
 
 
 def transform_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -24,6 +24,8 @@ from companion.games import Layout
 from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
 from vision.sources import MIN_SIDE, CameraError, FrameError, FrameSource, SimulatedTable
+from companion.games.base import faced, unfaced
+from vision.facing import FacingStabiliser
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
 log = logging.getLogger(__name__)
@@ -129,7 +131,7 @@ class LiveCamera:
         self.markers = MarkerWatch()
         self.clock = clock
         self.observer = StreamObserver(BoardDetector(board, lens=lens))
-        self.stabiliser = stabiliser or Stabiliser(clock=clock)
+        self.stabiliser = stabiliser or FacingStabiliser(clock=clock)
         self._frame_clock = FrameClock(clock)
         for name, value in (("fault_seconds", fault_seconds), ("frozen_seconds", frozen_seconds),
                             ("interval", interval)):
@@ -269,11 +271,17 @@ class LiveCamera:
             self._recheck = None
             self._hand_on(change.placement(), first=not self._announced)
         elif self.stabiliser.initialised and not self._announced:
-            self._hand_on(_placement(self.stabiliser.stable), first=True)
+            self._hand_on(self._settled(), first=True)
         elif self._recheck is not None and self.frames >= self._recheck and not self.stabiliser.blocked:
             self._recheck = None
-            self._hand_on(_placement(self.stabiliser.stable), first=False)
+            self._hand_on(self._settled(), first=False)
         return obs
+
+    def _settled(self) -> Placement:
+        """The settled picture, facing pieces named with the way they face (vision/facing.py)."""
+        if isinstance(self.stabiliser, FacingStabiliser):
+            return self.stabiliser.picture()
+        return _placement(self.stabiliser.stable)
 
     def _hand_on(self, placement: Placement, first: bool) -> None:
         self._announced = True
@@ -389,7 +397,7 @@ class LiveCamera:
         """The last settled picture of the board, or None before the board was seen."""
         if not self.stabiliser.initialised:
             return None
-        return _placement(self.stabiliser.stable)
+        return self._settled()
 
     def wait_frame(self, after: int, timeout: float) -> int:
         """Block until a frame newer than ``after`` arrived (for the MJPEG stream); the new count."""
@@ -499,12 +507,14 @@ class LiveCamera:
             raise FogCompanionError("only the simulated table can be changed from here")
         return self.source
 
-    def move_piece(self, piece: str, cell: str | None) -> None:
-        """Move a token on the simulated table as a hand would (``None``: take it off the board)."""
+    def move_piece(self, piece: str, cell: str | None, facing: str | None = None) -> None:
+        """Move a token on the simulated table as a hand would (``None``: take it off the board); a
+        piece that faces a way (Layout.facings) is set down facing ``facing``, else as it faced."""
         table = self._sim()
-        placement = {c: [p for p in ps if p != piece] for c, ps in table.placement().items()}
+        was = dict(unfaced(p) for ps in table.placement().values() for p in ps)
+        placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in table.placement().items()}
         if cell:
-            placement.setdefault(cell, []).append(piece)
+            placement.setdefault(cell, []).append(faced(piece, facing or was.get(piece)))
         table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
 
     def turn_over(self, piece: str) -> None:

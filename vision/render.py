@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from companion.games import Layout
+from companion.games.base import unfaced
 from vision.markers import QUIET_MM, dictionary, marker_image
 
 FRAME_SIZES = ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
@@ -268,8 +269,12 @@ def _paste(frame: np.ndarray, patch: np.ndarray, dst: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------------- rendering
 def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, effects: Effects | None = None,
-           seed: int = 0, face_down: Collection[str] = ()) -> Rendered:
-    """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it; ``face_down`` tokens show no marker."""
+           seed: int = 0, face_down: Collection[str] = (), turns: Mapping[str, float] | None = None) -> Rendered:
+    """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it; ``face_down`` tokens show no marker.
+
+    A piece named with the way it faces (``red-s1^E``, Layout.facings) is drawn with its marker
+    turned that way, a few degrees off as a hand leaves it; ``turns`` sets a piece's marker angle
+    outright (degrees, as the detector measures it: 45 is half-way between two ways)."""
     _BOARDS[id(board)] = board
     effects = effects or Effects()
     rng = np.random.default_rng(seed)
@@ -292,7 +297,8 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     z = -board.piece_height_mm
     for cell_id, pieces in placement.items():
         cell = board.cells[cell_id]
-        for k, piece in enumerate(pieces):
+        for k, entry in enumerate(pieces):
+            piece, way = unfaced(entry)
             truth[piece] = cell_id
             # A token lies a little off-centre and turned; that stays put until the token moves.
             own = np.random.default_rng(zlib.crc32(f"{seed}:{piece}:{cell_id}".encode()))
@@ -311,6 +317,14 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             else:  # side by side
                 cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
                 cy = cell.center_mm[1] + jitter[1]
+            turned = (turns or {}).get(piece)
+            if turned is None and way is not None:
+                if way not in board.facings:
+                    raise ValueError(f"{entry!r}: {way!r} is not a way a piece faces on this board "
+                                     f"({', '.join(board.facings) or 'none'})")
+                turned = board.facings[way] + own.uniform(-6.0, 6.0)
+            if turned is not None:  # the detector's angle is counter-clockwise seen from above: y grows down
+                angle = math.radians(-turned)
             w_mm, h_mm, card = token_size(board, piece)
             hw, hh = w_mm / 2, h_mm / 2
             lift = -0.3 * (k + 1) if card else z - 0.5 * k  # a card lies flat on those before it; a token stands

@@ -496,7 +496,7 @@ class SimulatedTable(FrameSource):
         """Put the tokens where ``placement`` says; ``face_up``: every one of them face up (a board set up)."""
         with self._lock:
             self._placement = {c: tuple(p) for c, p in placement.items() if p}
-            on_table = {p for ps in self._placement.values() for p in ps}
+            on_table = {p.partition("^")[0] for ps in self._placement.values() for p in ps}  # red-s1^N: red-s1
             self._face_down = set() if face_up else self._face_down & on_table  # taken off and put back: face up
 
     def turn_over(self, piece: str) -> None:

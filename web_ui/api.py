@@ -521,12 +521,16 @@ def table_move() -> Any:
     data = body()
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off)")
+    facing = field(data, "facing", str, required=False, check=lambda v: len(v) <= 20, what="a way the piece faces")
     layout = camera.board
     if piece not in layout.pieces:
         abort(400, description=f"no piece {piece!r} on this board")
     if cell is not None and cell not in layout.cells:
         abort(400, description=f"no cell {cell!r} on this board")
-    camera.move_piece(piece, cell)
+    if facing is not None and not (layout.pieces[piece].facing and facing in layout.facings):
+        abort(400, description=f"{piece!r} faces no way on this board" if not layout.pieces[piece].facing
+              or not layout.facings else f"{facing!r} is not a way to face: {', '.join(layout.facings)}")
+    camera.move_piece(piece, cell, facing)
     return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
 
 

@@ -68,7 +68,8 @@ def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertS
         sides = (state.seat_of(state.board[fight.attacker]), state.seat_of(state.board[fight.defender]))
         a, d = (c if s == me or c is None else c + 1 for c, s in zip(fight.commits, sides, strict=True))
         fight = replace(fight, commits=(a, d))
-    return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=tuple(markers), fight=fight)
+    return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=tuple(markers),
+                   fight=fight)
 
 
 def _text(state: DesertState) -> str:

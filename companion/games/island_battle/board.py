@@ -28,6 +28,9 @@ KEYS = {"board": ("name", "game", "square_mm", "margin_mm", "pad_gap_mm", "box_m
                   "character_mm", "character_marker_mm", "block_mm", "block_marker_mm", "token_height_mm"),
         "markers": ("characters", "blocks"), "colours": PLAYERS}
 BLOCK_BOX = "box-blocks"
+# A character faces the way its marker's top edge points: north (row 12, the top of the board as
+# drawn) with the marker upright; the angle is the marker's, counter-clockwise seen from above.
+FACING_ANGLES = {"N": 0.0, "W": 90.0, "S": 180.0, "E": 270.0}
 OVERHANG = (PAD_PLACES - 1) // 2  # pad places that may hang past a corner of the island
 
 
@@ -238,4 +241,5 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
     return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
                   fiducials=board.fiducials, cells=cells, pieces=pieces,
                   marker_mm=min(board.character_marker_mm, board.block_marker_mm), snap_mm=sq * 0.35,
-                  piece_height_mm=board.token_height_mm, colours=dict(board.rgb))
+                  piece_height_mm=board.token_height_mm, colours=dict(board.rgb),
+                  facings=FACING_ANGLES)

@@ -5,8 +5,9 @@ six are live: which ones, only the companion knows (dealt from the seed, kept in
 never in what a page, an event or the log shows until a block is set off). A roll is an action in
 the log: the companion rolls by itself (:meth:`IslandBattleGame.forced_action`, drawn from the seed
 and the place in the log, so a replay rolls the same) unless the players chose a die at the table.
-The camera reads where each character and block stands; the way a character faces is not read yet,
-so a move or a placing that differs only in its facing is asked (``table.py``).
+The camera reads where each character and block stands and the way a character on the island
+faces (its marker's rotation, ``Layout.facings``), so a move is read with its facing and a turn on the
+spot is a turn (``table.py``).
 """
 
 from __future__ import annotations
@@ -271,7 +272,7 @@ class IslandBattleGame(Game[IslandState, Action]):
         return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None)
 
     def expected(self, state: IslandState) -> dict[str, tuple[str, ...]]:
-        return table.expected(state)
+        return table.pictured(state)
 
     def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
         return table.reconcile(state, seen)

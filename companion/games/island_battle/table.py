@@ -4,8 +4,11 @@ The camera sees each character and block by its own marker: on a square of the i
 place of its pad, or in a box beside the island before the setup puts it down. A piece the rules
 took out of the game (a character shot or blasted, a block set off) is the players' to lift off:
 it is listed as taken off, never expected, and a picture where it still stands is no
-disagreement. The picture carries no facing yet, so a move that ends in a quarter turn and one
-that ends facing another way read alike: the players are asked which (a question, never a guess).
+disagreement. The picture names a character on the island with the way its marker faces
+(``red-s1^N``): a move is read with the facing it ends in, and a quarter turn on the spot (option 3
+of a 0) is read as a turn. A turn made when the rules allow none is refused with the reason. A
+character whose facing the picture does not say (a move entered on the panel) may face any way:
+then the readings that differ only in their facing are a question to the players, never a guess.
 
 Pure: standard library only.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from companion.errors import IllegalMoveError
-from companion.games.base import Choice, Reconciliation
+from companion.games.base import Choice, Reconciliation, faced, unfaced
 from companion.games.island_battle import rules
 from companion.games.island_battle.actions import (PAD, Action, Block, Correct, Deploy, Enter, Move, Remove, Roll,
                                                    Shoot, Slide, Turn, pad_place)
@@ -48,25 +51,48 @@ def expected(state: IslandState) -> dict[str, tuple[str, ...]]:
     return {c: tuple(sorted(ps)) for c, ps in out.items()}
 
 
+def pictured(state: IslandState) -> dict[str, tuple[str, ...]]:
+    """What the camera should see: :func:`expected` with each character on the island named with the
+    way it faces (``red-s1^N``), as the camera's picture names it."""
+    return {c: tuple(sorted(faced(p, state.facing.get(p)) for p in ps)) for c, ps in expected(state).items()}
+
+
 def taken_off(state: IslandState) -> tuple[str, ...]:
     """Characters shot or blasted and blocks set off: out of the game, for the players to lift off."""
     return tuple(p for p in ALL_CHARACTERS + BLOCKS if place_of(state, p) is None)
 
 
 def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    return {p: cell for cell, pieces in seen.items() for p in pieces}
+    return {unfaced(p)[0]: cell for cell, pieces in seen.items() for p in pieces}
+
+
+def _ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Character -> the way the picture reads it facing (only those it says)."""
+    return {piece: way for piece, way in (unfaced(p) for pieces in seen.values() for p in pieces) if way}
+
+
+def _turned(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
+    """Characters on the island seen where the game has them but facing another way."""
+    at, ways = _where_seen(seen), _ways_seen(seen)
+    return {p for p, way in ways.items() if p in state.facing and at.get(p) == state.where.get(p)
+            and way != state.facing[p]}
 
 
 def _moved(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
     """Pieces seen elsewhere than the game has them (or not seen while in the game)."""
     at = _where_seen(seen)
     return {p for p in ALL_CHARACTERS + BLOCKS
-            if place_of(state, p) is not None and at.get(p) != place_of(state, p)}
+            if place_of(state, p) is not None and at.get(p) != place_of(state, p)} | _turned(state, seen)
 
 
-def _matches(after: IslandState, at: Mapping[str, str], before: IslandState) -> bool:
-    """The picture is ``after`` on the table: every piece still in the game where it belongs, and a
-    piece the action took out of the game either lifted off already or still where it stood."""
+def _matches(after: IslandState, at: Mapping[str, str], before: IslandState,
+             ways: Mapping[str, str] | None = None) -> bool:
+    """The picture is ``after`` on the table: every piece still in the game where it belongs (a
+    character on the island facing the way it faces, where the picture says), and a piece the
+    action took out of the game either lifted off already or still where it stood."""
+    for piece, way in (ways or {}).items():
+        if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
+            return False
     for piece in ALL_CHARACTERS + BLOCKS:
         cell = place_of(after, piece)
         if cell is None:
@@ -81,7 +107,7 @@ def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
     """Could this action account for a piece that moved? (Cheap: spares a search through every action.)"""
     if isinstance(action, Block):
         return action.block in moved
-    if isinstance(action, (Deploy, Enter, Move, Remove)):
+    if isinstance(action, (Deploy, Enter, Move, Remove, Turn)):
         return action.character in moved
     if isinstance(action, Shoot):
         target = state.occupant().get(action.target) or state.block_at().get(action.target)
@@ -92,34 +118,43 @@ def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
 def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
     """The legal actions the picture shows made: a block placed, a character set down, stepped on
     from its pad, moved, shot or removed (a shot's victim or a blast's may still stand: the players
-    lift it off). Several actions leave one picture (the facing a move ends in): the players are asked."""
+    lift it off), or turned on the spot. The facing a move ends in is read from the picture; where the
+    picture does not say it, the actions that differ only in it are a question to the players."""
     moved = _moved(state, seen)
     if not moved:
         return Reconciliation((Choice((), "nothing moved"),))
-    at = _where_seen(seen)
+    at, ways = _where_seen(seen), _ways_seen(seen)
     choices: list[Choice] = []
     for action in rules.legal_actions(state):
         if not _touches(action, state, moved):
             continue
         after = rules.apply(state, action)
-        if _matches(after, at, state):
+        if _matches(after, at, state, ways):
             choices.append(Choice((str(action),), said(action)))
     if choices:
         return Reconciliation(tuple(choices))
     pieces = sorted(moved)
     names = ", ".join(piece_name(p) for p in pieces)
+    if set(pieces) <= _turned(state, seen):  # only turned where they stand: say so, and when a turn is allowed
+        turns = "; ".join(f"{piece_name(p)} turned on {at[p]} to face {_way(ways[p])} (the game has it facing "
+                          f"{_way(state.facing[p])})" for p in pieces)
+        return Reconciliation.illegal(f"{turns}: a character turns on the spot only as the option of a rolled 0, "
+                                      f"otherwise only with the last pip of its move; turn it back", pieces,
+                                      "no-turn-now")
     return Reconciliation.illegal(f"no legal action of {state.actor}'s moves {names} so", pieces, "no-legal-move")
 
 
 def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct:
     """The table as seen, as the players' correction: each piece seen on another cell than the game has
-    it put there (a character keeps its facing, or faces away from its player when it had none);
+    it put there facing the way the picture reads it (where it says none, a character keeps its facing,
+    or faces away from its player when it had none), and a character turned where it stands turned;
     a piece not seen stays where the game has it."""
     places: list[tuple[str, str]] = []
-    at = _where_seen(seen)
+    at, ways = _where_seen(seen), _ways_seen(seen)
     for piece in ALL_CHARACTERS + BLOCKS:
         cell = at.get(piece)
-        if cell is None or cell == place_of(state, piece):
+        if cell is None or (cell == place_of(state, piece) and ways.get(piece, state.facing.get(piece))
+                            == state.facing.get(piece)):
             continue
         if piece in BLOCKS:
             if cell != BLOCK_BOX and not on_island(cell):
@@ -131,7 +166,7 @@ def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct
         elif cell.startswith(f"pad-{owner(piece)}-"):
             places.append((piece, f"{PAD}{cell.rpartition('-')[2]}"))
         elif on_island(cell):
-            places.append((piece, f"{cell}:{state.facing.get(piece, forward(owner(piece)))}"))
+            places.append((piece, f"{cell}:{ways.get(piece) or state.facing.get(piece, forward(owner(piece)))}"))
         else:
             raise IllegalMoveError(f"{piece_name(piece)} cannot stand on {cell}")
     return Correct(state.actor, tuple(places))

@@ -1,0 +1,140 @@
+"""Battle for the Island on the panel in headless Chromium at phone size, against the real companion process.
+
+The game is made on the Setup page (two players by name, the roll left to a button) with the camera
+unplugged, so it is played from the panel: the pieces go down by the players' correction, and then a turn is played on the Board page: Roll pressed, the roll
+said in words and shown on the LEDs' card, a shot at a block told as the blast it was or as nothing
+(which blocks are live is the companion's secret: whichever it was, the page says so and nothing
+before). Each page is read as a player's thumb meets it: every square and every piece at least
+24 px, no sideways scroll, no id and no other game's words. The Score page gives the standing by
+name, the replay the moves in words. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.test_browser import browser, running_panel, shot, smallest  # noqa: F401
+from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_until
+
+# A piece's or a place's id on the screen (red-s1, blue-t2, block-3, pad-red-1, box-blocks).
+IDS = re.compile(r"\b(?:red|blue)-[sjt]\d\b|\bblock-\d+\b|\bpad-(?:red|blue)-\d\b|\bbox-(?:red|blue|blocks)\b")
+OTHER_GAMES = re.compile(r"\b(?:MP|islanders?|cards?|boats?|pawns?|tiles?|walls?|mountains?|discs?|X-counters?|"
+                         r"desert|deal)\b")
+# one block per row and column, none where the characters stand or in front of the tank that shoots
+BLOCKS = ("A7", "B9", "C12", "D3", "E6", "F10", "G4", "H8", "I11", "J5")
+RED = {"red-s1": "A2:N", "red-s2": "B2:N", "red-t1": "E2:N", "red-s3": "K2:N", "red-s4": "L2:N"}
+BLUE = {"blue-s1": "A11:S", "blue-s2": "B11:S", "blue-t1": "E11:S", "blue-s3": "K11:S", "blue-s4": "L11:S"}
+PADS = {"red": ("s5", "j1", "j2", "j3", "t2"), "blue": ("s5", "j1", "j2", "j3", "t2")}
+
+
+def for_players(page: Any, where: str) -> None:
+    """A phone's page as players read it: thumb-sized, never sideways, no ids, nothing of another game."""
+    if page.locator("#board .cell").count():
+        sizes = {"places": smallest(page, "#board .cell")}
+        if page.locator("#board g.piece").count():  # the Setup page draws the board before any piece
+            sizes["pieces"] = smallest(page, "#board g.piece")
+        assert min(sizes.values()) >= 24, (where, sizes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+    text = visible_text(page)
+    assert not IDS.findall(text), (where, IDS.findall(text), text)
+    assert not OTHER_GAMES.search(text), (where, OTHER_GAMES.search(text), text)
+    no_fog(page, where)
+
+
+@pytest.fixture(scope="module")
+def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The companion as installed, its camera unplugged: the game is played from the panel alone."""
+    data = tmp_path_factory.mktemp("island-battle")
+    with running_panel(data, f"[camera]\nsource = \"{data / 'unplugged.mp4'}\"\n") as url:
+        yield url
+
+
+def act(page: Any, base: str, action: str) -> dict[str, Any]:
+    """An action entered on the panel (``/api/act``, as the Board page's buttons send them)."""
+    res = page.request.post(f"{base}/api/act", data={"action": action})
+    assert res.ok, res.text()
+    return wait_until(page, base, lambda s: s["history"] and s["history"][-1].startswith(action.split()[0]))
+
+
+def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
+    base = panel_url
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        # Setup: the island battle's own questions, two players by name, the roll left to a button
+        page.goto(f"{base}/setup")
+        page.wait_for_selector("#game option", state="attached")
+        page.select_option("#game", "island-battle")
+        page.wait_for_selector('.switch-row[data-token="die"]')
+        for i, name in enumerate(("Ada", "Bo")):
+            page.locator(".player-row input.name").nth(i).fill(name)
+        page.locator('.switch-row[data-token="die"] input[role=switch]').check()
+        page.click("#create")
+        state = wait_until(page, base, lambda s: s.get("game_name") == "island-battle")
+        assert state["die"] == "table" and [p["name"] for p in state["players"]] == ["Ada", "Bo"]
+        assert not state["verifying"]  # no camera to check the board: the players vouch for it
+        page.wait_for_selector("#new-game-fold:not([open])")  # the game runs: its form folds away
+        for_players(page, "the Setup page")
+        shot(page, "island-battle-01-setup")
+
+        # the pieces go down as the players say: the blocks, then each side's five on the island, five on the pad
+        act(page, base, "correct red " + ",".join(f"block-{n}@{sq}" for n, sq in enumerate(BLOCKS, start=1)))
+        placed = {**RED, **BLUE, **{f"{side}-{c}": f"pad{k}" for side, cs in PADS.items() for k, c in
+                                    enumerate(cs, start=1)}}
+        state = act(page, base, "correct red " + ",".join(f"{c}@{w}" for c, w in placed.items()))
+        assert state["stage"] == "roll" and state["active"] == "red" and state["rolled"] == "Ada to roll"
+
+        # The Board page: Ada presses Roll; the roll in words and on the LEDs' card
+        page.goto(f"{base}/")
+        page.wait_for_selector('g.piece[data-piece="red-t1"]')
+        assert page.locator('[data-counter="rolled"]').inner_text().endswith("Ada to roll")
+        assert page.locator('[data-counter="blast"]').inner_text().endswith("–")  # nothing told before a blast
+        for_players(page, "the Board page before the roll")
+        page.locator("#turn-actions button", has_text="Roll").click()
+        state = wait_until(page, base, lambda s: s["history"][-1].startswith("roll red "))
+        face = state["history"][-1][-1]
+        page.wait_for_selector(f'[data-counter="rolled"]:has-text("Ada rolled {face}")')
+        assert page.locator("#log li").first.inner_text() == f"Ada rolls a {face}"
+        leds = page.locator("#leds").inner_text()
+        assert "the roll" in leds, leds
+        shot(page, "island-battle-02-rolled")
+
+        # Ada's tank on E2 shoots the block on E6, exactly four ahead: a blast said only if it was live
+        state = act(page, base, "shoot red-t1 E6")
+        live = state["revealed"]["block-5"] == "live"
+        told = page.locator('[data-counter="blast"]')
+        if live:
+            page.wait_for_selector('[data-counter="blast"]:has-text("Block 5 was live")')
+            assert told.inner_text().endswith(state["blast"]), (told.inner_text(), state["blast"])
+        else:
+            page.wait_for_selector('#log li:has-text("shoots at E6")')
+            assert told.inner_text().endswith("–") and state["blast"] == ""
+        assert page.locator('g.piece[data-piece="block-5"]').count() == 0  # off the island either way
+        for_players(page, "the Board page after the shot")
+        shot(page, "island-battle-03-board")
+
+        # The Score page: each player by name
+        page.goto(f"{base}/score")
+        page.wait_for_selector("#standing li")
+        standing = page.locator("#standing").inner_text()
+        assert "Ada (red): 5 on the island, 5 on the pad, 0 lost" in standing, standing
+        assert "blocks still standing: 9" in standing, standing
+        for_players(page, "the Score page")
+        shot(page, "island-battle-04-score")
+
+        # The replay: the moves in words, the board after each
+        page.goto(f"{base}/games/{state['game']}")
+        page.wait_for_selector("#moves button")
+        moves = [page.locator("#moves button").nth(i).inner_text() for i in range(page.locator("#moves button").count())]
+        assert f"Ada rolls a {face}" in moves and "Ada's red tank 1 shoots at E6" in moves, moves
+        page.locator("#moves button", has_text="shoots at E6").click()
+        page.wait_for_selector('#replay-event:has-text("shoots at E6")')
+        for_players(page, "the replay")
+        shot(page, "island-battle-05-replay")
+    finally:
+        context.close()
