@@ -260,7 +260,8 @@ def test_a_blast_is_said_in_words_and_flashes_on_the_leds_only_once_a_live_block
     assert GAME.view(blasted)["blast"] == "Block 1 was live: blue soldier 1, red soldier 2 blown off the island"
     assert set(GAME.taken_off(blasted)) >= {"blue-s1", "red-s2", "block-1"}  # the players lift them off
     flashing = [i for i, light in enumerate(GAME.led_scene(blasted).lights("status")) if light.effect == "blink"]
-    assert flashing == [1, 10]  # red's second character and blue's first, in the order of the strip
+    assert flashing == [0, 6]  # red's first two characters and blue's first two, two to an LED, a dark one between
+    assert len(GAME.led_scene(blasted).lights("status")) == 11  # the strip's status segment as it comes
     assert GAME.from_json(GAME.to_json(blasted)) == blasted
     rolled = GAME.apply(blasted, "roll red 2")  # the next action: the LEDs calm, the words stay till the next blast
     assert all(light.effect == "steady" for light in GAME.led_scene(rolled).lights("status"))

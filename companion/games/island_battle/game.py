@@ -33,8 +33,8 @@ from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, Islan
 ALERT = (255, 0, 0)
 BLAST = (255, 110, 0)
 DIE = (240, 240, 240)
-LABELS = {"turn": "whose turn, who is next", "status": "each player's ten characters (bright: on the island, "
-          "dim: on the pad or still to place, dark: lost, flashing orange: blown off by the blast just now)",
+LABELS = {"turn": "whose turn, who is next", "status": "red's and blue's characters, two to an LED (bright: both "
+          "on the island, half: one, dim: on the pad or to place, dark: lost, flashing orange: blown off just now)",
           "counter": "the roll waiting to be used, a lit LED per pip (all five dim: a 0)", "timer": ""}
 TURN_OVER = (End, Slide, Remove, Spare, Deploy)  # the last of these in the log closed the turn before this one
 PHASES = {"blocks": "blocks", "deploy": "deploy"}
@@ -306,10 +306,12 @@ class IslandBattleGame(Game[IslandState, Action]):
 
     def led_scene(self, state: IslandState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to act (a waiting question blinks) and, dim, the other; ``status``: each
-        player's ten characters in their colour, bright on the island, dim on the pad or still to place,
-        dark once lost (a player with a piece breaking a rule blinks red over theirs); ``counter``: the
-        roll waiting to be used, an LED per pip (all five dim after a 0); the characters a blast took with
-        the last action flash orange on ``status``; the winner over the whole strip."""
+        player's ten characters, two to an LED so both sides fit the strip's eleven (red's five, one
+        dark, blue's five), in their colour: bright with both on the island, half with one, dim with
+        none there but one on the pad or still to place, dark once both are lost (a player with a piece
+        breaking a rule blinks red over theirs; an LED whose character a blast took with the last action
+        flashes orange); ``counter``: the roll waiting to be used, an LED per pip (all five dim after a
+        0); the winner over the whole strip."""
         rgb = boards.load().rgb
         ended = rules.outcome(state)
         if ended is not None and ended.winners:
@@ -320,15 +322,24 @@ class IslandBattleGame(Game[IslandState, Action]):
         blown = set(state.blast) if state.blast_at == len(state.history) else set()
         lights: list[Light] = []
         for p in PLAYERS:
-            for c in characters(p):
-                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light(BLAST, "blink", 4.0) if c in blown
-                              else Light((0, 0, 0)) if state.where[c] == GONE
-                              else Light(rgb[p]) if state.where[c] not in (PAD, BOX) else Light(_dim(rgb[p])))
+            lights += [Light((0, 0, 0))] if lights else []  # a dark LED between the two sides
+            mine = characters(p)
+            for pair in (mine[k:k + 2] for k in range(0, len(mine), 2)):
+                there = sum(state.where[c] not in (PAD, BOX, GONE) for c in pair)
+                shade = rgb[p] if there == 2 else _half(rgb[p]) if there else _dim(rgb[p])
+                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light(BLAST, "blink", 4.0)
+                              if blown & set(pair) else Light((0, 0, 0)) if all(state.where[c] == GONE for c in pair)
+                              else Light(shade))
         zero = state.stage == "options"
         die: tuple[Light, ...] | Count = (Light(_dim(DIE)),) * 5 if zero else Count(state.roll or 0, 5, Light(DIE))
         shown = "0" if zero else state.roll if state.roll is not None else "-"
         return LedScene({"turn": (actor, Light(_dim(rgb[opponent(state.actor)]))), "status": tuple(lights),
                          "counter": die}, labels={**LABELS, "counter": f"{LABELS['counter']}: {shown}"})
+
+
+def _half(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A colour at half: one of an LED's two characters on the island, told from both and from none."""
+    return (rgb[0] // 2, rgb[1] // 2, rgb[2] // 2)
 
 
 def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
