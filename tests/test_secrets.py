@@ -87,6 +87,25 @@ class Table:
         return [_timeless((0, text.replace(self.game_id, "GAME")))[1] for text in said]
 
 
+class ReadTable:
+    """What a camera found in its last frame, as ``LiveCamera.seen`` gives it: each piece of a picture
+    where its place is (the same pixels for the same place at both tables)."""
+
+    simulated = False
+
+    def __init__(self, picture: dict[str, tuple[str, ...]]) -> None:
+        self.picture = picture
+
+    def seen(self) -> dict[str, Any]:
+        places = sorted(self.picture)
+        return {"frame_size": [1280, 720], "board": None, "unplaced": [],
+                "pieces": [{"piece": piece, "cell": cell, "x": float(places.index(cell)), "y": 0.0}
+                           for cell in places for piece in sorted(self.picture[cell])]}
+
+    def stop(self) -> None:
+        """Nothing runs: the frame was read before."""
+
+
 def same_table_answers(a: Table, b: Table) -> dict[str, tuple[Any, Any]]:
     """Every route a seat-less phone may GET, asked at both tables: those that differ."""
     differ: dict[str, tuple[Any, Any]] = {}
@@ -173,6 +192,11 @@ def test_a_phone_without_a_seat_cannot_tell_two_deals_apart(two_tables: tuple[Ta
         table.see({**{c: ps for c, ps in now.items() if c != place}, far: now[far] + now[place]})
         assert table.session.status.out_of_sync is not None
     assert same_table_answers(a, b) == {}
+
+    # a camera reads every piece by its marker, a face-down one too: the Camera page's picture of it
+    for table in (a, b):
+        table.companion.camera = ReadTable(table.session.last_picture or {})
+    assert a.get("/api/camera/seen") == b.get("/api/camera/seen")
     assert a.said.getvalue().replace(a.game_id, "GAME") == b.said.getvalue().replace(b.game_id, "GAME")
 
 

@@ -15,6 +15,7 @@ from flask import Blueprint, abort, current_app, g, jsonify, request
 
 from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names, new_game
+from companion.secrecy import told
 from companion.store import NoSuchGameError, StoreError
 from web_ui import seats, security
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
@@ -587,4 +588,7 @@ def camera_seen() -> Any:
     camera = getattr(companion(), "camera", None)
     if camera is None:
         return jsonify(present=False, frame_size=[0, 0], board=None, pieces=[], unplaced=[])
-    return jsonify(present=True, **camera.seen())
+    seen, session = camera.seen(), companion().session
+    for key in ("pieces", "unplaced"):  # a face-down piece read by its marker: said as the table sees it
+        seen[key] = told(session.game, session.state, {"pieces": seen.get(key, [])}, seats.current_seat())["pieces"]
+    return jsonify(present=True, **seen)
