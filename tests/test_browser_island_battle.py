@@ -79,6 +79,8 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         assert state["die"] == "table" and [p["name"] for p in state["players"]] == ["Ada", "Bo"]
         assert not state["verifying"]  # no camera to check the board: the players vouch for it
         page.wait_for_selector("#new-game-fold:not([open])")  # the game runs: its form folds away
+        assert page.locator("#next-title").inner_text() == "Ready to play"  # never "set up": nobody checked it
+        assert "No camera sees the table" in page.locator("#next-text").inner_text()
         for_players(page, "the Setup page")
         shot(page, "island-battle-01-setup")
 

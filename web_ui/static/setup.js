@@ -170,9 +170,12 @@
     next.hidden = !(playing && !picking(s) && !s.outcome && !s.verifying);
     if (!next.hidden) {  /* the picks done (a game without any: the board checked) is the way on */
       const done = ((s.declaration || {}).phases || []).find((p) => p.picks && p.done);
-      document.getElementById("next-title").textContent = done ? "The " + done.title.toLowerCase() + " is done" : "The board is set up";
-      document.getElementById("next-text").textContent = (done ? done.done + " " : "") +
-        "Play on the board: move the pieces on the table, the camera follows.";
+      const seen = s.camera && s.camera.healthy;  /* without a camera nobody checked the board: not said as checked */
+      document.getElementById("next-title").textContent = done ? "The " + done.title.toLowerCase() + " is done" :
+        seen ? "The board is set up" : "Ready to play";
+      document.getElementById("next-text").textContent = (done ? done.done + " " : "") + (seen ?
+        "Play on the board: move the pieces on the table, the camera follows." :
+        "No camera sees the table: play on the Board page, moving the pieces there.");
     }
     const status = document.getElementById("verify-status");
     const body = document.querySelector("#differences tbody");
