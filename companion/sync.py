@@ -24,9 +24,12 @@ class Misplaced:
     piece: str
     belongs: str | None   # the cell the game has it on (None: off the board)
     seen: str | None      # the cell the camera sees it on (None: not seen)
+    # a piece that faces a way (Layout.facings), seen turned: (the way the game has it, the way seen)
+    facing: tuple[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"piece": self.piece, "belongs": self.belongs, "seen": self.seen}
+        return {"piece": self.piece, "belongs": self.belongs, "seen": self.seen,
+                **({"facing": list(self.facing)} if self.facing else {})}
 
 
 @dataclass
@@ -112,11 +115,28 @@ def _where(placement: Placement) -> dict[str, str]:
     return {p: c for c, ps in placement.items() for p in ps}
 
 
+def _where_piece(placement: Placement) -> dict[str, str]:
+    """Piece -> cell, a piece named with the way it faces (``red-s1^N``) by its own id."""
+    return {unfaced(p)[0]: c for c, ps in placement.items() for p in ps}
+
+
+def _ways(placement: Placement) -> dict[str, str]:
+    """Piece -> the way it faces, for the entries a picture names with one (``red-s1^N``)."""
+    return {piece: way for piece, way in (unfaced(p) for ps in placement.values() for p in ps) if way}
+
+
 def misplaced(expected: Placement, seen: Placement) -> tuple[Misplaced, ...]:
-    """Every piece the camera sees somewhere else than the game has it (or not at all)."""
-    want, have = _where(expected), _where(seen)
-    return tuple(Misplaced(p, want.get(p), have.get(p)) for p in sorted(set(want) | set(have))
-                 if want.get(p) != have.get(p))
+    """Every piece the camera sees somewhere else than the game has it (or not at all), or, for a piece
+    that faces a way, seen where the game has it but turned another way."""
+    want = {unfaced(p)[0]: c for p, c in _where(expected).items()}
+    have = {unfaced(p)[0]: c for p, c in _where(seen).items()}
+    ways, seen_ways = _ways(expected), _ways(seen)
+    out = []
+    for p in sorted(set(want) | set(have)):
+        turned = (ways[p], seen_ways[p]) if p in ways and p in seen_ways and ways[p] != seen_ways[p] else None
+        if want.get(p) != have.get(p) or turned:
+            out.append(Misplaced(p, want.get(p), have.get(p), turned))
+    return tuple(out)
 
 
 def _on(cell: str | None, words: Mapping[str, str]) -> str:
@@ -133,7 +153,9 @@ def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, st
     pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none."""
     return "the camera sees " + "; ".join(
         f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
-        for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
+        if not m.facing or m.seen != m.belongs else
+        f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} facing {m.facing[1]} where the game has it facing "
+        f"{m.facing[0]}" for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
         f" (checked after {after})")
 
 
@@ -177,16 +199,19 @@ def excuse(seen: dict[str, list[str]], expected: Mapping[str, str],
     about the piece moves: the camera reads it where it did (not at all, or on the same wrong cell)
     and the game has it where it did; otherwise it lapses (removed from ``excused``) and the camera
     is believed again - a piece missed under a stack is judged afresh once it shows or is moved."""
-    where = _where(seen)
+    entry = {unfaced(p)[0]: p for ps in seen.values() for p in ps}  # a piece facing a way: as the picture names it
+    named = {unfaced(p)[0]: p for p in expected}
+    where = {unfaced(p)[0]: c for p, c in _where(seen).items()}
+    expected = {unfaced(p)[0]: c for p, c in expected.items()}
     out = {c: list(ps) for c, ps in seen.items()}
     for piece, (read, belongs) in list(excused.items()):
         if where.get(piece) != read or expected.get(piece) != belongs:
             del excused[piece]
             continue
         if read is not None:
-            out[read].remove(piece)
+            out[read].remove(entry[piece])
         if belongs is not None:
-            out.setdefault(belongs, []).append(piece)
+            out.setdefault(belongs, []).append(named.get(piece, piece))
     return out
 
 

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
-from companion.sync import Picture, Status, _canonical, _where, costs, misplaced, said, strip
+from companion.games.base import unfaced
+from companion.sync import Picture, Status, _canonical, _where_piece, costs, misplaced, said, strip
 
 
 class WayOut:
@@ -129,12 +130,12 @@ class WayOut:
         contradicted (the piece read on another cell) is a disagreement, never said to be in sync."""
         with self._lock:
             self._game()
-            read = _where(self._picture_now(excused=False)).get(piece)
+            read = _where_piece(self._picture_now(excused=False)).get(piece)
             expected = self.expected()
-            affirms = _where(expected).get(piece) == cell  # the players side with the game against the camera
+            affirms = _where_piece(expected).get(piece) == cell  # the players side with the game against the camera
             if not affirms:
                 layout = self.game.layout(self.state)
-                placement = {c: [p for p in ps if p != piece] for c, ps in expected.items()}
+                placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in expected.items()}
                 if cell is not None:
                     if layout.cells[cell].facts.get("pile"):  # laid on the pile: it covers what was on top
                         placement[cell] = []

@@ -62,3 +62,4 @@ def test_a_correction_takes_the_facing_the_camera_reads():
     fix = GAME.correction(state, seen_after(state, ("red-s3", "D2", "W")))
     assert str(fix) == "correct red red-s3@D2:W"
     assert GAME.expected(GAME.apply(state, fix))["D2"] == ("red-s3^W",)
+

@@ -411,6 +411,10 @@ class BoardDetector:
             return h
         return refined
 
+    def _faces(self, marker: int, cell: int) -> bool:
+        """Is this marker's way read on this cell (a facing piece, on a kind of cell where the way counts)?"""
+        return marker in self.facing_markers and (not self.board.facing_on or self.cell_kind[cell] in self.board.facing_on)
+
     def _facing(self, angle: float) -> tuple[str | None, tuple[str, ...]]:
         """The way a facing piece's marker at ``angle`` points (None and the two nearest: between them)."""
         return _facing_of(self.board, angle)
@@ -467,10 +471,10 @@ class BoardDetector:
                 reason = "between-cells"
             elif not self.cell_standable[int(nearest[k])]:
                 reason = self.cell_kind[int(nearest[k])]  # a printed place no piece stands on (The FOG: woods)
-            elif marker in self.facing_markers and (way := self._facing(float(angles[k])))[0] is None:
+            elif self._faces(marker, int(nearest[k])) and (way := self._facing(float(angles[k])))[0] is None:
                 reason, ways = "between-directions", way[1]  # turned half-way: not read, like between two cells
             else:
-                if marker in self.facing_markers:
+                if self._faces(marker, int(nearest[k])):
                     obs.facing[piece] = self._facing(float(angles[k]))[0] or ""
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker

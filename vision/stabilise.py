@@ -46,7 +46,7 @@ def _copy(obs: Observation, ms: float) -> Observation:
                        unplaced=list(obs.unplaced), unknown_markers=list(obs.unknown_markers),
                        duplicates=list(obs.duplicates), fiducials_seen=list(obs.fiducials_seen),
                        special=dict(obs.special), homography=obs.homography, image_xy=dict(obs.image_xy),
-                       poses=dict(obs.poses), reason=obs.reason, ms=ms, lens=obs.lens)
+                       poses=dict(obs.poses), facing=dict(obs.facing), reason=obs.reason, ms=ms, lens=obs.lens)
 
 
 def _small_gray(frame: np.ndarray) -> np.ndarray:
@@ -363,6 +363,8 @@ class StreamObserver:
                 fresh.image_xy[piece] = last.image_xy[piece]
                 if piece in last.poses:
                     fresh.poses[piece] = last.poses[piece]
+                if piece in last.facing:
+                    fresh.facing[piece] = last.facing[piece]
         fresh.fiducials_seen = sorted(set(last.fiducials_seen) | set(fresh.fiducials_seen))
         return fresh
 

@@ -124,6 +124,7 @@ class Layout:
     # farther off it is turned between two ways and not read, like a piece between two cells.
     facings: Mapping[str, float] = field(default_factory=dict)
     facing_tolerance_deg: float = 30.0
+    facing_on: tuple[str, ...] = ()  # the kinds of cell where the way counts (empty: every cell)
 
     @property
     def marker_to_piece(self) -> dict[int, str]:

@@ -417,6 +417,15 @@ const FogBoard = (() => {
         this.countLayer.appendChild(t);
         Board.wrap(t);
       });
+      /* a piece that faces a way is named with it in a camera's picture ("red-s1^N"), or the view's
+         facing says it (piece -> way): drawn pointing so */
+      const ways = Object.assign({}, info.facing || {});
+      placement = Object.fromEntries(Object.entries(placement || {}).map(([cell, ps]) => [cell, ps.map((e) => {
+        const [id, way] = String(e).split("^");
+        if (way) ways[id] = way;
+        return id;
+      })]));
+      info = Object.assign({}, info, {facing: ways});
       Object.entries(placement || {}).forEach(([cell, pieces]) => {
         const c = this.cells[cell];
         if (!c) return;
@@ -484,6 +493,16 @@ const FogBoard = (() => {
         size = [w, h];
       }
       g.appendChild(shape);
+      const way = (info.facing || {})[id], angle = (this.g.facings || {})[way];
+      if (look.facing && typeof angle === "number") {  /* a notch on the token's rim, pointing the way it faces */
+        const notch = document.createElementNS(SVGNS, "path");
+        notch.setAttribute("d", "M0,-19 L-5.5,-11 L5.5,-11 Z");
+        notch.setAttribute("class", "facing"); notch.setAttribute("data-facing", way);
+        notch.setAttribute("transform", `rotate(${-angle})`);  /* the layout's angle is counter-clockwise; SVG's clockwise */
+        notch.style.fill = "#111"; notch.style.stroke = "#fff"; notch.style.strokeWidth = "1"; notch.style.pointerEvents = "none";
+        g.appendChild(notch);
+        g.setAttribute("aria-label", g.getAttribute("aria-label") + ", facing " + ({N: "north", E: "east", S: "south", W: "west"}[way] || way));
+      }
       if (!look.icon && lightToken(look.colour)) g.classList.add("light");
       if (size) Board.drawLook(g, look, look.icon ? null : size);
       if (height) {  /* the stack's height, on a dark badge at the top piece's corner (its name says it too) */

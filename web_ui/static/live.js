@@ -55,6 +55,7 @@
     board.render(shown, {owners: state.owners, shades,
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
       stacks: state.stacks, supplies: state.supplies,  /* a game's view: pieces under a stack's top, what a supply holds */
+      facing: state.facing,  /* a game whose pieces face a way: piece -> way (drawn pointing so) */
       lastMove: state.last_move || [], misplaced: state.out_of_sync ? state.out_of_sync.pieces || [] : [],
       turnOver: (state.to_turn_over || []).map((t) => t.piece)});
   }

@@ -1,14 +1,15 @@
 "use strict";
 (async () => {
-  let hand = false, turning = false, faceDown = [];
+  let hand = false, turning = false, quarter = false, faceDown = [];
   const status = (t) => { document.getElementById("table-status").textContent = t; };
   const board = await Fog.board("board", {
     onPiece: async (piece) => {
       if (lifted) {  /* laid on top of the piece there (a pile: the last one laid shows) */
-        const cell = Object.keys(shown).find((c) => shown[c].includes(piece));
+        const cell = Object.keys(shown).find((c) => shown[c].some((e) => e.split("^")[0] === piece));
         if (cell) put(lifted, cell);
         return;
       }
+      if (quarter) return turnQuarter(piece);
       if (!turning) return;
       const res = await Fog.api("POST", "/api/table/turn-over", {piece});
       if (res.ok) { faceDown = res.data.face_down; draw(res.data.table); status(piece + (faceDown.includes(piece) ? " turned over" : " turned face up")); }
@@ -16,6 +17,16 @@
     onDrop: (piece, cell) => put(piece, cell),
     onCell: (cell) => { if (lifted) put(lifted, cell); },
   });
+  /* A piece that faces a way (the layout's facings) turned a quarter clockwise where it stands, as a hand would. */
+  async function turnQuarter(piece) {
+    const ways = Object.entries(board.g.facings || {}).sort((a, b) => b[1] - a[1]).map(([w]) => w);
+    const cell = Object.keys(shown).find((c) => shown[c].some((e) => e.split("^")[0] === piece));
+    if (!cell || !(board.g.pieces[piece] || {}).facing || !ways.length) { status(Fog.named(piece) + " faces no way"); return; }
+    const now = shown[cell].find((e) => e.split("^")[0] === piece).split("^")[1];
+    const next = ways[(ways.indexOf(now) + 1) % ways.length];
+    const res = await Fog.api("POST", "/api/table/move", {piece, cell, facing: next});
+    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + " turned to face " + next); }
+  }
   async function put(piece, cell) {
     lifted = null;
     const res = await Fog.api("POST", "/api/table/move", {piece, cell});
@@ -26,7 +37,7 @@
      that look alike (a class the game compares by count: tiles) are one button with how many there
      are, the next of them lifted; a piece in a seat colour nobody plays in this game is not offered. */
   function offTable(table) {
-    const on = new Set(Object.values(table).flat());
+    const on = new Set(Object.values(table).flat().map((e) => e.split("^")[0]));  /* red-s1^N: red-s1 */
     const box = document.getElementById("off-table");
     box.replaceChildren();
     const offered = new Map();  /* a button: a piece alone, or the first of its look-alike class */
@@ -57,6 +68,14 @@
     e.target.setAttribute("aria-pressed", String(turning));
     e.target.textContent = turning ? "Done turning tokens over" : "Turn tokens over (tap them)";
     status(turning ? "tap a token to turn it over" : "");
+  };
+  const facingButton = document.getElementById("turn-facing");
+  facingButton.hidden = !Object.keys(board.g.facings || {}).length;  /* only a board whose pieces face a way */
+  facingButton.onclick = (e) => {
+    quarter = !quarter;
+    e.target.setAttribute("aria-pressed", String(quarter));
+    e.target.textContent = quarter ? "Done turning tokens" : "Turn tokens a quarter (tap them)";
+    status(quarter ? "tap a token to turn it a quarter clockwise" : "");
   };
   document.getElementById("place-all").onclick = async () => {
     const res = await Fog.api("POST", "/api/table/setup", {});

@@ -242,4 +242,4 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
                   fiducials=board.fiducials, cells=cells, pieces=pieces,
                   marker_mm=min(board.character_marker_mm, board.block_marker_mm), snap_mm=sq * 0.35,
                   piece_height_mm=board.token_height_mm, colours=dict(board.rgb),
-                  facings=FACING_ANGLES)
+                  facings=FACING_ANGLES, facing_on=("square",))  # on its pad or in its box it faces no way
