@@ -63,3 +63,14 @@ def test_a_correction_takes_the_facing_the_camera_reads():
     assert str(fix) == "correct red red-s3@D2:W"
     assert GAME.expected(GAME.apply(state, fix))["D2"] == ("red-s3^W",)
 
+
+
+def test_a_character_seen_turned_where_it_stands_is_named_so_when_the_table_disagrees():
+    from companion.sync import disagreement, misplaced
+
+    state = battle(3)
+    seen = {c: tuple(ps) for c, ps in seen_after(state, ("red-s3", "D2", "E")).items()}
+    [turned] = misplaced(GAME.expected(state), seen)
+    assert (turned.piece, turned.belongs, turned.seen, turned.facing) == ("red-s3", "D2", "D2", ("N", "E"))
+    words = disagreement([turned], "the roll", {"red-s3": "red soldier 3"})
+    assert words == "the camera sees red soldier 3 on D2 facing E where the game has it facing N (checked after the roll)"
