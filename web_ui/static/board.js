@@ -494,12 +494,12 @@ const FogBoard = (() => {
       }
       g.appendChild(shape);
       const way = (info.facing || {})[id], angle = (this.g.facings || {})[way];
-      if (look.facing && typeof angle === "number") {  /* a notch on the token's rim, pointing the way it faces */
+      if (look.facing && typeof angle === "number") {  /* a notch inside the token's rim (a neighbour never hides it), pointing the way it faces */
         const notch = document.createElementNS(SVGNS, "path");
-        notch.setAttribute("d", "M0,-19 L-5.5,-11 L5.5,-11 Z");
+        notch.setAttribute("d", "M0,-12.5 L-5,-7 L5,-7 Z");
         notch.setAttribute("class", "facing"); notch.setAttribute("data-facing", way);
         notch.setAttribute("transform", `rotate(${-angle})`);  /* the layout's angle is counter-clockwise; SVG's clockwise */
-        notch.style.fill = "#111"; notch.style.stroke = "#fff"; notch.style.strokeWidth = "1"; notch.style.pointerEvents = "none";
+        notch.style.fill = "#fff"; notch.style.stroke = "#111"; notch.style.strokeWidth = "0.8"; notch.style.pointerEvents = "none";
         g.appendChild(notch);
         g.setAttribute("aria-label", g.getAttribute("aria-label") + ", facing " + ({N: "north", E: "east", S: "south", W: "west"}[way] || way));
       }
