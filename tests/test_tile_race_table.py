@@ -280,3 +280,64 @@ def test_the_strip_shows_whose_turn_each_players_mountains_and_the_tiles_left_in
     hw.show(four, game=GAME)
     assert segment("status")[:8] == [rgb[c] for c in ("red", "blue", "yellow", "green") for _ in range(2)]
     hw.close()
+
+
+def test_a_movement_that_passes_a_square_twice_leaves_a_tile_only_where_one_was_left():
+    """Ada's pawn collects the tiles on A2 and B2, steps onto the empty B3 (no tile there: the collect
+    phase ends on it), leaves one on A3, comes back to B3 and leaves the other, and ends alone on B4. The
+    log names A3 and B3 once each: B3 was passed twice, but got one tile."""
+    state = apply_all(GAME.new_game(2, seed=5, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-1 A1", "tile red A2", "move blue-1 G7", "tile blue B2", "move red-1 A2>B2",
+                       "move red-1 B3>A3>B3>B4"))
+    assert state.tiles == {"A3", "B3"}
+    assert GAME.view(state)["log"][-1] == ("Ada's red pawn 1 moves on from B2 via B3, A3 and B3 to B4, leaving a "
+                                           "tile on each of A3 and B3")
+
+
+def test_a_picture_one_change_away_from_play_says_which_rule_it_breaks_and_how_to_put_it_right():
+    """Ada and Bo's pawns stand on their corners, a tile on D4. What their hands do wrong is named by the
+    rule it breaks, in the rulebook's words, and what puts it right; two things wrong at once are only
+    placed, since guessing which was meant could name the wrong rule."""
+    state = apply_all(GAME.new_game(2, seed=5, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-1 A1", "tile red D4", "move blue-1 G7", "tile blue C3"))
+    table = {c: list(ps) for c, ps in GAME.expected(state).items()}
+
+    diagonal = reconcile(state, {**table, "A1": [], "B2": ["red-1"]})
+    assert diagonal.reason == ("Ada's red pawn 1 is on B2: a pawn moves to a square beside it, never diagonally. "
+                               "Put it back on A1")
+    assert (diagonal.rule, diagonal.offenders) == ("diagonal", ("red-1",))
+
+    early = reconcile(state, {**table, "D5": ["T09"]})
+    assert early.reason == ("Ada laid a tile on D5 before moving: the turn's tile is laid after the pawn has moved. "
+                            "Take the tile back and move a pawn first") and early.rule == "tile-after-moving"
+
+    exit_wall = reconcile(state, {**table, "F7|G7": ["W05"]})
+    assert exit_wall.reason == ("Ada stood a wall between F7 and G7: no wall may stand in front of an exit (G7 is "
+                                "one). Take the wall away") and exit_wall.rule == "wall-before-exit"
+    # after a legal step the same wall is named so too: the rest of the picture is read as play first
+    stepped = reconcile(state, {**table, "A1": [], "B1": ["red-1"], "A6|A7": ["W05"]})
+    assert stepped.rule == "wall-before-exit" and "between A6 and A7" in (stepped.reason or "")
+
+    out_of_turn = reconcile(state, {**table, "G7": [], "G6": ["blue-1"]})
+    assert out_of_turn.reason == "it is Ada's turn, not Bo's. Put Bo's blue pawn 1 back on G7"
+
+    two = reconcile(state, {**table, "D5": ["T09"], "E4": ["T10"]})
+    assert two.rule == "move" and two.reason == "no play of Ada leaves the table like this (it differs on D5, E4)"
+
+
+def test_places_follow_a_preposition_and_the_supplies_add_up_with_the_pieces_beside_the_board():
+    """The panel says "put it on <place>": an edge is the edge between two squares, a start space the one
+    below or beside a corner. Beside the board, 37 tiles left and one standing as a wall make the 38 loose
+    tiles a player counts there; the mountains are each player's own."""
+    from companion.sync import Misplaced, to_follow
+
+    state = apply_all(GAME.new_game(2, seed=5, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-1 A1", "tile red D4", "move blue-1 G7", "wall blue E6|E7", "mountain red C5"))
+    said = GAME.words(state)
+    assert to_follow([Misplaced("W01", "E6|E7", None), Misplaced("blue-2", "start-G1-S", "G2")], said) == (
+        "entered on the panel, now on the table: put a wall on the edge between E6 and E7; "
+        "put Bo's blue pawn 2 on the start space below G1")
+    assert said["start-A1-W"] == "the start space left of A1" and said["supply-tiles"] == "the tile supply"
+    supplies = GAME.view(state)["supplies"]
+    assert state.supply == 38 and supplies["supply-tiles"] == "38 tiles left; 1 more standing as a wall"
+    assert supplies["supply-mountains"] == "Ada's mountains 2, Bo's mountains 3"

@@ -75,16 +75,48 @@ def _names(state: TileRaceState) -> dict[str, str]:
     return out
 
 
+SIDE_WORDS = {"S": "below", "N": "above", "W": "left of", "E": "right of"}  # as the board is drawn, red below
+SUPPLY_WORDS = {boards.TILE_SUPPLY: "the tile supply", boards.MOUNTAIN_SUPPLY: "the mountain supply"}
+
+
 def _places(state: TileRaceState) -> dict[str, str]:
-    """Places not called as printed: an edge by the squares it lies between, start spaces, supplies."""
+    """Places not called as printed, each as a noun the generic sentences can follow a preposition
+    with ("put it on the edge between E6 and E7", "on the start space below G1"): an edge by the squares
+    it lies between, a start space by its corner and side, the supplies by what they hold."""
     out: dict[str, str] = {}
     for cell in boards.layout(boards.load()).cells.values():
         if cell.kind == "edge":
             a, _, b = cell.id.partition("|")
-            out[cell.id] = f"between {a} and {b}"
-        elif cell.kind in ("start", "supply"):
-            out[cell.id] = cell.label
+            out[cell.id] = f"the edge between {a} and {b}"
+        elif cell.kind == "start":
+            _, corner, side = cell.id.split("-")
+            out[cell.id] = f"the start space {SIDE_WORDS[side]} {corner}"
+        elif cell.kind == "supply":
+            out[cell.id] = SUPPLY_WORDS.get(cell.id, f"the {cell.label}")
     return out
+
+
+def _supplies(state: TileRaceState) -> dict[str, str]:
+    """What each supply beside the board holds, as the rules count it, in words that add up with the
+    pieces a player sees off the board. A wall is a tile of the supply stood in a stand: at the table
+    the stand holds a tile from the pile, so the rules' supply is the loose tiles less the walls
+    standing (and less the tiles lost off the grid, out of the game). Saying both keeps "37 tiles"
+    from reading as a miscount beside 38 loose tiles. Mountains are each player's own: by player."""
+    tiles = f"{_count(state.supply, 'tile')} left"
+    extra = [f"{_count(len(state.walls), 'more')} standing as {'walls' if len(state.walls) != 1 else 'a wall'}"
+             if state.walls else "", f"{state.lost} lost off the grid" if state.lost else ""]
+    return {boards.TILE_SUPPLY: "; ".join([tiles, *filter(None, extra)]),
+            boards.MOUNTAIN_SUPPLY: ", ".join(f"{_owner(state, c)} mountains {n}" for c, n in
+                                              zip(state.players, state.mountains_left, strict=True))}
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' * (n != 1 and what != 'more')}"
+
+
+def _owner(state: TileRaceState, colour: str) -> str:
+    """A player's possessive as the table says it: "Ada's", or "red's" with no names."""
+    return f"{state.name_of(colour)}'s"
 
 
 class TileRaceGame(Game[TileRaceState, Action]):
@@ -215,9 +247,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "stacks": ({state.pawns[mv.pawn]: mv.carried} if mv is not None and mv.carried else {}),
                 "supply": {"tiles": state.supply, "lost": state.lost,
                            "mountains": dict(zip(state.players, state.mountains_left, strict=True))},
-                "supplies": {boards.TILE_SUPPLY: f"{state.supply} tiles",
-                             boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
-                                                               zip(state.players, state.mountains_left, strict=True))},
+                "supplies": _supplies(state),
                 "walls": sorted(state.walls), "has_moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),

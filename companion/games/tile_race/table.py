@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from companion.errors import IllegalMoveError
 from companion.games.base import Choice, Reconciliation
-from companion.games.tile_race import rules, words
+from companion.games.tile_race import reasons, rules, words
 from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.board import (MOUNTAIN_SUPPLY, TILE_SUPPLY, mountain_id, start_cell, tile_id,
                                              wall_id)
@@ -185,9 +185,11 @@ def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
     yield Pass(colour)
 
 
-def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
+def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: bool = True) -> Reconciliation:
     """The shortest ways of play from ``state`` to the picture; several that leave the game counting
-    differently are put to the players; none: out of sync, naming what does not fit."""
+    differently are put to the players; none: out of sync, naming what does not fit (with ``explain``,
+    the rule broken when one change is to blame: ``reasons.py``, which reads the rest of a picture
+    here without it)."""
     if rules.outcome(state) is not None:
         return Reconciliation.illegal("the game is over", rule="over")
     picture = named(seen)
@@ -221,7 +223,8 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconc
         choices = tuple(Choice(tuple(str(a) for a in _joined(path)), words.reading(state, _joined(path)))
                         for path, _ in readings[:6])
         return Reconciliation(choices)
-    return _tiles_to_follow(state, picture) or _why_not(state, picture, gave_up=len(visited) >= MAX_STATES)
+    return _tiles_to_follow(state, picture) or _why_not(state, picture, gave_up=len(visited) >= MAX_STATES,
+                                                        explain=explain)
 
 
 def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation | None:
@@ -313,8 +316,10 @@ def _short_of(state: TileRaceState, after: TileRaceState, want: Mapping[str, tup
     return None
 
 
-def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> Reconciliation:
-    """No play leads to the picture: a pawn in a hand is a step; otherwise out of sync, naming the pieces."""
+def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False, explain: bool = True
+             ) -> Reconciliation:
+    """No play leads to the picture: a pawn in a hand is a step; one change a rule forbids is named by
+    its rule; otherwise out of sync, naming the places that differ."""
     have = expected(state)
     shown = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
     missing = [p for c, ps in have.items() for p in ps if kind_of(p) is None and p not in shown]
@@ -324,6 +329,10 @@ def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False) -> R
                                       f"{'them' if len(said) > 1 else 'it'} down where "
                                       f"{'they go' if len(said) > 1 else 'it goes'}", missing, "step")
     moved = sorted(p for p, c in shown.items() if p in state.pawns and c != where_pawn(state, p))
+    named_rule = reasons.broken_rule(state, picture, kind_of, where_pawn,
+                                     lambda s, p: reconcile(s, p, explain=False)) if explain and not gave_up else None
+    if named_rule is not None:
+        return named_rule
     changed = sorted({c for c in set(have) | set(picture) if _form({c: have.get(c, ())}) != _form({c: picture.get(c, ())})})
     where = ", ".join(changed[:6]) or "no place"
     if gave_up:  # a movement along so many tiles that the search stopped: the players say what it was

@@ -37,7 +37,8 @@ def _tiles(n: int) -> str:
     return f"{n} tile{'s' * (n != 1)}"
 
 
-def _between(edge: str) -> str:
+def between(edge: str) -> str:
+    """An edge by the two squares it lies between ("between C4 and C5"), never its id (``C4|C5``)."""
     a, _, b = edge.partition("|")
     return f"between {a} and {b}"
 
@@ -54,8 +55,7 @@ def told(before: TileRaceState, action: Action) -> str:
     words = f"{pawn(before, action.pawn)} moves {'on ' * (mv is not None)}from {start}"
     if squares:
         words += (f" via {_listed(squares[:-1])}" if len(squares) > 1 else "") + f" to {squares[-1]}"
-    taken = [s for s in squares if s in before.tiles and s not in after.tiles]
-    left = [s for s in squares if s in after.tiles and s not in before.tiles]
+    taken, left = _collected_and_left(before, action)
     parts = []
     if taken:
         parts.append(f"collecting the tile{'s' * (len(taken) > 1)} on {_listed(taken)}")
@@ -74,14 +74,30 @@ def told(before: TileRaceState, action: Action) -> str:
     return words + ", " + _listed(parts)
 
 
+def _collected_and_left(before: TileRaceState, action: Move) -> tuple[list[str], list[str]]:
+    """The squares the pawn took a tile from and those it left one on, in the order it went. Told
+    step by step, as the rules play it: a path may pass a square twice (the collect phase ends on a
+    square it emptied, and the drop phase comes back to it), and only the step that changed a
+    square's tile counts, so a square is never named for a tile it did not get."""
+    taken: list[str] = []
+    left: list[str] = []
+    here = before
+    for to in action.path:
+        after = rules.apply(here, Move(action.pawn, (to,)))
+        if to != OUT and (to in here.tiles) != (to in after.tiles):
+            (taken if to in here.tiles else left).append(to)
+        here = after
+    return taken, left
+
+
 def _deed(action: Action) -> str:
     """What a player's action (not a step) does, after their name."""
     if isinstance(action, Tile):
         return f"lays a tile on {action.square}"
     if isinstance(action, Wall):
-        return f"stands a wall {_between(action.edge)}"
+        return f"stands a wall {between(action.edge)}"
     if isinstance(action, Remove):
-        return f"takes away the wall {_between(action.edge)}"
+        return f"takes away the wall {between(action.edge)}"
     if isinstance(action, Mountain):
         return f"puts a mountain on {action.square}"
     if isinstance(action, Undo):
