@@ -132,7 +132,7 @@
     active.style.background = Fog.colourOf(board.g, s.active);
     const player = (s.players || []).find((p) => p.colours.includes(s.active));
     text("active-name", s.outcome ? "nobody: the game is over" :
-      s.active ? (player ? player.name + " (" + s.active + ")" : s.active) : "–");
+      s.active ? (player && player.name && player.name !== s.active ? player.name + " (" + s.active + ")" : s.active) : "–");  /* unnamed: the colour once */
     if (s.outcome) hint("The game is over: the Score page has the result.");
     document.getElementById("next").style.background = Fog.colourOf(board.g, s.next);
     /* a timed turn: the seconds left, under the name the game gives its timer */

@@ -26,7 +26,7 @@
     }
     document.getElementById("details-title").hidden = false;
     if (!sc || !sc.colours) {  /* a game without a points table: who won, why, and the game's own lines */
-      const names = (c) => { const p = (s.players || []).find((x) => x.colours.includes(c)); return p ? p.name + " (" + c + ")" : c; };
+      const names = (c) => { const p = (s.players || []).find((x) => x.colours.includes(c)); return p && p.name && p.name !== c ? p.name + " (" + c + ")" : c; };
       document.getElementById("winner").textContent = "Winner: " + s.outcome.winners.map(names).join(" and ") +
         " — " + s.outcome.reason;
       const ul = Fog.el("ul");
@@ -40,7 +40,7 @@
     const cats = [...new Set(colours.flatMap((c) => Object.keys(sc.colours[c].categories)))];
     const hr = Fog.el("tr");
     const owner = (c) => (s.players || []).find((p) => p.colours.includes(c));
-    const who = (c) => (owner(c) ? owner(c).name + " (" + c + ")" : c);  /* people by name, the colour after */
+    const who = (c) => (owner(c) && owner(c).name && owner(c).name !== c ? owner(c).name + " (" + c + ")" : c);  /* people by name, the colour after */
     hr.appendChild(Fog.el("th", {}, "Category"));
     colours.forEach((c) => hr.appendChild(Fog.el("th", {"data-colour": c}, who(c))));
     head.appendChild(hr);
