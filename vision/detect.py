@@ -21,6 +21,7 @@ import numpy as np
 from companion.games import Layout
 from vision.lens import Lens, board_to_image
 from vision.markers import dictionary
+from vision.ways import read_facing
 
 # A piece put down carelessly: up to this far from a cell centre (in inner radii of the hex:
 # 0.375 of the pitch, so 0.35 with room for the fit's error) it is on that cell, provided the
@@ -491,7 +492,6 @@ class BoardDetector:
 
 
 def _facing_of(board: Layout, angle: float) -> tuple[str | None, tuple[str, ...]]:
-    from vision.facing import read_facing  # vision.facing builds on this module
     return read_facing(angle, board.facings, board.facing_tolerance_deg)
 
 

@@ -19,23 +19,8 @@ from dataclasses import dataclass, field
 
 from companion.games.base import faced
 from vision.detect import Observation
+from vision.ways import read_facing  # noqa: F401  (read here by the tests and the camera)
 from vision.settle import StableChange, Stabiliser
-
-
-def _off(a: float, b: float) -> float:
-    """How many degrees apart two angles are (0-180)."""
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
-def read_facing(angle: float, facings: Mapping[str, float], tolerance: float) -> tuple[str | None, tuple[str, ...]]:
-    """The way a marker at ``angle`` faces: (the way, ()) when within ``tolerance`` of one, else
-    (None, the two nearest ways) - turned between them."""
-    ranked = sorted(facings, key=lambda way: _off(angle, facings[way]))
-    if not ranked:
-        return None, ()
-    if _off(angle, facings[ranked[0]]) <= tolerance:
-        return ranked[0], ()
-    return None, tuple(ranked[:2])
 
 
 def placement(pieces: Mapping[str, str], facing: Mapping[str, str] | None = None) -> dict[str, tuple[str, ...]]:
@@ -89,8 +74,11 @@ class FacingStabiliser(Stabiliser):
             self._facing_candidate, self._facing_count = None, 0
             return change
         read = {p: w for p, w in obs.facing.items() if obs.pieces.get(p) == self.stable.get(p)}
-        candidate = {p: read.get(p, self.facing.get(p)) for p in self.stable if p in read or p in self.facing}
-        candidate = {p: w for p, w in candidate.items() if w is not None}
+        candidate: dict[str, str] = {}
+        for p in self.stable:
+            way = read.get(p, self.facing.get(p))
+            if way is not None:
+                candidate[p] = way
         if candidate == self._facing_candidate:
             self._facing_count += 1
         else:
