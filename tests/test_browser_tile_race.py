@@ -109,7 +109,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.click("#sim-setup")
         wait_until(page, base, lambda s: not s["verifying"])
         page.wait_for_selector("#next-card:not([hidden])")
-        assert page.locator('[data-supply="supply-tiles"]').text_content() == "40 tiles"  # as on the Board page
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == "40 tiles left"  # as on the Board page
         for_players(page, "the Setup page")
         axe_clean(page, "the Setup page")
 
@@ -157,7 +157,9 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         state = wait_until(page, base, lambda s: len(s["history"]) == 9 and s["out_of_sync"] is None)
         assert state["stacks"] == {"A2": 1}
         page.wait_for_selector('.stack-height[data-stack="red-1"]')
-        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
+        # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == state["supplies"]["supply-tiles"]
+        assert state["supplies"]["supply-tiles"].startswith("36 tiles left; ")
         for_players(page, "the Table page")
         shot(page, "tile-race-02-table")
 
@@ -187,8 +189,10 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert pawn.get_attribute("aria-label").endswith("on top of a stack of 2")
         assert page.locator('g.piece[data-piece="T01"]').count() == 1  # the tile under it is drawn too
         # the supplies beside the grid say what they hold
-        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
-        assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada 3, Bo 3"
+        # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == state["supplies"]["supply-tiles"]
+        assert state["supplies"]["supply-tiles"].startswith("36 tiles left; ")
+        assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada's mountains 3, Bo's mountains 3"
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
         shot(page, "tile-race-04-supplies")
         for_players(page, "the Board page")
@@ -225,7 +229,9 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.wait_for_selector("#replay-event:has-text(\"Ada's red pawn 1 moves from A1 to A2\")")
         page.wait_for_selector('.stack-height[data-stack="red-1"]')  # the pawn on the tile it carries
         assert page.locator('g.piece[data-piece^="W"]').count() == 2
-        assert page.locator('[data-supply="supply-tiles"]').text_content() == "36 tiles"
+        # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
+        assert page.locator('[data-supply="supply-tiles"]').text_content() == state["supplies"]["supply-tiles"]
+        assert state["supplies"]["supply-tiles"].startswith("36 tiles left; ")
         for_players(page, "the replay")
         shot(page, "tile-race-06-replay")
         axe_clean(page, "the replay")
