@@ -151,7 +151,10 @@ def status_text(session: Any) -> str:
     else:
         lines.append(f"OUT OF SYNC: {st.out_of_sync.reason}")
         lines += [f"  {m.piece}: put it {'on ' + m.belongs if m.belongs else 'off the board'} (seen "
-                  f"{'on ' + m.seen if m.seen else 'nowhere'})" for m in st.out_of_sync.pieces]
+                  f"{'on ' + m.seen if m.seen else 'nowhere'})" if not m.kind else  # a look-alike: by kind and place
+                  f"  {m.piece} or any of its kind: " + " and ".join(
+                      ([f"take one off {m.seen}"] if m.seen else []) + ([f"put one on {m.belongs}"] if m.belongs else []))
+                  for m in st.out_of_sync.pieces]
         lines.append("  ways out: put the pieces back, 'accept' the board as it is, 'as-game' (the table is right as "
                      "the game has it: the camera misses a piece), or 'correct-piece PIECE CELL'")
     if st.step is not None:

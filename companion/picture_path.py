@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, disagreement, misplaced,
-                            strip, to_follow)
+from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
+                            follow_of, follows, kinds, misplaced, strip, to_follow)
 
 Placement = Mapping[str, Sequence[str]]
 
@@ -64,6 +64,7 @@ class PicturePath:
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
+    _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     if TYPE_CHECKING:  # the session's own, which the path uses
         state: Any
 
@@ -158,7 +159,7 @@ class PicturePath:
     def _stripped(self, picture: Picture) -> Picture:
         """The picture as the game is compared with it; the pieces the rules took off and the players
         still have to clear away are said (a chore, not a disagreement) when they change."""
-        seen, left = strip(self.game, self.state, picture, self.status.excused)
+        seen, left = strip(self.game, self.state, picture, self.status.excused, self.status.excused_alike)
         if left != self.status.to_clear:
             self.status.to_clear = left
             self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
@@ -181,10 +182,11 @@ class PicturePath:
         step = self.status.step
         if step is None or step.follow is None:
             return False
-        left = misplaced(self.expected(), seen)
-        if not all(m.piece in step.follow and m.seen in (step.follow[m.piece][0], None) for m in left):
+        left = compare(self.game, self.state, self.expected(), seen)
+        if not all(follows(step.follow, m) for m in left):
             return False
-        step.says, step.to_move = to_follow(left, self.game.words(self.state)), tuple(m.piece for m in left)
+        step.says = to_follow(left, self.game.words(self.state), step.by)
+        step.to_move = tuple(m.piece for m in left)
         step.seen, step.since = seen, self.clock()
         self._publish("step", step.to_dict())
         return True
@@ -230,8 +232,13 @@ class PicturePath:
 
     # ------------------------------------------------------------------ 7. out of sync
     def _out_of_sync(self, answer: Reconciliation, seen: Picture, accuse: bool = True) -> Reconciliation:
-        pieces = misplaced(self.expected(), seen)
+        expected = self.expected()
+        alike = kinds(self.game, self.state, expected, seen)
+        pieces = misplaced(expected, seen, alike)
         offenders = answer.offenders or (tuple(m.piece for m in pieces) if accuse else ())
+        if alike and accuse:  # look-alikes by kind and place, as the pieces say, never a chain of ids
+            offenders = tuple(dict.fromkeys([p for p in offenders if p not in alike] +
+                                            [m.piece for m in pieces if m.kind]))
         self.status.decision, self.status.question, self.status.step = [], None, None
         self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
         self._publish("out-of-sync", self.status.out_of_sync.to_dict())
@@ -302,13 +309,13 @@ class PicturePath:
             return
         if st.decision:
             return  # the picture waits for the players' reading
-        pieces = misplaced(expected, seen)
+        pieces = compare(self.game, self.state, expected, seen)
         pending = st.step.seen if st.step is not None and st.step.follow is not None else None
         if self._entered is not None and seen in (self._entered, pending):
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
-            st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state)),
+            st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
                                                  tuple(m.piece for m in pieces), seen, self.clock(), self.step_hold,
-                                                 follow={m.piece: (m.seen, m.belongs) for m in pieces})
+                                                 follow=follow_of(pieces), by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
         st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),

@@ -322,13 +322,19 @@ class Session(PicturePath, WayOut):
             seq = self._log("undo", {"undone": self._states[-1][0]})
             if seq is not None:
                 self.last_seq = seq
+            # the table as it stands: the players asked for the undo, so the hands now put it back, a calm
+            # step until the hold time passes (as a move entered on the panel), not a disagreement at once
+            self._entered, self._entered_by = self.expected(), "undone"
             undone, gone = self._states.pop()
             self._version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
             self._publish("undone", {"state": self.game.public_json(self.game.to_json(new)),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
-            self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
+            try:
+                self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
+            finally:
+                self._entered, self._entered_by = None, "entered on the panel"
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:

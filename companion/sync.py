@@ -26,10 +26,14 @@ class Misplaced:
     seen: str | None      # the cell the camera sees it on (None: not seen)
     # a piece that faces a way (Layout.facings), seen turned: (the way the game has it, the way seen)
     facing: tuple[str, str] | None = None
+    # a look-alike piece (Game.alike): the first id of its kind. The rules count such pieces per place,
+    # so this is one of that kind too many on ``seen`` and missing on ``belongs`` (one of them None
+    # unless exactly one of the kind is out of place), never one particular piece
+    kind: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"piece": self.piece, "belongs": self.belongs, "seen": self.seen,
-                **({"facing": list(self.facing)} if self.facing else {})}
+                **({"facing": list(self.facing)} if self.facing else {}), **({"alike": True} if self.kind else {})}
 
 
 @dataclass
@@ -59,6 +63,7 @@ class Step:
     # a change entered on the panel the hands now make on the table: piece -> (where the table had it,
     # where the game has it now); the pieces may be carried there one at a time
     follow: dict[str, tuple[str | None, str | None]] | None = None
+    by: str = "entered on the panel"       # what made that change: a move on the panel, or an undo
 
     def to_dict(self) -> dict[str, Any]:
         # whole: the table already shows a whole move (the reading held): ending the turn reads it
@@ -88,10 +93,14 @@ class Status:
     # piece -> (where the camera reads it, None: nowhere; where the game has it): the players said the
     # table is as the game has it, so while both stay so the piece counts as where the game has it
     excused: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    # the same for look-alike pieces, which are not told apart: (the kind's first id, where the camera
+    # reads one too many, where it misses one); it holds while both places still differ so
+    excused_alike: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
     def copy(self) -> Status:
         return replace(self, setup_differences=list(self.setup_differences), decision=list(self.decision),
-                       decision_seen=dict(self.decision_seen), excused=dict(self.excused))
+                       decision_seen=dict(self.decision_seen), excused=dict(self.excused),
+                       excused_alike=list(self.excused_alike))
 
 
 @dataclass(frozen=True)
@@ -125,9 +134,52 @@ def _ways(placement: Placement) -> dict[str, str]:
     return {piece: way for piece, way in (unfaced(p) for ps in placement.values() for p in ps) if way}
 
 
-def misplaced(expected: Placement, seen: Placement) -> tuple[Misplaced, ...]:
+def kinds(game: Game, state: Any, *pictures: Placement) -> dict[str, str]:
+    """Look-alike piece -> the first id of its kind, for every look-alike piece the pictures name
+    (``Game.alike`` renames it, and names a lone one of its kind by that first id)."""
+    out: dict[str, str] = {}
+    for picture in pictures:
+        for cell, pieces in picture.items():
+            for piece in pieces:
+                if piece not in out and not _itself(game, state, piece, cell):
+                    out[piece] = game.alike(state, {cell: (piece,)})[cell][0]
+    return out
+
+
+def _by_kind(expected: Placement, seen: Placement, kinds: Mapping[str, str]) -> list[Misplaced]:
+    """Look-alike pieces compared per place by kind and count: where the camera sees more of a kind
+    than the game has, or fewer. One of a kind too many on one place and missing on another, and no
+    other of that kind out of place, is that piece moved; anything else is said place by place. A piece
+    missing is named as the game names it there (the board marks that one), one too many as seen."""
+    out: list[Misplaced] = []
+    for kind in sorted(set(kinds.values())):
+        def count(picture: Placement) -> dict[str, list[str]]:
+            return {c: [p for p in ps if kinds.get(p) == kind] for c, ps in picture.items()}
+        want, have = count(expected), count(seen)
+        extra = [(c, have[c][len(want.get(c, ())):]) for c in sorted(have) if len(have[c]) > len(want.get(c, ()))]
+        short = [(c, want[c][len(have.get(c, ())):]) for c in sorted(want) if len(want[c]) > len(have.get(c, ()))]
+        if len(extra) == len(short) == 1 and len(extra[0][1]) == len(short[0][1]) == 1:
+            out.append(Misplaced(short[0][1][0], short[0][0], extra[0][0], kind=kind))  # named as the game has it
+            continue
+        out += [Misplaced(p, c, None, kind=kind) for c, ps in short for p in ps]
+        out += [Misplaced(p, None, c, kind=kind) for c, ps in extra for p in ps]
+    return out
+
+
+def compare(game: Game, state: Any, expected: Placement, seen: Placement) -> tuple[Misplaced, ...]:
+    """:func:`misplaced` as the rules count it: look-alike pieces (``Game.alike``) by kind and count."""
+    return misplaced(expected, seen, kinds(game, state, expected, seen))
+
+
+def misplaced(expected: Placement, seen: Placement, alike: Mapping[str, str] | None = None) -> tuple[Misplaced, ...]:
     """Every piece the camera sees somewhere else than the game has it (or not at all), or, for a piece
-    that faces a way, seen where the game has it but turned another way."""
+    that faces a way, seen where the game has it but turned another way. Look-alike pieces (``alike``:
+    piece -> its kind, see :func:`kinds`) are compared per place by kind and count instead: which one
+    lies where is chance, so pairing them by id would call every one numbered after a change moved."""
+    if alike:
+        own = [m for m in misplaced({c: [p for p in ps if p not in alike] for c, ps in expected.items()},
+                                    {c: [p for p in ps if p not in alike] for c, ps in seen.items()})]
+        return tuple(own + _by_kind(expected, seen, alike))
     want = {unfaced(p)[0]: c for p, c in _where(expected).items()}
     have = {unfaced(p)[0]: c for p, c in _where(seen).items()}
     ways, seen_ways = _ways(expected), _ways(seen)
@@ -148,10 +200,20 @@ def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
 
 
+def _alike_said(m: Misplaced, words: Mapping[str, str]) -> str:
+    """A look-alike piece out of place, by kind and place: no particular one of them is meant."""
+    name = words.get(m.piece, m.piece)
+    if m.seen and m.belongs:
+        return f"{name} {_on(m.seen, words)} where the game has one {_on(m.belongs, words)}"
+    return f"{name} {_on(m.seen, words)} that the game does not have" if m.seen else \
+        f"{name} missing from {words.get(str(m.belongs), m.belongs)}"
+
+
 def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, str]) -> str:
     """The out-of-sync reason for pieces found where the game does not have them after a change,
     pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none."""
     return "the camera sees " + "; ".join(
+        _alike_said(m, words) if m.kind else
         f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
         if not m.facing or m.seen != m.belongs else
         f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} facing {m.facing[1]} where the game has it facing "
@@ -159,20 +221,39 @@ def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, st
         f" (checked after {after})")
 
 
-def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str]) -> str:
-    """What the hands have left to do after a move entered on the panel, in the game's words."""
-    return "entered on the panel, now on the table: " + "; ".join(
-        f"put {words.get(m.piece, m.piece)} {_on(m.belongs, words)}" for m in pieces[:4]) + (
+def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "entered on the panel") -> str:
+    """What the hands have left to do after a move entered on the panel (or undone: ``by``), in the
+    game's words."""
+    return f"{by}, now on the table: " + "; ".join(
+        (f"take {words.get(m.piece, m.piece)} off {words.get(m.seen, m.seen)}" if m.seen and not m.belongs
+         else f"put {words.get(m.piece, m.piece)} {_on(m.belongs, words)}") for m in pieces[:4]) + (
         f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "")
 
 
-def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None
+def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -> bool:
+    """Whether a piece that still differs is one of a change the hands are making (``Step.follow``):
+    where the table had it or in a hand. A look-alike one by its kind and places, whichever it is."""
+    if m.kind is None:
+        return m.piece in follow and m.seen in (follow[m.piece][0], None)
+    return any(key.split(" ", 1)[0] == m.kind and belongs == m.belongs and m.seen in (had, None)
+               for key, (had, belongs) in follow.items())
+
+
+def follow_of(pieces: Sequence[Misplaced]) -> dict[str, tuple[str | None, str | None]]:
+    """``Step.follow`` for the pieces that differ: piece -> (where the table has it, where the game
+    has it); a look-alike one under its kind and a number ("T01 2"), as no particular one is meant."""
+    return {(f"{m.kind} {n}" if m.kind else m.piece): (m.seen, m.belongs) for n, m in enumerate(pieces)}
+
+
+def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None,
+          excused_alike: list[tuple[str, str | None, str | None]] | None = None
           ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
     pieces the game says are hidden (under another) put where the game has them, and so are the
     pieces the players excused (``excused``, see :func:`excuse`) while the camera
     still reads them as it did and the game still has them where it did (a lapsed excuse is dropped
-    from ``excused``).
+    from ``excused``); look-alike pieces the players excused (``excused_alike``) likewise, by kind and
+    place (:func:`excuse_alike`).
 
     The FOG turns swallowed tokens over; until the players have done so the camera still sees
     them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
@@ -190,7 +271,36 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
         kept.setdefault(cell, []).append(piece)
     if excused:
         kept = excuse(kept, _where(game.expected(state)), excused)
-    return _canonical(game.alike(state, kept)), tuple(sorted(left))  # look-alike pieces named as expected
+    named = game.alike(state, kept)  # look-alike pieces named as expected
+    if excused_alike:
+        named = game.alike(state, excuse_alike(named, game.expected(state), excused_alike, kinds(
+            game, state, named, game.expected(state))))
+    return _canonical(named), tuple(sorted(left))
+
+
+def excuse_alike(seen: Placement, expected: Placement, excused: list[tuple[str, str | None, str | None]],
+                 kinds: Mapping[str, str]) -> dict[str, list[str]]:
+    """The picture with every excused look-alike piece counted where the game has one: one of its kind
+    taken off the place the camera reads one too many on, one put on the place it misses one on. Which
+    tile is which is chance, so an excuse holds while those places still differ so (the camera still
+    reads more of the kind there than the game has, or fewer); once one of them agrees, the excuse
+    lapses (removed from ``excused``) and the camera is believed again."""
+    out = {c: list(ps) for c, ps in seen.items()}
+    kinds = {**kinds, **{k: k for k in kinds.values()}}  # the kind's first id, put where the game has one
+
+    def count(picture: Mapping[str, Sequence[str]], cell: str, kind: str) -> int:
+        return sum(kinds.get(p) == kind for p in picture.get(cell, ()))
+    for entry in list(excused):
+        kind, read, belongs = entry
+        if (read is not None and count(out, read, kind) <= count(expected, read, kind)) or (
+                belongs is not None and count(out, belongs, kind) >= count(expected, belongs, kind)):
+            excused.remove(entry)
+            continue
+        if read is not None:
+            out[read].remove(next(p for p in out[read] if kinds.get(p) == kind))
+        if belongs is not None:
+            out.setdefault(belongs, []).append(kind)
+    return out
 
 
 def excuse(seen: dict[str, list[str]], expected: Mapping[str, str],

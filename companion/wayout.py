@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
-from companion.sync import Picture, Status, _canonical, _where_piece, costs, misplaced, said, strip
+from companion.sync import Misplaced, Picture, Status, _canonical, _where_piece, compare, costs, said, strip
 
 
 class WayOut:
@@ -55,25 +55,34 @@ class WayOut:
         st = self.status
         if self.last_picture is None:
             return st.out_of_sync.seen if st.out_of_sync is not None else self.expected()
-        return strip(self.game, self.state, self.last_picture, dict(st.excused) if excused else None)[0]
+        return strip(self.game, self.state, self.last_picture, dict(st.excused) if excused else None,
+                     list(st.excused_alike) if excused else None)[0]
 
-    def _plan(self, target: Picture) -> tuple[str | None, dict[str, tuple[str | None, str | None]]]:
+    def _excuse(self, pieces: list[Misplaced]) -> None:
+        """Each piece counted where the game has it while the camera reads it as now; a look-alike one
+        by its kind and places (:func:`companion.sync.excuse_alike`)."""
+        for m in pieces:
+            if m.kind is not None:
+                self.status.excused_alike.append((m.kind, m.seen, m.belongs))
+            else:
+                self.status.excused[m.piece] = (m.seen, m.belongs)
+
+    def _plan(self, target: Picture) -> tuple[str | None, list[Misplaced]]:
         """The correction that makes the game ``target`` and the pieces kept where the game has them
         (not seen anywhere: a correction would lose them, so they are excused instead)."""
         expected = self.expected()
         if target == expected:
             raise SessionError("nothing to correct: the board matches the game")
         try:
-            return str(self.game.correction(self.state, target)), {}
+            return str(self.game.correction(self.state, target)), []
         except IllegalMoveError as exc:
-            unseen: dict[str, tuple[str | None, str | None]] = {
-                m.piece: (None, m.belongs) for m in misplaced(expected, target) if m.seen is None}
+            unseen = [m for m in compare(self.game, self.state, expected, target) if m.seen is None]
             if not unseen:
                 raise SessionError(str(exc)) from exc
         completed = {c: list(ps) for c, ps in target.items()}
-        for piece, (_, cell) in unseen.items():
-            completed.setdefault(str(cell), []).append(piece)
-        completed_c = _canonical(completed)
+        for m in unseen:
+            completed.setdefault(str(m.belongs), []).append(m.piece)
+        completed_c = _canonical(self.game.alike(self.state, completed))  # look-alikes named afresh
         if completed_c == expected:
             return None, unseen
         try:
@@ -94,9 +103,9 @@ class WayOut:
             after = self.game.apply(self.state, action) if action else self.state
             return {"actions": [action] if action else [], "says": said(self.game, self.state, after),
                     **costs(self.game, self.state, after),
-                    "pieces": [m.to_dict() for m in misplaced(self.expected(), target)
-                               if m.piece not in kept],
-                    "kept": [{"piece": p, "cell": cell} for p, (_, cell) in sorted(kept.items())]}
+                    "pieces": [m.to_dict() for m in compare(self.game, self.state, self.expected(), target)
+                               if m not in kept],
+                    "kept": [{"piece": m.piece, "cell": m.belongs} for m in kept]}
 
     def accept_correction(self, seen: Picture | None = None) -> Any:
         """A person says the board as seen (``seen``, or the camera's picture now) is right: the
@@ -118,7 +127,7 @@ class WayOut:
                 except IllegalMoveError as exc:
                     self.status.decision, self.status.question = asked.decision, asked.question
                     raise SessionError(str(exc)) from exc
-            self.status.excused.update(kept)
+            self._excuse(kept)
             self._check_sync("the correction")
             return self.state
 
@@ -164,9 +173,9 @@ class WayOut:
             self._game()
             if self.status.out_of_sync is None:
                 raise SessionError("the table and the game agree: there is nothing to take as the game has it")
-            pieces = misplaced(self.expected(), self._picture_now())  # the ones excused before stay so
-            for m in pieces:
-                self.status.excused[m.piece] = (m.seen, m.belongs)
+            # the ones excused before stay so
+            pieces = compare(self.game, self.state, self.expected(), self._picture_now())
+            self._excuse(list(pieces))
             said = [m.to_dict() for m in pieces]
             self._publish("table-as-game", {"pieces": said})
             self._check_sync("the players said the table is as the game has it")

@@ -145,20 +145,32 @@ def test_accepting_the_board_shows_what_it_will_log_first_and_undo_takes_it_back
     res = post(client, "/api/correction", {"accept": True})
     assert res.status_code == 200 and res.get_json()["state"]["out_of_sync"] is None
     assert session.state.where[piece] == far
-    res = post(client, "/api/undo")  # the camera still sees it on the far field: out of sync again, said at once
-    sync = res.get_json()["state"]["out_of_sync"]
+    now = [0.0]
+    session.clock = lambda: now[0]
+    res = post(client, "/api/undo")  # the camera still sees it on the far field: the hands put it back now
+    assert res.get_json()["state"]["out_of_sync"] is None and res.get_json()["state"]["step"]["to_move"] == [piece]
+    now[0] += session.step_hold  # nobody did: out of sync, the piece named
+    assert session.step_overdue()
+    sync = client.get("/api/state").get_json()["out_of_sync"]
     assert sync and {"piece": piece, "belongs": src, "seen": far} in sync["pieces"]
 
 
 def test_undoing_a_move_the_camera_read_says_at_once_which_piece_to_put_back(companion: Companion, client: Any):
+    """The players asked for the undo: putting the piece back is a calm step at once, and a disagreement
+    naming it only once the hold time has passed with the table as it was."""
     session = playing(companion, client)
+    now = [0.0]
+    session.clock = lambda: now[0]
     piece, src, dst = forward_step(session.state)
     session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): dst}))
     assert session.state.where[piece] == dst and session.status.out_of_sync is None
-    res = post(client, "/api/undo")
-    sync = res.get_json()["state"]["out_of_sync"]
+    step = post(client, "/api/undo").get_json()["state"]["step"]
+    assert step["to_move"] == [piece] and step["says"].startswith("undone, now on the table: put ")
+    now[0] += session.step_hold
+    assert session.step_overdue()
+    sync = client.get("/api/state").get_json()["out_of_sync"]
     assert sync["offenders"] == [piece] and sync["pieces"] == [{"piece": piece, "belongs": src, "seen": dst}]
-    assert "undoing" in sync["reason"]
+    assert "undone" in sync["reason"]
 
 
 # ------------------------------------------------------------------------------ swallowed tokens

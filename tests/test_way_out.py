@@ -194,3 +194,105 @@ def test_every_way_out_is_refused_plainly_when_there_is_nothing_to_leave(table: 
     for body in ({"as_game": True}, {"accept": True}, {"preview": True}):
         res = table.post("/api/correction", body)
         assert res.status_code == 409 and res.get_json()["error"], body
+
+
+# ------------------------------------------------------------------ look-alike pieces: the tile race
+TILES = {"B3": "T20", "C2": "T07", "C3": "T11", "C5": "T02", "D4": "T33"}
+WALLS = {"B3|C3": "W04", "E6|E7": "W09"}
+
+
+def race_table(table: Table, tiles: Sequence[str], walls: Sequence[str]) -> dict[str, list[str]]:
+    """The tile race's table as the camera reads it: the pawns where the game has them, tiles and walls
+    on the places given, each a printed piece taken from the box in no particular order."""
+    out = {c: [p for p in ps if "-" in p and not p.startswith("mountain")]  # the pawns
+           for c, ps in table.session.expected().items()}
+    for cell, piece in zip(tiles, ("T39", "T05", "T17", "T23", "T31", "T12", "T28", "T09"), strict=False):
+        out.setdefault(cell, []).append(piece)
+    for cell, piece in zip(walls, ("W11", "W02", "W07"), strict=False):
+        out.setdefault(cell, []).append(piece)
+    return {c: ps for c, ps in out.items() if ps}
+
+
+@pytest.fixture
+def race(tmp_path: Path) -> Iterator[Table]:
+    """Two players at the tile race, five tiles and two walls on the grid (set up as a correction)."""
+    companion = Companion(sim_config(tmp_path, **{"game.name": "tile-race"}), out=io.StringIO())
+    t = Table(companion)
+    assert t.post("/api/games", {"game": "tile-race", "players": [{}, {}], "seed": 1}).status_code == 200
+    t.camera(t.expected())
+    laid = t.expected()
+    for cell, piece in {**TILES, **WALLS}.items():
+        laid.setdefault(cell, []).append(piece)
+    t.session.accept_correction(laid)
+    t.camera(race_table(t, list(TILES), list(WALLS)))
+    assert t.in_sync()
+    yield t
+    companion.stop()
+
+
+def test_a_tile_laid_a_square_off_is_one_tile_to_put_back_not_a_chain_of_tiles(race: Table):
+    """The tile on C2 lies on E2: the tiles numbered after it are where they were. One tile, said by kind
+    and place; putting it back, or saying the table is right, or accepting the board each ends it."""
+    misplaced = race_table(race, ["B3", "E2", "C3", "C5", "D4"], list(WALLS))
+    race.camera(misplaced)
+    sync = race.out_of_sync()
+    assert sync and [(m["belongs"], m["seen"], m.get("alike")) for m in sync["pieces"]] == [("C2", "E2", True)]
+    assert sync["offenders"] == [sync["pieces"][0]["piece"]], "one tile marked on the board, not every one after it"
+    race.camera(race_table(race, list(TILES), list(WALLS)))  # put back
+    assert race.in_sync()
+    race.camera(misplaced)
+    assert race.post("/api/correction", {"as_game": True}).status_code == 200 and race.in_sync()
+    race.camera(misplaced)
+    assert race.in_sync(), "not asked about again while it stays so"
+    race.camera(race_table(race, list(TILES), list(WALLS)))  # the camera reads it right again
+    assert race.in_sync() and race.session.status.excused_alike == []
+    race.camera(misplaced)
+    preview = race.post("/api/correction", {"preview": True}).get_json()["preview"]
+    assert [(m["belongs"], m["seen"]) for m in preview["pieces"]] == [("C2", "E2")]
+    assert race.post("/api/correction", {"accept": True}).status_code == 200 and race.in_sync()
+    assert {c for c, ps in race.session.expected().items() if any(p.startswith("T") for p in ps)} == \
+        {"B3", "E2", "C3", "C5", "D4"}
+
+
+def test_tiles_missing_from_two_places_and_come_on_two_others_are_said_place_by_place(race: Table):
+    race.camera(race_table(race, ["B3", "C5", "D4", "E2", "F2"], list(WALLS)))
+    sync = race.out_of_sync()
+    assert sync and [(m["belongs"], m["seen"]) for m in sync["pieces"]] == [
+        ("C2", None), ("C3", None), (None, "E2"), (None, "F2")]
+    assert "C2, C3, E2, F2" in sync["reason"] and "T0" not in sync["reason"], sync["reason"]
+    assert race.post("/api/correction", {"as_game": True}).status_code == 200 and race.in_sync()
+
+
+def test_a_wall_read_on_another_edge_is_no_dead_end(race: Table):
+    """The camera reads the wall between B3 and C3 on the edge between F2 and F3. "The table is right as
+    the game has it" ends it, and the same picture is not accused again; the camera reading the wall
+    where it stands ends the excuse."""
+    race.camera(race_table(race, list(TILES), ["F2|F3", "E6|E7"]))
+    sync = race.out_of_sync()
+    assert sync and [(m["belongs"], m["seen"]) for m in sync["pieces"]] == [("B3|C3", "F2|F3")]
+    assert race.post("/api/correction", {"as_game": True}).status_code == 200 and race.in_sync()
+    race.camera(race_table(race, list(TILES), ["F2|F3", "E6|E7"]))
+    assert race.in_sync()
+    race.camera(race_table(race, list(TILES), list(WALLS)))
+    assert race.in_sync() and race.session.status.excused_alike == []
+
+
+def test_an_undo_is_a_calm_step_naming_the_tile_it_takes_back(race: Table):
+    """A tile laid on E5 beside the one on F5, then undone: the hands take the tile off E5 (a calm
+    step, F5 keeps its tile); left so past the hold time, that one place is out of sync."""
+    laid = race.expected()
+    laid.setdefault("F5", []).append("T40")
+    race.session.accept_correction(laid)
+    laid.setdefault("E5", []).append("T38")
+    race.session.accept_correction(laid)
+    on_table = race_table(race, [*TILES, "E5", "F5"], list(WALLS))
+    race.camera(on_table)
+    assert race.in_sync()
+    assert race.post("/api/undo").status_code == 200
+    step = race.state()["step"]
+    assert race.out_of_sync() is None and step["says"] == "undone, now on the table: take a tile off E5"
+    race.camera(on_table)  # nobody took it back
+    sync = race.out_of_sync()
+    assert sync and [(m["belongs"], m["seen"]) for m in sync["pieces"]] == [(None, "E5")]
+    race.camera(race_table(race, [*TILES, "F5"], list(WALLS)))
+    assert race.in_sync()

@@ -297,10 +297,10 @@ def test_the_session_says_a_disagreement_with_the_games_names_for_pieces_and_pla
     assert reason.endswith(f"(checked after {played})"), reason  # the play in words, as the log says it
     assert "start-yellow" not in reason and "card-spot" not in reason and "card-5" not in reason, reason
     session.on_stable_change(RACE.expected(session.state))  # hands make the play; then it is taken back
-    session.undo()
-    reason = race_readable(session.status.out_of_sync.reason)
-    assert f"Ada's yellow pawn 1 on {to} where the game has it on the yellow starting space" in reason, reason
-    assert reason.endswith(f"(checked after undoing {played})"), reason
+    session.undo()  # the hands are to take it back now: a calm step says what to do, in the same words
+    says = race_readable(session.status.step.says)
+    assert says.startswith("undone, now on the table: ") and session.status.out_of_sync is None, says
+    assert "put Ada's yellow pawn 1 on the yellow starting space" in says and "take the 5 card off the card spot" in says
 
 
 def test_a_correction_refused_and_the_accept_preview_say_pieces_by_name(tmp_path: Path):

@@ -226,7 +226,11 @@ const Fog = (() => {
       /* the safe way first, highlighted: the game is right, hands put the table back */
       b.appendChild(el("p", {id: "sync-safe", "class": "safe-way"}, "Put the pieces back as the game has them:"));
       const list = el("ul", {id: "sync-pieces", "class": "fixes safe-way"});
-      (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece},
+      /* a look-alike piece (a tile) is no particular one: said by kind and place, "take a tile off E2" */
+      const alike = (m) => m.seen && m.belongs ? "Take " + named(m.piece) + " off " + place(m.seen) + " and put it on " +
+        place(m.belongs) : m.seen ? "Take " + named(m.piece) + " off " + place(m.seen) : "Put " + named(m.piece) + " on " +
+        place(m.belongs) + " (the camera does not see one there)";
+      (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece}, m.alike ? alike(m) :
         cap(named(m.piece)) + ": " + (m.belongs ? "put it on " + place(m.belongs) : "take it off the board") +
         (m.seen ? " (the camera sees it on " + place(m.seen) + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
@@ -354,7 +358,9 @@ const Fog = (() => {
     const res = await api("POST", "/api/correction", {preview: true});
     if (!res.ok) return;
     const p = res.data.preview;
-    const lines = p.pieces.map((m) => cap(named(m.piece)) + ": " + (m.belongs ? place(m.belongs) : "off the board") + " → " +
+    const lines = p.pieces.map((m) => m.alike && !(m.seen && m.belongs) ?  /* a look-alike: by kind and place */
+                               cap(named(m.piece)) + (m.seen ? " more on " + place(m.seen) : " fewer on " + place(m.belongs)) :
+                               cap(named(m.piece)) + ": " + (m.belongs ? place(m.belongs) : "off the board") + " → " +
                                (m.seen ? place(m.seen) : "off the board"))
       .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"));
     const cost = (p.spends || []).map((c) => " It spends " + c.spent + " " + c.unit + " (" + c.left + " left).").join("");
