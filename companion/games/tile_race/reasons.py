@@ -27,20 +27,20 @@ Reader = Callable[[TileRaceState, Picture], Reconciliation]
 KINDS = {"tile": "a tile", "wall": "a wall", "mountain": "a mountain"}
 
 
-def broken_rule(state: TileRaceState, picture: Picture, kind_of: Callable[[str], str | None],
+def broken_rule(state: TileRaceState, picture: Picture, have: Picture, kind_of: Callable[[str], str | None],
                 where_pawn: Callable[[TileRaceState, str], str | None], read: Reader) -> Reconciliation | None:
     """The rule the picture's one change breaks, or None when the picture is not one change away
     from a legal position (or the change breaks no rule the players can be told of).
 
-    ``kind_of`` and ``where_pawn`` are the table's; ``read`` reads a picture as legal play (without
+    ``have`` is the table the game expects now; ``kind_of`` and ``where_pawn`` are the table's; ``read`` reads a picture as legal play (without
     asking this again), for the rest of the picture when the odd change came after a legal movement."""
     pawns = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None and p in state.pawns}
     moved = [(p, c) for p, c in sorted(pawns.items()) if c != where_pawn(state, p)]
-    if len(moved) == 1 and _alike(picture, kind_of) == _alike(_drawn(state, where_pawn, moved[0]), kind_of):
+    if len(moved) == 1 and _alike(picture, kind_of) == _alike(_drawn(state, have, where_pawn, moved[0]), kind_of):
         return _step_refused(state, *moved[0], where_pawn)
     if moved and not all(colour_of(p) == state.active for p, _ in moved):
         return None
-    changes = _changes(state, picture, kind_of)
+    changes = _changes(have, picture, kind_of)
     for cell, kind, added in changes:
         if not added and kind != "wall":
             continue  # a tile collected or a mountain gone: no action of the turn's own is refused so
@@ -66,13 +66,11 @@ def _alike(picture: Picture, kind_of: Callable[[str], str | None]) -> dict[str, 
     return out
 
 
-def _drawn(state: TileRaceState, where_pawn: Callable[[TileRaceState, str], str | None], move: tuple[str, str]
-           ) -> dict[str, list[str]]:
+def _drawn(state: TileRaceState, have: Picture, where_pawn: Callable[[TileRaceState, str], str | None],
+           move: tuple[str, str]) -> dict[str, list[str]]:
     """The game's table with one pawn picked up and put down on ``move[1]``, its carried tiles with it."""
-    from companion.games.tile_race.table import expected
-
     pawn, cell = move
-    out = {c: [p for p in ps if p != pawn] for c, ps in expected(state).items()}
+    out = {c: [p for p in ps if p != pawn] for c, ps in have.items()}
     here = where_pawn(state, pawn)
     carried = state.carried(pawn)
     if here is not None and carried:  # the tiles it stands on go with it (no flat tile lies under a pawn)
@@ -81,12 +79,10 @@ def _drawn(state: TileRaceState, where_pawn: Callable[[TileRaceState, str], str 
     return out
 
 
-def _changes(state: TileRaceState, picture: Picture, kind_of: Callable[[str], str | None]
+def _changes(have_table: Picture, picture: Picture, kind_of: Callable[[str], str | None]
              ) -> list[tuple[str, str, bool]]:
     """Each look-alike piece come onto a cell (True) or gone from one (False), by cell and kind."""
-    from companion.games.tile_race.table import expected
-
-    have, want = _alike(expected(state), kind_of), _alike(picture, kind_of)
+    have, want = _alike(have_table, kind_of), _alike(picture, kind_of)
     out = []
     for cell in sorted(set(have) | set(want)):
         for kind in KINDS:

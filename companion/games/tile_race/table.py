@@ -329,7 +329,7 @@ def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False, expl
                                       f"{'them' if len(said) > 1 else 'it'} down where "
                                       f"{'they go' if len(said) > 1 else 'it goes'}", missing, "step")
     moved = sorted(p for p, c in shown.items() if p in state.pawns and c != where_pawn(state, p))
-    named_rule = reasons.broken_rule(state, picture, kind_of, where_pawn,
+    named_rule = reasons.broken_rule(state, picture, expected(state), kind_of, where_pawn,
                                      lambda s, p: reconcile(s, p, explain=False)) if explain and not gave_up else None
     if named_rule is not None:
         return named_rule
