@@ -4,7 +4,9 @@ The file gives measurements (a square's side, the margin the pads lie in, the st
 boxes), the corner markers and the first marker of each kind of piece; every place is worked out
 from them. Places are the island's squares (``C4``, as the rules name them), the five places of
 each carrier pad (``pad-red-2``: place 2 of red's pad) and the three boxes beside the island
-where characters and blocks wait to be placed (``box-red``, ``box-blue``, ``box-blocks``).
+where characters and blocks wait to be placed (``box-red``, ``box-blue``, ``box-blocks``), each piece
+in its own slot of its box (``box-red-3``), a square's pitch from the next, so no token covers
+another's marker and the camera sees every piece at setup.
 
 A pad slides along its edge in play, so its places are drawn where the state has the pad: the
 layout follows the state (:func:`layout` with the pads' centre columns). Checked when it is read:
@@ -21,8 +23,8 @@ from typing import Any
 
 from companion.errors import BoardFileError
 from companion.games.base import RGB, Cell, Layout, Piece, packaged_or_file
-from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, PAD_PLACES, PLAYERS, SIZE, coords, kind,
-                                                owner, pad_column, pad_start, squares)
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, PAD_PLACES, PLAYERS, SIZE, characters,
+                                                coords, kind, owner, pad_column, pad_start, squares)
 
 KEYS = {"board": ("name", "game", "square_mm", "margin_mm", "pad_gap_mm", "box_mm", "marker_dictionary",
                   "character_mm", "character_marker_mm", "block_mm", "block_marker_mm", "token_height_mm"),
@@ -32,11 +34,33 @@ BLOCK_BOX = "box-blocks"
 # drawn) with the marker upright; the angle is the marker's, counter-clockwise seen from above.
 FACING_ANGLES = {"N": 0.0, "W": 90.0, "S": 180.0, "E": 270.0}
 OVERHANG = (PAD_PLACES - 1) // 2  # pad places that may hang past a corner of the island
+BOX_SLOTS = 10  # a box holds one player's ten characters, or the ten blocks
 
 
 def box_of(player: str) -> str:
     """The box beside the island where a player's characters wait to be placed."""
     return f"box-{player}"
+
+
+def slot_cell(box: str, slot: int) -> str:
+    """Slot ``slot`` (1-10) of a box: ``box-red-3``."""
+    return f"{box}-{slot}"
+
+
+def box_slot(piece: str) -> str:
+    """The slot in its box where a piece waits to be placed. Each piece has its own, side by side and
+    apart, so the camera sees every one of them at setup (ten tokens heaped in one box show three)."""
+    if piece in BLOCKS:
+        return slot_cell(BLOCK_BOX, BLOCKS.index(piece) + 1)
+    return slot_cell(box_of(owner(piece)), characters(owner(piece)).index(piece) + 1)
+
+
+def box_named(cell: str) -> str | None:
+    """The box a slot belongs to (``box-red-3`` -> ``box-red``); None for any other cell."""
+    box, _, slot = cell.rpartition("-")
+    if box in (BLOCK_BOX, *map(box_of, PLAYERS)) and slot.isdigit() and 1 <= int(slot) <= BOX_SLOTS:
+        return box
+    return None
 
 
 def pad_cell(player: str, place: int) -> str:
@@ -85,6 +109,18 @@ class IslandBoard:
         x = self.margin_mm * 2 + SIZE * self.square_mm + self.box_mm / 2
         share = {box_of(PLAYERS[1]): 0.2, BLOCK_BOX: 0.5, box_of(PLAYERS[0]): 0.8}[box]
         return (x, self.size_mm[1] * share)
+
+    @property
+    def box_grid(self) -> tuple[int, int]:
+        """A box's slots as (columns, rows): as many columns of one square's pitch as its strip holds."""
+        columns = max(1, int(self.box_mm // self.square_mm))
+        return columns, -(-BOX_SLOTS // columns)
+
+    def slot_centre(self, box: str, slot: int) -> tuple[float, float]:
+        """Where a box's slot lies: a grid of squares' pitch round the box's centre, filled row by row."""
+        (cx, cy), (columns, rows) = self.box_centre(box), self.box_grid
+        col, row = (slot - 1) % columns, (slot - 1) // columns
+        return cx + (col - (columns - 1) / 2) * self.square_mm, cy + (row - (rows - 1) / 2) * self.square_mm
 
     def markers(self) -> dict[str, int]:
         """Every piece's marker id."""
@@ -173,6 +209,11 @@ def _parse(text: str, source: str) -> IslandBoard:
             raise fail(f"board.{key}", f"a piece of {outer:g} mm cannot hold its {marker:g} mm marker")
         if outer > board.square_mm - 2:
             raise fail(f"board.{key}", f"a piece of {outer:g} mm does not fit a {board.square_mm:g} mm square")
+    if board.box_mm < board.square_mm:
+        raise fail("board.box_mm", f"the strip for the boxes must hold at least one {board.square_mm:g} mm slot across")
+    if board.box_grid[1] * board.square_mm > board.size_mm[1] * 0.3:
+        raise fail("board.box_mm", f"a box's {BOX_SLOTS} slots, {board.box_grid[0]} across, do not fit a third of the "
+                   f"board's height: widen the strip")
     if board.margin_mm < OVERHANG * board.square_mm + 10 or board.margin_mm < board.square_mm + board.pad_gap_mm + 10:
         raise fail("board.margin_mm", f"the margin round the island must hold the pads and the {OVERHANG} places "
                    "that may hang past a corner")
@@ -220,9 +261,11 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
                               facts={"pad": player, "place": place, "centre": centre, "past_corner": not 1 <= col <= SIZE})
     for box, label in ((box_of(PLAYERS[1]), f"{PLAYERS[1]}'s characters to place"), (BLOCK_BOX, "blocks to place"),
                        (box_of(PLAYERS[0]), f"{PLAYERS[0]}'s characters to place")):
-        cx, cy = board.box_centre(box)
-        cells[box] = Cell(box, "box", (cx, cy), _rect(cx, cy, board.box_mm * 0.85, board.size_mm[1] * 0.28),
-                          label, None, BOX_FILL, LINE, facts={"supply": True})
+        for slot in range(1, BOX_SLOTS + 1):  # one slot a piece: a token never covers another's marker
+            cid = slot_cell(box, slot)
+            cx, cy = board.slot_centre(box, slot)
+            cells[cid] = Cell(cid, "box", (cx, cy), _rect(cx, cy, sq, sq), f"{label}, slot {slot}", box, BOX_FILL,
+                              LINE, facts={"box": box, "slot": slot})
     for name in squares():
         cx, cy = board.centre(name)
         cells[name] = Cell(name, "square", (cx, cy), _rect(cx, cy, sq, sq), name, f"row {coords(name)[1]}",

@@ -25,7 +25,7 @@ from companion.games.island_battle import board as boards
 from companion.games.island_battle import rules, table
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Remove, Roll, Shoot,
                                                    Slide, Spare, Turn)
-from companion.games.island_battle.board import BLOCK_BOX, box_of, pad_cell
+from companion.games.island_battle.board import BLOCK_BOX, BOX_SLOTS, box_of, pad_cell, slot_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, characters, \
     opponent, owner
 from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
@@ -99,9 +99,10 @@ def _names(state: IslandState) -> dict[str, str]:
 
 def _places(state: IslandState) -> dict[str, str]:
     """Places not printed with their name: the pads' places and the boxes (a square is called as printed)."""
-    out = {BLOCK_BOX: "the box of blocks to place"}
+    out = {slot_cell(BLOCK_BOX, k): "the box of blocks to place" for k in range(1, BOX_SLOTS + 1)}
     for p in PLAYERS:
-        out[box_of(p)] = f"{state.name_of(p)}'s characters to place"
+        box = f"{state.name_of(p)}'s characters to place"
+        out.update({slot_cell(box_of(p), k): box for k in range(1, BOX_SLOTS + 1)})
         out.update({pad_cell(p, k): f"{state.name_of(p)}'s pad, place {k}" for k in range(1, PAD_PLACES + 1)})
     return out
 
@@ -276,6 +277,10 @@ class IslandBattleGame(Game[IslandState, Action]):
 
     def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
         return table.reconcile(state, seen)
+
+    def alike(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+        """A piece put back in another slot of its own box is still in its box: no change."""
+        return {cell: pieces for cell, pieces in table.in_own_slots(seen).items() if pieces}
 
     def taken_off(self, state: IslandState) -> Sequence[str]:
         return table.taken_off(state)

@@ -22,20 +22,22 @@ from companion.games.base import Choice, Reconciliation, faced, unfaced
 from companion.games.island_battle import rules
 from companion.games.island_battle.actions import (PAD, Action, Block, Correct, Deploy, Enter, Move, Remove, Roll,
                                                    Shoot, Slide, Turn, pad_place)
-from companion.games.island_battle.board import BLOCK_BOX, box_of, pad_cell
+from companion.games.island_battle.board import BLOCK_BOX, box_named, box_of, box_slot, pad_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, forward, kind, on_island, owner
 from companion.games.island_battle.state import BOX, GONE, IslandState
+
+PIECES = frozenset(ALL_CHARACTERS + BLOCKS)
 
 
 def place_of(state: IslandState, piece: str) -> str | None:
     """The cell a piece stands on as the game has it (None: out of the game)."""
     if piece in BLOCKS:
-        return state.blocks.get(piece, None if piece in state.revealed else BLOCK_BOX)
+        return state.blocks.get(piece, None if piece in state.revealed else box_slot(piece))
     where = state.where[piece]
     if where == GONE:
         return None
     if where == BOX:
-        return box_of(owner(piece))
+        return box_slot(piece)
     if where == PAD:
         return pad_cell(owner(piece), state.places[piece])
     return where
@@ -62,8 +64,25 @@ def taken_off(state: IslandState) -> tuple[str, ...]:
     return tuple(p for p in ALL_CHARACTERS + BLOCKS if place_of(state, p) is None)
 
 
+def _own_box(piece: str) -> str:
+    return BLOCK_BOX if piece in BLOCKS else box_of(owner(piece))
+
+
+def in_own_slots(seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """The picture with a piece seen in another slot of its own box counted in its own slot: a piece
+    put back in the box is in the box, whichever of its box's slots a hand chose."""
+    out: dict[str, list[str]] = {}
+    for cell, pieces in seen.items():
+        for entry in pieces:
+            piece = unfaced(entry)[0]
+            box = box_named(cell)
+            at = box_slot(piece) if box is not None and piece in PIECES and box == _own_box(piece) else cell
+            out.setdefault(at, []).append(entry)
+    return {cell: tuple(sorted(pieces)) for cell, pieces in out.items()}
+
+
 def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    return {unfaced(p)[0]: cell for cell, pieces in seen.items() for p in pieces}
+    return {unfaced(p)[0]: cell for cell, pieces in in_own_slots(seen).items() for p in pieces}
 
 
 def _ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
@@ -157,11 +176,11 @@ def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct
                             == state.facing.get(piece)):
             continue
         if piece in BLOCKS:
-            if cell != BLOCK_BOX and not on_island(cell):
+            if box_named(cell) != BLOCK_BOX and not on_island(cell):
                 raise IllegalMoveError(f"{piece_name(piece)} stands on a square of the island or in its box, "
                                        f"not on {cell}")
-            places.append((piece, "box" if cell == BLOCK_BOX else cell))
-        elif cell == box_of(owner(piece)):
+            places.append((piece, "box" if box_named(cell) == BLOCK_BOX else cell))
+        elif box_named(cell) == box_of(owner(piece)):
             places.append((piece, "box"))
         elif cell.startswith(f"pad-{owner(piece)}-"):
             places.append((piece, f"{PAD}{cell.rpartition('-')[2]}"))
