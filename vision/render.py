@@ -210,6 +210,27 @@ def token_size(board: Layout, piece: str) -> tuple[float, float, bool]:
     return TOKEN_MM, TOKEN_MM, False
 
 
+def top_mm(board: Layout, piece: str, below: int = 0) -> float:
+    """How far above the board a piece's top (its marker) is, with ``below`` pieces under it on its
+    place: a card (or a tile, a rectangle) lies flat, 0.3 mm a layer; a token's top stands the
+    layout's ``piece_height_mm`` up, half a millimetre higher for each piece it stands on. The
+    picture is drawn lowest first and projects each marker at this height."""
+    if token_size(board, piece)[2]:
+        return 0.3 * (below + 1)
+    return board.piece_height_mm + 0.5 * below
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """One piece as it is laid: where its middle is (board mm), how it is turned, how high its top is."""
+
+    piece: str
+    x: float
+    y: float
+    angle: float  # radians
+    height: float  # mm above the board
+
+
 @lru_cache(maxsize=128)
 def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool = False) -> np.ndarray:
     """A piece seen from straight above at its printed size: a token is a coloured disc with a white
@@ -294,7 +315,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     positions: dict[str, tuple[float, float]] = {}
     under: set[str] = set()  # pieces with another stacked on them
     patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
-    z = -board.piece_height_mm
+    drawn: list[_Drawn] = []
     for cell_id, pieces in placement.items():
         cell = board.cells[cell_id]
         for k, entry in enumerate(pieces):
@@ -325,23 +346,28 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
                 turned = board.facings[way] + own.uniform(-6.0, 6.0)
             if turned is not None:  # the detector's angle is counter-clockwise seen from above: y grows down
                 angle = math.radians(-turned)
-            w_mm, h_mm, card = token_size(board, piece)
-            hw, hh = w_mm / 2, h_mm / 2
-            lift = -0.3 * (k + 1) if card else z - 0.5 * k  # a card lies flat on those before it; a token stands
-            corners = [(cx + math.cos(angle) * dx * hw - math.sin(angle) * dy * hh,
-                        cy + math.sin(angle) * dx * hw + math.cos(angle) * dy * hh,
-                        lift) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-            dst_pts = pose.pinhole(np.array(corners))
-            _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
-            if piece in face_down:
-                continue  # its back is blank: the camera cannot tell which token it is
-            marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm
-            mh = marker_mm / 2
-            mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),
-                         cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), lift)
-                        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-            marker_polys[piece] = pose.project(np.array(mcorners))
-            positions[piece] = (cx, cy)
+            drawn.append(_Drawn(piece, cx, cy, angle, top_mm(board, piece, k)))
+    # Lowest first, so the top of a taller piece covers the flat ones round it as it stands above
+    # them on a real table (a token beside a card laid after it, a token on the cards of its stack),
+    # whatever order the table lists the places in; pieces of one height keep the table's order.
+    for d in sorted(drawn, key=lambda d: d.height):
+        piece, cx, cy, angle, lift = d.piece, d.x, d.y, d.angle, -d.height
+        w_mm, h_mm, _card = token_size(board, piece)
+        hw, hh = w_mm / 2, h_mm / 2
+        corners = [(cx + math.cos(angle) * dx * hw - math.sin(angle) * dy * hh,
+                    cy + math.sin(angle) * dx * hw + math.cos(angle) * dy * hh,
+                    lift) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        dst_pts = pose.pinhole(np.array(corners))
+        _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
+        if piece in face_down:
+            continue  # its back is blank: the camera cannot tell which token it is
+        marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm
+        mh = marker_mm / 2
+        mcorners = [(cx + mh * (math.cos(angle) * dx - math.sin(angle) * dy),
+                     cy + mh * (math.sin(angle) * dx + math.cos(angle) * dy), lift)
+                    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        marker_polys[piece] = pose.project(np.array(mcorners))
+        positions[piece] = (cx, cy)
     hand_mask = _hand(frame, board, pose, effects, rng)
     if pose.distortion:
         frame, hand_mask = _through_lens(pose, frame, hand_mask)
