@@ -6,7 +6,7 @@ simulated table set up and checked there; the first turns are played by hand on 
 tile supply and dragged onto the edge between two squares, another tapped in the list and then on
 its edge, a pawn dragged onto the tile it will carry). Each page is read as a player's thumb meets
 it: every square, every edge a wall may stand on, every pawn, tile and wall at least 24 px, the
-stack under the pawn shown with its height, the supplies with what they hold, no sideways scroll,
+tiles a pawn carries counted on it, the supplies with what they hold, no sideways scroll,
 no id and no other game's words on the screen.
 The Score page gives the standing and then the winner by name; the replay draws the board move by
 move with the log in words. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.test_browser import AXE, api_state, browser, drag, panel_url, shot, smallest  # noqa: F401
+from tests.test_browser import AXE, api_state, browser, centre, drag, panel_url, shot, smallest  # noqa: F401
 from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_until
 
 # What a finger meets at the middle of each element ``selector`` finds, when it is not that element.
@@ -61,11 +61,12 @@ def rulers(page: Any, where: str) -> None:
     assert drawn["tappable"] == 0, where  # a finger on a name meets the square under it
 
 
-def for_players(page: Any, where: str) -> None:
-    """A phone's page as players read it: thumb-sized, never sideways, no ids, nothing of another game."""
+def for_players(page: Any, where: str, tapped: bool = True) -> None:
+    """A phone's page as players read it: thumb-sized where a board is tapped, never sideways, no ids,
+    nothing of another game."""
     if page.locator("#board").count():
         sizes = {what: smallest(page, sel) for what, sel in TAPPABLE.items()}
-        assert min(sizes.values()) >= 24, (where, sizes)
+        assert not tapped or min(sizes.values()) >= 24, (where, sizes)
         rulers(page, where)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
     text = visible_text(page)
@@ -148,13 +149,31 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert abs(bar["x"] + bar["width"] / 2 - edge["x"] - edge["width"] / 2) < 1, (bar, edge)
         assert abs(bar["y"] + bar["height"] / 2 - edge["y"] - edge["height"] / 2) < 1, (bar, edge)
         assert bar["width"] > 3 * bar["height"], bar  # D4 lies under D5: the wall lies across, wider than high
-        drag(page, "blue-2", "A7")
+        # Bo's second pawn moved as a thumb moves one already on the board: tapped, then its square
+        page.locator('#board g.piece[data-piece="blue-2"]').click()
+        page.wait_for_selector('#board g.piece.selected[data-piece="blue-2"]')
+        assert page.locator("#table-status").inner_text() == \
+            "Bo's blue pawn 2: tap the place to put it on (tap it again to leave it)"
+        page.locator('[data-cell="A7"]').click()
+        page.wait_for_selector("#table-status:has-text(\"Bo's blue pawn 2 put on A7\")")
         page.locator('#off-table button[data-piece^="T"]').click()
         page.locator('[data-cell="D6"]').click()
         wait_until(page, base, lambda s: len(s["history"]) == 8 and s["out_of_sync"] is None)
-        # Ada's pawn onto the tile on A2: it carries it, a stack of two on the table
-        drag(page, "red-1", "A2")
+        # Ada's pawn onto the tile on A2: it carries it, a stack of two on the table. A hand passes over
+        # the board while the pawn is on its way: the table redrawn then waits for the drag to end
+        page.locator('[data-cell="A2"]').scroll_into_view_if_needed()
+        (x0, y0), (x1, y1) = centre(page, 'g.piece[data-piece="red-1"]'), centre(page, '[data-cell="A2"]')
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+        page.request.post(f"{base}/api/table/hand", data={"where": "random"})
+        page.wait_for_selector("#board[data-redraw-held]", state="attached")  # held, the pawn still under the finger
+        x1, y1 = centre(page, '[data-cell="A2"]')  # the finger follows A2 (the notice of the hand moved the board down)
+        page.mouse.move(x1, y1, steps=4)
+        page.mouse.up()
+        page.request.post(f"{base}/api/table/hand", data={"where": None})
         state = wait_until(page, base, lambda s: len(s["history"]) == 9 and s["out_of_sync"] is None)
+        assert page.locator("#board[data-redraw-held]").count() == 0
         assert state["stacks"] == {"A2": 1}
         page.wait_for_selector('.stack-height[data-stack="red-1"]')
         # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
@@ -166,6 +185,15 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="W01"]')
         shot(page, "tile-race-03-board")
+        # a pawn tapped shows its hint; Escape puts it down, its dots and its hint gone
+        page.locator('g.piece[data-piece="blue-1"]').click()
+        page.wait_for_selector("#mode-hint:has-text(\"Bo's blue pawn 1\")")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#mode-hint:text-is('Tap a piece, then where it goes.')")
+        assert page.locator("#board .target").count() == 0
+        # the LEDs' card says what each segment shows, and a segment this game leaves dark in words
+        leds = page.locator("#leds").inner_text()
+        assert "The timer segment is dark in this game." in leds and "not used" not in leds, leds
         # a thumb's size: the board larger than the screen in a frame that scrolls, the page never sideways
         sizes = {what: smallest(page, sel) for what, sel in (
             ("squares", "#board .cell.square"), ("edges", "#board .cell.edge"), ("start spaces", "#board .cell.start"),
@@ -182,11 +210,11 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         # the wall lies along the side B1 and B2 share (wider than high: they lie one above the other)
         wall = page.locator('g.piece[data-piece="W01"] rect').nth(1).bounding_box()
         assert wall is not None and wall["width"] > 3 * wall["height"], wall
-        # the pawn on the tile it carries: a stack of two, its height on the top piece and read out
+        # the pawn on the tile it carries: what a player counts (the tiles under it) on the top piece, read out
         pawn = page.locator('g.piece[data-piece="red-1"]')
-        assert page.locator('.stack-height[data-stack="red-1"] text').text_content() == "2"
+        assert page.locator('.stack-height[data-stack="red-1"] text').text_content() == "1"
         assert smallest(page, '.stack-height[data-stack="red-1"]') >= 14  # px: read at arm's length
-        assert pawn.get_attribute("aria-label").endswith("on top of a stack of 2")
+        assert pawn.get_attribute("aria-label").endswith("on top of 1 tile")
         assert page.locator('g.piece[data-piece="T01"]').count() == 1  # the tile under it is drawn too
         # the supplies beside the grid say what they hold
         # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
@@ -195,6 +223,12 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada's mountains 3, Bo's mountains 3"
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
         shot(page, "tile-race-04-supplies")
+        # the Camera page: every piece on the picture, a wall too, is a thumb's size to tap
+        page.goto(f"{base}/calibration")
+        page.wait_for_selector('#camera-marks g.found[data-piece^="W"]')
+        assert smallest(page, "#camera-marks g.found") >= 24
+        page.goto(f"{base}/")
+        page.wait_for_selector('g.piece[data-piece="W01"]')
         for_players(page, "the Board page")
         axe_clean(page, "the Board page")
 
@@ -229,10 +263,17 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.wait_for_selector("#replay-event:has-text(\"Ada's red pawn 1 moves from A1 to A2\")")
         page.wait_for_selector('.stack-height[data-stack="red-1"]')  # the pawn on the tile it carries
         assert page.locator('g.piece[data-piece^="W"]').count() == 2
+        # nothing on the replay is tapped: the whole board at the screen's width, every column on it
+        columns = page.evaluate("""() => [...document.querySelectorAll('#board .grid-label[data-side="top"]')].filter((t) => {
+            const r = t.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; }).map((t) => t.textContent)""")
+        assert columns == list("ABCDEFG"), columns
+        assert page.locator("#board").evaluate("(b) => b.scrollWidth <= b.clientWidth")
+        link = page.locator("a:text-is('JSON export')").bounding_box()
+        assert link is not None and link["height"] >= 24, link
         # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
         assert page.locator('[data-supply="supply-tiles"]').text_content() == state["supplies"]["supply-tiles"]
         assert state["supplies"]["supply-tiles"].startswith("36 tiles left; ")
-        for_players(page, "the replay")
+        for_players(page, "the replay", tapped=False)
         shot(page, "tile-race-06-replay")
         axe_clean(page, "the replay")
     finally:

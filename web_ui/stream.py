@@ -356,9 +356,7 @@ class StreamHub:
 
     def _render(self, event: Any, burst_over: bool, seat: str | None) -> bytes:
         data, snap = event.data, event.snapshot
-        if isinstance(data.get("action"), str) and snap is not None and snap.state is not None:
-            data = {**data, "action": snap.game.said(snap.state, data["action"], seat)}  # a closed fist stays shut
-        if snap is not None:  # a face-down piece in a step or an out-of-sync: said in public words
+        if snap is not None:  # a face-down piece, a closed fist (the action, Game.said): said as ``seat`` may read it
             data = told(snap.game, snap.state, data, seat)
         text = _sse("game", {"kind": event.kind, "data": data, "seq": event.seq}, event.seq)
         if burst_over and snap is not None:  # one state after a burst is enough

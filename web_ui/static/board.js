@@ -42,7 +42,7 @@ const FogBoard = (() => {
       this.countLayer = this._layer("counts");
       this.arrowLayer = this._layer("arrows");
       this.pieceLayer = this._layer("pieces");
-      this.badgeLayer = this._layer("badges");  /* a stack's height, over its top piece (not part of its name) */
+      this.badgeLayer = this._layer("badges");  /* how many pieces a stack's top one stands on, over it (its name says it) */
       this.targetLayer = this._layer("targets");
       this.viewBox = document.createElementNS(SVGNS, "rect");  /* what keepInView brings into view */
       this.viewBox.setAttribute("class", "view-box");
@@ -76,6 +76,7 @@ const FogBoard = (() => {
       for (let e = box.nextElementSibling; e; e = e.nextElementSibling) below += e.getBoundingClientRect().height + 6;
       const top = svg.getBoundingClientRect().top + window.scrollY;
       svg.style.maxHeight = Math.max(320, Math.floor(window.innerHeight - top - 12 - below)) + "px";
+      this.pinRulers();  /* the names' size at the board's height-bound scale */
     }
     /* The cells' extent in board millimetres, each with its own size around its centre. */
     _extent(cells) {
@@ -322,15 +323,20 @@ const FogBoard = (() => {
       if (!this.rulers || !this.rulers.length) return;
       const box = this.container, zoomed = box.classList.contains("zoomed");
       const k = this.svg.getBoundingClientRect().width / this.frame[2] || 1;
+      /* a board drawn smaller than MIN_PX places (at the screen's width: the Replay page, where nothing
+         is tapped) still has names that can be read: never under 12 px */
+      const ctm = this.svg.getScreenCTM(), px = ctm && ctm.a > 0 ? ctm.a : k;
+      this.rulers.forEach(([t, r]) => { r.shown = Math.max(r.font, 12 / px); t.style.fontSize = r.shown.toFixed(2) + "px"; });
       const x0 = this.frame[0] + box.scrollLeft / k, x1 = x0 + box.clientWidth / k;
       const y0 = this.frame[1] + box.scrollTop / k, y1 = y0 + Math.min(box.clientHeight, this.svg.getBoundingClientRect().height) / k;
       this.rulers.forEach(([t, r]) => {
-        const half = 0.35 * r.font * r.text.length + 1, pad = 0.2 * r.font;
+        /* half the name's width, its outline and a margin: pinned, it never touches the frame's edge */
+        const f = r.shown, half = 0.35 * f * r.text.length + 1 + 0.25 * f, pad = 0.2 * f;
         let x = r.x, y = r.y;
         if (zoomed && r.side === "left") x = Math.max(r.x, x0 + half);
         if (zoomed && r.side === "right") x = Math.min(r.x, x1 - half);
-        if (zoomed && r.side === "top") y = Math.max(r.y, y0 + 0.75 * r.font + pad);
-        if (zoomed && r.side === "bottom") y = Math.min(r.y, y1 - 0.25 * r.font - pad);
+        if (zoomed && r.side === "top") y = Math.max(r.y, y0 + 0.75 * f + pad);
+        if (zoomed && r.side === "bottom") y = Math.min(r.y, y1 - 0.25 * f - pad);
         t.setAttribute("x", x); t.setAttribute("y", y);
       });
     }
@@ -389,6 +395,11 @@ const FogBoard = (() => {
       return pt.matrixTransform(this.svg.getScreenCTM().inverse());
     }
     render(placement, info) {
+      /* a redraw replaces every piece: one under a finger would be dropped with its drag, so a redraw
+         that comes mid-drag (the camera, another phone's move) waits for the drag to end */
+      if (this.dragging) { this.pending = [placement, info]; this.container.dataset.redrawHeld = "true"; return; }
+      this.pending = null;
+      delete this.container.dataset.redrawHeld;
       info = info || {};
       const colours = this.g.colours;
       this.pieceLayer.replaceChildren();
@@ -431,17 +442,23 @@ const FogBoard = (() => {
         if (!c) return;
         pieces.forEach((p) => { this.where[p] = cell; });
         if (c.stack || (info.stacks || {})[cell]) {  /* one on another, the first listed at the bottom */
-          const height = Math.max(pieces.length, ((info.stacks || {})[cell] || 0) + 1);
+          /* what a player counts on a stack: the pieces under its top one (a pawn carrying 2 tiles: 2),
+             named by their kind when those listed are all alike */
+          const under = Math.max(pieces.length, ((info.stacks || {})[cell] || 0) + 1) - 1;
+          const kinds = new Set(pieces.slice(0, -1).map((p) => (this.g.pieces[p] || {}).alike));
+          const kind = kinds.size === 1 && [...kinds][0] ? [...kinds][0] : "piece";
+          const stack = under ? {under, words: under + " " + kind + (under > 1 ? "s" : "")} : 0;
           pieces.forEach((p, k) => this._drawPiece(p, c.x - k * 1.5, c.y - k * 1.5, info, colours, c,
-            k === pieces.length - 1 && height > 1 ? height : 0));
+            k === pieces.length - 1 ? stack : 0));
           return;
         }
         pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours, c));
       });
       if (!this.selected) this.targetLayer.replaceChildren();
     }
-    /* A piece at (x, y) on cell c; height: the stack it tops (0: none), written on it in a badge. */
-    _drawPiece(id, x, y, info, colours, c, height) {
+    /* A piece at (x, y) on cell c; stack: the pieces under it, {under: how many, words} (0: none),
+       their count written on it in a badge. */
+    _drawPiece(id, x, y, info, colours, c, stack) {
       const g = document.createElementNS(SVGNS, "g");
       g.setAttribute("class", "piece" + ((info.offenders || []).includes(id) ? " offender" : "") +
         ((info.turnOver || []).includes(id) ? " turn-over" : "") + ((info.faceDown || []).includes(id) ? " face-down" : "") +
@@ -455,7 +472,7 @@ const FogBoard = (() => {
       const name = look.label || id;  /* the name says what the token shows: its mark too ("sqz", "+1") */
       g.setAttribute("aria-label", (look.icon ? "" : (look.short ? look.short + ": " : "")) + name +
         (look.icon && look.mark && !name.split(/[\s·,]+/).includes(look.mark) ? ", marked " + look.mark : "") + (owner ? ", " + owner + "'s" : "") +
-        (height ? ", on top of a stack of " + height : ""));
+        (stack ? ", on top of " + stack.words : ""));
       let shape, size = [26, 26];  /* a disc's diameter: the room for its text */
       if (look.shape === "bar") {  /* a wall: a bar along its edge, tapped over the edge's whole tap area */
         const u = (c && this._across(c)) || [0, 1];
@@ -505,7 +522,7 @@ const FogBoard = (() => {
       }
       if (!look.icon && lightToken(look.colour)) g.classList.add("light");
       if (size) Board.drawLook(g, look, look.icon ? null : size);
-      if (height) {  /* the stack's height, on a dark badge at the top piece's corner (its name says it too) */
+      if (stack) {  /* how many under it, on a dark badge at the top piece's corner (its name says it too) */
         const badge = document.createElementNS(SVGNS, "g");
         badge.setAttribute("class", "stack-height"); badge.setAttribute("transform", `translate(${x + 11},${y - 11})`);
         badge.setAttribute("aria-hidden", "true"); badge.setAttribute("data-stack", id); badge.style.pointerEvents = "none";
@@ -514,7 +531,7 @@ const FogBoard = (() => {
         const n = document.createElementNS(SVGNS, "text");
         n.setAttribute("text-anchor", "middle"); n.setAttribute("dy", "3.6");
         n.style.fontSize = "10px"; n.style.fill = "#fff"; n.style.stroke = "none";
-        n.textContent = String(height);
+        n.textContent = String(stack.under);
         badge.append(disc, n);
         this.badgeLayer.appendChild(badge);
       }
@@ -539,18 +556,24 @@ const FogBoard = (() => {
       g.addEventListener("pointerdown", (e) => {
         e.preventDefault();
         g.setPointerCapture(e.pointerId);
+        this.dragging = id;
         const start = this.toBoard(e);
         const move = (ev) => { const p = this.toBoard(ev); g.setAttribute("transform", `translate(${x0 + p.x - start.x},${y0 + p.y - start.y})`); };
+        const redraw = () => { if (!this.dragging && this.pending) this.render(...this.pending); };  /* the redraw held back */
         const up = (ev) => {
-          g.removeEventListener("pointermove", move);
-          g.removeEventListener("pointerup", up);
+          ["pointermove", "pointerup", "pointercancel", "lostpointercapture"].forEach((t) => g.removeEventListener(t, t === "pointermove" ? move : up));
+          this.dragging = null;
           const p = this.toBoard(ev);
           const dx = p.x - start.x, dy = p.y - start.y;
-          if (Math.hypot(dx, dy) < 3) return;  // a tap, not a drag
-          this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy));
+          if (ev.type !== "pointerup" || Math.hypot(dx, dy) < 3) {  /* a tap, or a drag the browser took back */
+            g.setAttribute("transform", `translate(${x0},${y0})`);
+            setTimeout(redraw);  /* after the tap's click, which goes to this piece */
+            return;
+          }
+          Promise.resolve(this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy))).finally(redraw);
         };
         g.addEventListener("pointermove", move);
-        g.addEventListener("pointerup", up);
+        ["pointerup", "pointercancel", "lostpointercapture"].forEach((t) => g.addEventListener(t, up));
       });
     }
   }

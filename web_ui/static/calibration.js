@@ -90,10 +90,15 @@
     const k = seen.cell_px ? k0 * Math.min(1.6, Math.max(0.6, (seen.cell_px / k0) / 26)) : k0;
     if (seen.board) marks.appendChild(svg("polygon", {points: seen.board.map((p) => p.join(",")).join(" "),
       "class": "edge", "stroke-width": 2 * k0, "stroke-dasharray": 6 * k0 + " " + 4 * k0}));
+    /* what a finger hits: at least 26 screen px square around a mark however small it is drawn (the
+       drawing keeps its size; a neighbour's area may overlap it, the one drawn later taking the tap) */
+    const hit = () => { const h = 13 * Math.max(1, k0 / k); return svg("rect", {x: -h, y: -h, width: 2 * h, height: 2 * h,
+      "class": "hit", fill: "transparent", stroke: "none"}); };
     seen.pieces.forEach((p) => {
       const look = looks[p.piece] || {};
       const g = svg("g", {"class": "piece found" + (picked === p.piece ? " picked" : ""), transform: `translate(${p.x},${p.y}) scale(${k})`,
         tabindex: "0", role: "button", "aria-label": (look.label || p.piece) + " on " + p.cell, "data-piece": p.piece});
+      g.appendChild(hit());
       g.appendChild(svg("circle", {r: 11, fill: look.colour || "#888", stroke: "#fff", "stroke-width": 1.6}));
       const icon = svg("path", {d: look.icon || "M-3,-3 L3,-3 L3,3 L-3,3 Z", "class": "icon", transform: "scale(0.8)"});
       g.appendChild(icon);
@@ -109,6 +114,7 @@
       const g = svg("g", {"class": "unplaced", transform: `translate(${p.x},${p.y}) scale(${k})`, tabindex: "0", role: "button",
         "aria-label": ((looks[p.piece] || {}).label || "marker " + p.marker) +
           (p.cells ? " between " + p.cells.join(" and ") : " not on a cell: " + p.reason)});
+      g.appendChild(hit());
       g.appendChild(svg("path", {d: "M-8,-8 L8,8 M-8,8 L8,-8"}));
       if (p.piece) g.dataset.piece = p.piece;
       g.addEventListener("click", () => say(p));

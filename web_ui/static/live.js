@@ -26,6 +26,11 @@
     picker.showModal();
   }
   document.getElementById("pick-cancel").onclick = () => picker.close();
+  /* Escape puts a tapped piece down: its dots and its hint go (the "which was it?" box closes first) */
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || picker.open || !selected) return;
+    selected = null; ways = {}; board.showTargets(null, []); draw(); hint("Tap a piece, then where it goes.");
+  });
   const board = await Fog.board("board", {
     zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
     onPiece: async (id) => {

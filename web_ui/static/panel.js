@@ -411,7 +411,12 @@ const Fog = (() => {
       const row = el("div", {"class": "led-row", "data-segment": name});
       /* what the segment shows in this game (the strip's own name when the game does not say) */
       const said = leds.labels && leds.labels[name] !== undefined ? leds.labels[name] : name;
-      row.appendChild(el("span", {"class": "led-name"}, said || "not used"));
+      /* a segment the game leaves dark is said so in words, not drawn as a row of unlit dots */
+      if (!said && colours.every((c) => c === "#000000")) {
+        box.appendChild(el("p", {"class": "led-row led-unused hint", "data-segment": name}, "The " + name + " segment is dark in this game."));
+        return;
+      }
+      row.appendChild(el("span", {"class": "led-name"}, said || name));
       colours.forEach((c) => { const d = el("span", {"class": "led"}); d.style.background = c;
         d.style.boxShadow = c === "#000000" ? "none" : "0 0 6px " + c; row.appendChild(d); });
       /* a count the game shows as a value of a total is said too: nobody counts lit dots */

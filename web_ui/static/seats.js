@@ -5,8 +5,8 @@
    here and nobody else's phone is shown what was chosen. */
 "use strict";
 (() => {
-  const card = document.getElementById("seat-card");
-  if (!card) return;
+  const box = document.getElementById("seat-card");
+  if (!box) return;
   const KEY = "fog-seat-code";
   const $ = (id) => document.getElementById(id);
   let seat = null;
@@ -25,7 +25,7 @@
     const r = await Fog.api("GET", "/api/seats", null, true);
     if (!r.ok) return;
     const d = r.data;
-    card.hidden = d.seats.length === 0;
+    box.hidden = d.seats.length === 0;
     if (!d.seats.length) return;
     seat = d.seat;
     const kept = localStorage.getItem(KEY);

@@ -4,13 +4,14 @@
   const status = (t) => { document.getElementById("table-status").textContent = t; };
   const board = await Fog.board("board", {
     onPiece: async (piece) => {
+      if (lifted === piece) { lift(null); return; }  /* tapped again: left where it stands */
       if (lifted) {  /* laid on top of the piece there (a pile: the last one laid shows) */
         const cell = Object.keys(shown).find((c) => shown[c].some((e) => e.split("^")[0] === piece));
         if (cell) put(lifted, cell);
         return;
       }
       if (quarter) return turnQuarter(piece);
-      if (!turning) return;
+      if (!turning) { lift(piece); return; }  /* a token on the board moves as one off it: tap it, then its place */
       const res = await Fog.api("POST", "/api/table/turn-over", {piece});
       if (res.ok) { faceDown = res.data.face_down; draw(res.data.table); status(piece + (faceDown.includes(piece) ? " turned over" : " turned face up")); }
     },
@@ -27,10 +28,19 @@
     const res = await Fog.api("POST", "/api/table/move", {piece, cell, facing: next});
     if (res.ok) { draw(res.data.table); status(Fog.named(piece) + " turned to face " + next); }
   }
+  /* A token tapped on the board is held (drawn picked) until a place is tapped; a drag moves it at once. */
+  function lift(piece) {
+    lifted = piece;
+    board.selected = piece;
+    draw(shown);
+    status(piece ? Fog.named(piece) + ": tap the place to put it on (tap it again to leave it)" : "");
+  }
   async function put(piece, cell) {
     lifted = null;
+    board.selected = null;
     const res = await Fog.api("POST", "/api/table/move", {piece, cell});
     if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + Fog.place(cell) : " taken off the table")); }
+    else draw(shown);  /* not held any more: drawn as it stands */
   }
   let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null;
   /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. Pieces
@@ -50,7 +60,7 @@
     offered.forEach(({id, p, count}) => {
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
                                   "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
-      b.onclick = () => { lifted = lifted === id ? null : id; offTable(table);
+      b.onclick = () => { lifted = lifted === id ? null : id; board.selected = null; draw(table);
         status(lifted ? Fog.named(id) + ": tap the place to put it on" : "");
         /* the list is under the board: on a phone the board comes back up, the hint on it */
         if (lifted) document.getElementById("board").scrollIntoView({block: "nearest"}); };
