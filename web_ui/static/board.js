@@ -447,7 +447,8 @@ const FogBoard = (() => {
           const under = Math.max(pieces.length, ((info.stacks || {})[cell] || 0) + 1) - 1;
           const kinds = new Set(pieces.slice(0, -1).map((p) => (this.g.pieces[p] || {}).alike));
           const kind = kinds.size === 1 && [...kinds][0] ? [...kinds][0] : "piece";
-          const stack = under ? {under, words: under + " " + kind + (under > 1 ? "s" : "")} : 0;
+          const one = under === 1 && pieces.length === 2 && kind === "piece" && typeof Fog !== "undefined";  /* one piece, not a kind: by name */
+          const stack = under ? {under, words: one ? Fog.name(pieces[0]) : under + " " + kind + (under > 1 ? "s" : "")} : 0;
           pieces.forEach((p, k) => this._drawPiece(p, c.x - k * 1.5, c.y - k * 1.5, info, colours, c,
             k === pieces.length - 1 ? stack : 0));
           return;
