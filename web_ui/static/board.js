@@ -442,7 +442,7 @@ const FogBoard = (() => {
         if (!c) return;
         pieces.forEach((p) => { this.where[p] = cell; });
         if (c.stack || (info.stacks || {})[cell]) {  /* one on another, the first listed at the bottom */
-          /* what a player counts on a stack: the pieces under its top one (a pawn carrying 2 tiles: 2),
+          /* what a player counts on a stack: the pieces under its top one (a piece standing on 2 others: 2),
              named by their kind when those listed are all alike */
           const under = Math.max(pieces.length, ((info.stacks || {})[cell] || 0) + 1) - 1;
           const kinds = new Set(pieces.slice(0, -1).map((p) => (this.g.pieces[p] || {}).alike));
