@@ -34,6 +34,13 @@ LABELS = {"turn": "whose turn, who is next (in a fight: both sides)", "status": 
           "fight's winner", "counter": "", "timer": ""}
 
 
+def _who(state: DesertState) -> str:
+    """The player to play as the table calls them: a name with its colour, or the colour alone when
+    nobody gave a name (never "natural (natural)")."""
+    name = state.name_of(state.turn)
+    return name if name == state.active else f"{name} ({state.active})"
+
+
 def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
 
@@ -82,7 +89,7 @@ def _text(state: DesertState) -> str:
     rows = max(int(w[1:]) for w in [*spaces, *rocks])
     phase = PHASES.get(VIEW_PHASE.get(state.phase, state.phase), "over")
     lines = [f"Desert survivors, round {state.round} of {ROUNDS}: {phase}"
-             + ("" if state.phase == "over" else f", {state.name_of(state.turn)} ({state.active}) to play"),
+             + ("" if state.phase == "over" else f", {_who(state)} to play"),
              "    " + "".join(f"{chr(65 + c):^4}" for c in range(cols))]
     for r in range(1, rows + 1):
         row = []
