@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from companion.games.base import Game
+from companion.games.base import Game, unfaced
 
 PIECE_LISTS = ("offenders", "to_move")
 
@@ -49,14 +49,20 @@ def told(game: Game, state: Any, data: dict[str, Any], seat: str | None = None) 
     known, words = named_pieces(game.view(state, seat)), game.words(state)
 
     def said(piece: Any) -> Any:
-        return piece if not isinstance(piece, str) or piece in known else words.get(piece, "a piece")
+        """A piece named with its face or way (``red-3^back``) is said as the piece itself."""
+        if not isinstance(piece, str) or piece in known:
+            return piece
+        own = unfaced(piece)[0]
+        return own if own in known else words.get(own, "a piece")
 
     out = dict(data)
     for key in PIECE_LISTS:
         if isinstance(out.get(key), list | tuple):
             out[key] = [said(p) for p in out[key]]
     if isinstance(out.get("pieces"), list):
-        out["pieces"] = [{**m, "piece": said(m.get("piece"))} if isinstance(m, dict) else m for m in out["pieces"]]
+        # a marker's id names the piece through the layout: left out where the piece is said in words
+        out["pieces"] = [{**{k: v for k, v in m.items() if k != "marker" or said(m.get("piece")) == m.get("piece")},
+                          "piece": said(m.get("piece"))} if isinstance(m, dict) else m for m in out["pieces"]]
     if isinstance(out.get("action"), str):
         out["action"] = game.said(state, out["action"], seat)
     return out

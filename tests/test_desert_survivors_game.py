@@ -71,8 +71,10 @@ def test_the_layout_is_the_laid_desert_and_its_pieces_say_only_what_their_backs_
     assert {c for c, cell in plan.cells.items() if not cell.standable} == set(desert.rocks)
     assert plan.cells["C2"].kind == "oasis" and plan.cells["E3"].kind == "rock"
     assert len(plan.pieces) == 3 * 7 + 3 * 14  # three groups' discs, three sets of X-counters
-    markers = [p.marker for p in plan.pieces.values()] + [f["id"] for f in plan.fiducials]
-    assert len(set(markers)) == len(markers) and max(markers) < 250  # DICT_4X4_250
+    markers = [m for p in plan.pieces.values() for m in p.markers] + [f["id"] for f in plan.fiducials]
+    assert len(set(markers)) == len(markers) == 4 + 2 * (3 * 7 + 3 * 14)  # a marker on each face of each piece
+    assert max(markers) < 1000 and plan.marker_dictionary == "DICT_4X4_1000"
+    assert {plan.marker_face[m] for m in plan.pieces["natural-1"].markers} == {"front", "back"}
     assert {p.label for p in plan.pieces.values()} == {"a natural disc", "a green disc", "a red disc", "an X-counter"}
     assert plan.size_mm == (7 * 50 + 90, 6 * 50 + 90)  # board 4 turned: columns E-G; board 2 down to row 6
     assert len(GAME.layout().pieces) == 6 * 7 + 6 * 14  # no game yet: the whole box
@@ -87,6 +89,51 @@ def test_a_swap_is_read_from_the_camera_and_a_half_made_one_is_a_step_in_public_
     assert half.part_way and "natural-1" not in half.step
     wrong = GAME.reconcile(s, moved(s, B3=None, C3=None, D3="green-2"))  # green's disc moved on natural's turn
     assert not wrong.ok and "face-down green disc" in wrong.reason and "green-2" not in wrong.reason
+
+
+def flipped(picture: dict[str, tuple[str, ...]], **faces: str) -> dict[str, list[str]]:
+    """A picture with the pieces on the spaces named showing another face (``B3="front"``)."""
+    return {w: [p.split("^")[0] + "^" + faces[w] if w in faces else p for p in ps] for w, ps in picture.items()}
+
+
+def test_a_disc_turned_face_up_is_read_as_the_reveal_and_a_face_shown_too_early_is_refused():
+    s = table(B3="natural-1", B4="x10", C3="green-2")
+    # each piece is expected with the face the rules have up: all three lie face down
+    assert GAME.expected(s) == {"B3": ("natural-1^back",), "B4": ("x10^back",), "C3": ("green-2^back",)}
+
+    # natural turns their own disc over: the camera sees its front, and that is the reveal
+    answer = GAME.reconcile(s, flipped(GAME.expected(s), B3="front"))
+    assert [c.actions for c in answer.choices] == [("reveal B3",)]
+    assert GAME.expected(GAME.apply(s, "reveal B3"))["B3"] == ("natural-1^front",)
+
+    # green's disc turned up on natural's turn: refused, said by what its back shows, not by its face
+    early = GAME.reconcile(s, flipped(GAME.expected(s), C3="front"))
+    assert not early.ok and not early.part_way and early.offenders == ("green-2",)
+    assert early.reason.startswith("the face-down green disc on C3 is turned face up")
+    assert "turn it face down again" in early.reason and "green-2" not in early.reason and "2" not in early.reason
+    early_x = GAME.reconcile(s, flipped(GAME.expected(s), B4="front"))  # an X-counter peeked at
+    assert not early_x.ok and "the X-counter on B4 is turned face up" in early_x.reason
+
+
+def test_a_swap_of_two_face_down_pieces_is_read_as_the_swap_and_the_faces_it_shows_are_then_expected():
+    s = table(B3="natural-1", B4="x10", C3="green-2", H1="natural-3", H2="green-3")
+    # natural's disc changes places with green's, both still face down: the camera reads the swap
+    swapped = {**GAME.expected(s), "B3": ["green-2^back"], "C3": ["natural-1^back"]}
+    answer = GAME.reconcile(s, swapped)
+    assert [c.actions for c in answer.choices] == [("swap B3 C3",)]
+    after = GAME.apply(s, "swap B3 C3")
+
+    # two discs that changed places show themselves: the table is asked to turn them up, in public words
+    assert GAME.expected(after)["B3"] == ("green-2^front",) and GAME.expected(after)["C3"] == ("natural-1^front",)
+    owed = GAME.reconcile(after, swapped)
+    assert owed.part_way and not owed.ok and set(owed.to_move) == {"green-2", "natural-1"}
+    assert owed.step == "turn face up green 2 on B3; natural 1 on C3"  # face up by the rules: everyone sees them
+    one_done = GAME.reconcile(after, flipped(swapped, B3="front"))  # one turned, the other not yet
+    assert one_done.part_way and owed.to_move and list(one_done.to_move) == ["natural-1"]
+    assert GAME.reconcile(after, flipped(swapped, B3="front", C3="front")).reason.startswith("the table is as")
+
+    # the same swap with the pieces turned up at once reads the same
+    assert [c.actions for c in GAME.reconcile(s, GAME.expected(after)).choices] == [("swap B3 C3",)]
 
 
 def test_a_correction_records_the_table_as_seen_and_the_log_shows_it_without_the_pieces():

@@ -137,7 +137,8 @@ class BoardDetector:
         self.fiducials = {int(f["id"]): f for f in board.fiducials}
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
-        self.piece_size = {p.marker: p.marker_mm for p in board.pieces.values()}
+        self.piece_size = {m: p.marker_mm for p in board.pieces.values() for m in p.markers}
+        self.face_of = board.marker_face  # a piece with a marker per face: the face the marker shows
         self.facing_markers = {p.marker for p in board.pieces.values() if p.facing} if board.facings else set()
         # the smallest marker on the table, as a share of the board's piece marker size
         sizes = [*self.piece_size.values(), *(float(f["size_mm"]) for f in board.fiducials)]
@@ -477,6 +478,8 @@ class BoardDetector:
             else:
                 if self._faces(marker, int(nearest[k])):
                     obs.facing[piece] = self._facing(float(angles[k]))[0] or ""
+                elif marker in self.face_of:  # the face up, named like a way (Piece.faces)
+                    obs.facing[piece] = self.face_of[marker]
                 obs.pieces[piece] = self.cell_ids[int(nearest[k])]
                 obs.markers[piece] = marker
                 obs.poses[piece] = (round(cx, 1), round(cy, 1), round(float(angles[k]), 1))

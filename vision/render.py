@@ -232,7 +232,8 @@ class _Drawn:
 
 
 @lru_cache(maxsize=128)
-def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool = False) -> np.ndarray:
+def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool = False,
+                 marker: int | None = None) -> np.ndarray:
     """A piece seen from straight above at its printed size: a token is a coloured disc with a white
     sticker and the marker (a token of a printed size: a round sticker); a card a white face with the
     marker in its middle; face down a plain grey disc or back."""
@@ -254,7 +255,7 @@ def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool =
         if face_down:
             return patch
     marker_mm = look.marker_mm if look is not None else board.marker_mm
-    marker_id = look.marker if look is not None else board.special_markers[piece]
+    marker_id = marker if marker is not None else look.marker if look is not None else board.special_markers[piece]
     white_mm = marker_mm + 2 * QUIET_MM  # as printed on the sticker sheet
     if look is not None and "size_mm" in look.facts and not card:
         # a round sticker the pawn's size: the marker's corners and a millimetre of white round it
@@ -294,7 +295,8 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     """Draw the placement (cell -> pieces) as the camera at ``pose`` sees it; ``face_down`` tokens show no marker.
 
     A piece named with the way it faces (``red-s1^E``, Layout.facings) is drawn with its marker
-    turned that way, a few degrees off as a hand leaves it; ``turns`` sets a piece's marker angle
+    turned that way, a few degrees off as a hand leaves it; one named with the face up (``red-3^back``,
+    Piece.faces) shows that face's marker; ``turns`` sets a piece's marker angle
     outright (degrees, as the detector measures it: 45 is half-way between two ways)."""
     _BOARDS[id(board)] = board
     effects = effects or Effects()
@@ -316,6 +318,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
     under: set[str] = set()  # pieces with another stacked on them
     patch_scale = float(max(4, math.ceil(px_per_mm * 2)))
     drawn: list[_Drawn] = []
+    shows: dict[str, int] = {}  # a piece with a marker per face: the marker of the face up
     for cell_id, pieces in placement.items():
         cell = board.cells[cell_id]
         for k, entry in enumerate(pieces):
@@ -339,6 +342,9 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
                 cx = cell.center_mm[0] + jitter[0] + (k - (len(pieces) - 1) / 2) * 7.0 * (len(pieces) > 1)
                 cy = cell.center_mm[1] + jitter[1]
             turned = (turns or {}).get(piece)
+            look = board.pieces.get(piece)
+            if way is not None and look is not None and way in look.faces:
+                shows[piece], way = look.faces[way], None  # a face shown (Piece.faces), not a way faced
             if turned is None and way is not None:
                 if way not in board.facings:
                     raise ValueError(f"{entry!r}: {way!r} is not a way a piece faces on this board "
@@ -358,7 +364,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
                     cy + math.sin(angle) * dx * hw + math.cos(angle) * dy * hh,
                     lift) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         dst_pts = pose.pinhole(np.array(corners))
-        _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down), dst_pts)
+        _paste(frame, _token_patch(id(board), piece, patch_scale, piece in face_down, shows.get(piece)), dst_pts)
         if piece in face_down:
             continue  # its back is blank: the camera cannot tell which token it is
         marker_mm = board.pieces[piece].marker_mm if piece in board.pieces else board.marker_mm

@@ -500,9 +500,18 @@ class SimulatedTable(FrameSource):
             self._face_down = set() if face_up else self._face_down & on_table  # taken off and put back: face up
 
     def turn_over(self, piece: str) -> None:
-        """Turn a token over where it lies (face down its marker cannot be seen); again: face up."""
+        """Turn a token over where it lies (face down its marker cannot be seen); again: face up. A
+        token with a marker on each of two faces (Piece.faces) shows its other face's marker."""
         with self._lock:
-            self._face_down ^= {piece}
+            look = self.board.pieces.get(piece) if self.board is not None else None
+            faces = list(look.faces) if look is not None else []
+            if len(faces) != 2:
+                self._face_down ^= {piece}
+                return
+            flip = {faces[0]: faces[1], faces[1]: faces[0]}
+            self._placement = {c: tuple(f"{piece}^{flip.get(p.partition('^')[2], faces[1])}"
+                                        if p.partition("^")[0] == piece else p for p in ps)
+                               for c, ps in self._placement.items()}
 
     def face_down(self) -> list[str]:
         with self._lock:

@@ -27,7 +27,8 @@ RGB = tuple[int, int, int]
 Point = tuple[float, float]
 Placement = Mapping[str, Sequence[str]]
 # A piece whose facing the layout reads (Piece.facing) is named in a picture with the way it faces:
-# ``red-s1^N``. Games without such pieces never see the mark, so their pictures are as before.
+# ``red-s1^N``; a piece with a marker on each face (Piece.faces) with the face that shows:
+# ``red-3^back``. Games without such pieces never see the mark, so their pictures are as before.
 FACED = "^"
 
 
@@ -79,10 +80,21 @@ class Piece:
     colour: RGB | None = None
     facing: bool = False                  # does the way it points matter to the rules?
     facts: Mapping[str, Any] = field(default_factory=dict)
+    # A piece with a marker on each face (a disc face up or down, a die): the face's name -> its
+    # marker; ``marker`` is one of them. The camera reads which face shows from which marker it sees
+    # and a picture names the piece with it, as a facing piece with its way (``faced``): a flip is a
+    # change like a turn. A piece has faces or a facing, not both. Empty: one marker, one face.
+    faces: Mapping[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "marker": self.marker, "kind": self.kind, "label": self.label,
-                "colour": _hex(self.colour), "facing": self.facing, **dict(self.facts)}
+                "colour": _hex(self.colour), "facing": self.facing, **({"faces": list(self.faces)} if self.faces else {}),
+                **dict(self.facts)}
+
+    @property
+    def markers(self) -> tuple[int, ...]:
+        """Every marker the piece carries: one per face, or its one marker."""
+        return tuple(self.faces.values()) or (self.marker,)
 
 
 @dataclass(frozen=True)
@@ -130,11 +142,17 @@ class Layout:
 
     @property
     def marker_to_piece(self) -> dict[int, str]:
-        return {p.marker: p.id for p in self.pieces.values()}
+        """Every piece marker -> its piece (each face's marker names the same piece)."""
+        return {m: p.id for p in self.pieces.values() for m in p.markers}
+
+    @property
+    def marker_face(self) -> dict[int, str]:
+        """The marker of each face of a piece with faces -> the face it shows (Piece.faces)."""
+        return {m: face for p in self.pieces.values() for face, m in p.faces.items()}
 
     def marker_size(self, marker: int) -> float:
         for piece in self.pieces.values():
-            if piece.marker == marker:
+            if marker in piece.markers:
                 return piece.marker_mm
         return self.marker_mm
 

@@ -13,7 +13,13 @@
       if (quarter) return turnQuarter(piece);
       if (!turning) { lift(piece); return; }  /* a token on the board moves as one off it: tap it, then its place */
       const res = await Fog.api("POST", "/api/table/turn-over", {piece});
-      if (res.ok) { faceDown = res.data.face_down; draw(res.data.table); status(piece + (faceDown.includes(piece) ? " turned over" : " turned face up")); }
+      if (res.ok) {
+        faceDown = res.data.face_down; draw(res.data.table);
+        /* a piece with a marker on each face shows the other one: say which face is up */
+        const entry = Object.values(res.data.table).flat().find((e) => e.split("^")[0] === piece) || "";
+        const face = (board.g.pieces[piece] || {}).faces ? entry.split("^")[1] : null;
+        status(piece + (face ? " turned over: its " + face + " up" : faceDown.includes(piece) ? " turned over" : " turned face up"));
+      }
     },
     onDrop: (piece, cell) => put(piece, cell),
     onCell: (cell) => { if (lifted) put(lifted, cell); },

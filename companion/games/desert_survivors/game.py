@@ -4,8 +4,8 @@ The game of secrets: the state knows every face-down disc and X-counter and ever
 and :meth:`DesertSurvivorsGame.view` gives a seat only what that player may know (``seat`` None:
 what the whole table sees). The mapboards are laid at setup, from the seed unless the players
 give their arrangement, and the layout is built from the state's desert. Each disc and counter
-carries one marker, read whichever face is up: the rules know which face shows, so a reveal is
-entered on the panel while a swap is read from the camera.
+carries a marker on each face, so the camera reads which face is up: a disc turned face up is read
+as the reveal, a swap as the swap, and the faces the rules then show are expected of the table.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                                   Counter("x_beside", "X-counters beside the desert")),
                         phases=tuple(Phase(k, v) for k, v in PHASES.items()),
                         turn_ends="A turn ends with the swap or reveal made; after a road the player may act "
-                                  "again or stop.")
+                                  "again or stop.", features=("turn-over",))
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:

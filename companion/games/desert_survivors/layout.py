@@ -6,10 +6,11 @@ marker ids. Places are the spaces of the laid desert, named as the rules name th
 spaces are drawn but nothing stands on them. The four corner markers lie at the corners of the laid
 desert, in the margin around it.
 
-Pieces are every disc and X-counter of the groups in play, each with one marker the camera reads
-whichever face is up (the rules know which face shows). Their labels say only what a piece's back
-shows (its colour, or that it is an X-counter): a layout goes to every client, and a piece's id or
-label must not tell a player what lies face down.
+Pieces are every disc and X-counter of the groups in play, each with a marker on each face
+(``Piece.faces``: ``front``, what it is, and ``back``), so the camera's picture names every piece
+with the face that is up (``red-3^back``) and a flip is a change the game reads. Their labels say
+only what a piece's back shows (its colour, or that it is an X-counter): a layout goes to every
+client, and a piece's id or label must not tell a player what lies face down.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from companion.games.desert_survivors.pieces import COLOURS, GROUPS, discs_of, x
 
 KEYS = {"board": ("name", "game", "space_mm", "margin_mm", "fiducial_mm", "marker_dictionary", "disc_mm",
                   "counter_mm", "piece_marker_mm", "token_height_mm"),
-        "markers": ("fiducials", "discs", "counters")}
+        "markers": ("fiducials", "discs", "counters", "disc_backs", "counter_backs")}
+FRONT, BACK = "front", "back"  # a disc's or counter's faces, as a picture names the one up
 RGB_OF: dict[str, RGB] = {"natural": (214, 184, 140), "green": (60, 150, 70), "red": (200, 40, 40),
                           "blue": (40, 90, 200), "purple": (130, 60, 160), "yellow": (230, 200, 40)}
 SAND_FILL, OASIS_FILL, ROCK_FILL, LINE = (238, 214, 160), (120, 190, 150), (120, 110, 100), (110, 90, 60)
@@ -48,13 +50,22 @@ class DesertBoard:
     fiducials: tuple[int, int, int, int]
     first_disc: int
     first_counter: int
+    first_disc_back: int
+    first_counter_back: int
 
-    def markers(self) -> dict[str, int]:
-        """Every piece's marker id: the discs in seat order, then the X-counters."""
+    def markers(self, first_disc: int | None = None, first_counter: int | None = None) -> dict[str, int]:
+        """Every piece's marker id on its front: the discs in seat order, then the X-counters (with
+        other first ids: the markers on their backs, in the same order)."""
         discs = [d for c in COLOURS for d in discs_of(c)]
-        out = {d: self.first_disc + k for k, d in enumerate(discs)}
-        out.update({x: self.first_counter + k for k, x in enumerate(x_ids(len(COLOURS)))})
+        disc0 = self.first_disc if first_disc is None else first_disc
+        counter0 = self.first_counter if first_counter is None else first_counter
+        out = {d: disc0 + k for k, d in enumerate(discs)}
+        out.update({x: counter0 + k for k, x in enumerate(x_ids(len(COLOURS)))})
         return out
+
+    def backs(self) -> dict[str, int]:
+        """Every piece's marker id on its back."""
+        return self.markers(self.first_disc_back, self.first_counter_back)
 
 
 def load(board: str | None = None) -> DesertBoard:
@@ -105,11 +116,11 @@ def _parsed(text: str, source: str) -> DesertBoard:
                         str(head.get("marker_dictionary", "")), number("disc_mm", 10, 200),
                         number("counter_mm", 10, 200), number("piece_marker_mm", 3, 100),
                         number("token_height_mm", 0, 100), (fids[0], fids[1], fids[2], fids[3]),
-                        marker("discs"), marker("counters"))
-    ids = list(board.fiducials) + list(board.markers().values())
+                        marker("discs"), marker("counters"), marker("disc_backs"), marker("counter_backs"))
+    ids = list(board.fiducials) + list(board.markers().values()) + list(board.backs().values())
     if len(set(ids)) != len(ids):
-        raise fail("markers", "corner markers, discs (42 ids from 'discs') and X-counters (84 from 'counters') "
-                   "must not share ids")
+        raise fail("markers", "corner markers, discs (42 ids from 'discs', 42 from 'disc_backs') and X-counters "
+                   "(84 from 'counters', 84 from 'counter_backs') must not share ids")
     size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
     if size and max(ids) >= size:
         raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
@@ -154,17 +165,19 @@ def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]
     corners = ((half, half), (size[0] - half, half), (size[0] - half, size[1] - half), (half, size[1] - half))
     fiducials = tuple({"id": fid, "center_mm": [x, y], "size_mm": board.fiducial_mm}
                       for fid, (x, y) in zip(board.fiducials, corners, strict=True))
-    marker = board.markers()
+    marker, back = board.markers(), board.backs()
     pieces: dict[str, Piece] = {}
     for colour in groups:
         for disc in discs_of(colour):
             pieces[disc] = Piece(disc, marker[disc], board.piece_marker_mm, "disc", f"a {colour} disc",
                                  RGB_OF[colour], facts={"colour": colour, "shape": "disc", "short": "",
-                                                        "size_mm": board.disc_mm, "group": GROUPS[colour]})
+                                                        "size_mm": board.disc_mm, "group": GROUPS[colour]},
+                                 faces={FRONT: marker[disc], BACK: back[disc]})
     for counter in x_ids(len(groups)):
         pieces[counter] = Piece(counter, marker[counter], board.piece_marker_mm, "counter", "an X-counter",
                                 COUNTER_RGB, facts={"shape": "square", "short": "X",
-                                                    "size_mm": [board.counter_mm, board.counter_mm]})
+                                                    "size_mm": [board.counter_mm, board.counter_mm]},
+                                faces={FRONT: marker[counter], BACK: back[counter]})
     near = tuple(Edge(a, b, "connected") for a, ns in desert.neighbours.items() for b in ns if a < b)
     return Layout(name=board.name, size_mm=size, marker_dictionary=board.marker_dictionary, fiducials=fiducials,
                   cells=cells, pieces=pieces, marker_mm=board.piece_marker_mm, snap_mm=sq * 0.3,

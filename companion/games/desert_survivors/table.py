@@ -1,12 +1,16 @@
 """Desert survivors on the table: what the camera should see, what a picture of it means, and the
 words the session says of pieces, none of which may give away a face-down piece.
 
-The camera reads every disc and X-counter by its marker whichever face is up, so a picture names
-every piece where it lies; the rules know which face shows. A turn is read as the one rules action
-that turns the table as the game has it into the picture (a swap, a disc placed, a food counter
-taken, a character eaten). A hand makes a swap in parts (one piece lifted, put beside the other,
-the other moved over): a picture on the way is a step, and the players are told what is left to do
-in words that name only what the table shows (a colour, an X-counter, a space).
+Every disc and X-counter carries a marker on each face, so a picture names every piece where it
+lies with the face that is up (``natural-1^back``, ``x10^front``), and so does the expected
+picture. A turn is read as the one rules action that turns the table as the game has it into the
+picture (a swap, a reveal - a disc turned face up -, a disc placed, a food counter taken, a
+character eaten). A swap is read as soon as the two pieces changed places, turned up or not: the
+faces the rules then show are expected of the table, a step until the hands turn them over. A face
+shown that the rules keep down is a disagreement said in public words (the space and the back's
+colour, never what the face shows). A hand makes a swap in parts (one piece lifted, put beside the
+other, the other moved over): a picture on the way is a step, and the players are told what is
+left to do in words that name only what the table shows (a colour, an X-counter, a space).
 
 Pure: standard library only.
 """
@@ -17,10 +21,11 @@ import json
 from collections.abc import Mapping, Sequence
 
 from companion.errors import IllegalMoveError
-from companion.games.base import Choice, Reconciliation
+from companion.games.base import Choice, Reconciliation, faced, unfaced
 from companion.games.desert_survivors import rules
 from companion.games.desert_survivors.actions import Action, Correct
 from companion.games.desert_survivors.board import coords
+from companion.games.desert_survivors.layout import BACK, FRONT
 from companion.games.desert_survivors.pieces import (colour_of, discs_of, is_disc, is_monkey, number, x_food, x_ids,
                                                      x_kind)
 from companion.games.desert_survivors.state import DesertState
@@ -28,10 +33,15 @@ from companion.games.desert_survivors.state import DesertState
 Picture = dict[str, tuple[str, ...]]
 
 
+def face(state: DesertState, piece: str) -> str:
+    """The face the rules have up."""
+    return FRONT if piece in state.face_up else BACK
+
+
 def expected(state: DesertState) -> Picture:
-    """Every piece on the desert, by its space (discs not yet placed and eaten characters are off it,
-    X-counters beside the desert are in a pile the camera does not count)."""
-    return {where: (piece,) for where, piece in sorted(state.board.items())}
+    """Every piece on the desert, by its space, with the face the rules have up (discs not yet placed
+    and eaten characters are off it, X-counters beside the desert are in a pile the camera does not count)."""
+    return {where: (faced(piece, face(state, piece)),) for where, piece in sorted(state.board.items())}
 
 
 def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
@@ -39,7 +49,38 @@ def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
 
 
 def _where(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    return {p: cell for cell, ps in picture.items() for p in ps}
+    """Piece -> its space, whichever face is up."""
+    return {unfaced(p)[0]: cell for cell, ps in picture.items() for p in ps}
+
+
+def _faces(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Piece -> the face the picture shows up (a piece named without one: not read)."""
+    return {piece: up for piece, up in (unfaced(p) for ps in picture.values() for p in ps) if up}
+
+
+def _spots(picture: Mapping[str, Sequence[str]]) -> Picture:
+    """The picture without faces: where each piece lies."""
+    return _canonical({cell: [unfaced(p)[0] for p in ps] for cell, ps in picture.items()})
+
+
+def _faces_fit(seen: Mapping[str, str], before: DesertState, after: DesertState, moved: set[str]) -> bool:
+    """Does each face seen fit ``after``: the face the rules have up, or a back still shown where the
+    rules have just turned a moved piece up, or had it up already (the hands have yet to turn it)."""
+    for piece, up in seen.items():
+        want = face(after, piece)
+        if up != want and not (up == BACK and want == FRONT and (piece in moved or face(before, piece) == FRONT)):
+            return False
+    return True
+
+
+def _owed(state: DesertState, picture: Mapping[str, Sequence[str]]) -> list[str]:
+    """The pieces the picture shows face down that the rules have face up (the flip a swap demands)."""
+    return sorted(p for p, up in _faces(picture).items() if up == BACK and face(state, p) == FRONT)
+
+
+def _too_early(state: DesertState, picture: Mapping[str, Sequence[str]]) -> list[str]:
+    """The pieces the picture shows face up that the rules keep face down."""
+    return sorted(p for p, up in _faces(picture).items() if up == FRONT and face(state, p) == BACK)
 
 
 def _spaces_named(action: Action) -> set[str]:
@@ -99,10 +140,14 @@ def _state_key(state: DesertState) -> str:
 
 def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
     """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
-    picture, before = _canonical(seen), expected(state)
-    changed = {c for c in set(picture) | set(before) if picture.get(c) != before.get(c)}
+    full, before = _canonical(seen), _spots(expected(state))
+    picture, shown = _spots(full), _faces(full)
+    changed = {c for c in set(full) | set(expected(state)) if full.get(c) != expected(state).get(c)}
     if not changed:
         return Reconciliation.illegal("the table is as the game has it: nothing was moved")
+    if picture == before and not _too_early(state, full) and _owed(state, full):
+        owed = _owed(state, full)  # a swap read before its pieces were turned up: the rules show them
+        return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
     choices: dict[str, Choice] = {}
     steps: list[tuple[str, tuple[str, ...]]] = []
     for action in rules.legal_actions(state):
@@ -110,10 +155,11 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         if named and not named & changed:
             continue  # it changes nothing where the picture differs (a fight's show names no space)
         after = rules.apply(state, action)
-        target = expected(after)
-        if target == picture:
+        target = _spots(expected(after))
+        moved = {p for p, c in _where(target).items() if _where(before).get(p) != c}
+        if target == picture and _faces_fit(shown, state, after, moved):
             choices.setdefault(_state_key(after), Choice((str(action),), _summary(state, action)))
-        else:
+        elif target != picture and picture != before:  # a face alone turned is no step of a move
             left = _left_to_do(before, target, picture)
             if left:
                 steps.append((f"{_summary(state, action)}: {'; '.join(_put(state, p, c) for p, c in left)}",
@@ -128,10 +174,15 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
     moved = sorted(p for p, c in _where(picture).items() if _where(before).get(p) != c)
     gone = sorted(p for p in _where(before) if p not in _where(picture))
+    early = [p for p in _too_early(state, full) if p not in moved]
+    if early and not moved and not gone:  # a face shown that no move of this turn reveals
+        return Reconciliation.illegal(
+            f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of {state.active}'s "
+            "reveals it now: turn it face down again", tuple(early), "reveal")
     what = [f"{said(state, p)} is on {_where(picture)[p]}" for p in moved] + \
-        [f"{said(state, p)} is not seen" for p in gone]
+        [f"{said(state, p)} is turned face up" for p in early] + [f"{said(state, p)} is not seen" for p in gone]
     return Reconciliation.illegal(f"no move of {state.active}'s leaves the desert so: {'; '.join(what[:4])}",
-                                  tuple(moved + gone), "movement")
+                                  tuple(moved + early + gone), "movement")
 
 
 def _left_to_do(before: Picture, after: Picture, seen: Picture) -> list[tuple[str, str]]:
@@ -155,7 +206,7 @@ def correction(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct
     """The table as seen, as the players' correction: each piece of the desert on the space it is seen
     on; a piece not seen stays where the game has it, or, when another is seen there, takes the space
     a moved piece left (the two changed places, the one underneath unseen)."""
-    picture = _canonical(seen)
+    picture = _spots(seen)
     placed = {p: c for p, c in _where(picture).items() if p in state.board.values()}
     taken = set(placed.values())
     pushed = []

@@ -1,0 +1,51 @@
+"""Desert survivors' two-faced pieces at the simulated table: the camera reads which face is up.
+
+Each disc and X-counter carries a marker on its front and another on its back. The simulated table
+draws the face up, the Table page's turn over shows the other one, and the camera's picture names
+every piece with the face it sees, so a disc turned face up by hand is the reveal the rules read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+from companion.games import get_game
+from companion.games.desert_survivors.pieces import size
+from vision.detect import BoardDetector
+from vision.facing import placement
+from vision.sources import SimulatedTable
+
+GAME = get_game("desert-survivors")
+
+
+def test_a_disc_turned_over_on_the_table_is_seen_by_its_front_and_read_as_the_reveal():
+    s = GAME.new_game(3, arrangement="beginner")
+    s = replace(s, board=MappingProxyType({"B3": "natural-1", "B4": "x10", "C3": "green-2", "H1": "green-3"}),
+                face_up=frozenset(), food=MappingProxyType({c: size(c) for c in s.food}), spare=(0, 0, 0),
+                phase="move", turn=0)
+    layout = GAME.layout(s)
+    table = SimulatedTable(layout, GAME.expected(s), clean=True)
+    table.open()
+    camera = BoardDetector(layout)
+
+    def picture() -> dict[str, tuple[str, ...]]:
+        seen = camera.detect(table.read())
+        return placement(seen.pieces, seen.facing)
+
+    # laid face down, every piece is seen by the marker on its back: the table is as the game has it
+    assert picture() == GAME.expected(s)
+
+    # a hand turns natural's disc over (the Table page's turn over): the camera sees its front
+    table.turn_over("natural-1")
+    assert table.placement()["B3"] == ("natural-1^front",)
+    seen = picture()
+    assert seen["B3"] == ("natural-1^front",) and seen["C3"] == ("green-2^back",)
+    assert [c.actions for c in GAME.reconcile(s, seen).choices] == [("reveal B3",)]
+    after = GAME.apply(s, "reveal B3")
+    assert picture() == GAME.expected(after)
+
+    # turned over again it shows its back, which the rules no longer have up: the hands owe the flip
+    table.turn_over("natural-1")
+    owed = GAME.reconcile(after, picture())
+    assert owed.part_way and owed.to_move == ("natural-1",) and owed.step == "turn face up natural 1 on B3"
