@@ -131,6 +131,9 @@ def test_a_swap_of_two_face_down_pieces_is_read_as_the_swap_and_the_faces_it_sho
     one_done = GAME.reconcile(after, flipped(swapped, B3="front"))  # one turned, the other not yet
     assert one_done.part_way and owed.to_move and list(one_done.to_move) == ["natural-1"]
     assert GAME.reconcile(after, flipped(swapped, B3="front", C3="front")).reason.startswith("the table is as")
+    # green plays on before the hands turned them: green's reveal is read all the same
+    green_reveals = GAME.reconcile(after, flipped(swapped, H2="front"))
+    assert [c.actions for c in green_reveals.choices] == [("reveal H2",)]
 
     # the same swap with the pieces turned up at once reads the same
     assert [c.actions for c in GAME.reconcile(s, GAME.expected(after)).choices] == [("swap B3 C3",)]
