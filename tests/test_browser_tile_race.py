@@ -23,8 +23,8 @@ from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_un
 # What a finger meets at the middle of each element ``selector`` finds, when it is not that element.
 COVERED = """(sel) => [...document.querySelectorAll(sel)].filter((e) => { const r = e.getBoundingClientRect();
     return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== e; }).map((e) => e.dataset.cell)"""
-# A piece's or a place's id on the screen (red-1, T01, W01, mountain-1, start-A1-S, supply-tiles, B1|B2).
-IDS = re.compile(r"\b(?:red|blue|yellow|green)-\d\b|\b[TW]\d\d\b|mountain-\d|start-|supply-|\b[A-G]\d\|[A-G]\d\b")
+# A piece's or a place's id on the screen (red-1, T01, W01, mountain-red-1, start-A1-S, supply-tiles, B1|B2).
+IDS = re.compile(r"\b(?:red|blue|yellow|green)-\d\b|\b[TW]\d\d\b|mountain-(?:red|blue|yellow|green)-\d|start-|supply-|\b[A-G]\d\|[A-G]\d\b")
 TAPPABLE = {"squares": "#board .cell.square", "edges": "#board .cell.edge", "start spaces": "#board .cell.start",
             "pieces": "#board g.piece"}
 # The names printed along the grid's sides: side -> the names as they read on the screen (left to right,

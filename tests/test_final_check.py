@@ -34,7 +34,7 @@ def table(ids: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
 
 FINAL = finished_race()
 AS_PLAYED = table({"A7": ("T12",), "B7": ("T03",), "C2": ("T27",), "D4": ("T08", "blue-1"), "E5": ("T31",),
-                   "A1|A2": ("W05",), "C3|D3": ("W17",), "F6": ("mountain-4",), "start-A7-N": ("blue-2",),
+                   "A1|A2": ("W05",), "C3|D3": ("W17",), "F6": ("mountain-red-2",), "start-A7-N": ("blue-2",),
                    "supply-tiles": ("T01", "T02")})
 
 
@@ -50,7 +50,7 @@ def test_a_table_with_other_look_alike_pieces_in_the_same_places_is_the_final_po
     assert check(AS_PLAYED) == {"picture": "matches", "picture_differences": []}
     swapped = {**AS_PLAYED, "A7": ("T31",), "E5": ("T12",), "A1|A2": ("W17",), "C3|D3": ("W05",)}
     assert check(swapped)["picture"] == "matches"
-    others = {**AS_PLAYED, "A7": ("T40",), "B7": ("T39",), "F6": ("mountain-8",)}  # tiles numbered past 5
+    others = {**AS_PLAYED, "A7": ("T40",), "B7": ("T39",), "F6": ("mountain-red-3",)}  # tiles numbered past 5
     assert check(others)["picture"] == "matches"
 
 

@@ -27,7 +27,7 @@ GAME = get_game("tile-race")
 def shuffled(picture: dict[str, tuple[str, ...]], rng: random.Random) -> dict[str, list[str]]:
     """The same table with other look-alike pieces in the places: which tile lies where is chance."""
     out = {c: list(ps) for c, ps in picture.items()}
-    for kind in ("tile", "wall", "mountain"):
+    for kind in ("tile", "wall", *(f"mountain-{c}" for c in ("red", "blue", "yellow", "green"))):
         spots = [(c, k) for c, ps in out.items() for k, p in enumerate(ps) if kind_of(p) == kind]
         names = [out[c][k] for c, k in spots]
         pool = sorted({p for p in GAME.layout().pieces if kind_of(p) == kind})

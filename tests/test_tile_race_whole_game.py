@@ -141,7 +141,7 @@ class Hands:
         pawn = next((p for p in after.pawns if want_cell(want, p) != self.where(p)), None)
         if pawn is not None:
             self.move(pawn, None)
-        for kind in ("tile", "wall", "mountain"):
+        for kind in ("tile", "wall", *(f"mountain-{c}" for c in ("red", "blue", "yellow", "green"))):
             have = Counter({c: sum(kind_of(p) == kind for p in ps) for c, ps in self.table.items()})
             need = Counter({c: sum(kind_of(p) == kind for p in ps) for c, ps in want.items()})
             spare = [p for c, n in (have - need).items() for p in [q for q in self.table[c] if kind_of(q) == kind][:n]]

@@ -85,7 +85,9 @@ class Pass:
 class Correct:
     """The table as the players say it is (the panel's correction): every pawn's place (a square,
     ``start`` or ``out-<corner>``) and the squares and edges holding tiles, walls and mountains.
-    The tiles look alike, so places are all a correction needs to say."""
+    The tiles look alike, so places are all a correction needs to say; a mountain is its owner's colour,
+    so it is written with its owner (``D4:red``; a bare square, as older logs have it: a mountain
+    already there keeps its owner, a new one is the correcting player's)."""
 
     colour: str
     pawns: tuple[tuple[str, str], ...]
@@ -105,7 +107,7 @@ Action = Move | Tile | Wall | Remove | Mountain | Undo | Pass | Correct
 Placing = Tile | Wall | Remove | Mountain
 _FORMS = ("move PAWN SQUARE[>SQUARE...]", "tile COLOUR SQUARE", "wall COLOUR A|B", "remove COLOUR A|B",
           "mountain COLOUR SQUARE", "undo COLOUR", "pass COLOUR",
-          "correct COLOUR PAWN@PLACE,... tiles=SQUARE,... walls=A|B,... mountains=SQUARE,...")
+          "correct COLOUR PAWN@PLACE,... tiles=SQUARE,... walls=A|B,... mountains=SQUARE:COLOUR,...")
 
 
 def parse_action(text: str) -> Action:
@@ -152,6 +154,12 @@ def _correct(text: str, words: list[str]) -> Correct:
             raise NotationError(f"{text[:80]!r}: expected {key}=... (a list, or - for none)")
         items = () if value == "-" else tuple(value.split(","))
         for item in items:
-            parse_edge(item) if key == "walls" else coords(item)
+            square, colon, owner = item.partition(":")
+            if key == "walls":
+                parse_edge(item)
+            elif colon and (key != "mountains" or owner not in COLOURS):
+                raise NotationError(f"{text[:80]!r}: {item!r}: a mountain is SQUARE:COLOUR (D4:red), a tile a square")
+            else:
+                coords(square)
         lists[key] = tuple(sorted(parse_edge(i) for i in items)) if key == "walls" else tuple(sorted(items))
     return Correct(words[1], tuple(pawns), lists["tiles"], lists["walls"], lists["mountains"])

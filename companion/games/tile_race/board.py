@@ -24,8 +24,10 @@ from companion.games.tile_race.grid import (COLOURS, MAX_SIZE, MIN_SIZE, TILES, 
 KEYS = {"board": ("name", "game", "grid", "square_mm", "margin_mm", "supply_mm", "marker_dictionary", "tile_mm",
                   "tile_marker_mm", "pawn_mm", "pawn_marker_mm", "mountain_mm", "mountain_marker_mm",
                   "wall_marker_mm", "token_height_mm"),
-        "markers": ("pawns", "mountains", "tiles", "walls"), "colours": COLOURS}
-MOUNTAINS = 8  # in the box: two per player with four, three each with two (six used)
+        "markers": ("pawns", "mountains", "tiles", "walls", "third_mountains"), "colours": COLOURS}
+# Each player's mountains are in their colour, so a player sees whose mountain stands where: two of each
+# colour (the box's 8), and a third red and a third blue for a 2-player game (two made to match).
+MOUNTAINS = {"red": 3, "blue": 3, "yellow": 2, "green": 2}
 TILE_SUPPLY, MOUNTAIN_SUPPLY = "supply-tiles", "supply-mountains"
 SIDES = ("S", "W", "N", "E")
 
@@ -40,8 +42,15 @@ def wall_id(n: int) -> str:
     return f"W{n:02d}"
 
 
-def mountain_id(n: int) -> str:
-    return f"mountain-{n}"
+def mountain_id(colour: str, n: int) -> str:
+    """A player's n-th mountain (from 1): its owner's colour in its id, as on the piece."""
+    return f"mountain-{colour}-{n}"
+
+
+def mountain_ids() -> list[str]:
+    """Every mountain in the box, in marker order: two of each colour in seat order, then the thirds."""
+    return [mountain_id(c, n) for c in COLOURS for n in (1, 2)] + \
+        [mountain_id(c, 3) for c in COLOURS if MOUNTAINS[c] > 2]
 
 
 def start_cell(pawn: str, players: int, size: int) -> str:
@@ -93,7 +102,9 @@ class TileBoard:
     def markers(self) -> dict[str, int]:
         """Every piece's marker id."""
         out = {p: self.first["pawns"] + k for k, p in enumerate(p for c in COLOURS for p in pawns_of(c))}
-        out.update({mountain_id(n): self.first["mountains"] + n - 1 for n in range(1, MOUNTAINS + 1)})
+        ids = mountain_ids()
+        out.update({m: self.first["mountains"] + k for k, m in enumerate(ids[:8])})
+        out.update({m: self.first["third_mountains"] + k for k, m in enumerate(ids[8:])})
         out.update({tile_id(n): self.first["tiles"] + n - 1 for n in range(1, TILES + 1)})
         out.update({wall_id(n): self.first["walls"] + n - 1 for n in range(1, TILES + 1)})
         return out
@@ -170,8 +181,8 @@ def _parse(text: str, source: str) -> TileBoard:
         token_height_mm=number("token_height_mm", 0, 100), fiducials=tuple(fiducials), first=first, rgb=rgb)
     ids = [f["id"] for f in fiducials] + list(board.markers().values())
     if len(set(ids)) != len(ids):
-        raise fail("markers", f"corner markers, pawns (8 ids from 'pawns'), mountains ({MOUNTAINS} from "
-                   f"'mountains'), tiles and wall stands ({TILES} each) must not share ids")
+        raise fail("markers", f"corner markers, pawns (8 ids from 'pawns'), mountains (8 from 'mountains', "
+                   f"2 from 'third_mountains'), tiles and wall stands ({TILES} each) must not share ids")
     size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
     if size and max(ids) >= size:
         raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
@@ -245,10 +256,11 @@ def _build(board: TileBoard) -> Layout:
                                  f"{colour} pawn {pawn.rsplit('-', 1)[1]}", board.rgb[colour],
                                  facts={"colour": colour, "shape": "disc", "short": pawn.rsplit("-", 1)[1],
                                         "size_mm": board.pawn_mm})
-    for k in range(1, MOUNTAINS + 1):
-        pid = mountain_id(k)
-        pieces[pid] = Piece(pid, marker[pid], board.mountain_marker_mm, "mountain", "a mountain", MOUNTAIN_RGB,
-                            facts={"alike": "mountain", "shape": "disc", "short": "M", "size_mm": board.mountain_mm})
+    for pid in mountain_ids():  # look alike within their colour: one player's mountains are not told apart
+        colour = pid.split("-")[1]
+        pieces[pid] = Piece(pid, marker[pid], board.mountain_marker_mm, "mountain", f"{colour} mountain",
+                            board.rgb[colour], facts={"alike": f"mountain-{colour}", "colour": colour, "shape": "disc",
+                                                      "short": "M", "size_mm": board.mountain_mm})
     for k in range(1, TILES + 1):
         pid = tile_id(k)
         pieces[pid] = Piece(pid, marker[pid], board.tile_marker_mm, "tile", "a tile", TILE_RGB,

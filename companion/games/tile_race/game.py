@@ -65,12 +65,16 @@ def _place(where: str) -> str:
 
 
 def _names(state: TileRaceState) -> dict[str, str]:
-    """Every piece as players call it: a pawn by its player, the look-alike pieces by their kind."""
+    """Every piece as players call it: a pawn by its player, the look-alike pieces by their kind, a
+    mountain by its owner ("Ada's mountain": whose it is shows by its colour at the table)."""
     out = {p: f"{state.name_of(c)}'s {c} pawn {p[-1]}" if state.name_of(c) != c else f"{c} pawn {p[-1]}"
            for c in state.players for p in pawns_of(c)}
     for piece in boards.layout(boards.load()).pieces:
         kind = table.kind_of(piece)
-        if kind is not None:
+        if table.is_mountain(kind):
+            owner = table.owner_of_kind(kind or "")
+            out[piece] = f"{_owner(state, owner)} mountain" if owner in state.players else f"a {owner} mountain"
+        elif kind is not None:
             out[piece] = f"a {kind}"
     return out
 
@@ -243,7 +247,10 @@ class TileRaceGame(Game[TileRaceState, Action]):
         return {"phase": phase, "active": state.active, "next": state.players[(state.turn + 1) % len(state.players)],
                 "players": [{"name": state.name_of(c), "colours": [c]} for c in state.players], "turn_order": list(state.players),
                 "placement": {c: list(ps) for c, ps in self.expected(state).items()},
-                "owners": {p: p.rpartition("-")[0] for p in state.pawns},
+                "owners": {**{p: p.rpartition("-")[0] for p in state.pawns},  # a mountain's too, by its colour
+                           **{p: table.owner_of_kind(k) for ps in self.expected(state).values() for p in ps
+                              if table.is_mountain(k := table.kind_of(p))}},
+                "mountains": dict(sorted(state.mountain_owners.items())),
                 "stacks": ({state.pawns[mv.pawn]: mv.carried} if mv is not None and mv.carried else {}),
                 "supply": {"tiles": state.supply, "lost": state.lost,
                            "mountains": dict(zip(state.players, state.mountains_left, strict=True))},

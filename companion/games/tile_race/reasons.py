@@ -24,7 +24,7 @@ from companion.games.tile_race.state import TileRaceState
 
 Picture = Mapping[str, Sequence[str]]
 Reader = Callable[[TileRaceState, Picture], Reconciliation]
-KINDS = {"tile": "a tile", "wall": "a wall", "mountain": "a mountain"}
+KINDS = {"tile": "a tile", "wall": "a wall"}  # and mountain-<colour>: a player's mountain, in their colour
 
 
 def broken_rule(state: TileRaceState, picture: Picture, have: Picture, kind_of: Callable[[str], str | None],
@@ -85,7 +85,7 @@ def _changes(have_table: Picture, picture: Picture, kind_of: Callable[[str], str
     have, want = _alike(have_table, kind_of), _alike(picture, kind_of)
     out = []
     for cell in sorted(set(have) | set(want)):
-        for kind in KINDS:
+        for kind in sorted(set(have.get(cell, ())) | set(want.get(cell, ()))):
             n = want.get(cell, ()).count(kind) - have.get(cell, ()).count(kind)
             out.extend([(cell, kind, n > 0)] * abs(n))
     return out
@@ -99,7 +99,7 @@ def _without(picture: Picture, cell: str, kind: str, added: bool, kind_of: Calla
         piece = next(p for p in out[cell] if kind_of(p) == kind)
         out[cell].remove(piece)
     else:
-        out.setdefault(cell, []).append({"tile": "T99", "wall": "W99", "mountain": "mountain-99"}[kind])
+        out.setdefault(cell, []).append({"tile": "T99", "wall": "W99"}.get(kind, f"{kind}-99"))
     return out
 
 
@@ -157,8 +157,15 @@ def _placing_refused(state: TileRaceState, cell: str, kind: str, added: bool, pi
         action = Wall(colour, cell) if added else Remove(colour, cell)
     elif not added or not on_grid(cell, state.size):
         return None
-    else:
-        action = Tile(colour, cell) if kind == "tile" else Mountain(colour, cell)
+    elif kind == "tile":
+        action = Tile(colour, cell)
+    else:  # a mountain of its owner's colour: the owner's action
+        owner = kind.partition("-")[2]
+        if owner != colour and owner in state.players:
+            who, whose = state.name_of(colour), state.name_of(owner)
+            return _said(f"{whose}'s mountain came on {cell} in {who}'s turn: a player puts down only their own "
+                         f"mountains, in their own turn. Take it back", tuple(pieces), "mountain-owner")
+        action = Mountain(colour, cell)
     try:
         rules.apply(state, action)
     except IllegalMoveError as exc:
@@ -181,7 +188,8 @@ def _placing_refused(state: TileRaceState, cell: str, kind: str, added: bool, pi
                      "Take the wall away", offenders, "wall-before-exit")
     rule = {Wall: "wall", Remove: "remove", Tile: "tile", Mountain: "mountain"}[type(action)]
     undo = "take it back" if added else "stand it back"
-    return _said(f"{KINDS[kind]} {'come' if added else 'gone'} {place}: {reason}. {undo.capitalize()}", offenders, rule)
+    what = KINDS.get(kind) or f"{state.name_of(colour)}'s mountain"
+    return _said(f"{what} {'come' if added else 'gone'} {place}: {reason}. {undo.capitalize()}", offenders, rule)
 
 
 def _said(text: str, offenders: str | Sequence[str], rule: str) -> Reconciliation:

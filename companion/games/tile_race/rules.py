@@ -33,7 +33,8 @@ from companion.games.tile_race.actions import (Action, Correct, Mountain, Move, 
                                               Wall, parse_action)
 from companion.games.tile_race.grid import (OUT, START, TILES, colour_of, connected, corners, edge, edges, ends, entry,
                                             neighbours, on_grid, pawns_of, squares)
-from companion.games.tile_race.state import Movement, TileRaceState, from_json, new_game, to_json
+from companion.games.tile_race.state import (Movement, TileRaceState, from_json, mountain_allowance, new_game,
+                                             to_json)
 
 
 # ------------------------------------------------------------------------------------------ movement
@@ -271,7 +272,8 @@ def _place(state: TileRaceState, action: Placing, can_move: bool) -> TileRaceSta
     else:
         left = list(state.mountains_left)
         left[seat] -= 1
-        after = replace(after, mountains=state.mountains | {action.square}, mountains_left=tuple(left))
+        after = replace(after, mountains=state.mountains | {action.square}, mountains_left=tuple(left),
+                        mountain_owners=MappingProxyType({**state.mountain_owners, action.square: action.colour}))
     return _next_turn(after) if state.moved or not can_move else after
 
 
@@ -316,8 +318,8 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
 
 def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
     """The table as the players say it is: pawns, tiles, walls and mountains where the correction puts
-    them, the supply what is left of the 40, the active player's mountains in hand what is left of
-    theirs. A movement under way is over. A table no play could leave (a pawn on a mountain, more
+    them, each mountain its owner's (a bare square: the one standing there keeps its owner, a new one is
+    the active player's), each player's mountains in hand what is left of theirs. A movement under way is over. A table no play could leave (a pawn on a mountain, more
     tiles than the box holds) is refused by name, as a damaged saved state is."""
     data = to_json(state)
     pawns = dict(state.pawns)
@@ -325,13 +327,20 @@ def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
         if pawn not in pawns:
             raise IllegalMoveError(f"{pawn} is not a pawn of this game")
         pawns[pawn] = where
-    placed = len(action.mountains) - len(state.mountains)
-    left = list(state.mountains_left)
-    left[state.turn] -= placed
+    owners: dict[str, str] = {}
+    for item in action.mountains:
+        square, _, owner = item.partition(":")
+        owners[square] = owner or state.mountain_owners.get(square, state.active)
+    allowance = mountain_allowance(len(state.players))
+    left = [allowance - sum(o == c for o in owners.values()) for c in state.players]
+    for colour, n in zip(state.players, left, strict=True):
+        if n < 0:
+            raise IllegalMoveError(f"the table cannot be so: {allowance - n} of {state.name_of(colour)}'s mountains "
+                                   f"on the grid, and each player has {allowance}")
     supply = TILES - len(action.tiles) - len(action.walls) - state.lost
     moved = state.moved or state.moving is not None
-    data.update(pawns=pawns, tiles=list(action.tiles), walls=list(action.walls), mountains=list(action.mountains),
-                mountains_left=left, supply=supply, moving=None, moved=moved,
+    data.update(pawns=pawns, tiles=list(action.tiles), walls=list(action.walls), mountains=sorted(owners),
+                mountain_owners=owners, mountains_left=left, supply=supply, moving=None, moved=moved,
                 removed=[None if r in action.walls else r for r in state.removed])
     if moved and state.acted:  # the turn was over but for this movement: the next player's begins
         data.update(turn=(state.turn + 1) % len(state.players), moved=False, acted=False)
@@ -399,8 +408,9 @@ def outcome(state: TileRaceState) -> Outcome | None:
 
 
 def text(state: TileRaceState) -> str:
-    """The grid as rows of text, far side first: ``.`` empty, ``t`` a tile, ``M`` a mountain, a pawn by
-    its colour's initial and number; walls listed after (a picture for logs and the terminal)."""
+    """The grid as rows of text, far side first: ``.`` empty, ``t`` a tile, ``M`` a mountain with its
+    owner's initial (``Mr``: red's), a pawn by its colour's initial and number; walls listed after (a
+    picture for logs and the terminal)."""
     rows = []
     where = state.pawn_squares()
     for r in range(state.size, 0, -1):
@@ -408,7 +418,7 @@ def text(state: TileRaceState) -> str:
         for c in range(1, state.size + 1):
             sq = f"{'ABCDEFGHIJKL'[c - 1]}{r}"
             p = where.get(sq)
-            cells.append(f"{p[0].upper()}{p[-1]}" if p else "M " if sq in state.mountains else
+            cells.append(f"{p[0].upper()}{p[-1]}" if p else f"M{state.mountain_owners[sq][0]}" if sq in state.mountains else
                          "t " if sq in state.tiles else ". ")
         rows.append(f"{r:>2} " + " ".join(cells))
     rows.append("   " + " ".join(f"{ch} " for ch in "ABCDEFGHIJKL"[:state.size]))

@@ -79,6 +79,21 @@ class TileRaceState:
     history: tuple[str, ...] = field(default=())
     seed: int = 0
     names: tuple[str, ...] = ()  # the players' names by seat, as the setup gave them (none: the colours)
+    # square -> the colour of the player whose mountain stands there: each player's mountains are in their
+    # colour at the table, so whose it is shows (a state built without it: see __post_init__)
+    mountain_owners: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        """Owners kept for exactly the squares holding a mountain; one without an owner (a state built
+        from its squares alone) gets one from the counts of mountains each player has placed."""
+        owners = {sq: c for sq, c in self.mountain_owners.items() if sq in self.mountains}
+        if len(owners) != len(self.mountain_owners) or len(owners) != len(self.mountains):
+            owners = infer_owners(self, owners)
+            object.__setattr__(self, "mountain_owners", MappingProxyType(owners))
+
+    def owner_of(self, square: str) -> str | None:
+        """The colour of the player whose mountain stands on ``square`` (None: no mountain there)."""
+        return self.mountain_owners.get(square)
 
     def name_of(self, colour: str) -> str:
         """A player as the table calls them: by name when the setup gave one, else by colour."""
@@ -116,6 +131,21 @@ class TileRaceState:
 MAX_NAME = 40
 
 
+def infer_owners(state: TileRaceState, owners: Mapping[str, str]) -> dict[str, str]:
+    """Owners for mountains that have none, from what each player has placed (their allowance less the
+    mountains they still hold), in seat order; any past those counts the player to move's."""
+    out = dict(owners)
+    if not state.players:
+        return out
+    allowance = mountain_allowance(len(state.players))
+    owed = {c: allowance - (state.mountains_left[k] if k < len(state.mountains_left) else allowance)
+            - sum(o == c for o in out.values()) for k, c in enumerate(state.players)}
+    for square in sorted(state.mountains - set(out)):
+        out[square] = next((c for c in state.players if owed[c] > 0), state.players[state.turn % len(state.players)])
+        owed[out[square]] -= 1
+    return out
+
+
 def new_game(count: int = 2, seed: int = 0, size: int = SIZE, names: tuple[str, ...] = ()) -> TileRaceState:
     """Every pawn beside its entry corner, an empty grid, 40 tiles in the supply; red to play. Each
     player holds two mountains, three in a 2-player game."""
@@ -134,6 +164,7 @@ def mountain_allowance(count: int) -> int:
 def to_json(state: TileRaceState) -> dict[str, Any]:
     return {"game": "tile-race", "size": state.size, "players": list(state.players), "pawns": dict(state.pawns),
             "tiles": sorted(state.tiles), "walls": sorted(state.walls), "mountains": sorted(state.mountains),
+            "mountain_owners": dict(sorted(state.mountain_owners.items())),
             "mountains_left": list(state.mountains_left), "supply": state.supply, "lost": state.lost,
             "turn": state.turn, "removed": list(state.removed),
             "moving": state.moving.to_json() if state.moving else None, "moved": state.moved,
@@ -186,6 +217,7 @@ def from_json(data: Mapping[str, Any]) -> TileRaceState:
         raise _fail(f"'mountains_left' must be {count} counts of 0 to {allowance} (mountains each player still holds)")
     if len(mountains) != count * allowance - sum(left):
         raise _fail(f"{len(mountains)} mountains on the grid, but the players have placed {count * allowance - sum(left)}")
+    owners = _owners(data, mountains, tuple(seats), left, allowance) if "mountain_owners" in data else {}
     for corner in corners(size):
         if corner in mountains:
             raise _fail(f"a mountain on {corner}, a corner: it would block an exit for good")
@@ -234,8 +266,44 @@ def from_json(data: Mapping[str, Any]) -> TileRaceState:
     if not isinstance(names, list) or len(names) not in (0, count) or \
             not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names):
         raise _fail(f"'names' must be a name of 1 to {MAX_NAME} characters for each of the {count} seats, or empty")
+    if "mountain_owners" not in data:  # saved before mountains had owners: whose each is, from the log
+        owners = _owners_from(history, mountains, tuple(seats), left, allowance)
     return TileRaceState(size, tuple(seats), MappingProxyType(pawns), tiles, walls, mountains, tuple(left), supply,
-                         lost, turn, tuple(removed), moving, moved, acted, tuple(history), seed, tuple(names))
+                         lost, turn, tuple(removed), moving, moved, acted, tuple(history), seed, tuple(names),
+                         MappingProxyType(owners))
+
+
+def _owners(data: Mapping[str, Any], mountains: frozenset[str], seats: tuple[str, ...], left: list[int],
+            allowance: int) -> dict[str, str]:
+    """Whose mountain stands on each square, checked against the mountains each player still holds."""
+    raw = data.get("mountain_owners", {})
+    if not isinstance(raw, Mapping) or set(raw) != set(mountains) or not all(v in seats for v in raw.values()):
+        raise _fail("'mountain_owners' must give each square in 'mountains' the colour of the player whose "
+                    "mountain it is")
+    for seat, colour in enumerate(seats):
+        placed = sum(v == colour for v in raw.values())
+        if placed != allowance - left[seat]:
+            raise _fail(f"{placed} of {colour}'s mountains stand on the grid, but {colour} holds {left[seat]} of "
+                        f"{allowance}")
+    return dict(raw)
+
+
+def _owners_from(history: list[str], mountains: frozenset[str], seats: tuple[str, ...], left: list[int],
+                 allowance: int) -> dict[str, str]:
+    """An older saved state's mountains' owners, told by its log: each ``mountain <colour> <square>``,
+    and a correction's new mountains its player's (as a correction charged them then). When the log
+    does not add up with the mountains each player holds (a hand-edited file), by those counts alone."""
+    owners: dict[str, str] = {}
+    for line in history:
+        words = line.split()
+        if len(words) == 3 and words[0] == "mountain" and words[1] in seats:
+            owners[words[2]] = words[1]
+        elif words[:1] == ["correct"] and len(words) == 6 and words[5].startswith("mountains="):
+            listed = [m.partition(":")[0] for m in words[5][len("mountains="):].split(",") if m != "-"]
+            owners = {sq: owners.get(sq, words[1]) for sq in listed}
+    owners = {sq: c for sq, c in owners.items() if sq in mountains}
+    counts_fit = all(sum(c == colour for c in owners.values()) == allowance - left[k] for k, colour in enumerate(seats))
+    return owners if counts_fit and set(owners) == set(mountains) else {}
 
 
 def _pawns(raw: Any, count: int, size: int, mountains: frozenset[str]) -> dict[str, str]:

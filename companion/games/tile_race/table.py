@@ -1,7 +1,9 @@
 """The tile race on the table: what the camera should see, and what a picture of it means.
 
-Tiles, wall stands and mountains look alike to the rules: which tile lies where does not matter,
-only how many lie on each place. So a picture is compared by kind and count: :func:`named` gives
+Tiles, wall stands and one player's mountains look alike to the rules: which tile lies where does
+not matter, only how many lie on each place. A mountain is its owner's colour, so mountains are
+alike within a colour (kind ``mountain-red``): red's for red's is no change, red's where blue's
+stands is a difference. So a picture is compared by kind and count: :func:`named` gives
 the pieces of each look-alike kind the ids :func:`expected` would give them (numbered in the order
 of the places they are on), and leaves out what lies in a supply beside the board, which the
 rules do not count. Two tiles swapped is then no change; a tile gone from one square and come on
@@ -33,23 +35,37 @@ from companion.games.tile_race.grid import OUT, START, colour_of, coords, on_gri
 from companion.games.tile_race.state import TileRaceState
 
 Picture = dict[str, tuple[str, ...]]
-ALIKE = {"T": "tile", "W": "wall", "m": "mountain"}  # a look-alike piece's kind, by its id's first letter
-NUMBERED = {"tile": tile_id, "wall": wall_id, "mountain": mountain_id}
+ALIKE = {"T": "tile", "W": "wall"}  # a look-alike piece's kind, by its id's first letter (and mountain-<colour>)
 SUPPLIES = (TILE_SUPPLY, MOUNTAIN_SUPPLY)
 MAX_DEPTH = 24        # actions in one reading: a long collect-and-drop movement and the turn's action
 MAX_STATES = 4000     # positions a reading looks at before it gives up (a second or two on a Pi)
 
 
 def kind_of(piece: str) -> str | None:
-    """The look-alike kind of a piece (tile, wall, mountain), or None for a pawn."""
-    kind = ALIKE.get(piece[:1])
-    return kind if kind and (kind != "mountain" or piece.startswith("mountain-")) else None
+    """The look-alike kind of a piece (tile, wall, ``mountain-<owner's colour>``), or None for a pawn."""
+    if piece.startswith("mountain-"):
+        return piece.rpartition("-")[0]
+    return ALIKE.get(piece[:1])
+
+
+def is_mountain(kind: str | None) -> bool:
+    return kind is not None and kind.startswith("mountain-")
+
+
+def owner_of_kind(kind: str | None) -> str:
+    """The colour of the player whose mountains are of this kind (``mountain-red``: red)."""
+    return (kind or "").partition("-")[2]
+
+
+def _numbered(kind: str, n: int) -> str:
+    """The n-th piece of a look-alike kind, as the expected picture names it."""
+    return tile_id(n) if kind == "tile" else wall_id(n) if kind == "wall" else mountain_id(owner_of_kind(kind), n)
 
 
 def named(seen: Mapping[str, Sequence[str]]) -> Picture:
     """The picture as the rules count it: look-alike pieces renamed in the order of their places
     (the same picture always gets the same names), supplies left out."""
-    counts: dict[str, dict[str, int]] = {k: {} for k in NUMBERED}
+    counts: dict[str, dict[str, int]] = {}
     out: dict[str, list[str]] = {}
     for cell, pieces in seen.items():
         if cell in SUPPLIES:
@@ -59,13 +75,13 @@ def named(seen: Mapping[str, Sequence[str]]) -> Picture:
             if kind is None:
                 out.setdefault(cell, []).append(piece)
             else:
-                counts[kind][cell] = counts[kind].get(cell, 0) + 1
+                counts.setdefault(kind, {})[cell] = counts.setdefault(kind, {}).get(cell, 0) + 1
     for kind, per_cell in counts.items():
         n = 0
         for cell in sorted(per_cell):
             for _ in range(per_cell[cell]):
                 n += 1
-                out.setdefault(cell, []).append(NUMBERED[kind](n))
+                out.setdefault(cell, []).append(_numbered(kind, n))
     return {c: tuple(sorted(ps)) for c, ps in out.items() if ps}
 
 
@@ -91,8 +107,8 @@ def expected(state: TileRaceState) -> Picture:
         seen.setdefault(state.pawns[state.moving.pawn], []).extend(["T"] * state.moving.carried)
     for e in state.walls:
         seen.setdefault(e, []).append("W")
-    for square in state.mountains:
-        seen.setdefault(square, []).append("mountain-")
+    for square in state.mountains:  # the mountain of its owner's colour
+        seen.setdefault(square, []).append(f"mountain-{state.mountain_owners[square]}-")
     return named(seen)
 
 
@@ -104,8 +120,8 @@ def hidden(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str,
     out: dict[str, str] = {}
     for cell, pieces in expected(state).items():
         covers = [p for p in pieces if kind_of(p) != "tile"]
-        if not covers or not all(p in seen.get(cell, ()) or kind_of(p) == "mountain" and
-                                 any(kind_of(q) == "mountain" for q in seen.get(cell, ())) for p in covers):
+        if not covers or not all(p in seen.get(cell, ()) or is_mountain(kind_of(p)) and
+                                 any(is_mountain(kind_of(q)) for q in seen.get(cell, ())) for p in covers):
             continue
         wanted = sum(kind_of(p) == "tile" for p in pieces) - sum(kind_of(p) == "tile" for p in seen.get(cell, ()))
         for _ in range(max(0, wanted)):
@@ -135,7 +151,7 @@ def _state_form(state: TileRaceState) -> frozenset[tuple[str, tuple[str, ...]]]:
         if cell is not None:
             out.setdefault(cell, []).append(pawn)
     for square in state.mountains:
-        out.setdefault(square, []).append("mountain")
+        out.setdefault(square, []).append(f"mountain-{state.mountain_owners[square]}")
     for square in state.tiles:
         if square not in out:  # under a pawn or a mountain it does not show
             out[square] = ["tile"]
@@ -150,7 +166,8 @@ def _key(state: TileRaceState) -> tuple[object, ...]:
     changes the words of the reading), which keeps a search along long chains of tiles small."""
     mv = state.moving
     under_way = None if mv is None else (mv.pawn, mv.origin, frozenset(mv.taken), frozenset(mv.dropped), mv.dropping)
-    return (tuple(sorted(state.pawns.items())), state.tiles, state.walls, state.mountains, state.mountains_left,
+    return (tuple(sorted(state.pawns.items())), state.tiles, state.walls, tuple(sorted(state.mountain_owners.items())),
+            state.mountains_left,
             state.turn, state.removed, under_way, state.moved, state.acted, state.supply, state.lost)
 
 
@@ -160,7 +177,7 @@ def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
     colour = state.active
     flat = {c for c, ps in seen.items() if any(kind_of(p) == "tile" for p in ps)}
     walls = {c for c, ps in seen.items() if any(kind_of(p) == "wall" for p in ps)}
-    peaks = {c for c, ps in seen.items() if any(kind_of(p) == "mountain" for p in ps)}
+    peaks = {(c, owner_of_kind(k)) for c, ps in seen.items() for p in ps if is_mountain(k := kind_of(p))}
     covered = {c for c, ps in seen.items() if any(kind_of(p) != "tile" for p in ps)}  # a tile may lie under
     gone = state.tiles - flat - covered  # tiles the picture no longer shows: collected this movement
     mv = state.moving
@@ -181,7 +198,7 @@ def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
     yield from (Tile(colour, s) for s in sorted(flat - state.tiles) if on_grid(s, state.size))
     yield from (Wall(colour, e) for e in sorted(walls - state.walls))
     yield from (Remove(colour, e) for e in sorted(state.walls - walls))
-    yield from (Mountain(colour, s) for s in sorted(peaks - state.mountains))
+    yield from (Mountain(colour, s) for s, owner in sorted(peaks) if owner == colour and s not in state.mountains)
     yield Pass(colour)
 
 
@@ -365,7 +382,8 @@ def correction(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Corre
     everyone = tuple((p, pawns.get(p, state.pawns[p])) for p in order)
     flat = sorted({c for c, ps in picture.items() for p in ps if kind_of(p) == "tile" and on_grid(c, state.size)}
                   | {c for c, ps in picture.items() if on_grid(c, state.size) and c in state.tiles and
-                     any(kind_of(p) == "mountain" for p in ps)})
+                     any(is_mountain(kind_of(p)) for p in ps)})
     walls = sorted(c for c, ps in picture.items() for p in ps if kind_of(p) == "wall" and "|" in c)
-    peaks = sorted(c for c, ps in picture.items() for p in ps if kind_of(p) == "mountain" and on_grid(c, state.size))
+    peaks = sorted(f"{c}:{owner_of_kind(k)}" for c, ps in picture.items() for p in ps
+                   if is_mountain(k := kind_of(p)) and on_grid(c, state.size))
     return Correct(state.active, everyone, tuple(flat), tuple(walls), tuple(peaks))
