@@ -24,6 +24,7 @@ from companion.games.desert_survivors.rules import apply, new_game
 from companion.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app
+from web_ui.security import BUDGET, FREE_TRIES, WINDOW
 
 PIN = "4711"
 
@@ -87,8 +88,9 @@ def test_every_phone_sees_its_own_seat_and_nobody_sees_a_fist_before_both_are_cl
     # natural attacks; each side's phone offers its own fist, and only its own
     assert send(phones["natural"], "POST", "/api/act", {"action": "attack B3 B4"}).status_code == 200
     offered = {seat: phone.get("/api/seats/choices").get_json()["choices"] for seat, phone in phones.items()}
-    assert offered["natural"] == [f"commit natural {n}" for n in range(8)]
-    assert offered["green"] == [f"commit green {n}" for n in range(8)] and offered["red"] == []
+    assert [c["action"] for c in offered["natural"]] == [f"commit natural {n}" for n in range(8)]
+    assert [c["action"] for c in offered["green"]] == [f"commit green {n}" for n in range(8)] and offered["red"] == []
+    assert offered["natural"][3]["label"] == "Close your fist on 3 markers"  # in words, not the notation
     refused = send(phones["green"], "POST", "/api/seats/act", {"action": "commit natural 0"})
     assert refused.status_code == 409 and "natural" in refused.get_json()["error"]
     refused = send(phones["green"], "POST", "/api/act", {"action": "commit natural 0"})
@@ -160,3 +162,41 @@ def test_a_game_without_seats_has_none_to_join_and_every_phone_sees_the_whole_ta
         assert 'id="seat-card" hidden' in page and phone.get("/static/seats.js").status_code == 200
     finally:
         companion.stop()
+
+
+def test_guessing_seat_codes_is_held_back_like_guessing_the_pin(table, figures):
+    """A stranger on the Wi-Fi who tries code after code, from address after address, gets no more
+    tries than the panel gives wrong PINs, and learns from the answer only that it must wait."""
+    companion, app = table
+    clock = [9000.0]
+    app.extensions["pin_backoff"].clock = lambda: clock[0]
+    tv = app.test_client()
+    tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+    codes = {s["seat"]: s["code"] for s in tv.get("/api/seats").get_json()["seats"]}
+    natural = join(app, codes["natural"])  # natural joined before anyone guessed
+
+    def from_address(n: int) -> Any:
+        phone = app.test_client()
+        phone.environ_base["REMOTE_ADDR"] = f"10.7.{n // 250}.{n % 250}"
+        return phone
+
+    wrong = send(from_address(0), "POST", "/api/seats/join", {"code": "zzzz zz"})
+    assert wrong.status_code == 400 and "ZZZZZZ" in wrong.get_json()["error"]  # a typo, said back as typed
+    answers = [send(from_address(n), "POST", "/api/seats/join", {"code": f"AAAA{n:02d}"}).status_code
+               for n in range(1, 40)]
+    checked, refused = 1 + answers.count(400), answers.count(429)
+    assert checked == BUDGET and refused == 39 - (BUDGET - 1)
+    # a code sent as the header is a guess as well, and the right code waits too while the budget is spent
+    res = from_address(90).get("/api/state", headers={"X-Fog-Seat": "BBBBBB"})
+    assert res.status_code == 429 and "seat codes" in res.get_json()["error"]
+    res = send(from_address(91), "POST", "/api/seats/join", {"code": codes["green"]})
+    assert res.status_code == 429 and "all devices" in res.get_json()["error"]
+    assert natural.get("/api/state").get_json()["seat"] == "natural"  # a phone already joined goes on
+    # a minute later the right code joins at once, and one device's wrong codes slow that device down
+    clock[0] += WINDOW
+    assert send(from_address(91), "POST", "/api/seats/join", {"code": codes["green"]}).status_code == 200
+    guesser = [send(from_address(92), "POST", "/api/seats/join", {"code": "CCCCCC"}).status_code
+               for _ in range(FREE_TRIES + 2)]
+    assert guesser == [400] * (FREE_TRIES + 1) + [429]  # its free tries, one more, then it waits
+    figures(f"seat codes guessed from 40 addresses: {checked} checked, {refused} refused; wrong seat codes and "
+            f"PINs together at most {BUDGET} per {WINDOW:.0f} s from all devices")

@@ -29,7 +29,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request, session
+from flask import Blueprint, abort, current_app, g, jsonify, request, session
 
 from companion.errors import FogCompanionError
 from web_ui import security
@@ -105,6 +105,20 @@ def seat_of_code(code: str) -> str | None:
     return next((s for s in seats if game_id and hmac.compare_digest(code_for(game_id, s), typed)), None)
 
 
+def guessed_seat(code: str) -> str | None:
+    """The seat ``code`` joins, checked as a guess: a code is a secret that lets a phone in, like the
+    PIN, so wrong codes are counted with wrong PINs (per device and for the whole panel) and past the
+    limit answered 429 with the wait, whether typed on the Board page or sent as ``X-Fog-Seat``."""
+    found: list[str | None] = [None]
+
+    def right() -> bool:
+        found[0] = seat_of_code(code)
+        return found[0] is not None
+
+    security.guess(right, "seat codes")
+    return found[0]
+
+
 def current_seat() -> str | None:
     """The seat this request's phone has joined in the running game (None: the shared view)."""
     _, game_id, seats = _table()
@@ -114,7 +128,11 @@ def current_seat() -> str | None:
     if isinstance(kept, dict) and kept.get("game") == game_id and kept.get("seat") in seats:
         return str(kept["seat"])
     header = request.headers.get(HEADER)
-    return seat_of_code(header[:40]) if header else None
+    if not header:
+        return None
+    if "seat_header" not in g:  # asked several times a request: the header is one guess, counted once
+        g.seat_header = guessed_seat(header[:40])
+    return g.seat_header
 
 
 def check_actor(action: str) -> None:
@@ -152,10 +170,13 @@ def list_seats() -> Any:
     snap, game_id, seats = _table()
     players = {str(p.get("seat")): p for p in (snap.game.view(snap.state).get("players") or ())
                if isinstance(p, dict)} if seats else {}
-    shown = _codes_shown()
-    return jsonify(game=game_id, seat=current_seat(), codes_shown=shown,
+    shown, mine = _codes_shown(), current_seat()
+    # a phone joined to a seat is shown its own code only (to join a second device): the others are
+    # for the table's screen, not for a phone that might join another player's seat to peek
+    return jsonify(game=game_id, seat=mine, codes_shown=shown,
                    seats=[{"seat": s, "name": players.get(s, {}).get("name") or s,
-                           "code": code_for(str(game_id), s) if shown else None} for s in seats])
+                           "code": code_for(str(game_id), s) if shown and mine in (None, s) else None}
+                          for s in seats])
 
 
 @bp.post("/join")
@@ -166,9 +187,10 @@ def join() -> Any:
     _, game_id, seats = _table()
     if not seats:
         raise SeatError("this game has no seats to join: every phone sees the whole table")
-    seat = seat_of_code(code)
+    seat = guessed_seat(code)
     if seat is None:
-        abort(400, description="no seat of this game has that code: type it as the Setup or Board page shows it")
+        abort(400, description=f"No seat of this game has the code {_normal(code)[:12]}: type the six letters "
+                               "and digits the table's screen shows for your seat.")
     session["seat"] = {"game": game_id, "seat": seat}
     session.permanent = True
     return jsonify(ok=True, seat=seat, code=code_for(str(game_id), seat),
@@ -185,13 +207,19 @@ def leave() -> Any:
 
 @bp.get("/choices")
 def choices() -> Any:
-    """The legal actions this phone's seat may enter now (a fight's markers: one per count held)."""
+    """The legal actions this phone's seat may enter now as buttons, each with the words the button
+    says (``Game.seat_choice``: "Close your fist on 3 markers", never the notation); an action the
+    game enters by moving pieces (a disc placed or swapped) is not one of them."""
     seat = current_seat()
     snap = _companion().session.snapshot()
     if seat is None or snap.state is None:
         return jsonify(seat=seat, choices=[])
-    acts = [str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat]
-    return jsonify(seat=seat, choices=acts)
+    game, state = snap.game, snap.state
+    offered = []
+    for action in game.legal_actions(state):
+        if game.actor(state, action) == seat and (label := game.seat_choice(state, action, seat)) is not None:
+            offered.append({"action": str(action), "label": label})
+    return jsonify(seat=seat, choices=offered)
 
 
 def _act_kind() -> str:

@@ -334,15 +334,22 @@ def unlocked() -> bool:
 
 
 def _check(pin: str) -> bool:
+    return guess(lambda: pins().matches(pin), "PINs")
+
+
+def guess(right: Callable[[], bool], what: str) -> bool:
+    """Check one guess at a secret that lets a phone in (a PIN, a seat's code) under the one limiter:
+    per device the back-off, for the panel :data:`BUDGET` wrong guesses a minute, PINs and seat codes
+    counted together (either would do for someone trying many). 429 in words while they must wait."""
     backoff: Backoff = current_app.extensions["pin_backoff"]
     who = client()
     wait, whose = backoff.begin(who)
     if wait > 0:
         if whose == "panel":
-            abort(429, description=f"too many wrong PINs on this panel in the last minute (from all devices "
-                                   f"together): wait {wait:.0f} s")
-        abort(429, description=f"too many wrong PINs from this device: wait {wait:.0f} s")
-    ok = pins().matches(pin)
+            abort(429, description=f"too many wrong PINs and seat codes on this panel in the last minute (from all "
+                                   f"devices together): wait {wait:.0f} s")
+        abort(429, description=f"too many wrong {what} from this device: wait {wait:.0f} s")
+    ok = right()
     if ok:
         backoff.succeeded(who)
     return ok

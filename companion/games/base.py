@@ -471,6 +471,13 @@ class Game(ABC, Generic[StateT, ActionT]):
         nothing secret. A game whose actions carry a secret (the markers in a closed fist) says less."""
         return action
 
+    def seat_choice(self, state: StateT, action: ActionT, seat: str) -> str | None:
+        """``action``, one of ``seat``'s own (:meth:`actor`), as the button on that seat's phone says it
+        to a player who never read the notation, or None: not a button there (entered by moving pieces).
+        By default the text with each piece and place it names in the players' words (:meth:`words`)."""
+        named = self.words(state)
+        return " ".join(named.get(w, w) for w in str(action).split())
+
     def picks(self, state: StateT) -> dict[str, str]:
         """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
         action that names exactly one piece of the layout (a word of its text), the usual way a pick

@@ -19,7 +19,7 @@ from companion.errors import AnswerError, SetupError, StateFormatError
 from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.desert_survivors import layout as boards
-from companion.games.desert_survivors import rules, table
+from companion.games.desert_survivors import rules, seat_words, table
 from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
 from companion.games.desert_survivors.pieces import COLOURS, ROUNDS, colour_of, groups_for, is_disc, is_x
@@ -252,6 +252,11 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         if isinstance(action, Feed):
             return state.seats[state.seat_of(action.disc)] if colour_of(action.disc) in state.groups else None
         return None if isinstance(action, (Show, Correct)) else state.active
+
+    def seat_choice(self, state: DesertState, action: Action, seat: str) -> str | None:
+        """A seat's own choice as its phone's button says it ("Close your fist on 3 markers"); a disc
+        placed or swapped is moved on the table or the board, not offered as a button."""
+        return seat_words.choice(state, action, seat)
 
     def forced_action(self, state: DesertState) -> Action | None:
         """Both fists closed: they open at once (the show), so neither side waits on the other's

@@ -19,6 +19,7 @@ from companion.games.desert_survivors.board import arrangement_text, build
 from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
                                                      victory_points, x_food, x_kind)
 from companion.games.desert_survivors.rules import feeders, outcome
+from companion.games.desert_survivors.seat_words import card
 from companion.games.desert_survivors.state import DesertState
 
 
@@ -82,6 +83,7 @@ def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
         "fight": fight, "last_fight": state.last_fight.to_json() if state.last_fight else None,
         "log": [_said(state, t, me) for t in state.history],
         "outcome": (lambda o: {"winners": list(o.winners), "reason": o.reason} if o else None)(outcome(state)),
+        "seat_card": card(state, state.seats[me] if me is not None else None),
     }
     if me is not None:
         out["markers"] = state.markers[me]

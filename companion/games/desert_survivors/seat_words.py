@@ -1,0 +1,92 @@
+"""What a phone joined to a seat says to its player: its own choices as buttons, and its card's lines.
+
+A player holding a phone at the table reads "Close your fist on 3 markers", not ``commit natural 3``.
+The Board page's Seats card shows :func:`choice` for each action the seat's phone may enter and the
+lines of :func:`card`: to a seat its own secrets (its fight markers, the food on its characters'
+cards), to every phone a fight under way and the last fight's result, each side's fist said as
+closed or not yet and never what it holds before both are open.
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Reveal,
+                                                      Sacrifice, Take)
+from companion.games.desert_survivors.pieces import is_monkey, number, size
+from companion.games.desert_survivors.state import DesertState
+
+
+def _character(state: DesertState, piece: str, me: int | None) -> str:
+    """A face-up disc as its owner (``your 5``) or anyone else (``Bo's 5``) calls it."""
+    owner = state.seat_of(piece)
+    whose = "your" if owner == me else f"{state.name_of(owner)}'s"
+    return f"{whose} monkey" if is_monkey(piece) else f"{whose} {number(piece)}"
+
+
+def _on(state: DesertState, space: str, me: int | None) -> str:
+    piece = state.board.get(space, "")
+    return f"{_character(state, piece, me)} on {space}" if piece in state.face_up else f"the disc on {space}"
+
+
+def _markers(n: int) -> str:
+    return "1 marker" if n == 1 else f"{n} markers"
+
+
+def choice(state: DesertState, action: Action, seat: str) -> str | None:
+    """``action`` as the button on ``seat``'s phone says it, or None: not a button there (a disc is
+    placed or swapped by moving it, on the table or on the board)."""
+    me = state.seats.index(seat) if seat in state.seats else None
+    if isinstance(action, Commit):
+        return "Close your fist empty (no markers)" if action.markers == 0 else \
+            f"Close your fist on {_markers(action.markers)}"
+    if isinstance(action, Feed):
+        return (f"Put a food on your {number(action.disc)}'s card "
+                f"({state.food.get(action.disc, 0)} of {size(action.disc)} there now)")
+    if isinstance(action, Give):
+        return f"Give {action.food} food to {state.name_of(state.seats.index(action.to))}"
+    if isinstance(action, Pass):
+        return "Pass: none of your characters is hungry"
+    if isinstance(action, End):
+        return "Stop here and end your turn"
+    if isinstance(action, Reveal):
+        return f"Turn your disc on {action.space} face up"
+    if isinstance(action, Take):
+        return f"{_on(state, action.source, me).capitalize()} takes the food on {action.target}"
+    if isinstance(action, Attack):
+        return f"{_on(state, action.source, me).capitalize()} attacks {_on(state, action.target, me)}"
+    if isinstance(action, Sacrifice):
+        return f"Sacrifice {_on(state, action.space, me)} (your other characters eat it)"
+    return None
+
+
+def card(state: DesertState, seat: str | None) -> list[str]:
+    """The Seats card's lines for ``seat`` (None: a phone joined to no seat): what only this seat may
+    know, then the fight under way or the last one, in words."""
+    me = state.seats.index(seat) if seat in state.seats else None
+    lines: list[str] = []
+    if me is not None:
+        lines.append(f"Your fight markers: {state.markers[me]}")
+        fed = [f"your {number(c)}: {state.food.get(c, 0)} of {size(c)}" for c in state.alive(me)]
+        if fed:
+            lines.append("Food on your cards: " + ", ".join(fed))
+        if state.spare[me]:
+            lines.append(f"Food in your hand: {state.spare[me]}")
+    fight = state.fight
+    if fight is not None:
+        sides = [state.board[fight.attacker], state.board[fight.defender]]
+        lines.append(f"A fight: {_on(state, fight.attacker, me)} attacks {_on(state, fight.defender, me)}.")
+        for piece, held in zip(sides, fight.commits):
+            owner = state.seat_of(piece)
+            who = "Your fist" if owner == me else f"{state.name_of(owner)}'s fist"
+            if held is None:
+                lines.append(f"{who}: not closed yet")
+            else:
+                lines.append(f"{who}: closed on {_markers(held)}" if owner == me else f"{who}: closed")
+    elif state.last_fight is not None:
+        last = state.last_fight
+        a, d = last.markers
+        lines.append(f"Last fight: {_character(state, last.attacker, me)} ({_markers(a)}) against "
+                     f"{_character(state, last.defender, me)} ({_markers(d)}): "
+                     f"{_character(state, last.winner, me)} won.")
+    return lines

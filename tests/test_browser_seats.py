@@ -1,0 +1,165 @@
+"""Seats on phones in headless Chromium, against the real companion process: three friends play
+desert survivors, each with their own phone, and a tablet at the end of the table joined to no seat.
+
+Each phone joins its seat by typing the code the tablet shows (the bystander mistypes it first and is
+told so in words). Each phone's Seats card then tells its player what only they may know, their fight
+markers and the food on their own cards, and nothing of anybody else's. The table is played to the
+first fight; the attacker attacks from her phone, and each fighter closes a fist on their own phone
+by tapping words, not notation. Until both fists are closed nobody else's page shows what the first
+one holds; then both open at once and every page, the tablet's included, shows the result.
+Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from companion.games import get_game
+from companion.games.desert_survivors.actions import Attack, Reveal
+from tests.test_browser import browser, running_panel, shot  # noqa: F401
+from tests.test_browser_partner_race import PHONE, visible_text, wait_until
+
+NAMES = ("Ada", "Bo", "Cy")
+SEED = 0
+
+
+@pytest.fixture(scope="module")
+def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The companion as installed, its camera unplugged: the table's changes are entered on the panel."""
+    data = tmp_path_factory.mktemp("seats")
+    with running_panel(data, f"[camera]\nsource = \"{data / 'unplugged.mp4'}\"\n") as url:
+        yield url
+
+
+def to_the_first_fight() -> tuple[list[str], Any]:
+    """The actions that bring this seeded desert to its first fight, as the players would play them:
+    food on the cards, discs placed, every disc turned up, then the first attack the rules allow.
+    Worked out on a copy of the game the companion runs (same seed, same players)."""
+    game = get_game("desert-survivors")
+    state = game.new_game(players=3, seed=SEED, seats=[{"name": n} for n in NAMES])
+    played = []
+    while state.fight is None:
+        legal = game.legal_actions(state)
+        action = next((a for a in legal if isinstance(a, Attack)), None) or \
+            next((a for a in legal if isinstance(a, Reveal)), None) or legal[0]
+        played.append(str(action))
+        state = game.apply(state, action)
+    return played, state
+
+
+def seat_card(page: Any) -> str:
+    return page.locator("#seat-card").inner_text()
+
+
+def thumb_sized(page: Any, where: str) -> None:
+    """Every button and the code's box on the Seats card at least 24 px, and the page never sideways."""
+    sizes = page.evaluate("""() => [...document.querySelectorAll('#seat-card button, #seat-card input')]
+        .filter((e) => e.offsetParent !== null).map((e) => { const r = e.getBoundingClientRect();
+            return Math.min(r.width, r.height); })""")
+    assert sizes and min(sizes) >= 24, (where, sizes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+
+
+def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: Any, panel_url: str):  # noqa: F811
+    base = panel_url
+    contexts = {who: browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+                for who in ("natural", "green", "red", "table")}
+    pages = {who: c.new_page() for who, c in contexts.items()}
+    try:
+        table = pages["table"]
+        res = table.request.post(f"{base}/api/games", data={"game": "desert-survivors", "seed": SEED,
+                                                            "players": [{"name": n} for n in NAMES]})
+        assert res.ok, res.text()
+        table.goto(f"{base}/")
+        table.wait_for_selector("#seat-list li code")  # the tablet shows each seat's code by its player's name
+        codes = {s["seat"]: s["code"] for s in table.request.get(f"{base}/api/seats").json()["seats"]}
+        listed = table.locator("#seat-list").inner_text()
+        assert all(f"{n}: {codes[s]}" in listed for n, s in zip(NAMES, codes)), listed
+        assert "no seat" in table.locator("#seat-mine").inner_text()
+        thumb_sized(table, "the tablet's Seats card")
+
+        # each phone joins by typing its code as a thumb would: lower case; Cy mistypes hers first
+        for (seat, code), name in zip(codes.items(), NAMES):
+            page = pages[seat]
+            page.goto(f"{base}/")
+            page.wait_for_selector("#seat-code:visible")
+            box = page.locator("#seat-code")
+            assert box.get_attribute("autocapitalize") == "characters" and box.get_attribute("autocorrect") == "off"
+            assert box.get_attribute("inputmode") == "text" and box.get_attribute("spellcheck") == "false"
+            if seat == "red":
+                box.fill("qqq qqq")
+                page.locator("#seat-join button").click()
+                page.wait_for_selector("#seat-error:visible")
+                told = page.locator("#seat-error").inner_text()
+                assert told.startswith("No seat of this game has the code QQQQQQ"), told
+            box.fill(code.lower())
+            page.locator("#seat-join button").click()
+            page.wait_for_selector(f'#seat-mine:has-text("{name}\'s seat")')
+            assert page.locator("#seat-join").is_hidden() and page.locator("#seat-error").is_hidden()
+
+        # each phone tells its player their own markers and food, and nothing of another seat's
+        for seat, name in zip(codes, NAMES):
+            page = pages[seat]
+            page.wait_for_selector('#seat-lines li:has-text("Your fight markers: 7")')
+            card = seat_card(page)
+            assert "Food on your cards: your 1:" in card, card
+            listed = page.locator("#seat-list").inner_text()
+            assert codes[seat] in listed and not any(c in listed for s, c in codes.items() if s != seat), listed
+            mine = page.request.get(f"{base}/api/state").json()
+            assert mine["seat"] == seat and mine["markers"] == 7
+            thumb_sized(page, f"{name}'s Seats card")
+        assert "Your fight markers" not in seat_card(table) and "markers" not in \
+            table.request.get(f"{base}/api/state").json()
+
+        # the table is played to the first fight; the attacker attacks from her own phone, in words
+        played, fight_state = to_the_first_fight()
+        for action in played[:-1]:
+            res = table.request.post(f"{base}/api/act", data={"action": action})
+            assert res.ok, (action, res.text())
+        attack = played[-1]
+        sides = [fight_state.seats[fight_state.seat_of(fight_state.board[w])]
+                 for w in (fight_state.fight.attacker, fight_state.fight.defender)]
+        attacker, defender = (pages[s] for s in sides)
+        watcher = pages[next(s for s in codes if s not in sides)]
+        button = attacker.locator(f'#seat-choices button[data-action="{attack}"]')
+        button.wait_for()
+        assert "attacks" in button.inner_text() and attack not in button.inner_text(), button.inner_text()
+        thumb_sized(attacker, "the attacker's choices")
+        button.click()
+
+        # each side's phone offers its fist in words; the attacker closes hers on 2
+        for page in (attacker, defender):
+            page.wait_for_selector('#seat-choices button:has-text("Close your fist on 2 markers")')
+            labels = page.locator("#seat-choices button").all_inner_texts()
+            assert labels[0] == "Close your fist empty (no markers)" and not any("commit" in t for t in labels), labels
+            thumb_sized(page, "a fighter's fist")
+        assert watcher.locator("#seat-choices button").count() == 0
+        attacker.locator('#seat-choices button:has-text("Close your fist on 2 markers")').click()
+        attacker.wait_for_selector('#seat-lines li:has-text("Your fist: closed on 2 markers")')
+        assert attacker.locator("#seat-choices button").count() == 0  # one fist each
+        closed = f"{NAMES[list(codes).index(sides[0])]}'s fist: closed"
+        for page in (defender, watcher, table):
+            page.wait_for_selector(f'#seat-lines li:has-text("{closed}")')
+            text, html = visible_text(page), page.content()
+            assert "closed on 2" not in text and f"commit {sides[0]} 2" not in text + html, text
+            told = page.request.get(f"{base}/api/state").json()
+            assert told["fight"]["mine"] is None and f"commit {sides[0]} 2" not in str(told)
+        shot(defender, "seats-01-defender-before-both-closed")
+        shot(attacker, "seats-02-attacker-waiting")
+
+        # the defender closes an empty fist: both open at once, and every page shows how it went
+        defender.locator('#seat-choices button:has-text("Close your fist empty")').click()
+        state = wait_until(table, base, lambda s: s["fight"] is None and s["last_fight"] is not None)
+        assert state["last_fight"]["markers"] == [2, 0]
+        for who, page in pages.items():
+            page.wait_for_selector('#seat-lines li:has-text("Last fight")')
+            line = page.locator('#seat-lines li:has-text("Last fight")').inner_text()
+            assert "(2 markers)" in line and "(0 markers)" in line and line.endswith("won."), (who, line)
+        shot(watcher, "seats-03-watcher-after-the-fight")
+        shot(table, "seats-04-tablet-after-the-fight")
+    finally:
+        for c in contexts.values():
+            c.close()
