@@ -1,13 +1,14 @@
-"""Benchmark: how far the camera sees a tall piece's marker from where the piece stands.
+"""Benchmark: how far the camera sees a tall piece's marker from where the piece stands, and how
+far from it the detector reads it once it has moved the marker back by the piece's height.
 
-The detector maps every marker to the board as though it lay at the board's token height. A marker
-on a taller piece (the tile race's wall stand: a 40 mm tile on its side, the marker on its cap) is
-seen shifted away from the point under the camera by r * H / (D - H): r its distance from that point,
-H its height, D the camera's. This draws stands on edges from the grid's middle to its outer edges,
-at the token height and at a cap's height, seen from straight above the board at the camera heights
-the README gives (2304x1296, the field of view of each Camera Module 3), reads them, and prints each
-stand's shift, the formula's, and what the detector read, against an edge's reach (ON_CELL of the
-board's snap_mm).
+A marker on a tall piece (the tile race's wall stand: a 40 mm tile on its side, the marker on its
+cap) is seen shifted away from the point under the camera by r * H / (D - H): r its distance from
+that point, H its height, D the camera's. This draws stands on edges from the grid's middle to its
+outer edges, at the token height and at a cap's height, seen from straight above the board at the
+camera heights the README gives (2304x1296, the field of view of each Camera Module 3), reads them
+with the camera's height given (``[camera] above_board_mm``), and prints each stand's shift as seen
+(the marker mapped as though it lay on the board), the formula's, the residual after the
+correction, and what the detector read, against an edge's reach (ON_CELL of the board's snap_mm).
 
     python benchmarks/tall_piece_shift.py [--height 40]
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.games import get_game  # noqa: E402
-from vision.detect import ON_CELL, BoardDetector  # noqa: E402
+from vision.detect import ON_CELL, BoardDetector, transform_points  # noqa: E402
 from vision.render import look_pose, render  # noqa: E402
 
 EDGES = ("D4|D5", "B3|C3", "G1|G2", "F7|G7", "A6|A7", "A1|B1")  # from the middle to the outer edges
@@ -44,18 +45,26 @@ def main() -> None:
         focal = FRAME[0] / 2 / math.tan(math.radians(fov / 2))
         pose = look_pose(FRAME, focal, middle, distance, 0.0, 0.0, 0.0)
         for height in (layout.piece_height_mm, args.height):
-            shot = render(replace(layout, piece_height_mm=height), placement, pose, seed=1)
-            seen = BoardDetector(layout).detect(shot.frame)
-            print(f"\n{name}, marker {height:g} mm above the board")
-            print(f"{'edge':8} {'from under the camera':>22} {'shift':>7} {'formula':>8}  read")
+            tall = replace(layout, pieces={p: replace(piece, height_mm=height) for p, piece in layout.pieces.items()})
+            shot = render(tall, placement, pose, seed=1)
+            seen = BoardDetector(tall, above_mm=distance).detect(shot.frame)
+            corners, ids = BoardDetector(tall).markers(shot.frame)
+            at_marker = {int(i): c.reshape(4, 2).mean(axis=0) for c, i in zip(corners, ids.ravel(), strict=True)}
+            print(f"\n{name}, marker {height:g} mm above the board ({seen.camera.describe() if seen.camera else '-'})")
+            print(f"{'edge':8} {'from under the camera':>22} {'shift':>7} {'formula':>8} {'residual':>9}  read")
             for piece, edge in shot.truth.items():
                 x, y = shot.positions[piece]
                 r = math.hypot(x - middle[0], y - middle[1])
+                marker = layout.pieces[piece].marker
+                shift = "   -   "
+                if marker in at_marker and seen.homography is not None:
+                    sx, sy = transform_points(seen.homography, at_marker[marker][None, :])[0]
+                    shift = f"{math.hypot(sx - x, sy - y):5.1f}mm"
                 lost = next((u for u in seen.unplaced if u["id"] == piece), None)
                 at = seen.poses[piece][:2] if piece in seen.poses else lost["board_mm"] if lost else None
-                shift = f"{math.hypot(at[0] - x, at[1] - y):5.1f}mm" if at else "   -   "
+                residual = f"{math.hypot(at[0] - x, at[1] - y):6.1f}mm" if at else "    -   "
                 read = seen.pieces.get(piece) or (f"{lost['reason']} {lost.get('cells', '')}" if lost else "not found")
-                print(f"{edge:8} {r:20.0f}mm {shift:>7} {r * height / (distance - height):6.1f}mm  {read}")
+                print(f"{edge:8} {r:20.0f}mm {shift:>7} {r * height / (distance - height):6.1f}mm {residual:>9}  {read}")
 
 
 if __name__ == "__main__":

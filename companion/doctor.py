@@ -123,10 +123,14 @@ def _doctor_camera(config: Config, report: Callable[..., None], data_dir: Path) 
                "another program (only one can hold it)")
         return
     report(True, "camera", f"{redact(cam['source'])}: {frame.shape[1]}x{frame.shape[0]} frame")
-    obs = BoardDetector(board, lens=_doctor_lens(cam["lens"], data_dir, frame.shape, report)).detect(frame)
+    obs = BoardDetector(board, lens=_doctor_lens(cam["lens"], data_dir, frame.shape, report),
+                        above_mm=cam["above_board_mm"]).detect(frame)
     seen = sorted(obs.fiducials_seen)
     report(len(seen) >= 2, "fiducials", f"{len(seen)} of {len(board.fiducials)} corner markers seen {seen}",
            "point the camera at the whole board, light it evenly; the calibration page shows what it sees")
+    if obs.camera is not None and any(board.height_of(p) > 10 for p in board.pieces):
+        # tall pieces are read where they stand only with the camera's height right
+        report(True, "camera height", f"tall pieces read with the {obs.camera.describe()}")
 
 
 def _doctor_lens(setting: str, data_dir: Path, shape: tuple[int, ...], report: Callable[..., None]) -> Any:

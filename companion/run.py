@@ -254,7 +254,7 @@ class Companion:
                                      stabiliser=Stabiliser(frames_needed=det["stable_frames"],
                                                            hold_seconds=det["hold_seconds"]),
                                      fault_seconds=cam["fault_seconds"], frozen_seconds=cam["frozen_seconds"],
-                                     interval=1.0 / cam["fps"], lens=lens)
+                                     interval=1.0 / cam["fps"], lens=lens, above_mm=cam["above_board_mm"])
             self.say(f"camera: {self.camera.name}" + (f" (lens calibrated from {lens.views} views, "
                                                       f"{lens.rms_px:.2f} px)" if lens is not None else ""))
             self.camera.start()

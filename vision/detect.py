@@ -6,12 +6,15 @@ so two or three visible fiducials (a hand often covers one) still fix the board,
 stream the last good fit stands in when fewer are seen. Pieces that sit clearly on a cell then
 refine the fit. Each piece marker's centre is mapped to the board and assigned to the nearest
 cell only when it is close enough to it; anything else is reported as unplaced, with a reason,
-and unknown or duplicated marker ids are reported too - never guessed.
+and unknown or duplicated marker ids are reported too - never guessed. A tall piece's marker (its
+height from the layout) is moved back to the point under it, toward the camera's foot
+(vision/camera_place.py), before it is mapped to a cell or refines the fit.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion.games import Layout
+from vision.camera_place import DEFAULT_ABOVE_MM, CameraPlace, camera_place, lower
 from vision.lens import Lens, board_to_image
 from vision.markers import dictionary
 from vision.ways import read_facing
@@ -67,6 +71,7 @@ class Observation:
     reason: str | None = None
     ms: float = 0.0
     lens: Lens | None = None  # the lens the fit was made through (at this frame's size), for drawing on the frame
+    camera: CameraPlace | None = None  # where the camera was taken to be, to move tall pieces' markers back
 
     def to_image(self, mm: np.ndarray) -> np.ndarray | None:
         """Board millimetres (N x 2) -> this frame's pixels, or None without a fit."""
@@ -124,8 +129,12 @@ class BoardDetector:
     """Detect markers and map them onto the board. One per camera; cheap to call per frame."""
 
     def __init__(self, board: Layout, parameters: cv2.aruco.DetectorParameters | None = None,
-                 lens: Lens | None = None) -> None:
+                 lens: Lens | None = None, above_mm: float = DEFAULT_ABOVE_MM) -> None:
         self.board = board
+        self.above_mm = above_mm  # the camera's height when nothing better tells it (straight above, no lens)
+        self._frame_shape: tuple[int, ...] | None = None  # the whole frame last searched
+        # the camera's own matrix and frame size when its source knows them (the simulated table)
+        self.intrinsics: Callable[[], tuple[np.ndarray, tuple[int, int]]] | None = None
         self.lens = lens  # None: the picture is taken as a perfect pinhole camera's
         self._lens_at: tuple[tuple[int, int], Lens | None] | None = None
         self._frame_lens: Lens | None = None  # the lens of the frame last searched
@@ -138,6 +147,7 @@ class BoardDetector:
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
         self.piece_size = {m: p.marker_mm for p in board.pieces.values() for m in p.markers}
+        self.piece_height = {m: board.height_of(p.id) for p in board.pieces.values() for m in p.markers}
         self.face_of = board.marker_face  # a piece with a marker per face: the face the marker shows
         self.facing_markers = {p.marker for p in board.pieces.values() if p.facing} if board.facings else set()
         # the smallest marker on the table, as a share of the board's piece marker size
@@ -175,6 +185,7 @@ class BoardDetector:
         false candidates to decode on a large frame)."""
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         whole = frame_shape or gray.shape
+        self._frame_shape = tuple(whole[:2])
         self._fit_to_frame(gray.shape, whole, min_side_px)
         corners, ids, rejected = self.aruco.detectMarkers(gray)
         if len(rejected):
@@ -263,6 +274,7 @@ class BoardDetector:
                 obs.reason = "board not found: the corner markers are not where the board was (bumped?)"
                 return obs
             obs.board_found, obs.homography = True, fixed
+            obs.camera = self._camera(fixed)
             if piece_markers:
                 self._place_all(obs, fixed, piece_markers)
             return obs
@@ -284,13 +296,45 @@ class BoardDetector:
             obs.reason = (f"board not found: {len(fids)} of 4 corner markers seen"
                           + (" and the last fit does not match" if prior is not None else ""))
             return obs
+        obs.camera = self._camera(h)
         if refine:
-            h = self._refine(h, fids, piece_markers)
+            h = self._refine(h, fids, self._lowered_in_image(h, piece_markers, obs.camera))
         obs.board_found = True
         obs.homography = h
         if piece_markers:
             self._place_all(obs, h, piece_markers)
         return obs
+
+    def _camera(self, h: np.ndarray) -> CameraPlace | None:
+        """The camera's place over the board by the fit ``h`` (None: the frame's size is not known)."""
+        if self._frame_shape is None:
+            return None
+        matrix = None
+        if self.intrinsics is not None and self._frame_lens is None:
+            matrix, size = self.intrinsics()
+            matrix = matrix if size == (self._frame_shape[1], self._frame_shape[0]) else None
+        return camera_place(h, self._frame_shape, self._frame_lens, self.above_mm, matrix)
+
+    def _to_board(self, h: np.ndarray, ids: list[int], quads: np.ndarray, camera: CameraPlace | None) -> np.ndarray:
+        """Markers' corners (N x 4 x 2, picture) -> the board under them: each piece's moved back
+        toward the camera's foot by its height, so a tall piece is read where it stands."""
+        board = transform_points(h, quads.reshape(-1, 2)).reshape(-1, 4, 2)
+        if camera is not None:
+            for k, marker in enumerate(ids):
+                height = self.piece_height.get(marker, 0.0)
+                if height > 0:
+                    board[k] = lower(board[k], camera, height)
+        return board
+
+    def _lowered_in_image(self, h: np.ndarray, markers: dict[int, np.ndarray],
+                          camera: CameraPlace | None) -> dict[int, np.ndarray]:
+        """The markers where the picture would show them lying on the board under their pieces."""
+        if camera is None or not markers:
+            return markers
+        ids = list(markers)
+        board = self._to_board(h, ids, np.stack([markers[i] for i in ids]), camera)
+        back = transform_points(np.linalg.inv(h), board.reshape(-1, 2)).reshape(-1, 4, 2)
+        return {i: back[k] for k, i in enumerate(ids)}
 
     def _fit_to_frame(self, shape: tuple[int, ...], whole: tuple[int, ...], min_side_px: float | None = None) -> None:
         """Piece markers can be as small as 16 px: OpenCV's default minimum perimeter (3 % of the
@@ -442,7 +486,7 @@ class BoardDetector:
         if obs.lens is not None:  # where the picture shows them, for drawing and region searches
             image_centres = obs.lens.distort(image_centres)
         image_centres = image_centres.tolist()
-        quads = transform_points(h, in_image.reshape(-1, 2)).reshape(-1, 4, 2)
+        quads = self._to_board(h, ids, in_image, obs.camera)
         centres = quads.mean(axis=1)
         sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
         dists, two = self._two_nearest(centres)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.games import Layout
+from vision.camera_place import DEFAULT_ABOVE_MM
 from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
 from vision.sources import MIN_SIDE, CameraError, FrameError, FrameSource, SimulatedTable
@@ -118,9 +119,11 @@ class LiveCamera:
                  on_board_moved: Callable[[], None] | None = None,
                  stabiliser: Stabiliser | None = None, clock: Callable[[], float] = time.monotonic,
                  fault_seconds: float = 3.0, frozen_seconds: float = 5.0, interval: float = 0.02,
-                 recover_seconds: float | None = None, lens: Lens | None = None) -> None:
+                 recover_seconds: float | None = None, lens: Lens | None = None,
+                 above_mm: float = DEFAULT_ABOVE_MM) -> None:
         self.source = source
         self.lens = lens  # the camera's lens calibration, or None
+        self.above_mm = above_mm  # the camera's height above the board when neither lens nor view tells it
         self.board = board
         self.on_picture = on_picture
         self.on_health = on_health
@@ -130,7 +133,7 @@ class LiveCamera:
         self.blocked = False
         self.markers = MarkerWatch()
         self.clock = clock
-        self.observer = StreamObserver(BoardDetector(board, lens=lens))
+        self.observer = StreamObserver(self._detector(board, lens))
         self.stabiliser = stabiliser or FacingStabiliser(clock=clock)
         self._frame_clock = FrameClock(clock)
         for name, value in (("fault_seconds", fault_seconds), ("frozen_seconds", frozen_seconds),
@@ -376,16 +379,31 @@ class LiveCamera:
         if layout is self.board:
             return
         self.board = layout
-        self.observer = StreamObserver(BoardDetector(layout, lens=self.lens))
+        self.observer = StreamObserver(self._detector(layout, self.lens))
         self.stabiliser.initialised = False
         self._announced = False  # the new board's first settled picture is handed on whole, changed or not
         if isinstance(self.source, SimulatedTable) and self.source.board is not layout:
             self.source.set_board(layout)  # the simulated table draws the new board
 
+    def _detector(self, board: Layout, lens: Lens | None) -> BoardDetector:
+        """A detector for this camera: its lens, its height, and its own camera matrix when the
+        source knows it (the simulated table), so tall pieces are moved back from the right place."""
+        detector = BoardDetector(board, lens=lens, above_mm=self.above_mm)
+        if getattr(self.source, "pose", None) is not None:
+            detector.intrinsics = self._source_matrix
+        return detector
+
+    def _source_matrix(self) -> tuple[np.ndarray, tuple[int, int]]:
+        """The simulated camera's matrix and frame size, from its pose as it is now: its optical axis
+        is not the picture's centre (the board is framed off-centre), which no picture tells."""
+        pose = self.source.pose  # type: ignore[attr-defined]  # only a source with a pose is asked
+        (cx, cy), f = pose.principal, pose.focal
+        return np.array([[f, 0.0, cx], [0.0, f, cy], [0.0, 0.0, 1.0]]), tuple(pose.frame_size)
+
     def set_lens(self, lens: Lens | None) -> None:
         """A new lens calibration (or none): the board is fitted afresh through it from the next frame."""
         self.lens = lens
-        self.observer = StreamObserver(BoardDetector(self.board, lens=lens))  # swapped whole: the camera thread
+        self.observer = StreamObserver(self._detector(self.board, lens))  # swapped whole: the camera thread
         # keeps the old one to the end of its frame
 
     def latest(self) -> np.ndarray | None:

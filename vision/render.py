@@ -212,12 +212,14 @@ def token_size(board: Layout, piece: str) -> tuple[float, float, bool]:
 
 def top_mm(board: Layout, piece: str, below: int = 0) -> float:
     """How far above the board a piece's top (its marker) is, with ``below`` pieces under it on its
-    place: a card (or a tile, a rectangle) lies flat, 0.3 mm a layer; a token's top stands the
-    layout's ``piece_height_mm`` up, half a millimetre higher for each piece it stands on. The
-    picture is drawn lowest first and projects each marker at this height."""
+    place: a card (or a tile, a rectangle) lies flat, 0.3 mm a layer; a token's top stands its own
+    height up (``Layout.height_of``: a pawn's top, a wall stand's cap, else the layout's
+    ``piece_height_mm``), half a millimetre higher for each piece it stands on. The picture is drawn
+    lowest first and projects each marker at this height, so a tall piece's marker shows shifted
+    away from the camera as a real one does."""
     if token_size(board, piece)[2]:
         return 0.3 * (below + 1)
-    return board.piece_height_mm + 0.5 * below
+    return board.height_of(piece) + 0.5 * below
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,10 @@ class Piece:
     # and a picture names the piece with it, as a facing piece with its way (``faced``): a flip is a
     # change like a turn. A piece has faces or a facing, not both. Empty: one marker, one face.
     faces: Mapping[str, int] = field(default_factory=dict)
+    # How far above the board its marker sits (a pawn's top, a wall stand's cap); None: the layout's
+    # piece_height_mm. The camera sees a tall piece's marker shifted away from under it, and the
+    # detector moves it back by this height (vision/camera_place.py).
+    height_mm: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "marker": self.marker, "kind": self.kind, "label": self.label,
@@ -149,6 +153,11 @@ class Layout:
     def marker_face(self) -> dict[int, str]:
         """The marker of each face of a piece with faces -> the face it shows (Piece.faces)."""
         return {m: face for p in self.pieces.values() for face, m in p.faces.items()}
+
+    def height_of(self, piece: str) -> float:
+        """How far above the board a piece's marker sits: its own height, else the board's token height."""
+        own = self.pieces[piece].height_mm if piece in self.pieces else None
+        return self.piece_height_mm if own is None else own
 
     def marker_size(self, marker: int) -> float:
         for piece in self.pieces.values():

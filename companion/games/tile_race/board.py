@@ -23,7 +23,7 @@ from companion.games.tile_race.grid import (COLOURS, MAX_SIZE, MIN_SIZE, TILES, 
 
 KEYS = {"board": ("name", "game", "grid", "square_mm", "margin_mm", "supply_mm", "marker_dictionary", "tile_mm",
                   "tile_marker_mm", "pawn_mm", "pawn_marker_mm", "mountain_mm", "mountain_marker_mm",
-                  "wall_marker_mm", "token_height_mm"),
+                  "wall_marker_mm", "token_height_mm", "pawn_height_mm", "wall_height_mm"),
         "markers": ("pawns", "mountains", "tiles", "walls", "third_mountains"), "colours": COLOURS}
 # Each player's mountains are in their colour, so a player sees whose mountain stands where: two of each
 # colour (the box's 8), and a third red and a third blue for a 2-player game (two made to match).
@@ -78,6 +78,8 @@ class TileBoard:
     fiducials: tuple[dict[str, Any], ...]
     first: dict[str, int]
     rgb: dict[str, RGB]
+    pawn_height_mm: float = 0.0  # a pawn's top above the board (a file without it: token_height_mm)
+    wall_height_mm: float = 0.0  # a wall stand's cap above the board (a file without it: token_height_mm)
 
     @property
     def size_mm(self) -> tuple[float, float]:
@@ -178,7 +180,9 @@ def _parse(text: str, source: str) -> TileBoard:
         tile_marker_mm=number("tile_marker_mm", 3, 100), pawn_mm=number("pawn_mm", 5, 200),
         pawn_marker_mm=number("pawn_marker_mm", 3, 100), mountain_mm=number("mountain_mm", 5, 200),
         mountain_marker_mm=number("mountain_marker_mm", 3, 100), wall_marker_mm=number("wall_marker_mm", 3, 50),
-        token_height_mm=number("token_height_mm", 0, 100), fiducials=tuple(fiducials), first=first, rgb=rgb)
+        token_height_mm=number("token_height_mm", 0, 100), fiducials=tuple(fiducials), first=first, rgb=rgb,
+        pawn_height_mm=number("pawn_height_mm", 0, 200) if "pawn_height_mm" in head else number("token_height_mm", 0, 100),
+        wall_height_mm=number("wall_height_mm", 0, 200) if "wall_height_mm" in head else number("token_height_mm", 0, 100))
     ids = [f["id"] for f in fiducials] + list(board.markers().values())
     if len(set(ids)) != len(ids):
         raise fail("markers", f"corner markers, pawns (8 ids from 'pawns'), mountains (8 from 'mountains', "
@@ -255,7 +259,7 @@ def _build(board: TileBoard) -> Layout:
             pieces[pawn] = Piece(pawn, marker[pawn], board.pawn_marker_mm, "pawn",
                                  f"{colour} pawn {pawn.rsplit('-', 1)[1]}", board.rgb[colour],
                                  facts={"colour": colour, "shape": "disc", "short": pawn.rsplit("-", 1)[1],
-                                        "size_mm": board.pawn_mm})
+                                        "size_mm": board.pawn_mm}, height_mm=board.pawn_height_mm)
     for pid in mountain_ids():  # look alike within their colour: one player's mountains are not told apart
         colour = pid.split("-")[1]
         pieces[pid] = Piece(pid, marker[pid], board.mountain_marker_mm, "mountain", f"{colour} mountain",
@@ -269,7 +273,8 @@ def _build(board: TileBoard) -> Layout:
         wid = wall_id(k)
         pieces[wid] = Piece(wid, marker[wid], board.wall_marker_mm, "wall", "a wall (a tile on its side)", WALL_RGB,
                             facts={"alike": "wall", "shape": "bar", "short": "",
-                                   "size_mm": round(board.wall_marker_mm * math.sqrt(2) + 4, 1)})
+                                   "size_mm": round(board.wall_marker_mm * math.sqrt(2) + 4, 1)},
+                            height_mm=board.wall_height_mm)
     grid_edges = tuple(Edge(*ends(e), kind="wall-place") for e in edges(n))
     return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
                   fiducials=board.fiducials, cells=cells, pieces=pieces,
