@@ -21,7 +21,7 @@ GAME = get_game("tile-race")
 ADA_AND_BO = [{"name": "Ada"}, {"name": "Bo"}]
 
 
-def test_the_box_has_each_players_mountains_in_their_colour_alike_within_a_colour():
+def test_the_box_has_each_players_mountains_in_their_colour_alike_within_a_colour() -> None:
     pieces = GAME.layout().pieces
     mountains = sorted(p for p in pieces if p.startswith("mountain-"))
     assert len(mountains) == 10, "two of each colour, and a third red and blue for a 2-player game"
@@ -32,7 +32,7 @@ def test_the_box_has_each_players_mountains_in_their_colour_alike_within_a_colou
     assert len(set(markers)) == len(markers) and max(markers) < 250  # every id once, in DICT_4X4_250
 
 
-def test_a_mountain_of_each_player_is_placed_and_read_as_theirs(tmp_path: Path):
+def test_a_mountain_of_each_player_is_placed_and_read_as_theirs(tmp_path: Path) -> None:
     hands = Hands(tmp_path, 2)
     try:
         hands.move("mountain-red-2", "E4")  # Ada's own mountain, before her pawn moves
@@ -55,7 +55,7 @@ def test_a_mountain_of_each_player_is_placed_and_read_as_theirs(tmp_path: Path):
         hands.stop()
 
 
-def test_a_players_mountain_put_down_in_anothers_turn_is_refused_with_the_rule():
+def test_a_players_mountain_put_down_in_anothers_turn_is_refused_with_the_rule() -> None:
     state = apply_all(GAME.new_game(2, seed=5, seats=ADA_AND_BO), ("move red-1 A1", "tile red D4"))
     table = {c: list(ps) for c, ps in GAME.expected(state).items()}
 
@@ -68,7 +68,7 @@ def test_a_players_mountain_put_down_in_anothers_turn_is_refused_with_the_rule()
     assert wrong.rule == "mountain-owner" and wrong.offenders == ("mountain-red-1",)
 
 
-def test_a_red_mountain_where_a_blue_one_stands_is_a_difference_red_for_red_is_none():
+def test_a_red_mountain_where_a_blue_one_stands_is_a_difference_red_for_red_is_none() -> None:
     state = apply_all(GAME.new_game(2, seed=5), ("mountain red E4", "move red-1 A1", "move blue-1 G7",
                                                   "mountain blue C5"))
     expected = GAME.expected(state)
@@ -82,7 +82,7 @@ def test_a_red_mountain_where_a_blue_one_stands_is_a_difference_red_for_red_is_n
     assert dict(fixed.mountain_owners) == {"C5": "red", "E4": "red"} and fixed.mountains_left == (1, 3)
 
 
-def test_a_game_saved_before_mountains_had_owners_reads_them_from_its_log():
+def test_a_game_saved_before_mountains_had_owners_reads_them_from_its_log() -> None:
     state = apply_all(GAME.new_game(2, seed=5), ("mountain red E4", "move red-1 A1", "move blue-1 G7",
                                                   "mountain blue C5"))
     old = {k: v for k, v in to_json(state).items() if k != "mountain_owners"}
