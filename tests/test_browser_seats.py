@@ -139,7 +139,7 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         assert watcher.locator("#seat-choices button").count() == 0
         attacker.locator('#seat-choices button:has-text("Close your fist on 2 markers")').click()
         attacker.wait_for_selector('#seat-lines li:has-text("Your fist: closed on 2 markers")')
-        assert attacker.locator("#seat-choices button").count() == 0  # one fist each
+        attacker.wait_for_selector("#seat-choices button", state="detached")  # one fist each (drawn after the lines)
         closed = f"{NAMES[list(codes).index(sides[0])]}'s fist: closed"
         for page in (defender, watcher, table):
             page.wait_for_selector(f'#seat-lines li:has-text("{closed}")')
@@ -160,6 +160,25 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             assert "(2 markers)" in line and "(0 markers)" in line and line.endswith("won."), (who, line)
         shot(watcher, "seats-03-watcher-after-the-fight")
         shot(table, "seats-04-tablet-after-the-fight")
+
+        # the Board page draws the desert as the table shows it: every piece, a face-down one by its back
+        # (its colour, never its number), whose turn by name, and the moves in words, a fist's markers
+        # said only on its owner's phone
+        hidden = [p for w, p in fight_state.board.items() if p not in fight_state.face_up]
+        for who, page in pages.items():
+            told = page.request.get(f"{base}/api/state").json()
+            drawn = page.locator("#board [data-piece]").evaluate_all("(ns) => ns.map((n) => n.dataset.piece)")
+            assert sorted(drawn) == sorted(p for ps in told["placement"].values() for p in ps), who
+            assert any(p.startswith("x-counter@") for p in drawn) and not set(drawn) & set(hidden), (who, drawn)
+            face_up = fight_state.board[fight_state.fight.attacker]  # turned up: drawn with its number on it
+            assert page.locator(f'#board [data-piece="{face_up}"] text').text_content() == face_up.split("-")[1]
+            player = next(p for p in told["players"] if told["active"] in p["colours"])
+            assert page.locator("#active-name").inner_text() == f"{player['name']} ({told['active']})"
+            log = page.locator("#log li").all_inner_texts()
+            assert log[0] == "Both fists opened" and "show" not in log and not any(" natural-" in t for t in log), log
+            mine = "You closed your fist on 2 markers" in log
+            assert mine == (who == sides[0]), (who, log[:4])
+        shot(table, "seats-05-tablet-board-in-words")
     finally:
         for c in contexts.values():
             c.close()

@@ -25,6 +25,7 @@ from companion.games import TableStatus, get_game, names
 from companion.games.desert_survivors.board import build, check_arrangement
 from companion.games.desert_survivors.pieces import size
 from companion.games.desert_survivors.state import DesertState
+from companion.secrecy import named_pieces
 
 GAME = get_game("desert-survivors")
 
@@ -139,12 +140,29 @@ def test_a_swap_of_two_face_down_pieces_is_read_as_the_swap_and_the_faces_it_sho
     assert [c.actions for c in GAME.reconcile(s, GAME.expected(after)).choices] == [("swap B3 C3",)]
 
 
+def test_the_board_page_draws_a_face_down_piece_by_its_back_and_a_face_up_one_by_its_face():
+    """Every phone, the disc's owner's too, is given the desert with a face-down disc named by its colour
+    and space and drawn in its colour with nothing written on it; a face-up disc by its id with its
+    number on it; the player to move by colour; the log in words."""
+    s = table(B3="natural-1", B4="x10", C3="green-2", up="C3")
+    for seat in (None, "natural", "green"):
+        seen = GAME.view(s, seat)
+        assert seen["placement"] == {"B3": ["natural-disc@B3"], "B4": ["x-counter@B4"], "C3": ["green-2"]}
+        assert seen["names"]["natural-disc@B3"] == "the face-down natural disc on B3"
+        assert seen["owners"] == {"natural-disc@B3": "natural", "green-2": "green"}
+        down = seen["looks"]["natural-disc@B3"]
+        assert (down["short"], down["colour"], down["label"]) == ("", "#d6b88c", "a natural disc")
+        assert (seen["looks"]["green-2"]["short"], seen["looks"]["x-counter@B4"]["short"]) == ("2", "X")
+        assert seen["active"] == "natural" and "natural-1" not in named_pieces(seen)  # its card is, by its id
+    assert GAME.view(GAME.apply(s, "reveal B3"))["log"] == ["The disc on B3 was turned face up"]
+
+
 def test_a_correction_records_the_table_as_seen_and_the_log_shows_it_without_the_pieces():
     s = table(B3="natural-1", B4="x10", C3="green-2")
     fix = GAME.correction(s, moved(s, B4="green-2", C3=None))  # green's disc on B4, the counter unseen
     after = GAME.apply(s, fix)
     assert after.board["B4"] == "green-2" and after.board["C3"] == "x10" and after.board["B3"] == "natural-1"
-    assert GAME.view(after, "green")["log"][-1] == "correct: the pieces as the players set them"
+    assert GAME.view(after, "green")["log"][-1] == "The pieces were corrected as the players set them"
     with pytest.raises(IllegalMoveError, match="neither adds nor removes"):
         GAME.apply(s, "correct B3=natural-1")
 

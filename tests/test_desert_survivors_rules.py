@@ -91,8 +91,8 @@ def test_discs_are_placed_face_down_in_turn_on_sand_and_x_counters_fill_every_ot
         with pytest.raises(IllegalMoveError, match=why):
             act(s, f"place natural-1 {space}")
     s = act(s, "place natural-1 B2")
-    assert s.active == "green" and view(s, "green")["log"][-1] == "place natural disc B2"
-    assert view(s, "natural")["log"][-1] == "place natural-1 B2"
+    assert s.active == "green" and view(s, "green")["log"][-1] == "Natural placed a natural disc face down on B2"
+    assert view(s, "natural")["log"][-1] == "You placed your 1 face down on B2"
     while s.phase == "setup":
         s = apply(s, legal_actions(s)[0])
     desert = build(s.arrangement)

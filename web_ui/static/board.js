@@ -466,7 +466,9 @@ const FogBoard = (() => {
         (this.selected === id ? " selected" : "") + ((Array.isArray(info.moved) ? info.moved : []).includes(id) ? " moved" : ""));
       g.setAttribute("data-piece", id);
       g.setAttribute("transform", `translate(${x},${y})`);
-      const look = this.g.pieces[id] || {label: id, short: "?", colour: "#888"};
+      /* the view's looks: a piece as its reader may see it (a face-down disc under a public name drawn as
+         its back shows, a face-up one with its face written on it), over the layout's look */
+      const look = Object.assign({}, this.g.pieces[id] || {label: id, short: "?", colour: "#888"}, (info.looks || {})[id]);
       const owner = (info.owners || {})[id];
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");

@@ -61,6 +61,7 @@
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
       stacks: state.stacks, supplies: state.supplies,  /* a game's view: pieces under a stack's top, what a supply holds */
       facing: state.facing,  /* a game whose pieces face a way: piece -> way (drawn pointing so) */
+      looks: state.looks,  /* a game that hides faces: piece -> how it is drawn to this reader */
       lastMove: state.last_move || [], misplaced: state.out_of_sync ? state.out_of_sync.pieces || [] : [],
       turnOver: (state.to_turn_over || []).map((t) => t.piece)});
   }

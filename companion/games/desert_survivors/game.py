@@ -22,7 +22,8 @@ from companion.games.desert_survivors import layout as boards
 from companion.games.desert_survivors import rules, seat_words, table
 from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
-from companion.games.desert_survivors.pieces import COLOURS, ROUNDS, colour_of, groups_for, is_disc, is_x
+from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, groups_for, is_disc, is_monkey,
+                                                     is_x, number, x_food, x_kind)
 from companion.games.desert_survivors.state import MAX_NAME, DesertState
 from companion.games.desert_survivors.view import Score, said, view
 
@@ -77,6 +78,25 @@ def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertS
         fight = replace(fight, commits=(a, d))
     return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=tuple(markers),
                    fight=fight)
+
+
+def _looks(plan: Layout, state: DesertState, placement: Mapping[str, Sequence[str]]) -> dict[str, dict[str, Any]]:
+    """How the Board page draws each piece on the desert (the view's ``looks``): a face-down piece,
+    named by what its back shows, as its kind looks in the layout (every disc of a colour alike, every
+    X-counter alike), a face-up one with what its face shows written on it (its number, 'm' the monkey,
+    a counter's food, '=' a road, '$' a treasure)."""
+    out: dict[str, dict[str, Any]] = {}
+    for where, (shown,) in placement.items():
+        piece = state.board[where]
+        drawn = plan.pieces[piece]
+        look = {k: v for k, v in drawn.to_json().items() if k not in ("id", "marker", "faces")}
+        if drawn.colour is not None:  # the colour painted, not the group's name
+            look["colour"] = "#{:02x}{:02x}{:02x}".format(*drawn.colour)
+        if piece in state.face_up:
+            look["short"] = ("m" if is_monkey(piece) else str(number(piece))) if is_disc(piece) else \
+                {"road": "=", "treasure": "$"}.get(x_kind(piece), str(x_food(piece)))
+        out[shown] = look
+    return out
 
 
 def _text(state: DesertState) -> str:
@@ -281,6 +301,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         """What ``seat`` may see (None: the shared table); the phase once the game is over is
         ``finished``, as the pages know it."""
         out = view(state, seat)
+        out["looks"] = _looks(self.layout(state), state, out["placement"])
         out.update({"phase": VIEW_PHASE.get(state.phase, state.phase), "rounds": ROUNDS,
                     "end_turn": False, "standing": Score(state).lines(),
                     "next": state.seats[(state.turn + 1) % len(state.seats)]})

@@ -50,6 +50,82 @@ def _said(state: DesertState, text: str, seat: int | None) -> str:
     return text
 
 
+def public_id(state: DesertState, where: str) -> str:
+    """The piece on ``where`` as the pages may name it: a face-up piece by its id, a face-down one by
+    what its back shows and its space (``red-disc@B3``, ``x-counter@C4``), since a face-down piece's
+    id is what it hides (a disc's number, a counter's food)."""
+    piece = state.board[where]
+    if piece in state.face_up:
+        return piece
+    return f"{colour_of(piece)}-disc@{where}" if is_disc(piece) else f"x-counter@{where}"
+
+
+def _shown(state: DesertState, where: str) -> str:
+    """The piece on ``where`` as the whole table calls it."""
+    piece = state.board[where]
+    if piece not in state.face_up:
+        return f"the face-down {colour_of(piece)} disc on {where}" if is_disc(piece) else f"the X-counter on {where}"
+    if is_disc(piece):
+        return f"{state.name_of(state.seat_of(piece))}'s {'monkey' if is_monkey(piece) else number(piece)} on {where}"
+    kind = x_kind(piece)
+    return f"the {'food ' + str(x_food(piece)) + ' counter' if kind == 'food' else kind} on {where}"
+
+
+def _markers(n: int) -> str:
+    return "no markers" if n == 0 else "1 marker" if n == 1 else f"{n} markers"
+
+
+def _in_words(state: DesertState, text: str, me: int | None) -> str:
+    """A logged action in the players' words as seat ``me`` (None: the shared table) may read it:
+    players by name, spaces as printed, another seat's placed disc by its colour only and another
+    seat's closed fist without its markers. Said from the notation alone (the spaces it names), so an
+    entry reads the same however the pieces moved on since."""
+    act = parse_action(text)
+    words = text.split()
+    verb = words[0]
+
+    def who(seat: str, first: bool = True) -> str:
+        k = state.seats.index(seat) if seat in state.seats else None
+        if k is None:
+            return seat
+        return ("You" if first else "you") if k == me else state.name_of(k)
+
+    if isinstance(act, Correct):
+        return "The pieces were corrected as the players set them"
+    if isinstance(act, Place):
+        owner = state.seat_of(act.disc)
+        if owner == me:
+            disc = "monkey" if is_monkey(act.disc) else number(act.disc)
+            mine = f"{colour_of(act.disc)} {disc}" if len(state.colours_of(me)) > 1 else disc
+            return f"You placed your {mine} face down on {act.space}"
+        return f"{state.name_of(owner)} placed a {colour_of(act.disc)} disc face down on {act.space}"
+    if isinstance(act, Commit):
+        if state.seats.index(act.seat) == me:
+            return f"You closed your fist on {_markers(act.markers)}"
+        return f"{who(act.seat)} closed a fist"
+    said = {"swap": lambda: f"The discs on {words[1]} and {words[2]} changed places",
+            "reveal": lambda: f"The disc on {words[1]} was turned face up",
+            "end": lambda: f"{who(words[1])} ended the turn",
+            "take": lambda: f"The character on {words[1]} took the food on {words[2]}",
+            "attack": lambda: f"The character on {words[1]} attacked the one on {words[2]}",
+            "show": lambda: "Both fists opened",
+            "sacrifice": lambda: f"The character on {words[1]} was sacrificed",
+            "give": lambda: f"{who(words[1])} gave {words[3]} food to {who(words[2], False)}",
+            "pass": lambda: f"{who(words[1])} passed: no character hungry"}
+    if verb == "feed":
+        owner = state.seat_of(words[1])
+        if owner == me:
+            return f"You put a food on your {number(words[1])}'s card"
+        return f"{state.name_of(owner)} put a food on the {colour_of(words[1])} {number(words[1])}'s card"
+    return said[verb]() if verb in said else _said(state, text, me)
+
+
+def _log_line(state: DesertState, text: str, me: int | None) -> str:
+    """A log entry starting as a sentence does (a player nobody named is called by a colour)."""
+    line = _in_words(state, text, me)
+    return line[:1].upper() + line[1:]
+
+
 def said(state: DesertState, text: str, seat: str | None) -> str:
     """A logged action as the seat named ``seat`` (None: the shared table) may read it."""
     return _said(state, text, state.seats.index(seat) if seat in state.seats else None)
@@ -81,7 +157,11 @@ def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
                   for g in state.groups for c in (f"{g}-{n}" for n in range(1, 7))},
         "pool_markers": state.pool, "x_beside": len(state.mix), "treasure_stacks": len(state.stacks),
         "fight": fight, "last_fight": state.last_fight.to_json() if state.last_fight else None,
-        "log": [_said(state, t, me) for t in state.history],
+        "log": [_log_line(state, t, me) for t in state.history],
+        # the pieces on the desert as the pages draw and name them: a face-down piece by what its back shows
+        "placement": {where: [public_id(state, where)] for where in sorted(state.board)},
+        "owners": {public_id(state, w): colour_of(p) for w, p in state.board.items() if is_disc(p)},
+        "names": {public_id(state, w): _shown(state, w) for w in state.board},
         "outcome": (lambda o: {"winners": list(o.winners), "reason": o.reason} if o else None)(outcome(state)),
         "seat_card": card(state, state.seats[me] if me is not None else None),
     }
