@@ -92,7 +92,7 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             "`fog-companion calibrate-camera` (or the panel's Camera page) made one, a file path, or `none` "
             "(see docs/vision.md: a wide-angle lens needs one)"),
         Key("above_board_mm", float, 800.0, "the camera's height above the board in millimetres: a tall piece's "
-            "marker (a pawn's top, a wall stand's cap) is seen shifted away from under the camera, and is moved back "
+            "marker (on a tall piece's top) is seen shifted away from under the camera, and is moved back "
             "by this height when the camera looks straight down without a lens calibration (a calibration, or a "
             "tilted view, tells the height itself; see docs/vision.md)", low=100, high=5000),
         Key("fps", float, 15.0, "frames looked at per second (the camera may deliver more; the rest are skipped)",

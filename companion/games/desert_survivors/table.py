@@ -156,8 +156,8 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
             continue  # it changes nothing where the picture differs (a fight's show names no space)
         after = rules.apply(state, action)
         target = _spots(expected(after))
-        moved = {p for p, c in _where(target).items() if _where(before).get(p) != c}
-        if target == picture and _faces_fit(shown, state, after, moved):
+        shifted = {p for p, c in _where(target).items() if _where(before).get(p) != c}
+        if target == picture and _faces_fit(shown, state, after, shifted):
             choices.setdefault(_state_key(after), Choice((str(action),), _summary(state, action)))
         elif target != picture and picture != before:  # a face alone turned is no step of a move
             left = _left_to_do(before, target, picture)
@@ -174,7 +174,7 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
     moved = sorted(p for p, c in _where(picture).items() if _where(before).get(p) != c)
     gone = sorted(p for p in _where(before) if p not in _where(picture))
-    early = [p for p in _too_early(state, full) if p not in moved]
+    early: list[str] = [p for p in _too_early(state, full) if p not in moved]
     if early and not moved and not gone:  # a face shown that no move of this turn reveals
         return Reconciliation.illegal(
             f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of {state.active}'s "
