@@ -61,7 +61,8 @@ def test_a_new_battle_starts_with_every_piece_in_its_box_and_the_players_named_a
     army = ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2")  # each piece in its own slot of its box
     assert GAME.expected(state) == {**{f"box-red-{n}": (f"red-{k}",) for n, k in enumerate(army, start=1)},
                                     **{f"box-blue-{n}": (f"blue-{k}",) for n, k in enumerate(army, start=1)},
-                                    **{f"box-blocks-{n}": (f"block-{n}",) for n in range(1, 11)}}
+                                    **{f"box-blocks-{n}": (f"block-{n}",) for n in range(1, 11)},
+                                    "rail-red-C": ("pad-red",), "rail-blue-J": ("pad-blue",)}  # each pad's handle
     view = GAME.view(state)
     assert view["phase"] == "blocks" and view["active"] == "blue"  # blue plays first, so places the first block
     assert view["names"]["blue-t1"] == "Ada's blue tank 1" and view["names"]["red-s2"] == "Bo's red soldier 2"

@@ -74,3 +74,101 @@ def test_a_character_seen_turned_where_it_stands_is_named_so_when_the_table_disa
     assert (turned.piece, turned.belongs, turned.seen, turned.facing) == ("red-s3", "D2", "D2", ("N", "E"))
     words = disagreement([turned], "the roll", {"red-s3": "red soldier 3"})
     assert words == "the camera sees red soldier 3 on D2 facing E where the game has it facing N (checked after the roll)"
+
+
+# ------------------------------------------------------------------ the die in the tray, the pad's own marker
+def thrown(state, face: str) -> dict[str, list[str]]:
+    """The picture of ``state`` with the die lying in the tray, ``face`` up."""
+    return seen_after(state, ("die", "tray", face))
+
+
+def test_a_die_thrown_into_the_tray_when_a_roll_is_due_is_the_roll():
+    """Ada and Bo chose die=table. The die waits off the tray until the first roll; red throws it
+    and it lands 4 up: that is red's roll. Picked up again it is no change: it lies in the tray as
+    the 4 left it."""
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table")))
+    assert state.stage == "roll" and "tray" not in GAME.expected(state)  # not thrown yet
+    read = GAME.reconcile(state, thrown(state, "4"))
+    assert [c.actions for c in read.choices] == [("roll red 4",)] and read.choices[0].summary == "red rolls a 4"
+    rolled = GAME.apply(state, "roll red 4")
+    assert GAME.expected(rolled)["tray"] == ("die^4",)
+    in_hand = {c: ps for c, ps in GAME.expected(rolled).items() if c != "tray"}  # the die in a hand
+    assert GAME.hidden(rolled, in_hand) == {"die^4": "tray"}
+    assert GAME.reconcile(rolled, in_hand).choices[0].summary == "nothing moved"
+    # Bo's turn: a 0 thrown, a turn on the spot chosen, then a 2 thrown after it
+    bo = GAME.apply(GAME.apply(rolled, "move red-s4 E2 E6 N"), "end red")
+    assert [c.actions for c in GAME.reconcile(bo, thrown(bo, "0")).choices] == [("roll blue 0",)]
+    turned = GAME.apply(GAME.apply(bo, "roll blue 0"), "turn blue-s3 E")
+    picture = seen_after(turned, ("blue-s3", "D11", "E"), ("die", "tray", "2"))
+    assert [c.actions for c in GAME.reconcile(turned, picture).choices] == [("roll blue 2",)]
+    # with the companion rolling there is no die at the table: one seen in the tray counts for nothing
+    own = battle(3)
+    assert GAME.reconcile(own, thrown(own, "5")).choices[0].summary == "nothing moved"
+
+
+def test_a_die_thrown_when_no_roll_is_due_is_a_disagreement_said_in_words():
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table")))
+    rolled = GAME.apply(state, "roll red 4")
+    early = GAME.reconcile(rolled, thrown(rolled, "2"))  # the 4 is not used yet
+    assert not early.ok and early.rule == "no-roll-due" and early.offenders == ("die",)
+    assert early.reason == ("the die was thrown when no roll is due: it shows 2 (the 4 red rolled is still to be "
+                            "used); turn it back to the 4 the game has up")
+    setting_up = GAME.new_game(2, seed=3, options="die=table")
+    lying = GAME.reconcile(setting_up, thrown(setting_up, "3"))
+    assert not lying.ok and lying.reason.endswith("(the game is still being set up); take it out of the tray until "
+                                                  "the first roll is due")
+
+
+def test_a_pad_slid_along_its_edge_is_read_from_its_own_marker_and_its_characters_ride_with_it():
+    """Red rolls a 0, chooses the pad, then rolls a 2: the pad slides two squares. The camera sees the
+    pad's handle against E instead of C; the characters on the pad, read against the pad's old
+    places, seem shifted or out of sight, as on a real table. After the slide the pad's places lie
+    two columns over, so the next picture finds them on their own places again."""
+    state = GAME.apply(GAME.apply(battle(0), "pad red"), "roll red 2")
+    assert state.stage == "slide" and GAME.expected(state)["rail-red-C"] == ("pad-red",)
+    picture = seen_after(state, ("pad-red", "rail-red-E"), ("red-j1", "pad-red-3"), ("red-j2", "pad-red-4"),
+                         ("red-j3", "pad-red-5"))
+    picture = {c: [p for p in ps if p not in ("red-t1", "red-t2")] for c, ps in picture.items()}  # past the old end
+    read = GAME.reconcile(state, picture)
+    assert [c.actions for c in read.choices] == [("slide red E",)]
+    assert read.choices[0].summary == "red's pad slides to column E"
+    slid = GAME.apply(state, "slide red E")
+    plan = GAME.layout(slid)
+    assert GAME.expected(slid)["rail-red-E"] == ("pad-red",) and GAME.expected(slid)["pad-red-1"] == ("red-j1",)
+    assert plan.cells["pad-red-1"].center_mm[0] == plan.cells["C1"].center_mm[0]  # two over from A
+    assert plan.cells["rail-red-E"].center_mm[0] == plan.cells["E1"].center_mm[0]
+
+
+def test_a_pad_moved_when_no_slide_is_due_is_named_with_where_it_belongs():
+    state = battle(3)
+    moved = GAME.reconcile(state, seen_after(state, ("pad-red", "rail-red-F")))
+    assert not moved.ok and moved.rule == "no-slide-now" and moved.offenders == ("pad-red",)
+    assert moved.reason.startswith("red's pad is seen against F, the game has it against C: a pad slides only with "
+                                   "the roll after a 0's pad option")
+
+
+def test_the_sticker_sheet_has_a_marker_for_each_face_of_the_die_and_one_for_each_pad(tmp_path):
+    from companion.cli import main
+    from vision.markers import sheet_items
+
+    labels = {i.label: i.marker for i in sheet_items(GAME.layout())}
+    assert [labels[f"die {face}"] for face in "012345"] == [34, 35, 36, 37, 38, 39]
+    assert (labels["pad-red"], labels["pad-blue"]) == (40, 41)
+    assert main(["markers", "--game", "island-battle", "-o", str(tmp_path / "island.pdf")]) == 0
+    pdf = (tmp_path / "island.pdf").read_bytes().decode("latin-1")
+    assert "(34 die 0)" in pdf and "(39 die 5)" in pdf and "(41 pad-blue)" in pdf
+
+
+
+def test_the_camera_reads_the_face_up_in_the_tray_and_each_pad_s_handle_on_its_rail():
+    """A picture of the table as the simulated camera takes it: the die lies in the tray 4 up, away
+    from the tray's middle as a throw leaves it, and each pad's handle lies on its rail."""
+    from vision.detect import BoardDetector
+    from vision.render import render_state
+
+    state = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table"))), "roll red 4")
+    plan = GAME.layout(state)
+    frame = render_state(plan, GAME.expected(state), seed=0).frame
+    seen = BoardDetector(plan).detect(frame)
+    assert (seen.pieces["die"], seen.facing["die"]) == ("tray", "4")
+    assert (seen.pieces["pad-red"], seen.pieces["pad-blue"]) == ("rail-red-C", "rail-blue-J")

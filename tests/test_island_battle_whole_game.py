@@ -96,9 +96,11 @@ def test_run_game_island_battle_reads_the_setup_and_moves_made_by_hand(tmp_path:
     try:
         assert hands.now()["game_name"] == "island-battle" and hands.state["verifying"]
         table = http_call(port, "POST", "/api/table/setup")[1]["table"]
-        # every piece waits in a slot of its own: thirty places, one token on each
-        assert len(table) == 30 and all(len(ps) == 1 for ps in table.values()), table
-        assert wait_for(lambda: not hands.now()["verifying"], 60), "".join(lines[-15:])  # the camera saw all 30
+        # every piece waits in a slot of its own (thirty places, one token on each) and each pad's
+        # handle lies on its rail
+        assert len(table) == 32 and all(len(ps) == 1 for ps in table.values()), table
+        assert table["rail-red-C"] == ["pad-red"] and table["rail-blue-J"] == ["pad-blue"]
+        assert wait_for(lambda: not hands.now()["verifying"], 60), "".join(lines[-15:])  # the camera saw all 32
         engine = GAME.new_game(2, seed=SEED)
         engine = follow(engine, hands.state["history"])
         # the setup, one token at a time: the blocks, then the characters turned their way

@@ -63,9 +63,11 @@ def sheet_items(board: Layout) -> list[SheetItem]:
     """Everything to print: fiducials first (larger), then pieces, then the FOG/turn markers."""
     items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
              for i, f in enumerate(board.fiducials)]
-    # a piece the game has several of alike (a deck's cards of one kind) is printed as often
-    items += [SheetItem(p.marker, p.id, p.marker_mm, _round_top(p.facts))
-              for p in board.pieces.values() for _ in range(max(1, int(p.facts.get("copies", 1))))]
+    # a piece the game has several of alike (a deck's cards of one kind) is printed as often; a piece
+    # with a marker on each face (Piece.faces: a die, a two-faced disc) has one sticker per face
+    items += [SheetItem(m, f"{p.id} {face}" if face else p.id, p.marker_mm, _round_top(p.facts))
+              for p in board.pieces.values() for face, m in (p.faces.items() or [("", p.marker)])
+              for _ in range(max(1, int(p.facts.get("copies", 1))))]
     items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
     return items
 

@@ -528,7 +528,10 @@ def table_move() -> Any:
         abort(400, description=f"no piece {piece!r} on this board")
     if cell is not None and cell not in layout.cells:
         abort(400, description=f"no cell {cell!r} on this board")
-    if facing is not None and not (layout.pieces[piece].facing and facing in layout.facings):
+    faces = layout.pieces[piece].faces  # a piece with a marker on each face is set down with ``facing`` up
+    if facing is not None and faces and facing not in faces:
+        abort(400, description=f"{facing!r} is not a face of {piece!r}: {', '.join(faces)}")
+    if facing is not None and not faces and not (layout.pieces[piece].facing and facing in layout.facings):
         abort(400, description=f"{piece!r} faces no way on this board" if not layout.pieces[piece].facing
               or not layout.facings else f"{facing!r} is not a way to face: {', '.join(layout.facings)}")
     camera.move_piece(piece, cell, facing)

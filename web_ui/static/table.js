@@ -44,8 +44,15 @@
   async function put(piece, cell) {
     lifted = null;
     board.selected = null;
-    const res = await Fog.api("POST", "/api/table/move", {piece, cell});
-    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + (cell ? " put on " + Fog.place(cell) : " taken off the table")); }
+    /* a piece with a marker on each of more than two faces (a die) put down is thrown: a face up at random */
+    const faces = (board.g.pieces[piece] || {}).faces || [];
+    const thrown = cell && faces.length > 2 ? faces[Math.floor(Math.random() * faces.length)] : null;
+    const res = await Fog.api("POST", "/api/table/move", thrown ? {piece, cell, facing: thrown} : {piece, cell});
+    if (res.ok) {
+      draw(res.data.table);
+      status(Fog.named(piece) + (thrown ? " thrown on " + Fog.place(cell) + ": " + thrown + " up"
+        : cell ? " put on " + Fog.place(cell) : " taken off the table"));
+    }
     else draw(shown);  /* not held any more: drawn as it stands */
   }
   let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null;

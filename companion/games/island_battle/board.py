@@ -6,7 +6,11 @@ from them. Places are the island's squares (``C4``, as the rules name them), the
 each carrier pad (``pad-red-2``: place 2 of red's pad) and the three boxes beside the island
 where characters and blocks wait to be placed (``box-red``, ``box-blue``, ``box-blocks``), each piece
 in its own slot of its box (``box-red-3``), a square's pitch from the next, so no token covers
-another's marker and the camera sees every piece at setup.
+another's marker and the camera sees every piece at setup. Two more kinds of place: the dice
+``tray`` in the margin left of the island, where a die thrown at the table lands (the die is one
+piece with a marker on each of its six faces, ``Piece.faces``: the camera reads the face up), and
+each pad's rail (``rail-red-F``: the pad's handle, with the pad's own marker, against column F), so
+the camera sees where the pad lies and reads its slide.
 
 A pad slides along its edge in play, so its places are drawn where the state has the pad: the
 layout follows the state (:func:`layout` with the pads' centre columns). Checked when it is read:
@@ -23,18 +27,23 @@ from typing import Any
 
 from companion.errors import BoardFileError
 from companion.games.base import RGB, Cell, Layout, Piece, packaged_or_file
-from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, PAD_PLACES, PLAYERS, SIZE, characters,
-                                                coords, kind, owner, pad_column, pad_start, squares)
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, SIZE,
+                                                characters, coords, kind, owner, pad_column, pad_start, pad_track,
+                                                squares)
 
 KEYS = {"board": ("name", "game", "square_mm", "margin_mm", "pad_gap_mm", "box_mm", "marker_dictionary",
                   "character_mm", "character_marker_mm", "block_mm", "block_marker_mm", "token_height_mm"),
-        "markers": ("characters", "blocks"), "colours": PLAYERS}
+        "markers": ("characters", "blocks", "die", "pads"), "colours": PLAYERS}
 BLOCK_BOX = "box-blocks"
 # A character faces the way its marker's top edge points: north (row 12, the top of the board as
 # drawn) with the marker upright; the angle is the marker's, counter-clockwise seen from above.
 FACING_ANGLES = {"N": 0.0, "W": 90.0, "S": 180.0, "E": 270.0}
 OVERHANG = (PAD_PLACES - 1) // 2  # pad places that may hang past a corner of the island
 BOX_SLOTS = 10  # a box holds one player's ten characters, or the ten blocks
+DIE = "die"  # one piece, six markers: the faces 0-5 the rulebook's die has
+DIE_FACES = tuple(str(face) for face in range(6))
+TRAY = "tray"  # where the die is thrown: the face up there is the roll
+HANDLE = 1.15  # a pad's handle lies this many squares outside the pad's centre line, away from the island
 
 
 def box_of(player: str) -> str:
@@ -66,6 +75,16 @@ def box_named(cell: str) -> str | None:
 def pad_cell(player: str, place: int) -> str:
     """The place ``place`` (1-5, from its player's left) of a player's carrier pad."""
     return f"pad-{player}-{place}"
+
+
+def pad_piece(player: str) -> str:
+    """The pad itself as a piece: its marker on the handle at the middle of its outer side."""
+    return f"pad-{player}"
+
+
+def rail_cell(player: str, column: str) -> str:
+    """Where a pad's handle lies with the pad's centre against ``column`` (a letter): ``rail-red-F``."""
+    return f"rail-{player}-{column}"
 
 
 @dataclass(frozen=True)
@@ -100,6 +119,16 @@ class IslandBoard:
         """The centre of column ``col`` (1..12; 0 and below, 13 and above: past the island's corners)."""
         return self.margin_mm + (col - 0.5) * self.square_mm
 
+    def rail_y(self, player: str) -> float:
+        """The line a pad's handle (its marker) slides along: just outside the pad, away from the island."""
+        out = HANDLE * self.square_mm
+        return self.pad_y(player) + out if player == PLAYERS[0] else self.pad_y(player) - out
+
+    @property
+    def tray_centre(self) -> tuple[float, float]:
+        """The dice tray: in the margin left of the island, half-way up, clear of the pads' rows."""
+        return self.margin_mm / 2, self.size_mm[1] / 2
+
     def pad_y(self, player: str) -> float:
         """The centre line of a player's pad: just outside their back edge."""
         away = self.pad_gap_mm + self.square_mm / 2
@@ -127,6 +156,18 @@ class IslandBoard:
         out = {c: self.first["characters"] + k for k, c in enumerate(ALL_CHARACTERS)}
         out.update({b: self.first["blocks"] + k for k, b in enumerate(BLOCKS)})
         return out
+
+    def die_markers(self) -> dict[str, int]:
+        """The die's face (``"0"``..``"5"``) -> the marker on that face."""
+        return {face: self.first["die"] + k for k, face in enumerate(DIE_FACES)}
+
+    def pad_markers(self) -> dict[str, int]:
+        """Each pad's marker (``pad-red``), on its handle."""
+        return {pad_piece(p): self.first["pads"] + k for k, p in enumerate(PLAYERS)}
+
+    def all_markers(self) -> list[int]:
+        """Every marker id a piece carries: characters, blocks, the die's six faces, the pads."""
+        return [*self.markers().values(), *self.die_markers().values(), *self.pad_markers().values()]
 
 
 def load(board: str = "standard") -> IslandBoard:
@@ -177,8 +218,11 @@ def _parse(text: str, source: str) -> IslandBoard:
         except (KeyError, TypeError, ValueError):
             raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
     first: dict[str, int] = {}
+    follows = {"die": ("blocks", len(BLOCKS)), "pads": ("die", len(DIE_FACES))}  # left out: after the one before
     for what in KEYS["markers"]:
         v = data["markers"].get(what)
+        if v is None and what in follows:
+            v = first[follows[what][0]] + follows[what][1]
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise fail(f"markers.{what}", f"expected the first marker id of the {what}, got {v!r}")
         first[what] = v
@@ -195,10 +239,11 @@ def _parse(text: str, source: str) -> IslandBoard:
         character_mm=number("character_mm", 5, 100), character_marker_mm=number("character_marker_mm", 3, 100),
         block_mm=number("block_mm", 5, 100), block_marker_mm=number("block_marker_mm", 3, 100),
         token_height_mm=number("token_height_mm", 0, 100), fiducials=tuple(fiducials), first=first, rgb=rgb)
-    ids = [f["id"] for f in fiducials] + list(board.markers().values())
+    ids = [f["id"] for f in fiducials] + board.all_markers()
     if len(set(ids)) != len(ids):
-        raise fail("markers", f"corner markers, characters ({len(ALL_CHARACTERS)} ids from 'characters') and "
-                   f"blocks ({len(BLOCKS)} from 'blocks') must not share ids")
+        raise fail("markers", f"corner markers, characters ({len(ALL_CHARACTERS)} ids from 'characters'), "
+                   f"blocks ({len(BLOCKS)} from 'blocks'), the die's faces ({len(DIE_FACES)} from 'die') and "
+                   f"the pads ({len(PLAYERS)} from 'pads') must not share ids")
     size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
     if size and max(ids) >= size:
         raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
@@ -217,6 +262,8 @@ def _parse(text: str, source: str) -> IslandBoard:
     if board.margin_mm < OVERHANG * board.square_mm + 10 or board.margin_mm < board.square_mm + board.pad_gap_mm + 10:
         raise fail("board.margin_mm", f"the margin round the island must hold the pads and the {OVERHANG} places "
                    "that may hang past a corner")
+    if board.margin_mm < board.pad_gap_mm + (0.5 + HANDLE) * board.square_mm + board.block_mm / 2 + 3:
+        raise fail("board.margin_mm", "the margin round the island must hold each pad's handle outside the pad")
     return board
 
 
@@ -259,6 +306,15 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
             cells[cid] = Cell(cid, "pad", (board.column_x(col), y), _rect(board.column_x(col), y, sq, sq),
                               f"{player}'s pad, place {place}", f"pad-{player}", PAD_FILL, LINE,
                               facts={"pad": player, "place": place, "centre": centre, "past_corner": not 1 <= col <= SIZE})
+        ry = board.rail_y(player)
+        for col in pad_track():  # every place the pad's handle may lie: the pad's marker read on one is where it is
+            cid, x = rail_cell(player, LETTERS[col - 1]), board.column_x(col)
+            cells[cid] = Cell(cid, "rail", (x, ry), _rect(x, ry, sq, sq * 0.8), f"{player}'s pad against "
+                              f"{LETTERS[col - 1]}", f"rail-{player}", None, LINE, facts={"rail": player,
+                                                                                         "column": LETTERS[col - 1]})
+    tx, ty = board.tray_centre
+    cells[TRAY] = Cell(TRAY, "tray", (tx, ty), _rect(tx, ty, board.margin_mm - 20, 2 * sq), "the dice tray", None,
+                       BOX_FILL, LINE, facts={"pile": True})  # the die read anywhere in the tray, not only mid-way
     for box, label in ((box_of(PLAYERS[1]), f"{PLAYERS[1]}'s characters to place"), (BLOCK_BOX, "blocks to place"),
                        (box_of(PLAYERS[0]), f"{PLAYERS[0]}'s characters to place")):
         for slot in range(1, BOX_SLOTS + 1):  # one slot a piece: a token never covers another's marker
@@ -281,6 +337,15 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
     for n, block in enumerate(BLOCKS, start=1):
         pieces[block] = Piece(block, marker[block], board.block_marker_mm, "block", f"block {n}", BLOCK_RGB,
                               facts={"shape": "square", "short": str(n), "size_mm": [board.block_mm, board.block_mm]})
+    faces = board.die_markers()
+    pieces[DIE] = Piece(DIE, faces[DIE_FACES[0]], board.block_marker_mm, "die", "the die", (250, 250, 250),
+                        faces=faces, facts={"shape": "square", "short": "D",
+                                            "size_mm": [board.block_mm, board.block_mm]})
+    for player, mark in zip(PLAYERS, board.pad_markers().values()):
+        # the handle's marker as large as a character's: it lies out at the board's edge, seen at a slant
+        pieces[pad_piece(player)] = Piece(pad_piece(player), mark, board.character_marker_mm, "pad", f"{player}'s pad",
+                                          board.rgb[player], facts={"shape": "square", "short": "P",
+                                                                    "size_mm": [board.block_mm, board.block_mm]})
     return Layout(name=board.name, size_mm=board.size_mm, marker_dictionary=board.marker_dictionary,
                   fiducials=board.fiducials, cells=cells, pieces=pieces,
                   marker_mm=min(board.character_marker_mm, board.block_marker_mm), snap_mm=sq * 0.35,

@@ -4,7 +4,9 @@ Two players, ten characters each that face a way, a die with faces 0-5, and ten 
 six are live: which ones, only the companion knows (dealt from the seed, kept in the saved state,
 never in what a page, an event or the log shows until a block is set off). A roll is an action in
 the log: the companion rolls by itself (:meth:`IslandBattleGame.forced_action`, drawn from the seed
-and the place in the log, so a replay rolls the same) unless the players chose a die at the table.
+and the place in the log, so a replay rolls the same) unless the players chose a die at the table:
+then the camera reads the face up of the die thrown into the tray (a marker on each face), and the
+pads' own markers show where each pad lies, so a slide is read too.
 The camera reads where each character and block stands and the way a character on the island
 faces (its marker's rotation, ``Layout.facings``), so a move is read with its facing and a turn on the
 spot is a turn (``table.py``).
@@ -40,14 +42,16 @@ TURN_OVER = (End, Slide, Remove, Spare, Deploy)  # the last of these in the log 
 PHASES = {"blocks": "blocks", "deploy": "deploy"}
 
 
-OPTIONS_HELP = ("start=blue (blue plays first and places the first block), die=table (the roll waits for a player "
-                "to press Roll)")
+OPTIONS_HELP = ("start=blue (blue plays first and places the first block), die=table (a die thrown into the tray "
+                "beside the island: the camera reads the face up)")
 OPTION_SWITCHES: list[dict[str, Any]] = [
     {"token": "start", "label": "Blue plays first", "kind": "flag", "value": "blue",
      "help": "Agreed or rolled for at the table: the first player also places the first block."},
-    {"token": "die", "label": "Roll when a player presses Roll", "kind": "flag", "value": "table",
-     "help": "The companion rolls when a player presses Roll on the Board page or the table's button; without it "
-             "the companion rolls at the start of each turn."}]
+    {"token": "die", "label": "Throw a die at the table", "kind": "flag", "value": "table",
+     "help": "The players throw the die with a marker on each face into the tray left of the island and the "
+             "camera reads the face up as the roll (keep it out of the tray until the first roll); Roll on the "
+             "Board page or the table's button has the companion roll instead. Without it the companion rolls "
+             "at the start of each turn."}]
 _CHOICES = {"start": PLAYERS, "die": DICE}
 
 
@@ -93,8 +97,9 @@ def _called(state: IslandState) -> dict[str, str]:
 
 
 def _names(state: IslandState) -> dict[str, str]:
-    """Every piece as players call it: a character by its player and kind, a block by its number."""
-    return {p: table.piece_name(p, _called(state)) for p in ALL_CHARACTERS + BLOCKS}
+    """Every piece as players call it: a character by its player and kind, a block by its number, the
+    die, each pad by its player."""
+    return {p: table.piece_name(p, _called(state)) for p in ALL_CHARACTERS + BLOCKS + table.PADS + (boards.DIE,)}
 
 
 def _places(state: IslandState) -> dict[str, str]:
@@ -104,6 +109,8 @@ def _places(state: IslandState) -> dict[str, str]:
         box = f"{state.name_of(p)}'s characters to place"
         out.update({slot_cell(box_of(p), k): box for k in range(1, BOX_SLOTS + 1)})
         out.update({pad_cell(p, k): f"{state.name_of(p)}'s pad, place {k}" for k in range(1, PAD_PLACES + 1)})
+        out.update({boards.rail_cell(p, c): f"{state.name_of(p)}'s pad against {c}" for c in LETTERS})
+    out[boards.TRAY] = "the dice tray"
     return out
 
 
@@ -277,6 +284,10 @@ class IslandBattleGame(Game[IslandState, Action]):
 
     def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
         return table.reconcile(state, seen)
+
+    def hidden(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+        """The die out of sight (picked up to be thrown) lies in the tray as the last roll left it."""
+        return table.die_hidden(state, seen)
 
     def alike(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
         """A piece put back in another slot of its own box is still in its box: no change."""

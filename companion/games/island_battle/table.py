@@ -10,6 +10,13 @@ of a 0) is read as a turn. A turn made when the rules allow none is refused with
 character whose facing the picture does not say (a move entered on the panel) may face any way:
 then the readings that differ only in their facing are a question to the players, never a guess.
 
+Two more pieces move in play. Each pad carries its own marker on its handle (``pad-red`` on
+``rail-red-F``: the pad's centre against F): the handle seen along another column when the pad is
+due to move is the slide, the characters on the pad riding with it. With ``die=table`` the die
+(one piece, a marker on each face, named with the face up: ``die^3``) lies in the tray: a new face
+up there when a roll is due is the roll; when none is due it is a disagreement, said in words. The
+die out of sight (in a hand) is no change: it lies in the tray as the last roll left it.
+
 Pure: standard library only.
 """
 
@@ -22,15 +29,35 @@ from companion.games.base import Choice, Reconciliation, faced, unfaced
 from companion.games.island_battle import rules
 from companion.games.island_battle.actions import (PAD, Action, Block, Correct, Deploy, Enter, Move, Remove, Roll,
                                                    Shoot, Slide, Turn, pad_place)
-from companion.games.island_battle.board import BLOCK_BOX, box_named, box_of, box_slot, pad_cell
-from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, forward, kind, on_island, owner
+from companion.games.island_battle.board import (BLOCK_BOX, DIE, TRAY, box_named, box_of, box_slot, pad_cell,
+                                                pad_piece, rail_cell)
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, forward, kind, on_island,
+                                                owner)
 from companion.games.island_battle.state import BOX, GONE, IslandState
 
 PIECES = frozenset(ALL_CHARACTERS + BLOCKS)
+PADS = tuple(pad_piece(p) for p in PLAYERS)
+PLACED = ALL_CHARACTERS + BLOCKS + PADS  # every piece the game has on a place of its own
+
+
+def die_up(state: IslandState) -> str | None:
+    """The face the die shows in the tray (``"3"``): the last roll's, with a die thrown at the table;
+    None before the first roll (the die is kept out of the tray till then) or when the companion rolls."""
+    if state.die != "table":
+        return None
+    for text in reversed(state.history):
+        if text.startswith("roll "):
+            return text.rpartition(" ")[2]
+    return None
 
 
 def place_of(state: IslandState, piece: str) -> str | None:
     """The cell a piece stands on as the game has it (None: out of the game)."""
+    if piece in PADS:
+        seat = PLAYERS.index(piece.partition("-")[2])
+        return rail_cell(PLAYERS[seat], LETTERS[state.pads[seat] - 1])
+    if piece == DIE:
+        return TRAY if die_up(state) is not None else None
     if piece in BLOCKS:
         return state.blocks.get(piece, None if piece in state.revealed else box_slot(piece))
     where = state.where[piece]
@@ -46,7 +73,7 @@ def place_of(state: IslandState, piece: str) -> str | None:
 def expected(state: IslandState) -> dict[str, tuple[str, ...]]:
     """Cell -> the pieces on it, sorted: every piece still in the game."""
     out: dict[str, list[str]] = {}
-    for piece in ALL_CHARACTERS + BLOCKS:
+    for piece in PLACED + (DIE,):
         cell = place_of(state, piece)
         if cell is not None:
             out.setdefault(cell, []).append(piece)
@@ -55,8 +82,25 @@ def expected(state: IslandState) -> dict[str, tuple[str, ...]]:
 
 def pictured(state: IslandState) -> dict[str, tuple[str, ...]]:
     """What the camera should see: :func:`expected` with each character on the island named with the
-    way it faces (``red-s1^N``), as the camera's picture names it."""
-    return {c: tuple(sorted(faced(p, state.facing.get(p)) for p in ps)) for c, ps in expected(state).items()}
+    way it faces (``red-s1^N``), and the die with the face up (``die^3``), as the camera's picture names them."""
+    shows = {**state.facing, DIE: die_up(state)}
+    return {c: tuple(sorted(faced(p, shows.get(p)) for p in ps)) for c, ps in expected(state).items()}
+
+
+def die_hidden(state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """The die, out of sight (in a hand, about to be thrown), counted in the tray with the face the
+    last roll left up: picking the die up is no change. Named with its face (``die^3``), as seen."""
+    face = die_up(state)
+    if face is None or any(unfaced(p)[0] == DIE for p in seen.get(TRAY, ())):
+        return {}
+    return {faced(DIE, face): TRAY}
+
+
+def _die_seen(state: IslandState, seen: Mapping[str, Sequence[str]]) -> str | None:
+    """The face up in the tray (only with a die thrown at the table; elsewhere the die counts for nothing)."""
+    if state.die != "table":
+        return None
+    return next((way for way in (unfaced(p)[1] for p in seen.get(TRAY, ()) if unfaced(p)[0] == DIE) if way), None)
 
 
 def taken_off(state: IslandState) -> tuple[str, ...]:
@@ -82,12 +126,14 @@ def in_own_slots(seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]
 
 
 def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-    return {unfaced(p)[0]: cell for cell, pieces in in_own_slots(seen).items() for p in pieces}
+    return {unfaced(p)[0]: cell for cell, pieces in in_own_slots(seen).items() for p in pieces
+            if unfaced(p)[0] != DIE}
 
 
 def _ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """Character -> the way the picture reads it facing (only those it says)."""
-    return {piece: way for piece, way in (unfaced(p) for pieces in seen.values() for p in pieces) if way}
+    return {piece: way for piece, way in (unfaced(p) for pieces in seen.values() for p in pieces)
+            if way and piece != DIE}
 
 
 def _turned(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
@@ -98,10 +144,20 @@ def _turned(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
 
 
 def _moved(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
-    """Pieces seen elsewhere than the game has them (or not seen while in the game)."""
-    at = _where_seen(seen)
-    return {p for p in ALL_CHARACTERS + BLOCKS
-            if place_of(state, p) is not None and at.get(p) != place_of(state, p)} | _turned(state, seen)
+    """Pieces seen elsewhere than the game has them (or not seen while in the game), and the die
+    seen in the tray with another face up than the last roll's."""
+    at, face = _where_seen(seen), _die_seen(state, seen)
+    thrown = {DIE} if face is not None and face != die_up(state) else set()
+    return {p for p in PLACED
+            if place_of(state, p) is not None and at.get(p) != place_of(state, p)} | _turned(state, seen) | thrown
+
+
+def _riders(before: IslandState, after: IslandState) -> set[str]:
+    """The characters on a pad that slid from ``before`` to ``after``: they ride with it, so the
+    picture taken against the pad's old places may read them anywhere (or nowhere) till the layout
+    follows the pad."""
+    slid = {p for seat, p in enumerate(PLAYERS) if before.pads[seat] != after.pads[seat]}
+    return {c for c in ALL_CHARACTERS if owner(c) in slid and before.where[c] == PAD}
 
 
 def _matches(after: IslandState, at: Mapping[str, str], before: IslandState,
@@ -112,7 +168,10 @@ def _matches(after: IslandState, at: Mapping[str, str], before: IslandState,
     for piece, way in (ways or {}).items():
         if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
             return False
-    for piece in ALL_CHARACTERS + BLOCKS:
+    riders = _riders(before, after)
+    for piece in PLACED:
+        if piece in riders:
+            continue
         cell = place_of(after, piece)
         if cell is None:
             if at.get(piece) not in (None, place_of(before, piece)):
@@ -126,6 +185,10 @@ def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
     """Could this action account for a piece that moved? (Cheap: spares a search through every action.)"""
     if isinstance(action, Block):
         return action.block in moved
+    if isinstance(action, Roll):
+        return DIE in moved
+    if isinstance(action, Slide):
+        return pad_piece(action.player) in moved
     if isinstance(action, (Deploy, Enter, Move, Remove, Turn)):
         return action.character in moved
     if isinstance(action, Shoot):
@@ -142,17 +205,23 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     moved = _moved(state, seen)
     if not moved:
         return Reconciliation((Choice((), "nothing moved"),))
-    at, ways = _where_seen(seen), _ways_seen(seen)
+    at, ways, face = _where_seen(seen), _ways_seen(seen), _die_seen(state, seen)
     choices: list[Choice] = []
     for action in rules.legal_actions(state):
         if not _touches(action, state, moved):
             continue
         after = rules.apply(state, action)
-        if _matches(after, at, state, ways):
+        if _matches(after, at, state, ways) and (face is None or face == die_up(after)):
             choices.append(Choice((str(action),), said(action)))
     if choices:
         return Reconciliation(tuple(choices))
-    pieces = sorted(moved)
+    if moved == {DIE}:
+        return Reconciliation.illegal(_thrown(state, face), (DIE,), "no-roll-due")
+    slid = [p for p in PADS if p in moved]
+    riders = {c for c in ALL_CHARACTERS if state.where[c] == PAD and pad_piece(owner(c)) in slid}
+    if slid and moved <= set(slid) | riders:
+        return Reconciliation.illegal(_slid(state, slid, at), tuple(slid), "no-slide-now")
+    pieces = sorted(moved - {DIE})
     names = ", ".join(piece_name(p) for p in pieces)
     if set(pieces) <= _turned(state, seen):  # only turned where they stand: say so, and when a turn is allowed
         turns = "; ".join(f"{piece_name(p)} turned on {at[p]} to face {_way(ways[p])} (the game has it facing "
@@ -161,6 +230,33 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
                                       f"otherwise only with the last pip of its move; turn it back", pieces,
                                       "no-turn-now")
     return Reconciliation.illegal(f"no legal action of {state.actor}'s moves {names} so", pieces, "no-legal-move")
+
+
+def _thrown(state: IslandState, face: str | None) -> str:
+    """Why a face up in the tray is no roll, and what puts the table right."""
+    up = die_up(state)
+    back = (f"turn it back to the {up} the game has up" if up is not None else
+            "take it out of the tray until the first roll is due")
+    who = state.name_of(state.player)
+    why = {"blocks": "the game is still being set up", "deploy": "the game is still being set up",
+           "options": f"{who} rolled a 0 and first chooses a reinforcement, the pad or a turn",
+           "move": f"the {state.roll} {who} rolled is still to be used", "slide": f"the {state.roll} {who} rolled "
+           "is still to be used", "done": f"{who} has moved: shoot or end the turn"}.get(state.stage,
+                                                                                         "it is no time to roll")
+    return f"the die was thrown when no roll is due: it shows {face} ({why}); {back}"
+
+
+def _slid(state: IslandState, pads: Sequence[str], at: Mapping[str, str]) -> str:
+    """Why a pad seen along another column is no slide now, and where it goes back."""
+    words = []
+    for pad in pads:
+        player = pad.partition("-")[2]
+        now = at.get(pad, "")
+        seen = f"against {now.rpartition('-')[2]}" if now.startswith("rail-") else "out of sight"
+        words.append(f"{state.name_of(player)}'s pad is seen {seen}, the game has it against "
+                     f"{str(place_of(state, pad)).rpartition('-')[2]}")
+    return ("; ".join(words) + ": a pad slides only with the roll after a 0's pad option, exactly as many "
+            "squares as rolled and never round a corner; slide it back")
 
 
 def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct:
@@ -196,6 +292,11 @@ def piece_name(piece: str, names: Mapping[str, str] | None = None) -> str:
     """A piece as players call it: ``red tank 1`` (``Ada's red tank 1`` once the players are named), ``block 3``."""
     if piece in BLOCKS:
         return f"block {piece.rpartition('-')[2]}"
+    if piece == DIE:
+        return "the die"
+    if piece in PADS:
+        player = piece.partition("-")[2]
+        return f"{(names or {}).get(player, player)}'s pad"
     who = owner(piece)
     named = f"{names[who]}'s " if names and names.get(who, who) != who else ""
     return f"{named}{who} {kind(piece)} {piece.partition('-')[2][1:]}"
