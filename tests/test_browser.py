@@ -476,10 +476,13 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     page.click("#confirm-yes")
     page.wait_for_selector("#sync-banner", state="detached", timeout=10_000)
     assert api_state(page, base)["out_of_sync"] is None
-    page.click("#undo")  # the correction is taken back: the camera still sees it far away
-    page.wait_for_selector(f'#sync-pieces li[data-piece="{piece}"]', timeout=10_000)
+    page.click("#undo")  # the correction is taken back: the camera still sees it far away, and hands put it back
+    page.wait_for_selector("#step-banner", timeout=10_000)  # calm: an undo the players asked for is theirs to do
+    assert "undone" in page.locator("#step-banner").inner_text()
+    assert page.locator("#sync-banner").count() == 0
     post_json(page, f"{base}/api/table/move", {"piece": piece, "cell": home})
-    page.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
+    page.wait_for_selector("#step-banner", state="detached", timeout=30_000)
+    assert page.locator("#sync-banner").count() == 0
 
     # --- the FOG swallows a row: every token still on the table is listed and marked until turned over
     for _ in range(60):
