@@ -307,11 +307,13 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
                               f"{player}'s pad, place {place}", f"pad-{player}", PAD_FILL, LINE,
                               facts={"pad": player, "place": place, "centre": centre, "past_corner": not 1 <= col <= SIZE})
         ry = board.rail_y(player)
-        for col in pad_track():  # every place the pad's handle may lie: the pad's marker read on one is where it is
+        # every place the pad's handle may lie: the pad's marker read on one is where it is (its letter
+        # is "against", not "column": a cell naming a column makes the pages draw the board as a grid)
+        for col in pad_track():
             cid, x = rail_cell(player, LETTERS[col - 1]), board.column_x(col)
             cells[cid] = Cell(cid, "rail", (x, ry), _rect(x, ry, sq, sq * 0.8), f"{player}'s pad against "
                               f"{LETTERS[col - 1]}", f"rail-{player}", None, LINE, facts={"rail": player,
-                                                                                         "column": LETTERS[col - 1]})
+                                                                                         "against": LETTERS[col - 1]})
     tx, ty = board.tray_centre
     cells[TRAY] = Cell(TRAY, "tray", (tx, ty), _rect(tx, ty, board.margin_mm - 20, 2 * sq), "the dice tray", None,
                        BOX_FILL, LINE, facts={"pile": True})  # the die read anywhere in the tray, not only mid-way
