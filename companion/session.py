@@ -24,7 +24,8 @@ from companion.games import Game, get_game
 from companion.picture_path import PicturePath
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import OutOfSync, Snapshot, Status, _canonical, final_picture_check, told
+from companion.sync import (OutOfSync, Snapshot, Status, _canonical, changed, corrections, final_picture_check,
+                            is_correction, told)
 from companion.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
@@ -48,6 +49,7 @@ class Session(PicturePath, WayOut):
         self._lock = threading.RLock()
         self.game_id: str | None = None
         self._states: list[tuple[str | None, Any]] = []  # the undo stack: (None, setup), then (action, state after)
+        self._corrected: dict[tuple[int, int], tuple[Any, Any, str]] = {}  # what each correction changed, in words
         self.status = Status()
         self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
         self.last_picture: dict[str, tuple[str, ...]] | None = None  # the last stable camera picture
@@ -76,7 +78,7 @@ class Session(PicturePath, WayOut):
     def snapshot(self) -> Snapshot:
         with self._lock:
             return Snapshot(self.game, self.game_id, self.last_seq, self.state, self.status.copy(), len(self.pending),
-                            self.damaged)
+                            self.damaged, corrections(self.game, self._states, self._corrected))
 
     # ------------------------------------------------------------------ life cycle
     def start(self, state: Any, title: str = "", verify: bool = True, game: Game | None = None) -> str:
@@ -338,7 +340,9 @@ class Session(PicturePath, WayOut):
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:
-        self._publish("action", {"action": action, **self.game.notes(before, new)}, seq)
+        # a correction says what it changed in the players' words (the journal, the log): its notation does not
+        changes = {"changed": changed(self.game, before, new)} if is_correction(action) else {}
+        self._publish("action", {"action": action, **self.game.notes(before, new), **changes}, seq)
         outcome = self.game.outcome(new)
         if outcome is not None and self.game.outcome(before) is None:
             self._publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(

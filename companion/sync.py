@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
+from companion.secrecy import keeps_secrets, named_pieces
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -114,6 +115,9 @@ class Snapshot:
     status: Status
     pending: int
     damaged: str | None
+    # the corrections in the game's history, each with what it changed in the players' words:
+    # (its place counted from the end of the history, its notation, the words); see :func:`corrections`
+    corrected: tuple[tuple[int, str, str], ...] = ()
 
 
 def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
@@ -372,3 +376,72 @@ def told(game: Game, before: Any, after: Any, action: str) -> str:
     """An action as an out-of-sync reason says what it was checked after: the log's words ("Ada plays
     a 5: ..."), its notation only for a game that keeps no log in words."""
     return "; ".join(said(game, before, after)) or f"'{action}'"
+
+
+def is_correction(action: str | None) -> bool:
+    """Whether a logged action is a manual correction ("the table as it is"): every game writes one as
+    ``correct ...``, and the session says what it changed, which the notation alone does not."""
+    return bool(action) and str(action).split(" ", 1)[0] == "correct"
+
+
+def changed(game: Game, before: Any, after: Any) -> str:
+    """What a correction changed, in the players' words: the game's pictures before and after it,
+    compared as the rules count them (look-alike pieces by kind and place): "blue pawn 1 on C7, not
+    E7; a tile put on E5". Pieces are said in the shared view's words (:meth:`Game.words`), so a game
+    with hidden pieces says nothing a player could not see on the table; "nothing" if the pictures
+    are the same."""
+    words = {**game.words(before), **game.words(after)}
+    public = named_pieces(game.view(before)) | named_pieces(game.view(after)) if keeps_secrets(game) else None
+
+    def name(piece: str) -> str:  # an id only where the shared view names the piece by it
+        return words.get(piece) or (piece if public is None or piece in public else "a piece")
+
+    def place(cell: str) -> str:
+        return words.get(cell, cell)
+    parts = []
+    for m in compare(game, after, _canonical(game.expected(before)), _canonical(game.expected(after))):
+        if m.facing and m.seen == m.belongs and m.seen is not None:
+            parts.append(f"{name(m.piece)} on {place(m.seen)} facing {m.facing[1]}, not {m.facing[0]}")
+        elif m.seen and m.belongs:
+            parts.append(f"{name(m.piece)} on {place(m.seen)}, not {place(m.belongs)}")
+        elif m.seen:
+            parts.append(f"{name(m.piece)} put on {place(m.seen)}")
+        else:
+            parts.append(f"{name(m.piece)} taken off {place(str(m.belongs))}")
+    return "; ".join(parts) or "nothing"
+
+
+def corrections(game: Game, states: Sequence[tuple[str | None, Any]],
+                memo: dict[tuple[int, int], tuple[Any, Any, str]] | None = None) -> tuple[tuple[int, str, str], ...]:
+    """Each correction in an undo stack (``states``: (None, setup), then (action, state after)) with
+    what it changed (:func:`changed`), placed counting from the end of the history, as the game's log
+    lines and history end with the same actions. ``memo`` keeps the words of the corrections already
+    said (keyed by the two states, which it holds so neither can be reused)."""
+    out = []
+    for j in range(1, len(states)):
+        action, after = states[j]
+        if not is_correction(action):
+            continue
+        before = states[j - 1][1]
+        key = (id(before), id(after))
+        if memo is not None and key in memo and memo[key][0] is before and memo[key][1] is after:
+            words = memo[key][2]
+        else:
+            words = changed(game, before, after)
+            if memo is not None:
+                memo[key] = (before, after, words)
+        out.append((j - len(states), str(action), words))
+    return tuple(out)
+
+
+def with_corrections(view: dict[str, Any], corrected: Sequence[tuple[int, str, str]]) -> None:
+    """A view's ``log`` with each correction's line followed by what it changed ("blue records the
+    table as it is: blue pawn 1 on C7, not E7"); a game that keeps no log in words is left with its notation."""
+    log, history = view.get("log"), view.get("history")
+    if not isinstance(log, list) or not corrected:
+        return
+    log = view["log"] = list(log)
+    for back, action, words in corrected:
+        if -back > len(log) or (isinstance(history, list) and len(history) == len(log) and history[back] != action):
+            continue  # a log that does not end with these actions: left as the game says it
+        log[back] = f"{log[back]}: {words}"

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
-from companion.sync import Misplaced, Picture, Status, _canonical, _where_piece, compare, costs, said, strip
+from companion.secrecy import keeps_secrets, named_pieces
+from companion.sync import Misplaced, Picture, Status, _canonical, _where_piece, changed, compare, costs, said, strip
 
 
 class WayOut:
@@ -91,21 +92,59 @@ class WayOut:
             raise SessionError(str(exc)) from exc
 
     # ------------------------------------------------------------------ accept the board
+    def _recorded(self, target: Picture) -> tuple[str | None, list[Misplaced], Any, list[Misplaced], list[str]]:
+        """What accepting ``target`` really records, worked out by applying the game's correction: its
+        action (None: it would change nothing, so nothing is logged), the pieces kept where the game has
+        them, the state after it, the pieces it changes (where the game had them -> where it has them
+        after) and, in the players' words, what of ``target`` the game cannot record (a wall stood on a
+        square, where the rules have no place for one). Never a promise the record does not keep."""
+        action, kept = self._plan(target)
+        after = self.game.apply(self.state, action) if action else self.state
+        before_c, after_c = self.expected(), _canonical(self.game.expected(after))
+        if after_c == before_c:
+            action, after = None, self.state  # an empty correction is never logged
+        changes = list(compare(self.game, self.state, before_c, after_c))
+        return action, kept, after, changes, self._cannot(after, after_c, target)
+
+    def _cannot(self, after: Any, expected: Picture, target: Picture) -> list[str]:
+        """What the camera sees that the game, corrected, still does not have: each in the game's words
+        with what to do with it on the table."""
+        words = self.game.words(after)
+        public = named_pieces(self.game.view(after)) if keeps_secrets(self.game) else None
+
+        def name(piece: str) -> str:
+            return words.get(piece) or (piece if public is None or piece in public else "a piece")
+        out = []
+        for m in compare(self.game, after, expected, target):
+            if m.seen is None:
+                continue  # not seen: kept where the game has it
+            here = f"{name(m.piece)} on {words.get(m.seen, m.seen)}"
+            if m.facing and m.seen == m.belongs:
+                out.append(f"{here} facing {m.facing[1]}: the game cannot record it so — turn it to face {m.facing[0]}")
+            elif m.belongs:
+                out.append(f"{here}: the game cannot record it there — put it on {words.get(m.belongs, m.belongs)}")
+            else:
+                out.append(f"{here}: the game has no place for {name(m.piece)} there — take it off")
+        return out
+
     def preview_correction(self) -> dict[str, Any]:
         """What accepting the board as the camera sees it would do, before anybody taps: the
-        correction it logs, and the pieces it keeps where the game has them (the camera misses them)."""
+        correction it logs and what that changes, the pieces it keeps where the game has them (the
+        camera misses them), and what it cannot record. Refused, with what cannot be recorded, where
+        accepting would change nothing."""
         with self._lock:
             self._game()
             if self.status.out_of_sync is None:
                 raise SessionError("nothing to correct: the board matches the game")
-            target = self._picture_now()
-            action, kept = self._plan(target)
-            after = self.game.apply(self.state, action) if action else self.state
-            return {"actions": [action] if action else [], "says": said(self.game, self.state, after),
-                    **costs(self.game, self.state, after),
-                    "pieces": [m.to_dict() for m in compare(self.game, self.state, self.expected(), target)
-                               if m not in kept],
-                    "kept": [{"piece": m.piece, "cell": m.belongs} for m in kept]}
+            action, kept, after, changes, cannot = self._recorded(self._picture_now())
+            if action is None and not kept:
+                raise SessionError("; ".join(cannot) or "nothing to correct: the board matches the game")
+            says = said(self.game, self.state, after)
+            if action and says:
+                says[-1] = f"{says[-1]}: {changed(self.game, self.state, after)}"  # as the log will say it
+            return {"actions": [action] if action else [], "says": says, **costs(self.game, self.state, after),
+                    "pieces": [m.to_dict() for m in changes],
+                    "kept": [{"piece": m.piece, "cell": m.belongs} for m in kept], "cannot": cannot}
 
     def accept_correction(self, seen: Picture | None = None) -> Any:
         """A person says the board as seen (``seen``, or the camera's picture now) is right: the
@@ -119,7 +158,9 @@ class WayOut:
                 target = self._picture_now()
             else:
                 raise SessionError("nothing to correct: the board matches the game")
-            action, kept = self._plan(target)
+            action, kept, _, _, cannot = self._recorded(target)
+            if action is None and not kept:
+                raise SessionError("; ".join(cannot) or "nothing to correct: the board matches the game")
             if action is not None:
                 asked, self.status.decision, self.status.question = self.status.copy(), [], None
                 try:

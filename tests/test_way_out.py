@@ -296,3 +296,48 @@ def test_an_undo_is_a_calm_step_naming_the_tile_it_takes_back(race: Table):
     assert sync and [(m["belongs"], m["seen"]) for m in sync["pieces"]] == [(None, "E5")]
     race.camera(race_table(race, [*TILES, "F5"], list(WALLS)))
     assert race.in_sync()
+
+
+def test_a_wall_stood_on_a_square_is_not_promised_a_place_it_cannot_have(race: Table):
+    """A wall stand set on B1 (a square, not an edge): the game has no place for it. Accepting the board
+    would record nothing, so it is refused with what to do instead of logging an empty correction. With
+    a tile really moved as well, the preview promises only the tile, says the wall cannot be recorded,
+    and the log says what the correction changed."""
+    on_square = race_table(race, list(TILES), list(WALLS))
+    on_square.setdefault("B1", []).append("W07")
+    race.camera(on_square)
+    assert race.out_of_sync()
+    history = race.state()["history"]
+    for body in ({"preview": True}, {"accept": True}):
+        res = race.post("/api/correction", body)
+        assert res.status_code == 409, body
+        assert res.get_json()["error"] == "a wall on B1: the game has no place for a wall there — take it off"
+    assert race.state()["history"] == history and race.out_of_sync()
+
+    moved = race_table(race, ["B3", "E2", "C3", "C5", "D4"], list(WALLS))
+    moved.setdefault("B1", []).append("W07")
+    race.camera(moved)
+    preview = race.post("/api/correction", {"preview": True}).get_json()["preview"]
+    assert [(m["belongs"], m["seen"]) for m in preview["pieces"]] == [("C2", "E2")]
+    assert preview["cannot"] == ["a wall on B1: the game has no place for a wall there — take it off"]
+    assert preview["says"] == ["red records the table as it is: a tile on E2, not C2"]
+    assert race.post("/api/correction", {"accept": True}).status_code == 200
+    assert race.state()["log"][-1] == preview["says"][0], "the log says what the preview promised"
+    assert race.out_of_sync(), "the wall on B1 is still to be taken off"
+    race.camera(race_table(race, ["B3", "E2", "C3", "C5", "D4"], list(WALLS)))
+    assert race.in_sync()
+
+
+def test_a_correction_says_what_it_changed_on_the_board_the_replay_and_the_journal(race: Table):
+    """Blue pawn 1 is put on C7 by a correction of one piece: the Board page's log, the Replay page and
+    the journal each say where it now stands and where the game had it, in the players' words."""
+    before = race.state()
+    assert race.post("/api/correction", {"piece": "blue-1", "cell": "C7"}).status_code == 200
+    told = "red records the table as it is: blue pawn 1 on C7, not the start space above G7"
+    assert race.state()["log"][-1] == told
+    game = before["game"]
+    steps = race.client.get(f"/api/games/{game}/replay?step=0").get_json()["steps"]
+    replayed = race.client.get(f"/api/games/{game}/replay?step={steps}").get_json()
+    assert replayed["log"][-1] == told
+    journal = race.companion.out.getvalue()
+    assert "changed=blue pawn 1 on C7, not the start space above G7" in journal

@@ -11,7 +11,8 @@ from typing import Any
 
 from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
-from companion.session import DamagedLogError, Snapshot, replay_log
+from companion.session import DamagedLogError, Snapshot, replay_log, replay_states
+from companion.sync import corrections, with_corrections
 from web_ui.public import public_pieces, said_row
 
 
@@ -56,6 +57,7 @@ def state_json(companion: Any, snap: Snapshot | None = None, seat: str | None = 
         out["phase"] = "setup"
         return out
     view = snap.game.view(snap.state, seat)
+    with_corrections(view, snap.corrected)  # a correction's line says what it changed
     out.update(view)
     public_pieces(snap.game, snap.state, seat, out)  # a piece the view does not name is said in public words
     out["seat"] = seat
@@ -117,9 +119,10 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
     try:
         if read.setup is None:
             raise FogCompanionError(damaged or "no setup")
-        state = replay_log(game, read.setup, events, step)
+        states = replay_states(game, read.setup, events, step)
+        state, corrected = states[-1][1], corrections(game, states)
     except DamagedLogError as exc:
-        state, step, damaged = exc.state, exc.good, str(exc)
+        state, step, damaged, corrected = exc.state, exc.good, str(exc), ()
         bad = events[exc.good].seq
         damage = {"where": f"event {bad}", "seq": bad, "reason": str(exc.__cause__ or exc), "good": exc.good}
     except FogCompanionError as exc:  # the setup is unreadable, or not a position of this game
@@ -127,7 +130,9 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
         return {"placement": {}, "owners": {}, "game": game_id, "game_name": game.name, "step": 0, "steps": steps,
                 "damaged": damaged or f"game {game_id}: its setup does not read: {exc}", "damage": damage,
                 "event": None}
-    return {**game.view(state), "game": game_id, "game_name": game.name, "step": step, "steps": steps,
+    view = game.view(state)
+    with_corrections(view, corrected)  # a correction's line says what it changed, as on the Board page
+    return {**view, "game": game_id, "game_name": game.name, "step": step, "steps": steps,
             "damaged": damaged, "damage": damage,
             "event": None if step == 0 else {"seq": events[step - 1].seq, "kind": events[step - 1].kind,
                                              "data": said_row(game, state, events[step - 1].data)}}

@@ -362,12 +362,14 @@ const Fog = (() => {
                                cap(named(m.piece)) + (m.seen ? " more on " + place(m.seen) : " fewer on " + place(m.belongs)) :
                                cap(named(m.piece)) + ": " + (m.belongs ? place(m.belongs) : "off the board") + " → " +
                                (m.seen ? place(m.seen) : "off the board"))
-      .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"));
+      .concat((p.kept || []).map((k) => cap(named(k.piece)) + ": not seen, kept on " + place(k.cell) + " where the game has it"))
+      .concat((p.cannot || []).map(cap));  /* what the record leaves as it is: the hands fix it on the table */
     const cost = (p.spends || []).map((c) => " It spends " + c.spent + " " + c.unit + " (" + c.left + " left).").join("");
     /* what the log will say in the players' words; the notation only in a fold, for a maintainer */
     const says = (p.says || []).length ? " The log will say: " + p.says.join(" ") : " This logs a correction.";
     const logs = p.actions.length ? says.replace(/([^.])$/, "$1.") + cost + " Undo takes it back." : "";
-    const kept = (p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "";
+    const kept = ((p.kept || []).length ? " Pieces the camera does not see are kept where the game has them." : "") +
+      ((p.cannot || []).length ? " What the game cannot record stays a difference until it is put right on the table." : "");
     if (await confirmBox("Accept the board as the camera sees it?" + logs + kept, lines, "Accept the board", "Cancel",
                          p.actions.join("; "))) {
       await api("POST", "/api/correction", {accept: true});
