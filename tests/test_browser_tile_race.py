@@ -231,6 +231,22 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.wait_for_selector('g.piece[data-piece="W01"]')
         for_players(page, "the Board page")
         axe_clean(page, "the Board page")
+        # Correct mode lasts as long as the disagreement it was opened for: Bo's pawn 2 set a square off
+        # and put back by hand ends it, the switch and its hint back on Move together
+        move_mode = "#mode-hint:text-is('Tap a piece, then where it goes.')"
+        page.request.post(f"{base}/api/table/move", data={"piece": "blue-2", "cell": "B7"})
+        wait_until(page, base, lambda s: s["out_of_sync"] is not None)
+        page.locator("#correct-one").click()
+        page.wait_for_selector("#mode-hint:text-is('Correct: tap the piece, then the place where it really is.')")
+        assert page.locator("input[name=mode][value=correct]").is_checked()
+        page.request.post(f"{base}/api/table/move", data={"piece": "blue-2", "cell": "A7"})
+        page.wait_for_selector(move_mode)
+        assert page.locator("input[name=mode][value=move]").is_checked()
+        # with nothing to correct the switch will not stay on Correct: a tap there would log nothing true
+        page.locator("label.mode:has(input[value=correct])").click()
+        page.wait_for_selector("#mode-hint:text-is('Nothing to correct: the table and the game agree. "
+                               "Tap a piece, then where it goes.')")
+        assert page.locator("input[name=mode][value=move]").is_checked()
 
         # The Score page during the race: each player by name, their pawns by number
         page.goto(f"{base}/score")

@@ -1,13 +1,30 @@
 "use strict";
 (async () => {
-  let state = null, selected = null, ways = {};
+  let state = null, selected = null, ways = {}, board = null;
   const mode = () => document.querySelector("input[name=mode]:checked").value;
   const hint = (t) => { document.getElementById("mode-hint").textContent = t; };
+  /* The switch and its hint always say the same: Correct is for the disagreement it was opened for and
+     ends with it (put right on the table, or one piece corrected); with nothing to correct it is Move. */
+  const IDLE = {move: "Tap a piece, then where it goes.", correct: "Correct: tap the piece, then the place where it really is."};
+  const idle = () => hint(IDLE[mode()]);
+  function setMode(m, why) {
+    document.querySelector("input[name=mode][value=" + m + "]").checked = true;
+    selected = null; ways = {}; if (board) { board.selected = null; board.showTargets(null, []); }
+    hint(why || IDLE[m]);
+  }
+  const nothingToCorrect = "Nothing to correct: the table and the game agree. Tap a piece, then where it goes.";
+  document.querySelectorAll("input[name=mode]").forEach((r) => r.addEventListener("change", () => {
+    if (mode() === "correct" && state && !state.out_of_sync) setMode("move", nothingToCorrect); else setMode(mode());
+  }));
   async function send(piece, cell, action) {
     selected = null; board.selected = null; board.showTargets(null, []); ways = {};
-    if (mode() === "correct") await Fog.api("POST", "/api/correction", {piece, cell});
-    else await Fog.api("POST", "/api/move", action ? {piece, cell, action} : {piece, cell});
-    hint("Tap a piece, then where it goes.");
+    if (mode() === "correct") {
+      /* a tap with nothing left to correct is never logged as a correction */
+      if (!state || !state.out_of_sync) { setMode("move", nothingToCorrect); return; }
+      const res = await Fog.api("POST", "/api/correction", {piece, cell});
+      if (res.ok) { setMode("move"); return; }  /* one correction, then the switch is back on Move */
+    } else await Fog.api("POST", "/api/move", action ? {piece, cell, action} : {piece, cell});
+    idle();
   }
   /* Several ways to one place (two plays that both take a piece there): the players say which. */
   const picker = document.getElementById("pick");
@@ -29,12 +46,12 @@
   /* Escape puts a tapped piece down: its dots and its hint go (the "which was it?" box closes first) */
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape" || picker.open || !selected) return;
-    selected = null; ways = {}; board.showTargets(null, []); draw(); hint("Tap a piece, then where it goes.");
+    selected = null; ways = {}; board.showTargets(null, []); draw(); idle();
   });
-  const board = await Fog.board("board", {
+  board = await Fog.board("board", {
     zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
     onPiece: async (id) => {
-      if (selected === id) { selected = null; board.showTargets(null, []); draw(); hint("Tap a piece, then where it goes."); return; }
+      if (selected === id) { selected = null; board.showTargets(null, []); draw(); idle(); return; }
       selected = id; draw();
       if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the place where it really stands."); return; }
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
@@ -125,8 +142,10 @@
   let seq = null;
   Fog.on("state", (s) => {
     if (seq !== null && s.seq !== seq && selected) {  /* the game moved on: the dots are stale */
-      selected = null; board.showTargets(null, []); hint("Tap a piece, then where it goes.");
+      selected = null; board.showTargets(null, []); idle();
     }
+    /* the disagreement Correct was opened for is gone (fixed on the table): back to Move, said so */
+    if (mode() === "correct" && !s.out_of_sync) setMode("move");
     seq = s.seq;
     state = s;
     const phase = ((s.declaration || {}).phases || []).find((p) => p.name === s.phase);
@@ -153,8 +172,7 @@
     board.turnTo(s);  /* a board wider than the screen turns to the pieces of the player to move */
   });
   function correctMode() {
-    document.querySelector("input[name=mode][value=correct]").checked = true;
-    document.getElementById("mode-hint").textContent = "Correct: tap the piece, then the place where it really is.";
+    if (state && !state.out_of_sync) setMode("move", nothingToCorrect); else setMode("correct");
   }
   document.addEventListener("fog-correct", correctMode);
   if (location.hash === "#correct") correctMode();
