@@ -126,9 +126,10 @@ def test_a_piece_put_down_carelessly_is_on_the_cell_it_is_clearly_nearest(
     pitch = 2 * LAYOUT.snap_mm
     x, y = BOARD.cells["E4"].center_mm
     a = np.radians(direction)
-    corners.append(_corners_of(pose, x + share * pitch * np.cos(a), y + share * pitch * np.sin(a), 14.0))
+    top = -LAYOUT.piece_height_mm  # the marker on the token's top (the world's z points into the table)
+    corners.append(_corners_of(pose, x + share * pitch * np.cos(a), y + share * pitch * np.sin(a), 14.0, top))
     ids.append(13)
-    obs = detector.observe(corners, np.array(ids).reshape(-1, 1))
+    obs = detector.observe(corners, np.array(ids).reshape(-1, 1), shape=pose.frame_size[::-1])
     assert obs.pieces == {"blue-warrior-1": "E4"}, obs.unplaced
 
 

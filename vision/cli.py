@@ -35,6 +35,23 @@ def _lens_arg(p: argparse.ArgumentParser) -> None:
                    help="lens calibration file, or none (default: the data directory's, if calibrate-camera made one)")
 
 
+def _millimetres_above(text: str) -> float:
+    """A camera height as argparse reads it: 100 to 5000 mm, as the config file allows."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected millimetres, got {text!r}") from None
+    if not 100 <= value <= 5000:
+        raise argparse.ArgumentTypeError(f"the camera's height must be 100 to 5000 mm, not {text}")
+    return value
+
+
+def _above_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--above-mm", type=_millimetres_above, default=800.0,
+                   help="the camera's height above the board, for tall pieces when it looks straight down without "
+                        "a lens calibration (default 800; [camera] above_board_mm)")
+
+
 def _lens(setting: str) -> Lens | None:
     from companion.paths import default_data_dir
     from vision.lens import find_lens
@@ -68,13 +85,15 @@ def detect_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     _lens_arg(p)
+    _above_arg(p)
     _game_arg(p)
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
     from vision.detect import BoardDetector
 
-    detector = BoardDetector(_layout(args.board, args.game), lens=_lens(args.lens))
+    detector = BoardDetector(_layout(args.board, args.game), lens=_lens(args.lens),
+                             above_mm=args.above_mm)
     status = 0
     for name in args.images:
         frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
@@ -131,6 +150,7 @@ def watch_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hold", type=float, default=3.0,
                    help="seconds (frame time) a piece unseen without a hand over it is assumed to stay put")
     _lens_arg(p)
+    _above_arg(p)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -158,7 +178,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     game, state = read_game_state(args.state) if args.state else (get_game(), None)  # the file names its game
     board = _layout(args.board, game.name)
     placement = game.expected(state) if state is not None else {}
-    observer = StreamObserver(BoardDetector(board, lens=_lens(args.lens)))
+    observer = StreamObserver(BoardDetector(board, lens=_lens(args.lens), above_mm=args.above_mm))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
     started = time.monotonic()

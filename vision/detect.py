@@ -254,10 +254,14 @@ class BoardDetector:
         return board_to_image(h, mm, self.lens_at(shape))
 
     def observe(self, corners: Any, ids: Any, prior: np.ndarray | None = None, refine: bool = True,
-                fixed: np.ndarray | None = None) -> Observation:
+                fixed: np.ndarray | None = None, shape: tuple[int, ...] | None = None) -> Observation:
         """Markers -> observation. ``prior``: the last good fit, for when the corner markers seen do
         not fix the board. ``fixed``: use this fit and no other (a stream's tracked fit); if a corner
-        marker seen does not sit where it puts it, the board is reported not found (it moved)."""
+        marker seen does not sit where it puts it, the board is reported not found (it moved).
+        ``shape``: the frame's (height, width), for markers not found by :meth:`markers` (which
+        notes it): where the camera is, to move tall pieces back, depends on it."""
+        if shape is not None:
+            self._frame_shape = tuple(shape[:2])
         found: dict[int, list[np.ndarray]] = {}
         if ids is not None:
             for c, i in zip(corners, ids.ravel()):

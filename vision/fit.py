@@ -202,7 +202,7 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
     cell_of = {by_marker_id: cell for by_marker_id, cell in _anchor_markers(layout, used, others_on_cells)}
     linear, lattice, picture_to_printed, total = _solve(g, quads, layout, cell_of)
     lowered = quads
-    if layout.piece_height_mm > 0:  # the pieces' markers stand above the board: seen from aside they shift
+    if any(layout.height_of(p) > 0 for p in layout.pieces):  # markers above the board: seen from aside they shift
         lowered = _onto_board(quads, total, frame.shape, layout, detector.lens_at(frame.shape))
         linear, lattice, picture_to_printed, total = _solve(g, lowered, layout, cell_of)
     img_pts = np.array([lowered[layout.pieces[p].marker].mean(axis=0) for p in used])
@@ -400,7 +400,7 @@ def _onto_board(quads: dict[int, np.ndarray], total: np.ndarray, shape: tuple[in
     perspective, principal point at the picture's centre - or both from the lens calibration; a
     camera looking straight down gives no focal length, and a 66 degree lens is assumed, where the
     shift is a tiny scale anyway)."""
-    height = layout.piece_height_mm
+    height = max((layout.height_of(p) for p in layout.pieces), default=0.0)
     w, h = shape[1], shape[0]
     to_image = np.linalg.inv(total)
     cx, cy = (lens.matrix[0, 2], lens.matrix[1, 2]) if lens is not None else ((w - 1) / 2, (h - 1) / 2)
@@ -430,14 +430,13 @@ def _onto_board(quads: dict[int, np.ndarray], total: np.ndarray, shape: tuple[in
     if above <= 10 * height:
         return quads
     nadir = camera[:2]
-    keep = above / (above - height)
-    pieces = {p.marker for p in layout.pieces.values()}
+    heights = {m: layout.height_of(p.id) for p in layout.pieces.values() for m in p.markers}  # each its own
     out = dict(quads)
     for marker, quad in quads.items():
-        if marker not in pieces:
+        if marker not in heights:
             continue
         seen = transform_points(total, quad)
-        on_board = nadir + (seen - nadir) / keep
+        on_board = nadir + (seen - nadir) * (above - heights[marker]) / above
         out[marker] = transform_points(to_image, on_board)
     return out
 
