@@ -215,6 +215,105 @@ def test_a_pawn_put_down_before_the_tile_it_carried_is_a_calm_step_until_the_til
         hands.stop()
 
 
+def test_a_pawn_lifted_off_the_tile_it_carries_is_told_to_take_it_along_not_read_as_a_far_fetched_path(
+        tmp_path: Path):
+    """Ada's red pawn 2 stands on G1, a tile on G2. She steps it onto G2: it collects the tile and
+    stands on it. Then she lifts the pawn alone and sets it on G3, the tile left on G2. The rules could
+    explain that only by the pawn going G3, back to G2 dropping the tile, and G3 again; the likely
+    reading is one step, the carried tile still to come along. So it is a calm step: put the tile
+    under the pawn; done, the step is read, the pawn carrying the tile."""
+    hands = Hands(tmp_path, 2)
+    now = [0.0]
+    hands.session.clock = lambda: now[0]  # the story moves the clock, never the machine's speed
+    try:
+        hands.do("move red-2 G1", "tile red G2")
+        hands.do("move blue-1 G7", "wall blue C4|C5")
+        hands.move("red-2", "G2")  # onto the tile: collected, the pawn stands on it
+        assert wait_for(lambda: hands.session.state.carried("red-2") == 1, 60), hands.out.getvalue()[-800:]
+        tile = next(p for p in hands.companion.camera.table()["G2"] if kind_of(p) == "tile")
+
+        hands.move("red-2", "G3")  # the pawn lifted alone: its tile is left on G2
+        assert wait_for(lambda: hands.session.status.step is not None, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        assert hands.session.status.step.says == \
+            "red pawn 2 is on G3, and the tile it carries is on G2: put it under the pawn"
+        assert hands.session.state.history[-1] == "move red-2 G2" and hands.session.status.out_of_sync is None
+        now[0] += hands.session.step_hold - 0.5  # she reaches for the tile
+        assert not hands.session.step_overdue()
+
+        hands.move(tile, "G3")  # under the pawn: one step, the tile carried along
+        assert wait_for(lambda: hands.session.state.history[-1] == "move red-2 G3", 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        assert hands.session.state.carried("red-2") == 1 and hands.session.status.step is None
+        assert hands.client.get("/api/state").get_json()["log"][-1] == \
+            "red pawn 2 moves on from G2 to G3, carrying 1 tile"
+    finally:
+        hands.stop()
+
+
+def test_a_pawn_stepping_onto_the_next_tile_without_the_one_it_carries_takes_it_along_there():
+    """Ada's red pawn 1 stands on F4, tiles on F3 and F2. It collects F3's tile, then steps onto F2's,
+    lifted off the tile it carries. That tile goes under the pawn on F2, where it stands, not to a
+    square beside F3; laid there, the step is read and the pawn carries both."""
+    state = apply_all(GAME.new_game(2, seed=1, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("correct red red-1@F4,red-2@G1,blue-1@start,blue-2@start tiles=F2,F3 walls=- mountains=-",
+                       "move red-1 F3"))
+    table = {c: list(ps) for c, ps in GAME.expected(state).items()}
+    table.update({"F3": ["T05"], "F2": ["T06", "red-1"]})  # F2's tile under the pawn, F3's left behind
+    answer = reconcile(state, table)
+    assert answer.step == "Ada's red pawn 1 is on F2, and the tile it carries is on F3: put it under the pawn"
+    assert answer.to_move == ("red-1",) and not answer.choices
+    table.update({"F3": [], "F2": ["T05", "T06", "red-1"]})
+    read = reconcile(state, table)
+    assert [c.actions for c in read.choices] == [("move red-1 F2",)] and not read.part_way
+    assert apply_all(state, read.choices[0].actions).carried("red-1") == 2
+
+
+def test_a_pawn_that_did_go_back_and_leave_its_tile_is_asked_about_once_the_table_stays_so():
+    """Ada's red pawn 2 carries the tile from G2 and stands on G3 with it. If it really went back to G2,
+    left the tile there and came back to G3, the table looks just like a pawn lifted off its tile: the
+    players are told to put the tile under it, and only if the table stays so are they asked whether it
+    went back; the back-and-forth is never recorded without asking."""
+    state = apply_all(GAME.new_game(2, seed=1, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-2 G1", "tile red G2", "move blue-1 G7", "tile blue G4", "move red-2 G2",
+                       "move red-2 G3"))
+    table = {c: list(ps) for c, ps in GAME.expected(state).items()}
+    table.update({"G3": ["red-2"], "G2": ["T11"]})
+    answer = reconcile(state, table)
+    assert answer.step == "Ada's red pawn 2 is on G3, and the tile it carries is on G2: put it under the pawn"
+    assert [c.actions for c in answer.choices] == [("move red-2 G2>G3",)]
+    assert answer.question == "Ada's red pawn 2 is on G3 and the tile on G2 beside it: did it go back and leave it " \
+                              "there?"
+
+
+def test_the_tile_moved_where_the_movement_leaves_it_before_the_pawn_is_a_calm_step(tmp_path: Path):
+    """Ada's red pawn 1 stands on A1 beside a tile on A2. Her movement will collect it, end the collect
+    phase on A3 and leave it on A4. She moves the tile to A4 first, the pawn still on A1: part-way
+    through a legal turn, so she is told to move the pawn; setting it down on A5 reads the turn."""
+    hands = Hands(tmp_path, 2)
+    now = [0.0]
+    hands.session.clock = lambda: now[0]
+    try:
+        hands.do("move red-1 A1", "tile red A2")
+        hands.do("move blue-1 G7", "wall blue C4|C5")
+        tile = next(p for p in hands.companion.camera.table()["A2"] if kind_of(p) == "tile")
+
+        hands.move(tile, "A4")  # the tile first, where the movement will leave it
+        assert wait_for(lambda: hands.session.status.step is not None, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        assert hands.session.status.step.says == ("the tile on A4 lies where a movement of red pawn 1 leaves it: "
+                                                  "now move the pawn, to A3, A5 or B4")
+        assert hands.session.status.out_of_sync is None and not hands.session.step_overdue()
+
+        hands.move("red-1", "A5")
+        assert wait_for(lambda: hands.session.state.moved, 60), \
+            (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
+        assert hands.session.state.history[-1] == "move red-1 A2>A3>A4>A5" and hands.session.state.tiles == {"A4"}
+        assert hands.session.status.step is None and hands.session.status.out_of_sync is None
+    finally:
+        hands.stop()
+
+
 def test_the_turns_tile_laid_while_the_carried_one_is_still_in_the_hand_is_a_step_too():
     """Ada sets her pawn down on A5 and lays the turn's tile on C5 from the supply, the tile her pawn
     carried still in her other hand: still part-way, and said so; laid on A4, it reads as her turn."""
@@ -317,6 +416,20 @@ def test_a_picture_one_change_away_from_play_says_which_rule_it_breaks_and_how_t
     # after a legal step the same wall is named so too: the rest of the picture is read as play first
     stepped = reconcile(state, {**table, "A1": [], "B1": ["red-1"], "A6|A7": ["W05"]})
     assert stepped.rule == "wall-before-exit" and "between A6 and A7" in (stepped.reason or "")
+
+    too_far = reconcile(state, {**table, "A1": [], "A3": ["red-1"]})
+    assert too_far.reason == ("Ada's red pawn 1 is on A3: a pawn moves one square at a time, to a square beside it, "
+                              "and A3 is not beside A1. Put it back on A1") and too_far.rule == "beside"
+
+    corner = reconcile(state, {**table, "G1": ["mountain-red-1"]})  # who put it down, where, and why not there
+    assert corner.reason == ("Ada put a mountain on G1: a mountain there would block an exit for good. "
+                             "Take it back") and corner.rule == "mountain"
+
+    chain = apply_all(state, ("correct red red-1@F5,red-2@start,blue-1@G7,blue-2@start tiles=F4,C3,D4 walls=- "
+                               "mountains=-",))  # red-1 stands beside the tile on F4: the two are a string
+    cut = reconcile(chain, {**{c: list(ps) for c, ps in GAME.expected(chain).items()}, "F4|F5": ["W05"]})
+    assert cut.reason == ("Ada stood a wall between F4 and F5: a wall there would break a string of connected tiles "
+                          "and pawns. Take it back") and cut.rule == "wall"
 
     out_of_turn = reconcile(state, {**table, "G7": [], "G6": ["blue-1"]})
     assert out_of_turn.reason == "it is Ada's turn, not Bo's. Put Bo's blue pawn 1 back on G7"

@@ -14,6 +14,7 @@ where it differs, as before (guessing which of several changes was meant would n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from companion.errors import IllegalMoveError
 from companion.games.base import Reconciliation
@@ -24,7 +25,6 @@ from companion.games.tile_race.state import TileRaceState
 
 Picture = Mapping[str, Sequence[str]]
 Reader = Callable[[TileRaceState, Picture], Reconciliation]
-KINDS = {"tile": "a tile", "wall": "a wall"}  # and mountain-<colour>: a player's mountain, in their colour
 
 
 def broken_rule(state: TileRaceState, picture: Picture, have: Picture, kind_of: Callable[[str], str | None],
@@ -140,7 +140,7 @@ def _step_refused(state: TileRaceState, pawn: str, cell: str,
         (c, r), (x, y) = coords(here), coords(cell)
         rule = "diagonal" if abs(c - x) == 1 and abs(r - y) == 1 else "beside"
         said = "a pawn moves to a square beside it, never diagonally" if rule == "diagonal" else \
-            f"a pawn moves one square at a time, to a square beside it, and no way of steps leads to {cell}"
+            f"a pawn moves one square at a time, to a square beside it, and {cell} is not beside {here}"
     elif "wall stands" in reason:
         rule, said = "wall", f"a wall stands between {here} and {cell}: a pawn never moves through a wall"
     return _said(f"{who} is on {cell}: {said}. Put it back on {home}", pawn, rule)
@@ -188,8 +188,16 @@ def _placing_refused(state: TileRaceState, cell: str, kind: str, added: bool, pi
                      "Take the wall away", offenders, "wall-before-exit")
     rule = {Wall: "wall", Remove: "remove", Tile: "tile", Mountain: "mountain"}[type(action)]
     undo = "take it back" if added else "stand it back"
-    what = KINDS.get(kind) or f"{state.name_of(colour)}'s mountain"
-    return _said(f"{what} {'come' if added else 'gone'} {place}: {reason}. {undo.capitalize()}", offenders, rule)
+    deed = {Wall: "stood a wall", Remove: "took away the wall", Tile: "laid a tile", Mountain: "put a mountain"}
+    return _said(f"{who} {deed[type(action)]} {place}: {_plain(reason, cell)}. {undo.capitalize()}", offenders, rule)
+
+
+def _plain(reason: str, cell: str) -> str:
+    """A rule's refusal in the players' words: the place just named is "there", and an edge is the edge
+    between its two squares, never its id (``F4|F5``)."""
+    for piece in ("a wall on ", "a mountain on ", "the wall on "):
+        reason = reason.replace(f"{piece}{cell}", f"{piece.removesuffix('on ')}there")
+    return re.sub(r"\b([A-Z]\d+)\|([A-Z]\d+)\b", r"the edge between \1 and \2", reason)
 
 
 def _said(text: str, offenders: str | Sequence[str], rule: str) -> Reconciliation:

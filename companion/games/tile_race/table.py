@@ -234,14 +234,125 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: 
                     found.setdefault(key, (path, after))
                 elif rules.outcome(after) is None:
                     frontier.append((after, path))
+    choices: tuple[Choice, ...] = ()
     if found:
         exact = [v for v in found.values() if expected(v[1]) == picture]
         readings = exact or list(found.values())
         choices = tuple(Choice(tuple(str(a) for a in _joined(path)), words.reading(state, _joined(path)))
                         for path, _ in readings[:6])
+    behind = _left_behind(state, picture, min((len(path) for path, _ in found.values()), default=MAX_DEPTH + 1))
+    if behind is not None:
+        pawn, square, left = behind
+        who, its = words.pawn(state, pawn), "it" if len(left) == 1 else "them"
+        tiles = f"the tile it carries is on {left[0]}" if len(left) == 1 else \
+            f"the tiles it carries are on {words.listed(left)}"
+        return Reconciliation(choices, question=f"{who} is on {square} and the tile{'s' * (len(left) > 1)} on "
+                                                f"{words.listed(left)} beside it: did it go back and leave {its} "
+                                                "there?" if choices else None,
+                              step=f"{who} is on {square}, and {tiles}: put {its} under the pawn",
+                              to_move=(pawn,), rule="tiles-left-behind")
+    if choices:
         return Reconciliation(choices)
-    return _tiles_to_follow(state, picture) or _why_not(state, picture, gave_up=len(visited) >= MAX_STATES,
-                                                        explain=explain)
+    return _to_be_moved(state, picture) or _tiles_to_follow(state, picture) or \
+        _why_not(state, picture, gave_up=len(visited) >= MAX_STATES, explain=explain)
+
+
+def _pawn_steps(state: TileRaceState, pawn: str) -> Iterator[tuple[Move, TileRaceState]]:
+    """The steps of one pawn on the grid from here, with the positions they lead to."""
+    for action in rules._steps(state):
+        assert isinstance(action, Move)
+        if action.pawn != pawn or action.path[-1] == OUT:
+            continue
+        try:
+            yield action, rules.apply(state, action)
+        except IllegalMoveError:
+            continue
+
+
+def _left_behind(state: TileRaceState, picture: Picture, than: int) -> tuple[str, str, tuple[str, ...]] | None:
+    """A pawn lifted off the tiles it carries: (the pawn, its square, the squares those tiles lie on).
+
+    A pawn stands on the tiles it collected, and a hand lifting it may leave them behind. The picture
+    then shows the pawn on its square and a tile still on a square it stood on this movement. A legal
+    movement can leave it so too, but only by turning back onto that square in the drop phase (G2,
+    G3, back to G2 dropping, G3 again); when a movement of fewer steps than that (``than``) brings
+    the pawn here carrying those tiles, the shorter reading is the likely one: the tiles go under it.
+    Only the pawn under way, or one pawn of the player to move seen off its square, is looked for."""
+    shown = {p: c for c, ps in picture.items() for p in ps if p in state.pawns}
+    movers = [p for p, c in shown.items() if colour_of(p) == state.active and c != where_pawn(state, p)]
+    mv = state.moving
+    if len(movers) > 1 or mv is not None and movers and movers != [mv.pawn]:
+        return None
+    pawn = movers[0] if movers else mv.pawn if mv is not None else None
+    if pawn is None or pawn not in shown or not on_grid(shown[pawn], state.size):
+        return None
+    square, want = shown[pawn], dict(_form(picture))
+    level: list[TileRaceState] = [state]
+    visited = {_key(state)}
+    for depth in range(min(than, MAX_DEPTH)):
+        nxt: list[TileRaceState] = []
+        for here in level:
+            if here.moving is not None and here.pawns[pawn] == square and here.moving.pawn == pawn:
+                have = dict(_state_form(here))
+                left = tuple(sorted(c for c in want if c not in have))
+                if left and len(left) <= here.moving.carried and all(
+                        want[c] == ("tile",) and c in here.moving.path for c in left) and \
+                        all(want.get(c) == kinds for c, kinds in have.items()):
+                    return pawn, square, left
+            if depth == than - 1 or len(visited) >= MAX_STATES:
+                continue
+            for _, after in _pawn_steps(here, pawn):
+                if _key(after) not in visited:
+                    visited.add(_key(after))
+                    nxt.append(after)
+        level = nxt
+    return None
+
+
+def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | None:
+    """The tiles laid where a movement will leave them before the pawn is lifted: a calm step.
+
+    A hand may move the tiles of a movement first (the one collected put straight down where it will
+    be dropped) and the pawn last. The picture then shows every pawn where it stood and the tiles
+    where a movement of one pawn of the player to move leaves them: the players are told to move it.
+    Only a turn whose movement has not begun is looked at."""
+    if state.moving is not None or state.moved:
+        return None
+    want = dict(_form(picture))
+    if any(want.get(c) != kinds for c, kinds in _state_form(state) if kinds != ("tile",)):
+        return None  # a pawn, a wall or a mountain differs: not only tiles moved ahead of the pawn
+    for pawn in pawns_of(state.active):
+        ends: dict[str, None] = {}
+        level, visited = [state], {_key(state)}
+        while level and not ends and len(visited) < MAX_STATES:
+            nxt = []
+            for here in level:
+                for _, after in _pawn_steps(here, pawn):
+                    if _key(after) in visited:
+                        continue
+                    visited.add(_key(after))
+                    mv = after.moving
+                    if mv is not None:  # only along tiles the picture lacks, dropping only where it shows one
+                        if all(want.get(c) != ("tile",) for c in mv.taken) and \
+                                all(want.get(c) == ("tile",) for c in mv.dropped):
+                            nxt.append(after)
+                        continue
+                    end = after.pawns[pawn]
+                    have = dict(_state_form(after))
+                    have.pop(end, None)  # the pawn still stands where it was: only the tiles count
+                    wanted = {c: k for c, k in want.items() if c != where_pawn(state, pawn)}
+                    if have == wanted and end not in want:
+                        ends.setdefault(end, None)
+            level = nxt
+        if ends:
+            to = sorted(ends)[:4]
+            where = to[0] if len(to) == 1 else f"{', '.join(to[:-1])} or {to[-1]}"
+            laid = sorted(c for c, kinds in want.items() if kinds == ("tile",) and c not in state.tiles)
+            tiles = f"the tile on {laid[0]} lies" if len(laid) == 1 else f"the tiles on {words.listed(laid)} lie"
+            return Reconciliation.partial(f"{tiles} where a movement of {words.pawn(state, pawn)} leaves "
+                                          f"{'it' if len(laid) == 1 else 'them'}: now move the pawn, to {where}",
+                                          (pawn,), "pawn-to-follow")
+    return None
 
 
 def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation | None:

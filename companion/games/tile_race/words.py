@@ -33,6 +33,11 @@ def _listed(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def listed(items: Sequence[str]) -> str:
+    """Squares as a sentence lists them (the readings' words and the table's steps say them alike)."""
+    return _listed(items)
+
+
 def _tiles(n: int) -> str:
     return f"{n} tile{'s' * (n != 1)}"
 
