@@ -99,7 +99,10 @@ class WayOut:
         after) and, in the players' words, what of ``target`` the game cannot record (a wall stood on a
         square, where the rules have no place for one). Never a promise the record does not keep."""
         action, kept = self._plan(target)
-        after = self.game.apply(self.state, action) if action else self.state
+        try:
+            after = self.game.apply(self.state, action) if action else self.state
+        except IllegalMoveError as exc:  # a table that cannot be (two tokens on one field): refused as it is
+            raise SessionError(str(exc)) from exc
         before_c, after_c = self.expected(), _canonical(self.game.expected(after))
         if after_c == before_c:
             action, after = None, self.state  # an empty correction is never logged

@@ -236,6 +236,11 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         move_mode = "#mode-hint:text-is('Tap a piece, then where it goes.')"
         page.request.post(f"{base}/api/table/move", data={"piece": "blue-2", "cell": "B7"})
         wait_until(page, base, lambda s: s["out_of_sync"] is not None)
+        # "the table is right" asks about the pieces it lists itself: on a phone its box covers the banner's list
+        page.locator("#table-as-game").click()
+        assert page.locator("#confirm-box li").all_inner_texts() == [
+            "Bo's blue pawn 2: the game has it on A7, the camera sees it on B7"]
+        page.locator("#confirm-no").click()
         page.locator("#correct-one").click()
         page.wait_for_selector("#mode-hint:text-is('Correct: tap the piece, then the place where it really is.')")
         assert page.locator("input[name=mode][value=correct]").is_checked()

@@ -237,9 +237,13 @@ const Fog = (() => {
       /* the other ways out: the camera is wrong, or the table is and the game takes it as it is */
       const asGame = el("button", {id: "table-as-game", "class": "secondary"},
         "The table is right as the game has it (the camera misses a piece)…");
+      /* the box lists the pieces it asks about itself: on a phone it stands over the banner's list */
+      const asked = (s.out_of_sync.pieces || []).map((m) => cap(named(m.piece)) + ": the game has it " +
+        (m.belongs ? "on " + place(m.belongs) : "off the board") + ", the camera " +
+        (m.seen ? "sees it on " + place(m.seen) : "does not see it"));
       asGame.onclick = async () => {
         if (await confirmBox("Every piece stands where the game has it and the camera misreads or misses the " +
-                             "pieces listed? Play goes on; they are not asked about again until they move.", [],
+                             "pieces listed? Play goes on; they are not asked about again until they move.", asked,
                              "The table is right", "Cancel")) await api("POST", "/api/correction", {as_game: true});
       };
       b.appendChild(asGame);
