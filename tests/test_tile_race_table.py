@@ -221,7 +221,8 @@ def test_a_pawn_lifted_off_the_tile_it_carries_is_told_to_take_it_along_not_read
     stands on it. Then she lifts the pawn alone and sets it on G3, the tile left on G2. The rules could
     explain that only by the pawn going G3, back to G2 dropping the tile, and G3 again; the likely
     reading is one step, the carried tile still to come along. So it is a calm step: put the tile
-    under the pawn; done, the step is read, the pawn carrying the tile."""
+    under the pawn. Left so, she is asked whether it went back; it did not, and with the tile under
+    the pawn the step is read, the pawn carrying the tile."""
     hands = Hands(tmp_path, 2)
     now = [0.0]
     hands.session.clock = lambda: now[0]  # the story moves the clock, never the machine's speed
@@ -240,11 +241,20 @@ def test_a_pawn_lifted_off_the_tile_it_carries_is_told_to_take_it_along_not_read
         assert hands.session.state.history[-1] == "move red-2 G2" and hands.session.status.out_of_sync is None
         now[0] += hands.session.step_hold - 0.5  # she reaches for the tile
         assert not hands.session.step_overdue()
+        now[0] += 1.0  # left so past the hold time: only now is she asked if the pawn went back to G2
+        assert not hands.session.step_overdue() and hands.session.status.question == \
+            "red pawn 2 is on G3 and the tile on G2 beside it: did it go back and leave it there?"
+        asked = hands.client.get("/api/state").get_json()
+        assert [c["actions"] for c in asked["decision"]] == [["move red-2 G3>G2>G3"]]
+        assert hands.session.state.history[-1] == "move red-2 G2"  # nothing recorded unasked
+        assert hands.post("/api/decide", {"question_id": asked["question_id"], "none": True}).status_code == 200
+        assert hands.session.status.out_of_sync is not None
 
-        hands.move(tile, "G3")  # under the pawn: one step, the tile carried along
+        hands.move(tile, "G3")  # it did not: under the pawn, one step, the tile carried along
         assert wait_for(lambda: hands.session.state.history[-1] == "move red-2 G3", 60), \
             (hands.session.status.out_of_sync, hands.out.getvalue()[-800:])
         assert hands.session.state.carried("red-2") == 1 and hands.session.status.step is None
+        assert hands.session.status.out_of_sync is None  # her "no" put the table out of sync until then
         assert hands.client.get("/api/state").get_json()["log"][-1] == \
             "red pawn 2 moves on from G2 to G3, carrying 1 tile"
     finally:
