@@ -9,11 +9,14 @@ with the facing it ends in.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +86,14 @@ class Table:
                                      "".join(self.lines[-15:]))
 
 
+def dealt(data: Path) -> int:
+    """The secret the running companion drew for its game (which blocks are live), read from its
+    store without writing: a block a character lands on then goes off here as it does there."""
+    with closing(sqlite3.connect(f"file:{data / 'games.db'}?mode=ro", uri=True)) as db:
+        [(setup,)] = db.execute("SELECT setup FROM games WHERE status='playing' ORDER BY created DESC LIMIT 1")
+    return int(json.loads(setup)["deal"])
+
+
 def follow(engine: Any, history: list[str]) -> Any:
     """The rules engine fed the actions the companion logged since ``engine`` (its rolls)."""
     for action in history[len(engine.history):]:
@@ -101,7 +112,8 @@ def test_run_game_island_battle_reads_the_setup_and_moves_made_by_hand(tmp_path:
         assert len(table) == 32 and all(len(ps) == 1 for ps in table.values()), table
         assert table["rail-red-C"] == ["pad-red"] and table["rail-blue-J"] == ["pad-blue"]
         assert wait_for(lambda: not hands.now()["verifying"], 60), "".join(lines[-15:])  # the camera saw all 32
-        engine = GAME.new_game(2, seed=SEED)
+        # which blocks are live is the companion's secret draw: these hands play the game it deals
+        engine = GAME.new_game(2, seed=SEED, deal=dealt(tmp_path))
         engine = follow(engine, hands.state["history"])
         # the setup, one token at a time: the blocks, then the characters turned their way
         while engine.stage in ("blocks", "deploy"):
@@ -118,6 +130,11 @@ def test_run_game_island_battle_reads_the_setup_and_moves_made_by_hand(tmp_path:
             action = min(by_hand or legal, key=str)
             after = GAME.apply(engine, str(action))
             if by_hand:  # a character moved, turned or brought on by hand
+                if isinstance(action, (Move, Enter)) and all(unfaced(p)[0] != action.character
+                                                             for ps in GAME.expected(after).values() for p in ps):
+                    # set down on a live block, which took it: the hand still put it there
+                    landing = action.to if isinstance(action, Move) else action.square
+                    hands.move(action.character, landing, getattr(action, "facing", None))
                 hands.make(engine, after)
             else:  # said on the panel: the pad chosen, or no move open
                 assert http_call(port, "POST", "/api/act", {"action": str(action)})[0] == 200
