@@ -289,6 +289,20 @@ def test_a_correction_sets_the_table_as_the_players_say_and_refuses_one_no_play_
         act(s, "correct red red-1@D4,red-2@start,blue-1@start,blue-2@start tiles=E5 walls=- mountains=D4")
 
 
+def test_a_correction_while_a_pawn_carries_tiles_mends_the_rest_and_the_movement_goes_on():
+    # red's pawn has collected the tile on C4 and stands on it; a wall the game missed is on the table:
+    # the players accept the board, and the pawn still carries its tile (the camera never sees it)
+    s = act(table(red_1="C3", tiles="C4 E5"), "move red-1 C4")
+    assert s.moving is not None and s.moving.carried == 1
+    fixed = act(s, "correct red red-1@C4,red-2@start,blue-1@start,blue-2@start tiles=C4,E5 walls=B2|B3 mountains=-")
+    assert fixed.moving == s.moving and fixed.tiles == {"E5"} and fixed.walls == {"B2|B3"}
+    assert fixed.supply == TILES - 3 and fixed.pawns["red-1"] == "C4"
+    assert [str(a) for a in legal_actions(fixed) if str(a).startswith("move red-1")]  # the movement goes on
+    # moved elsewhere by the correction, the pawn's movement is over, as before
+    moved = act(s, "correct red red-1@C5,red-2@start,blue-1@start,blue-2@start tiles=E5 walls=- mountains=-")
+    assert moved.moving is None and moved.moved
+
+
 def test_a_saved_state_no_play_can_reach_is_refused_by_name():
     good = to_json(act(new_game(3), "move red-1 A1", "tile red D4"))
     assert from_json(good) == act(new_game(3), "move red-1 A1", "tile red D4")

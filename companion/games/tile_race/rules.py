@@ -319,7 +319,8 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
 def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
     """The table as the players say it is: pawns, tiles, walls and mountains where the correction puts
     them, each mountain its owner's (a bare square: the one standing there keeps its owner, a new one is
-    the active player's), each player's mountains in hand what is left of theirs. A movement under way is over. A table no play could leave (a pawn on a mountain, more
+    the active player's), each player's mountains in hand what is left of theirs. A movement under way goes on when its pawn
+    stands where it stood (the tiles it carries are under it), else it is over. A table no play could leave (a pawn on a mountain, more
     tiles than the box holds) is refused by name, as a damaged saved state is."""
     data = to_json(state)
     pawns = dict(state.pawns)
@@ -337,11 +338,27 @@ def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
         if n < 0:
             raise IllegalMoveError(f"the table cannot be so: {allowance - n} of {state.name_of(colour)}'s mountains "
                                    f"on the grid, and each player has {allowance}")
+    walls = list(action.walls)
+    removed = [None if r in action.walls else r for r in state.removed]
+    under_way = state.moving
+    if under_way is not None and pawns[under_way.pawn] == state.pawns[under_way.pawn]:
+        # the pawn under way stands where it stood: the tiles it carries are under it (the camera sees
+        # only the pawn), so the movement goes on and the correction mends the rest of the table
+        here = pawns[under_way.pawn]
+        left_here = bool(under_way.dropped) and under_way.dropped[-1] == here
+        tiles = [t for t in action.tiles if t != here or left_here]
+        data.update(pawns=pawns, tiles=tiles, walls=walls, mountains=sorted(owners), mountain_owners=owners,
+                    mountains_left=left, supply=TILES - len(tiles) - len(walls) - state.lost - under_way.carried,
+                    removed=removed)
+        try:
+            return replace(from_json(data), history=state.history + (str(action),))
+        except StateFormatError:
+            data = to_json(state)  # the table the correction gives cannot go on with it: the movement is over
     supply = TILES - len(action.tiles) - len(action.walls) - state.lost
     moved = state.moved or state.moving is not None
-    data.update(pawns=pawns, tiles=list(action.tiles), walls=list(action.walls), mountains=sorted(owners),
+    data.update(pawns=pawns, tiles=list(action.tiles), walls=walls, mountains=sorted(owners),
                 mountain_owners=owners, mountains_left=left, supply=supply, moving=None, moved=moved,
-                removed=[None if r in action.walls else r for r in state.removed])
+                removed=removed)
     if moved and state.acted:  # the turn was over but for this movement: the next player's begins
         data.update(turn=(state.turn + 1) % len(state.players), moved=False, acted=False)
     if supply < 0:
