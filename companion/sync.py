@@ -386,8 +386,8 @@ def is_correction(action: str | None) -> bool:
 
 def changed(game: Game, before: Any, after: Any) -> str:
     """What a correction changed, in the players' words: the game's pictures before and after it,
-    compared as the rules count them (look-alike pieces by kind and place): "blue pawn 1 on C7, not
-    E7; a tile put on E5". Pieces are said in the shared view's words (:meth:`Game.words`), so a game
+    compared as the rules count them (look-alike pieces by kind and place): "Ada's blue 1 on C7, not
+    E7; one more on E5". Pieces are said in the shared view's words (:meth:`Game.words`), so a game
     with hidden pieces says nothing a player could not see on the table; "nothing" if the pictures
     are the same."""
     words = {**game.words(before), **game.words(after)}
@@ -436,7 +436,7 @@ def corrections(game: Game, states: Sequence[tuple[str | None, Any]],
 
 def with_corrections(view: dict[str, Any], corrected: Sequence[tuple[int, str, str]]) -> None:
     """A view's ``log`` with each correction's line followed by what it changed ("blue records the
-    table as it is: blue pawn 1 on C7, not E7"); a game that keeps no log in words is left with its notation."""
+    table as it is: Ada's blue 1 on C7, not E7"); a game that keeps no log in words is left with its notation."""
     log, history = view.get("log"), view.get("history")
     if not isinstance(log, list) or not corrected:
         return

@@ -9,8 +9,7 @@ what it tried.
 A source never skips what it cannot use in silence: a frame it cannot deliver raises
 :class:`FrameError` naming it (``frame 0003.png is empty (0 bytes)``) and the next ``read`` goes
 on with the next one; a source that is gone (its folder deleted, its video file removed, its
-device unplugged) raises :class:`CameraError` on every ``read`` until it is back.
-"""
+device unplugged) raises :class:`CameraError` on every ``read`` until it is back."""
 
 from __future__ import annotations
 
@@ -504,14 +503,12 @@ class SimulatedTable(FrameSource):
         token with a marker on each of two faces (Piece.faces) shows its other face's marker."""
         with self._lock:
             look = self.board.pieces.get(piece) if self.board is not None else None
-            faces = list(look.faces) if look is not None else []
-            if len(faces) != 2:
+            if look is None or len(faces := list(look.faces)) != 2:
                 self._face_down ^= {piece}
                 return
-            flip = {faces[0]: faces[1], faces[1]: faces[0]}
-            self._placement = {c: tuple(f"{piece}^{flip.get(p.partition('^')[2], faces[1])}"
-                                        if p.partition("^")[0] == piece else p for p in ps)
-                               for c, ps in self._placement.items()}
+            other = {faces[0]: faces[1], faces[1]: faces[0]}
+            self._placement = {c: tuple(f"{piece}^{other.get(p.partition('^')[2], faces[1])}" if
+                                        p.partition("^")[0] == piece else p for p in ps) for c, ps in self._placement.items()}
 
     def face_down(self) -> list[str]:
         with self._lock:
