@@ -16,11 +16,11 @@ client, and a piece's id or label must not tell a player what lies face down.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
 from companion.errors import BoardFileError
+from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Edge, Layout, Piece, packaged_or_file
 from companion.games.desert_survivors.board import OASIS, ROCK, Arrangement, Placed, build, space
 from companion.games.desert_survivors.pieces import COLOURS, GROUPS, discs_of, x_ids
@@ -77,29 +77,8 @@ def load(board: str | None = None) -> DesertBoard:
 
 @lru_cache(maxsize=8)
 def _parsed(text: str, source: str) -> DesertBoard:
-    def fail(where: str, msg: str) -> BoardFileError:
-        return BoardFileError(f"{source}: {where}: {msg}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
-    for section, keys in KEYS.items():
-        table = data.get(section)
-        if not isinstance(table, dict):
-            raise fail(section, "missing table")
-        extra = sorted(set(table) - set(keys))
-        if extra:
-            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
-    head, marks = data["board"], data["markers"]
-    if head.get("game") != "desert-survivors":
-        raise fail("board.game", "this file is not a desert survivors board (game = \"desert-survivors\")")
-
-    def number(key: str, low: float, high: float) -> float:
-        v = head.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
-            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
-        return float(v)
+    doc = BoardText(text, source, KEYS, "desert-survivors", "a desert survivors board")
+    head, marks, fail, number = doc.head, doc.data["markers"], doc.fail, doc.number
 
     def marker(key: str) -> int:
         v = marks.get(key)

@@ -20,12 +20,12 @@ a mistake names the file and the key.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from companion.errors import BoardFileError
+from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Layout, Piece, packaged_or_file
 from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, SIZE,
                                                 characters, coords, kind, owner, pad_column, pad_start, pad_track,
@@ -183,40 +183,9 @@ def _parsed(text: str, source: str) -> IslandBoard:
 
 
 def _parse(text: str, source: str) -> IslandBoard:
-    def fail(where: str, msg: str) -> BoardFileError:
-        return BoardFileError(f"{source}: {where}: {msg}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
-    for section, keys in KEYS.items():
-        table = data.get(section)
-        if not isinstance(table, dict):
-            raise fail(section, "missing table")
-        extra = sorted(set(table) - set(keys))
-        if extra:
-            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
-    head = data["board"]
-    if head.get("game") != "island-battle":
-        raise fail("board.game", "this file is not an island battle board (game = \"island-battle\")")
-
-    def number(key: str, low: float, high: float) -> float:
-        v = head.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
-            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
-        return float(v)
-
-    fids = data.get("fiducials")
-    if not isinstance(fids, list) or len(fids) != 4:
-        raise fail("fiducials", "exactly 4 corner markers")
-    fiducials: list[dict[str, Any]] = []
-    for i, f in enumerate(fids):
-        try:
-            fiducials.append({"id": int(f["id"]), "center_mm": [float(v) for v in f["center_mm"]],
-                              "size_mm": float(f["size_mm"])})
-        except (KeyError, TypeError, ValueError):
-            raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
+    doc = BoardText(text, source, KEYS, "island-battle", "an island battle board")
+    data, head, fail, number = doc.data, doc.head, doc.fail, doc.number
+    fiducials = doc.fiducials()
     first: dict[str, int] = {}
     follows = {"die": ("blocks", len(BLOCKS)), "pads": ("die", len(DIE_FACES))}  # left out: after the one before
     for what in KEYS["markers"]:
@@ -226,12 +195,7 @@ def _parse(text: str, source: str) -> IslandBoard:
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise fail(f"markers.{what}", f"expected the first marker id of the {what}, got {v!r}")
         first[what] = v
-    rgb: dict[str, RGB] = {}
-    for colour in PLAYERS:
-        v = data["colours"].get(colour)
-        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
-            raise fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
-        rgb[colour] = (v[0], v[1], v[2])
+    rgb = doc.colours(PLAYERS)
     board = IslandBoard(
         name=str(head.get("name", "board")), source=source, square_mm=number("square_mm", 15, 100),
         margin_mm=number("margin_mm", 20, 400), pad_gap_mm=number("pad_gap_mm", 0, 50),

@@ -9,12 +9,12 @@ read: a mistake names the file and the key.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from companion.errors import BoardFileError
+from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Edge, Layout, Piece, Track, layout_once, packaged_or_file, polygon
 from companion.games.partner_race.cards import CARDS, DECK, called
 from companion.games.partner_race.track import COLOURS, GOAL, PAWNS, PER_SEAT, TRACK, pawns_of
@@ -106,29 +106,8 @@ def _parsed(text: str, source: str) -> RaceBoard:
 
 
 def _parse(text: str, source: str) -> RaceBoard:
-    def fail(where: str, msg: str) -> BoardFileError:
-        return BoardFileError(f"{source}: {where}: {msg}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
-    for section, keys in KEYS.items():
-        table = data.get(section)
-        if section == "fiducials":
-            continue
-        if not isinstance(table, dict):
-            raise fail(section, "missing table")
-        extra = sorted(set(table) - set(keys))
-        if extra:
-            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
-    head = data["board"]
-
-    def number(key: str, low: float, high: float) -> float:
-        v = head.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
-            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
-        return float(v)
+    doc = BoardText(text, source, KEYS, "partner-race", "a partner race board", lists=("fiducials",))
+    data, head, fail, number = doc.data, doc.head, doc.fail, doc.number
 
     def pair(key: str) -> tuple[float, float]:
         v = head.get(key)
@@ -137,27 +116,9 @@ def _parse(text: str, source: str) -> RaceBoard:
             raise fail(f"board.{key}", f"expected [width, height] in mm, got {v!r}")
         return (float(v[0]), float(v[1]))
 
-    if head.get("game") != "partner-race":
-        raise fail("board.game", "this file is not a partner race board (game = \"partner-race\")")
-    fids = data.get("fiducials")
-    if not isinstance(fids, list) or len(fids) != 4:
-        raise fail("fiducials", "exactly 4 corner markers")
-    fiducials: list[dict[str, Any]] = []
-    for i, f in enumerate(fids):
-        if not isinstance(f, dict) or set(f) - set(KEYS["fiducials"]):
-            raise fail(f"fiducials[{i}]", "expected id, center_mm, size_mm")
-        try:
-            fiducials.append({"id": int(f["id"]), "center_mm": [float(v) for v in f["center_mm"]],
-                              "size_mm": float(f["size_mm"])})
-        except (KeyError, TypeError, ValueError):
-            raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
+    fiducials = doc.fiducials(KEYS["fiducials"])
     markers = data["markers"]
-    rgb: dict[str, RGB] = {}
-    for colour in COLOURS:
-        v = data["colours"].get(colour)
-        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
-            raise fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
-        rgb[colour] = (v[0], v[1], v[2])
+    rgb = doc.colours(COLOURS)
     board = RaceBoard(
         name=str(head.get("name", "board")), source=source, size_mm=pair("size_mm"),
         track_radius_mm=number("track_radius_mm", 50, 2000), space_mm=number("space_mm", 8, 100),

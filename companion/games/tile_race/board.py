@@ -11,12 +11,12 @@ the two supply areas. Checked when it is read: a mistake names the file and the 
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from companion.errors import BoardFileError
+from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Edge, Layout, Piece, layout_once, packaged_or_file
 from companion.games.tile_race.grid import (COLOURS, MAX_SIZE, MIN_SIZE, TILES, coords, corners, edges, ends,
                                             entry, pawns_of, side_of, squares)
@@ -124,55 +124,19 @@ def _parsed(text: str, source: str) -> TileBoard:
 
 
 def _parse(text: str, source: str) -> TileBoard:
-    def fail(where: str, msg: str) -> BoardFileError:
-        return BoardFileError(f"{source}: {where}: {msg}")
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(f"{source}: not valid TOML: {exc}") from None
-    for section, keys in KEYS.items():
-        table = data.get(section)
-        if not isinstance(table, dict):
-            raise fail(section, "missing table")
-        extra = sorted(set(table) - set(keys))
-        if extra:
-            raise fail(section, f"unknown key(s) {', '.join(map(repr, extra))}")
-    head = data["board"]
-    if head.get("game") != "tile-race":
-        raise fail("board.game", "this file is not a tile race board (game = \"tile-race\")")
-
-    def number(key: str, low: float, high: float) -> float:
-        v = head.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
-            raise fail(f"board.{key}", f"expected a number {low:g} to {high:g}, got {v!r}")
-        return float(v)
-
+    doc = BoardText(text, source, KEYS, "tile-race", "a tile race board")
+    data, head, fail, number = doc.data, doc.head, doc.fail, doc.number
     grid = head.get("grid")
     if isinstance(grid, bool) or not isinstance(grid, int) or not MIN_SIZE <= grid <= MAX_SIZE:
         raise fail("board.grid", f"expected the squares along a side, {MIN_SIZE} to {MAX_SIZE}, got {grid!r}")
-    fids = data.get("fiducials")
-    if not isinstance(fids, list) or len(fids) != 4:
-        raise fail("fiducials", "exactly 4 corner markers")
-    fiducials: list[dict[str, Any]] = []
-    for i, f in enumerate(fids):
-        try:
-            fiducials.append({"id": int(f["id"]), "center_mm": [float(v) for v in f["center_mm"]],
-                              "size_mm": float(f["size_mm"])})
-        except (KeyError, TypeError, ValueError):
-            raise fail(f"fiducials[{i}]", "expected id, center_mm [x, y], size_mm") from None
+    fiducials = doc.fiducials()
     first: dict[str, int] = {}
     for kind in KEYS["markers"]:
         v = data["markers"].get(kind)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise fail(f"markers.{kind}", f"expected the first marker id of the {kind}, got {v!r}")
         first[kind] = v
-    rgb: dict[str, RGB] = {}
-    for colour in COLOURS:
-        v = data["colours"].get(colour)
-        if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and 0 <= x <= 255 for x in v)):
-            raise fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
-        rgb[colour] = (v[0], v[1], v[2])
+    rgb = doc.colours(COLOURS)
     board = TileBoard(
         name=str(head.get("name", "board")), source=source, grid=grid, square_mm=number("square_mm", 20, 200),
         margin_mm=number("margin_mm", 20, 400), supply_mm=number("supply_mm", 40, 600),
