@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.games import get_game
@@ -57,6 +60,19 @@ def table(tmp_path: Path) -> Iterator[tuple[Companion, Any]]:
 def sent_state(text: str) -> Any:
     """The state an event stream sent in ``text`` (``event: state``)."""
     return json.loads(text.split("event: state\ndata: ", 1)[1].split("\n", 1)[0])
+
+
+def scanned(svg: str) -> str:
+    """What a phone camera reads off a served QR code: the SVG's squares drawn black on white as a
+    picture (ten pixels a module), decoded by OpenCV's QR detector."""
+    size = int(re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).group(1))
+    modules = np.full((size, size), 255, np.uint8)
+    for x, y, n in re.findall(r"M(\d+),(\d+)h(\d+)v1h-\d+z", svg):
+        modules[int(y), int(x):int(x) + int(n)] = 0
+    picture = cv2.resize(modules, (size * 10, size * 10), interpolation=cv2.INTER_NEAREST)
+    text, corners, _ = cv2.QRCodeDetector().detectAndDecode(picture)
+    assert corners is not None and text, "the QR code was not read"
+    return text
 
 
 def join(app: Any, code: str) -> Any:
@@ -200,3 +216,37 @@ def test_guessing_seat_codes_is_held_back_like_guessing_the_pin(table, figures):
     assert guesser == [400] * (FREE_TRIES + 1) + [429]  # its free tries, one more, then it waits
     figures(f"seat codes guessed from 40 addresses: {checked} checked, {refused} refused; wrong seat codes and "
             f"PINs together at most {BUDGET} per {WINDOW:.0f} s from all devices")
+
+
+def test_each_seat_s_qr_code_opens_the_board_page_that_joins_that_seat(table):
+    """The table's screen shows a QR code beside each code; Bo points his phone's camera at his, and
+    the address it reads opens the Board page with his code, which the page sends to the join route
+    (so it is counted and refused like a typed code). Only the table's screen is shown the pictures."""
+    companion, app = table
+    tv = app.test_client()
+    tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+    listed = {s["seat"]: s for s in tv.get("/api/seats").get_json()["seats"]}
+    for seat, shown in listed.items():
+        res = tv.get(shown["qr"])
+        assert res.status_code == 200 and res.mimetype == "image/svg+xml"
+        assert scanned(res.get_data(as_text=True)) == shown["join_url"] == f"http://localhost/#join={shown['code']}"
+    # the address reached as localhost is the Pi's own screen: the QR names the address run printed
+    companion.panel_url = "http://192.168.1.20:8080/"
+    green = tv.get("/api/seats").get_json()["seats"][1]
+    assert scanned(tv.get(green["qr"]).get_data(as_text=True)) == f"http://192.168.1.20:8080/#join={green['code']}"
+
+    # the phone opens the Board page (the code after '#' stays on the phone) and joins with the code
+    phone = app.test_client()
+    assert 'id="seat-card"' in phone.get("/").get_data(as_text=True)
+    code = green["join_url"].split("#join=", 1)[1]
+    assert send(phone, "POST", "/api/seats/join", {"code": code}).get_json()["seat"] == "green"
+    assert phone.get("/api/state").get_json()["seat"] == "green"
+
+    # the pictures follow the codes' rule: a phone that gave no PIN, joined or not, is shown none
+    for client in (phone, app.test_client()):
+        assert [client.get(s["qr"]).status_code for s in listed.values()] == [403, 403, 403]
+        assert {(s["qr"], s["join_url"]) for s in client.get("/api/seats").get_json()["seats"]} == {(None, None)}
+    # ... and the table's screen, once joined to a seat itself, is shown only that seat's
+    send(tv, "POST", "/api/seats/join", {"code": listed["red"]["code"]})
+    assert [tv.get(s["qr"]).status_code for s in listed.values()] == [403, 403, 200]
+    assert tv.get("/api/seats/nobody/qr.svg").status_code == 404

@@ -5,6 +5,10 @@ seat per player (:meth:`~companion.games.base.Game.seats`). The Setup and Board 
 code per seat; a player types it on their phone (``POST /api/seats/join``) and the phone keeps the
 seat: in the panel's signed cookie, and the page keeps the code in ``localStorage`` and sends it
 again as ``X-Fog-Seat`` (so a restart of the companion, which forgets cookies, forgets no seat).
+Next to each code the table's screen shows a QR code of the seat's join address (``/#join=CODE``):
+a phone's camera opens the Board page with the code after the ``#``, which the page sends to the
+same ``/api/seats/join`` as a typed code (counted as a guess, kept the same way) and then drops from
+its address. After the ``#`` the code never reaches a server log or a proxy.
 From then on ``/api/state``, every answer that carries the state, and ``/events`` give that phone
 ``view(state, seat)``; a phone joined to no seat gets the shared view (``seat`` None), and no
 client is ever given another seat's view.
@@ -25,11 +29,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
+from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, g, jsonify, request, session
+import segno
+from flask import Blueprint, Response, abort, current_app, g, jsonify, request, session
 
 from companion.errors import FogCompanionError
 from web_ui import security
@@ -155,6 +163,48 @@ def _codes_shown() -> bool:
     return not security.pin_required() or security.unlocked()
 
 
+def _loopback(host: str) -> bool:
+    host = security.split_host(host)
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def join_url(code: str) -> str:
+    """The address a phone's camera opens to join the seat of ``code``: the panel as this client
+    reached it, unless that is the Pi's own screen (``localhost``), which no phone can reach; then
+    the address ``run`` printed for the home network."""
+    base = request.host_url
+    printed = getattr(_companion(), "panel_url", None)
+    if _loopback(request.host) and isinstance(printed, str) and not _loopback(urlsplit(printed).netloc):
+        base = printed
+    return f"{base.rstrip('/')}/#join={code}"
+
+
+def qr_svg(text: str, title: str) -> str:
+    """``text`` as a QR code drawn in SVG: one square a dark module, four light ones around it (the
+    quiet zone a phone camera needs), error correction M (a screen's glare or a finger on a corner
+    still reads). The squares are drawn row by row as runs, so the picture is small and plain."""
+    qr = segno.make_qr(text, error="m")
+    border = 4
+    size = len(qr.matrix) + 2 * border
+    runs = []
+    for y, row in enumerate(qr.matrix):
+        x = 0
+        while x < len(row):
+            if row[x]:
+                start = x
+                while x < len(row) and row[x]:
+                    x += 1
+                runs.append(f"M{start + border},{y + border}h{x - start}v1h-{x - start}z")
+            else:
+                x += 1
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" shape-rendering="crispEdges">'
+            f'<title>{escape(title)}</title><rect width="{size}" height="{size}" fill="#fff"/>'
+            f'<path fill="#000" d="{"".join(runs)}"/></svg>')
+
+
 def _body_code() -> str:
     data = request.get_json(silent=True)
     code = data.get("code") if isinstance(data, dict) else None
@@ -163,20 +213,41 @@ def _body_code() -> str:
     return code
 
 
+def _names(snap: Any, seats: tuple[str, ...]) -> dict[str, str]:
+    """Each seat by its player's name as the shared view gives it (the seat itself if nobody gave one)."""
+    players = {str(p.get("seat")): p for p in (snap.game.view(snap.state).get("players") or ())
+               if isinstance(p, dict)} if seats else {}
+    return {s: str(players.get(s, {}).get("name") or s) for s in seats}
+
+
 # ---------------------------------------------------------------------------------------- routes
 @bp.get("")
 def list_seats() -> Any:
     """The running game's seats, this phone's seat, and each seat's code when this client may see them."""
     snap, game_id, seats = _table()
-    players = {str(p.get("seat")): p for p in (snap.game.view(snap.state).get("players") or ())
-               if isinstance(p, dict)} if seats else {}
+    names = _names(snap, seats)
     shown, mine = _codes_shown(), current_seat()
     # a phone joined to a seat is shown its own code only (to join a second device): the others are
     # for the table's screen, not for a phone that might join another player's seat to peek
+    told = {s: shown and mine in (None, s) for s in seats}
     return jsonify(game=game_id, seat=mine, codes_shown=shown,
-                   seats=[{"seat": s, "name": players.get(s, {}).get("name") or s,
-                           "code": code_for(str(game_id), s) if shown and mine in (None, s) else None}
+                   seats=[{"seat": s, "name": names[s],
+                           "code": code_for(str(game_id), s) if told[s] else None,
+                           "join_url": join_url(code_for(str(game_id), s)) if told[s] else None,
+                           "qr": f"{bp.url_prefix}/{s}/qr.svg" if told[s] else None}
                           for s in seats])
+
+
+@bp.get("/<seat>/qr.svg")
+def qr(seat: str) -> Any:
+    """The QR code of ``seat``'s join address, to whoever may see its code (the same rule as the list)."""
+    snap, game_id, seats = _table()
+    if seat not in seats:
+        abort(404, description=f"this game has no seat {seat[:20]!r}")
+    if not _codes_shown() or current_seat() not in (None, seat):
+        abort(403, description="a seat's QR code is shown on the table's own screen (with the panel PIN)")
+    svg = qr_svg(join_url(code_for(str(game_id), seat)), f"Scan to join {_names(snap, seats)[seat]}'s seat")
+    return Response(svg, mimetype="image/svg+xml")
 
 
 @bp.post("/join")

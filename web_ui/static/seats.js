@@ -3,7 +3,9 @@
    that seat again after the companion restarts. A phone joined to a seat is sent that seat's view only;
    the Seats box shows what the game tells this seat in words (the lines the view gives it) and, when the game
    waits for this seat's own choice (its fist in a fight), offers it as buttons in the game's words;
-   nobody else's phone is shown what was chosen. */
+   nobody else's phone is shown what was chosen. The table's screen shows each seat's QR code next to its
+   code: a phone's camera opens this page with the code after a "#join=", and the page joins with it as
+   with a typed code, then drops it from the address (and so from the browser's history). */
 "use strict";
 (() => {
   const box = document.getElementById("seat-card");
@@ -27,8 +29,10 @@
       localStorage.removeItem(KEY);  /* a code of a game that is over: forgotten */
     } else {
       say(r.data.error || "The seat could not be joined: try again.");  /* a wrong code, or the wait, in words */
+      $("seat-code").value = code;  /* a scanned code is shown as a typed one is */
       $("seat-code").select();
     }
+    return r.ok;
   }
 
   async function load() {
@@ -38,6 +42,11 @@
     box.hidden = d.seats.length === 0;
     if (!d.seats.length) return;
     seat = d.seat;
+    const scanned = /^#join=([A-Za-z0-9]{1,40})$/.exec(location.hash);
+    if (scanned) {
+      history.replaceState(null, "", location.pathname + location.search);  /* the code leaves the address */
+      if (await joinWith(scanned[1], false)) return;  /* joined: the page loads again as that seat */
+    }
     const kept = localStorage.getItem(KEY);
     if (seat === null && kept) { await joinWith(kept, true); return; }
     $("seat-list").replaceChildren(...d.seats.map((s) => {
@@ -51,6 +60,14 @@
         const code = document.createElement("code");
         code.textContent = s.code;
         li.append(": ", code);
+      }
+      if (s.qr && seat === null) {  /* for the table's screen: a joined phone needs no picture of its own seat */
+        const img = document.createElement("img");
+        img.className = "seat-qr";
+        img.src = s.qr;
+        img.alt = "QR code: scan it with " + s.name + "'s phone to join this seat";
+        img.title = s.join_url;
+        li.append(img);
       }
       return li;
     }));
