@@ -172,3 +172,51 @@ def test_the_camera_reads_the_face_up_in_the_tray_and_each_pad_s_handle_on_its_r
     seen = BoardDetector(plan).detect(frame)
     assert (seen.pieces["die"], seen.facing["die"]) == ("tray", "4")
     assert (seen.pieces["pad-red"], seen.pieces["pad-blue"]) == ("rail-red-C", "rail-blue-J")
+
+
+# ------------------------------------------------------------------ hands quicker than the camera
+def test_a_shot_and_a_move_made_before_the_camera_settles_are_read_as_both_in_the_order_played():
+    """Ada rolled a 3. Her tank on E2 faces north, Bo's soldier four ahead on E6: she shoots, Bo lifts
+    his soldier off, and Ada moves her tank three on to E5 before the camera has settled. The one
+    picture the camera hands on (the soldier gone, the tank on E5) is the shot, then the move. On Bo's
+    side of the island a jeep is lifted after Ada's soldier moved one and turned east to face it: the
+    move, then the shot its new place aims at."""
+    from tests.test_island_battle_rules import table
+
+    state = table(stage="move", roll=3, red_t1="E2 N", red_s1="B5 N", blue_s1="E6 S", blue_j1="G4 W",
+                  blue_t1="pad1")
+    picture = {c: ps for c, ps in seen_after(state, ("red-t1", "E5", "N")).items() if c != "E6"}
+    read = GAME.reconcile(state, picture)
+    assert [c.actions for c in read.choices] == [("shoot red-t1 E6", "move red-t1 E2 E5 N")], read
+    assert read.choices[0].summary == ("red tank 1 shoots at E6, then red tank 1 moves from E2 to E5, facing "
+                                       "north")
+    after = GAME.apply(GAME.apply(state, "shoot red-t1 E6"), "move red-t1 E2 E5 N")
+    assert GAME.expected(after) == {c: tuple(sorted(ps)) for c, ps in picture.items()}  # in step with the table
+
+    turning = table(stage="move", roll=2, red_s1="E3 N", blue_j1="F4 W", blue_s1="G4 S", blue_t1="pad1")
+    picture = {c: ps for c, ps in seen_after(turning, ("red-s1", "E4", "E")).items() if c != "G4"}
+    read = GAME.reconcile(turning, picture)
+    assert [c.actions for c in read.choices] == [("move red-s1 E3 E4 E", "shoot red-s1 G4")], read
+    # the soldier still standing is no disagreement: the move alone, the shot left to come
+    standing = GAME.reconcile(turning, seen_after(turning, ("red-s1", "E4", "E")))
+    assert [c.actions for c in standing.choices] == [("move red-s1 E3 E4 E",)]
+
+
+def test_a_die_thrown_at_the_table_landing_on_the_face_it_showed_is_said_and_confirmed_on_the_panel():
+    """Ada and Bo throw the die at the table. Bo's turn after Ada rolled a 4: he throws a 4 too. The
+    camera sees the tray as it was, so nothing tells the companion he threw; it says the die shows 4
+    as before, and the Board page offers Bo to confirm he threw 4 again. Confirmed, it is his roll and
+    the table still agrees with the game."""
+    state = armies_down(blocks_down(GAME.new_game(2, seed=3, options="die=table")))
+    assert not [a for a in GAME.view(state)["turn_actions"] if a["action"].startswith("roll red ")]  # no face yet
+    bo = GAME.apply(GAME.apply(GAME.apply(state, "roll red 4"), "move red-s4 E2 E6 N"), "end red")
+    assert GAME.reconcile(bo, thrown(bo, "4")).choices[0].summary == "nothing moved"
+    view = GAME.view(bo)
+    assert view["rolled"] == "Blue to roll; the die shows 4 as before: if you threw 4 again, confirm"
+    [again] = [a for a in view["turn_actions"] if a["action"] == "roll blue 4"]
+    assert again["label"] == "Blue threw 4 again" and again["confirm"].startswith("The die shows 4 as before")
+    rolled = GAME.apply(bo, again["action"])
+    assert rolled.stage == "move" and rolled.roll == 4 and GAME.expected(rolled) == GAME.expected(bo)
+    assert not [a for a in GAME.view(rolled)["turn_actions"] if a["action"].startswith("roll ")]  # no roll due
+    # with the companion rolling there is no die at the table to have thrown
+    assert not [a for a in GAME.view(battle(3))["turn_actions"] if a["action"].startswith("roll ")]

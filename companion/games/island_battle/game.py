@@ -130,10 +130,19 @@ def _rolled(state: IslandState) -> str:
             faces.insert(0, action.face)
     who = state.name_of(state.player)
     who = who[:1].upper() + who[1:]  # a sentence's first word
+    same = _same_face(state)
+    again = f"; the die shows {same} as before: if you threw {same} again, confirm" if same is not None else ""
     if faces:
         zero = ": a reinforcement, the pad or a turn, then roll again" if state.stage == "options" else ""
-        return f"{who} rolled {', then '.join(str(f) for f in faces)}{zero}"
-    return f"{who} to roll" if state.stage == "roll" and rules.outcome(state) is None else ""
+        return f"{who} rolled {', then '.join(str(f) for f in faces)}{zero}{again}"
+    return f"{who} to roll{again}" if state.stage == "roll" and rules.outcome(state) is None else ""
+
+
+def _same_face(state: IslandState) -> str | None:
+    """The face the die already shows when a roll thrown at the table is due: a throw landing on it
+    again changes nothing the camera sees, so only the players can say it happened (None: no such roll)."""
+    due = state.die == "table" and state.stage == "roll" and rules.outcome(state) is None
+    return table.die_up(state) if due else None
 
 
 def _blast(state: IslandState) -> str:
@@ -146,6 +155,17 @@ def _blast(state: IslandState) -> str:
     chain = f", setting off {' and '.join(blocks[1:])}" if blocks[1:] else ""
     return (f"{blocks[0].capitalize()} was live{chain}: " +
             (f"{', '.join(lost)} blown off the island" if lost else "nobody was near"))
+
+
+def _threw_again(state: IslandState) -> list[dict[str, str]]:
+    """The panel's way to say a die thrown at the table landed on the face it already showed."""
+    same = _same_face(state)
+    if same is None:
+        return []
+    who = state.name_of(state.player)
+    return [{"action": f"roll {state.player} {same}", "label": f"{who[:1].upper() + who[1:]} threw {same} again",
+             "confirm": f"The die shows {same} as before, so the camera sees no new throw. Did {who} throw "
+                        f"{same} again?"}]
 
 
 def _phase(state: IslandState) -> str:
@@ -317,6 +337,7 @@ class IslandBattleGame(Game[IslandState, Action]):
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": End(state.player) in legal,
                 "turn_actions": ([{"action": f"roll {state.player}", "label": "Roll"}] if roll_button else [])
+                + _threw_again(state)
                 + [{"action": str(a), "label": table.said(a, _called(state))} for a in legal
                    if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))]}
 

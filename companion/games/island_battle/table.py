@@ -38,6 +38,7 @@ from companion.games.island_battle.state import BOX, GONE, IslandState
 PIECES = frozenset(ALL_CHARACTERS + BLOCKS)
 PADS = tuple(pad_piece(p) for p in PLAYERS)
 PLACED = ALL_CHARACTERS + BLOCKS + PADS  # every piece the game has on a place of its own
+SHOOTING = ("roll", "options", "move", "slide", "done")  # the stages of a turn a shot may be fired in
 
 
 def die_up(state: IslandState) -> str | None:
@@ -213,6 +214,8 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         after = rules.apply(state, action)
         if _matches(after, at, state, ways) and (face is None or face == die_up(after)):
             choices.append(Choice((str(action),), said(action)))
+    if not choices:
+        choices = _with_a_shot(state, moved, at, ways, face)
     if choices:
         return Reconciliation(tuple(choices))
     if moved == {DIE}:
@@ -230,6 +233,31 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
                                       f"otherwise only with the last pip of its move; turn it back", pieces,
                                       "no-turn-now")
     return Reconciliation.illegal(f"no legal action of {state.actor}'s moves {names} so", pieces, "no-legal-move")
+
+
+def _with_a_shot(state: IslandState, moved: set[str], at: Mapping[str, str], ways: Mapping[str, str],
+                 face: str | None) -> list[Choice]:
+    """Two actions, one of them a shot, that the picture shows made together: hands quicker than the
+    camera lift the victim off and move the shooter (or move, then lift the victim its new place aims
+    at) before the table stands still. Each pair is read in the order it was played; a shot fired from
+    where the shooter stood and one fired from where it went are two readings, and the players say
+    which when both reach the picture."""
+    def fits(after: IslandState) -> bool:
+        return _matches(after, at, state, ways) and (face is None or face == die_up(after))
+
+    found: dict[tuple[str, ...], Choice] = {}
+    if state.stage not in SHOOTING:
+        return []
+    for first in rules.legal_actions(state):
+        if not _touches(first, state, moved):
+            continue
+        middle = rules.apply(state, first)
+        for then in rules.legal_actions(middle):
+            if (isinstance(first, Shoot) or isinstance(then, Shoot)) and _touches(then, middle, moved) \
+                    and fits(rules.apply(middle, then)):
+                pair = (str(first), str(then))
+                found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
+    return list(found.values())
 
 
 def _thrown(state: IslandState, face: str | None) -> str:
