@@ -2,9 +2,11 @@
 desert survivors, each with their own phone, and a tablet at the end of the table joined to no seat.
 
 Each phone joins its seat by typing the code the tablet shows (the bystander mistypes it first and is
-told so in words). Each phone's Seats card then tells its player what only they may know, their fight
-markers and the food on their own cards, and nothing of anybody else's. The table is played to the
-first fight; the attacker attacks from her phone, and each fighter closes a fist on their own phone
+told so in words), or, Bo's, by opening the address in the QR code beside his code, as a phone's
+camera does. Each phone's Seats card then tells its player what only they may know, their fight
+markers and the food on their own cards, and nothing of anybody else's. Ada shares her 5 food out
+over her characters' cards in her phone's "My food" box, + by + and one tap to put it down. The
+table is played to the first fight; the attacker attacks from her phone, and each fighter closes a fist on their own phone
 by tapping words, not notation. Until both fists are closed nobody else's page shows what the first
 one holds; then both open at once and every page, the tablet's included, shows the result.
 Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
@@ -15,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.games import get_game
@@ -50,6 +54,14 @@ def to_the_first_fight() -> tuple[list[str], Any]:
     return played, state
 
 
+def read_qr(png: bytes) -> str:
+    """What a phone camera reads off a QR code on the screen: OpenCV's detector on the picture."""
+    picture = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, corners, _ = cv2.QRCodeDetector().detectAndDecode(picture)
+    assert corners is not None and text, "the QR code on the screen was not read"
+    return text
+
+
 def seat_card(page: Any) -> str:
     return page.locator("#seat-card").inner_text()
 
@@ -75,15 +87,30 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         assert res.ok, res.text()
         table.goto(f"{base}/")
         table.wait_for_selector("#seat-list li code")  # the tablet shows each seat's code by its player's name
-        codes = {s["seat"]: s["code"] for s in table.request.get(f"{base}/api/seats").json()["seats"]}
+        seats = table.request.get(f"{base}/api/seats").json()["seats"]
+        codes = {s["seat"]: s["code"] for s in seats}
         listed = table.locator("#seat-list").inner_text()
         assert all(f"{n}: {codes[s]}" in listed for n, s in zip(NAMES, codes)), listed
         assert "no seat" in table.locator("#seat-mine").inner_text()
         thumb_sized(table, "the tablet's Seats card")
+        # beside each code its QR code, as the tablet draws it, reads as the address that joins that seat
+        qrs = table.locator("#seat-list img.seat-qr")
+        qrs.nth(2).scroll_into_view_if_needed()
+        table.wait_for_function("() => [...document.querySelectorAll('#seat-list img.seat-qr')]"
+                                ".every((i) => i.complete && i.naturalWidth > 0)")
+        read = [read_qr(qrs.nth(k).screenshot()) for k in range(3)]
+        assert read == [s["join_url"] for s in seats] and all(u.endswith("/#join=" + s["code"])
+                                                              for u, s in zip(read, seats)), read
+        shot(table, "seats-00-tablet-codes-and-qr")
 
         # each phone joins by typing its code as a thumb would: lower case; Cy mistypes hers first
         for (seat, code), name in zip(codes.items(), NAMES):
             page = pages[seat]
+            if seat == "green":  # Bo points his camera at his QR code: the address it reads opens the page
+                page.goto(read[1])
+                page.wait_for_selector(f'#seat-mine:has-text("{name}\'s seat")')
+                assert "#join" not in page.url and page.evaluate("localStorage.getItem('fog-seat-code')") == code
+                continue
             page.goto(f"{base}/")
             page.wait_for_selector("#seat-code:visible")
             box = page.locator("#seat-code")
@@ -114,9 +141,31 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         assert "Your fight markers" not in seat_card(table) and "markers" not in \
             table.request.get(f"{base}/api/state").json()
 
-        # the table is played to the first fight; the attacker attacks from her own phone, in words
+        # Ada shares her 5 food out on her own phone, as the game's first moves do: a + per food on a
+        # card, then one tap puts them all down; Bo's box lists only his cards, the tablet shows none
         played, fight_state = to_the_first_fight()
-        for action in played[:-1]:
+        ada, plan = pages["natural"], [a for a in played if a.startswith("feed natural-")]
+        ada.wait_for_selector("#seat-share:visible")
+        assert table.locator("#seat-share").is_hidden() and len(plan) == 5
+        bo_rows = pages["green"].locator("#seat-share li").evaluate_all("(ls) => ls.map((l) => l.dataset.action)")
+        assert bo_rows and all(a.startswith("feed green-") for a in bo_rows), bo_rows
+        done = ada.locator("#seat-share-done")
+        assert done.is_disabled() and "5 food left to share out" in ada.locator("#seat-share").inner_text()
+        for action in plan:
+            ada.locator(f'#seat-share li[data-action="{action}"] button:text-is("+")').click()
+        box = ada.locator("#seat-share").inner_text()
+        assert "Every food is shared out" in box and f"Your 3: {plan.count('feed natural-3')} of 2 food" in box, box
+        assert not done.is_disabled() and ada.locator("#seat-choices button").count() == 0  # no button per food
+        thumb_sized(ada, "Ada's food box")
+        shot(ada, "seats-01-ada-shares-her-food")
+        done.click()
+        ada.wait_for_selector("#seat-share", state="hidden")
+        cards = ada.request.get(f"{base}/api/state").json()["cards"]
+        assert {c: cards[c]["food"] for c in ("natural-1", "natural-3")} == {
+            c: plan.count(f"feed {c}") for c in ("natural-1", "natural-3")}, cards
+
+        # the table is played to the first fight; the attacker attacks from her own phone, in words
+        for action in [a for a in played[:-1] if a not in plan]:
             res = table.request.post(f"{base}/api/act", data={"action": action})
             assert res.ok, (action, res.text())
         attack = played[-1]
@@ -147,8 +196,8 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             assert "closed on 2" not in text and f"commit {sides[0]} 2" not in text + html, text
             told = page.request.get(f"{base}/api/state").json()
             assert told["fight"]["mine"] is None and f"commit {sides[0]} 2" not in str(told)
-        shot(defender, "seats-01-defender-before-both-closed")
-        shot(attacker, "seats-02-attacker-waiting")
+        shot(defender, "seats-02-defender-before-both-closed")
+        shot(attacker, "seats-03-attacker-waiting")
 
         # the defender closes an empty fist: both open at once, and every page shows how it went
         defender.locator('#seat-choices button:has-text("Close your fist empty")').click()
@@ -158,8 +207,8 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             page.wait_for_selector('#seat-lines li:has-text("Last fight")')
             line = page.locator('#seat-lines li:has-text("Last fight")').inner_text()
             assert "(2 markers)" in line and "(0 markers)" in line and line.endswith("won."), (who, line)
-        shot(watcher, "seats-03-watcher-after-the-fight")
-        shot(table, "seats-04-tablet-after-the-fight")
+        shot(watcher, "seats-04-watcher-after-the-fight")
+        shot(table, "seats-05-tablet-after-the-fight")
 
         # the Board page draws the desert as the table shows it: every piece, a face-down one by its back
         # (its colour, never its number), whose turn by name, and the moves in words, a fist's markers
@@ -178,7 +227,7 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             assert log[0] == "Both fists opened" and "show" not in log and not any(" natural-" in t for t in log), log
             mine = "You closed your fist on 2 markers" in log
             assert mine == (who == sides[0]), (who, log[:4])
-        shot(table, "seats-05-tablet-board-in-words")
+        shot(table, "seats-06-tablet-board-in-words")
     finally:
         for c in contexts.values():
             c.close()

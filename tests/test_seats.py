@@ -250,3 +250,69 @@ def test_each_seat_s_qr_code_opens_the_board_page_that_joins_that_seat(table):
     send(tv, "POST", "/api/seats/join", {"code": listed["red"]["code"]})
     assert [tv.get(s["qr"]).status_code for s in listed.values()] == [403, 403, 200]
     assert tv.get("/api/seats/nobody/qr.svg").status_code == 404
+
+
+def phones_of(app: Any) -> tuple[Any, dict[str, Any]]:
+    """The table's screen (PIN given) and a phone joined to each seat of the game running now."""
+    tv = app.test_client()
+    tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+    return tv, {s["seat"]: join(app, s["code"]) for s in tv.get("/api/seats").get_json()["seats"]}
+
+
+def test_each_player_shares_their_food_out_on_their_own_phone_and_nobody_else_can(table):
+    """At setup every player holds 5 food to put on their characters' cards. Natural's phone lays her
+    hungry cards out (the page's "My food" box) and she puts the food down with one tap; green's phone
+    cannot put natural's food anywhere, by either door, and the table's screen is shown no such box."""
+    companion, app = table
+    companion.session.start(new_game(3), verify=False, game=get_game("desert-survivors"))
+    tv, phones = phones_of(app)
+    share = phones["natural"].get("/api/state").get_json()["seat_share"]
+    assert share["must"] == 5 and share["title"] == "My food: share 5 food out over your characters' cards"
+    assert [(r["label"], r["most"], r["count"]) for r in share["rows"]][4] == ("Your 5", 3, "{n} of 3 food")
+    assert {r["action"] for r in share["rows"]} == {f"feed natural-{n}" for n in range(1, 7)}
+    assert tv.get("/api/state").get_json()["seat_share"] is None
+    offered = [c["label"] for c in phones["natural"].get("/api/seats/choices").get_json()["choices"]]
+    assert "Put a food on your 5's card (0 of 3 there now)" in offered
+    assert not any("natural" in c["action"] for c in phones["green"].get("/api/seats/choices").get_json()["choices"])
+    for door in ("/api/seats/act", "/api/act"):
+        refused = send(phones["green"], "POST", door, {"action": "feed natural-5"})
+        assert refused.status_code == 409 and "natural" in refused.get_json()["error"], door
+
+    # natural shares hers out: 3 on her 5, 2 on her 6, entered in order with one tap
+    res = send(phones["natural"], "POST", "/api/seats/act", {"actions": ["feed natural-5"] * 3 + ["feed natural-6"] * 2})
+    assert res.status_code == 200 and res.get_json()["entered"] == 5
+    mine = res.get_json()["state"]
+    assert mine["seat_share"] is None and mine["cards"]["natural-5"]["food"] == 3 and mine["cards"]["natural-6"]["food"] == 2
+    assert mine["log"][-2:] == ["You put a food on your 6's card"] * 2
+    assert phones["green"].get("/api/state").get_json()["log"][-1] == "Natural put a food on the natural 6's card"
+
+    # green plans one food too many on her 1: the first goes down, the refusal says so and what stays
+    res = send(phones["green"], "POST", "/api/seats/act", {"actions": ["feed green-1", "feed green-1"]})
+    assert res.status_code == 409 and "(1 of the 2 entered before it)" in res.get_json()["error"]
+    assert phones["green"].get("/api/state").get_json()["seat_share"]["must"] == 4
+
+
+def test_a_satisfied_player_gives_spare_food_from_their_own_phone_in_words(table):
+    """In the eating phase natural's characters are all fed and she holds 3 spare food; green's 6 is
+    hungry. Natural's phone offers the gifts in words; green cannot give natural's food away; what
+    natural gives, green then shares out on her own phone."""
+    companion, app = table
+    s = new_game(3)
+    at = {"B3": "natural-5", "B4": "green-6", "H2": "red-1"}
+    food = {c: 0 if c == "green-6" else size(c) for c in s.food}
+    companion.session.start(replace(s, board=MappingProxyType(at), face_up=frozenset(at.values()),
+                                    food=MappingProxyType(food), spare=(3, 0, 0), phase="eat", turn=0),
+                            verify=False, game=get_game("desert-survivors"))
+    tv, phones = phones_of(app)
+    gifts = {c["action"]: c["label"] for c in phones["natural"].get("/api/seats/choices").get_json()["choices"]}
+    assert gifts["give natural green 2"] == "Give 2 of your 3 spare food to green"
+    assert phones["green"].get("/api/seats/choices").get_json()["choices"] == []
+    for door in ("/api/seats/act", "/api/act"):
+        assert send(phones["green"], "POST", door, {"action": "give natural green 3"}).status_code == 409, door
+    assert send(phones["natural"], "POST", "/api/seats/act", {"action": "give natural green 2"}).status_code == 200
+    seen = {who: p.get("/api/state").get_json() for who, p in [*phones.items(), ("tv", tv)]}
+    assert seen["green"]["seat_share"]["rows"] == [{"action": "feed green-6", "label": "Your 6", "now": 0, "most": 3,
+                                                    "count": "{n} of 3 food"}]
+    assert seen["green"]["seat_share"]["must"] == 2
+    assert all(seen[who]["seat_share"] is None for who in ("natural", "red", "tv"))
+    assert seen["tv"]["log"][-1] == "Natural gave 2 food to green" and seen["green"]["log"][-1] == "Natural gave 2 food to you"

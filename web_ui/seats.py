@@ -293,31 +293,48 @@ def choices() -> Any:
     return jsonify(seat=seat, choices=offered)
 
 
-def _act_kind() -> str:
-    """A correction is guarded however it comes; a seat's own choices are play."""
+MAX_ACTIONS = 40  # a seat's choices entered with one tap (what its phone shared out, the view's seat_share)
+
+
+def _typed() -> list[str]:
+    """The actions the body carries: ``action`` (one) or ``actions`` (several, entered in order)."""
     data = request.get_json(silent=True)
-    text = data.get("action") if isinstance(data, dict) else None
-    return security.action_kind(_companion().session.game, text) if isinstance(text, str) else "play"
+    data = data if isinstance(data, dict) else {}
+    many = data.get("actions") if "actions" in data else [data.get("action")]
+    if not isinstance(many, list) or not 0 < len(many) <= MAX_ACTIONS or \
+            not all(isinstance(t, str) and 0 < len(t) <= 400 for t in many):
+        abort(400, description=f"'action' must be one of the actions /api/seats/choices offers ('actions': a list of "
+                               f"1 to {MAX_ACTIONS} of them, entered in order)")
+    return [t.strip() for t in many]
+
+
+def _act_kind() -> str:
+    """A correction is guarded however it comes (one among several too); a seat's own choices are play."""
+    data = request.get_json(silent=True)
+    many = (data.get("actions") if "actions" in data else [data.get("action")]) if isinstance(data, dict) else []
+    kinds = {security.action_kind(_companion().session.game, t) for t in (many if isinstance(many, list) else [])
+             if isinstance(t, str)}
+    return next((k for k in sorted(kinds) if k != "play"), "play")
 
 
 @bp.post("/act")
 @security.changes(_act_kind)
 def act() -> Any:
-    """Enter an action of this phone's seat (its closed fist): refused for a phone joined to no seat
-    or for an action that is another seat's; the answer carries this seat's view only."""
+    """Enter an action of this phone's seat (its closed fist), or several in order (what it shared
+    out in the box of the view's ``seat_share``, one action a unit): refused for a phone joined to no seat or for an action that
+    is not this seat's choice when its turn in the list comes (those before it stay entered, and the
+    refusal says how many); the answer carries this seat's view only."""
     seat = current_seat()
     if seat is None:
         raise SeatError("join your seat first: this phone is not joined to a seat of this game")
-    data = request.get_json(silent=True)
-    text = data.get("action") if isinstance(data, dict) else None
-    if not isinstance(text, str) or not 0 < len(text) <= 400:
-        abort(400, description="'action' must be one of the actions /api/seats/choices offers")
-    snap = _companion().session.snapshot()
-    if snap.state is None:
-        raise SeatError("no game is running: start one on the setup page")
-    offered = {str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat}
-    typed = text.strip()
-    if typed not in offered:
-        raise SeatError(f"{typed[:60]!r} is not one of {seat}'s choices now")
-    _companion().session.act(typed)
-    return jsonify(ok=True, seat=seat, state=state_json(_companion(), seat=seat))
+    typed = _typed()
+    for done, text in enumerate(typed):
+        snap = _companion().session.snapshot()
+        if snap.state is None:
+            raise SeatError("no game is running: start one on the setup page")
+        offered = {str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat}
+        if text not in offered:
+            before = f" ({done} of the {len(typed)} entered before it)" if done else ""
+            raise SeatError(f"{text[:60]!r} is not one of {seat}'s choices now{before}")
+        _companion().session.act(text)
+    return jsonify(ok=True, seat=seat, entered=len(typed), state=state_json(_companion(), seat=seat))

@@ -5,7 +5,11 @@
    waits for this seat's own choice (its fist in a fight), offers it as buttons in the game's words;
    nobody else's phone is shown what was chosen. The table's screen shows each seat's QR code next to its
    code: a phone's camera opens this page with the code after a "#join=", and the page joins with it as
-   with a typed code, then drops it from the address (and so from the browser's history). */
+   with a typed code, then drops it from the address (and so from the browser's history).
+   When the game gives this seat something to share out over its own things (the view's "seat_share": rows,
+   each with the most it takes, and every word the box says), the seat's box lays it out with - and + per
+   row and one tap puts it all down (the rows' actions entered in order); the plan is kept while other
+   players' moves redraw the page. */
 "use strict";
 (() => {
   const box = document.getElementById("seat-card");
@@ -14,6 +18,7 @@
   const $ = (id) => document.getElementById(id);
   let seat = null;
   let asked = 0;  /* the choices drawn are those of the latest state only, however the answers come back */
+  const planned = new Map();  /* row's action -> how many this phone has planned on it, not yet entered */
 
   function say(text) {
     $("seat-error").textContent = text || "";
@@ -79,6 +84,52 @@
     $("seat-leave").hidden = seat === null;
   }
 
+  /* a count in the game's words: words[0] for none, words[1] for one, words[2] with {n} for more */
+  const counted = (words, n) => words[Math.min(n, 2)].replace("{n}", String(n));
+
+  function drawShare(share) {
+    const box = $("seat-share");
+    box.hidden = !share || seat === null;
+    if (box.hidden) { planned.clear(); box.replaceChildren(); return new Set(); }
+    let room = share.must;
+    share.rows.forEach((r) => {  /* a plan made before the last state still fits it */
+      const n = Math.max(0, Math.min(planned.get(r.action) || 0, r.most, room));
+      planned.set(r.action, n);
+      room -= n;
+    });
+    [...planned.keys()].forEach((a) => { if (!share.rows.some((r) => r.action === a)) planned.delete(a); });
+    const paint = () => {
+      const used = share.rows.reduce((t, r) => t + planned.get(r.action), 0);
+      const list = Fog.el("ul", {"class": "share-rows"});
+      share.rows.forEach((r) => {
+        const n = planned.get(r.action);
+        const li = Fog.el("li", n ? {"class": "planned"} : {});
+        const less = Fog.el("button", {type: "button", "class": "secondary", "aria-label": share.less + ": " + r.label}, "−");
+        const more = Fog.el("button", {type: "button", "class": "secondary", "aria-label": share.more + ": " + r.label}, "+");
+        less.disabled = n === 0;
+        more.disabled = n >= r.most || used >= share.must;
+        less.onclick = () => { planned.set(r.action, n - 1); paint(); };
+        more.onclick = () => { planned.set(r.action, n + 1); paint(); };
+        li.append(Fog.el("span", {"class": "share-label"}, r.label + ": " + r.count.replace("{n}", String(r.now + n))),
+                  less, more);
+        li.dataset.action = r.action;
+        list.appendChild(li);
+      });
+      const done = Fog.el("button", {type: "button", id: "seat-share-done"}, share.done);
+      done.disabled = used !== share.must;
+      done.onclick = async () => {
+        const actions = share.rows.flatMap((r) => Array(planned.get(r.action)).fill(r.action));
+        box.querySelectorAll("button").forEach((b) => { b.disabled = true; });  /* one tap puts it down */
+        if ((await Fog.api("POST", "/api/seats/act", {actions})).ok) planned.clear(); else paint();
+      };
+      box.replaceChildren(Fog.el("p", {"class": "share-title"}, share.title), list,
+                          Fog.el("p", {"class": "hint", "aria-live": "polite"}, counted(share.left, share.must - used)),
+                          done);
+    };
+    paint();
+    return new Set(share.rows.map((r) => r.action));
+  }
+
   async function draw(state) {
     const lines = (state && state.seat_card) || [];
     $("seat-lines").replaceChildren(...lines.map((line) => {
@@ -87,11 +138,12 @@
       return li;
     }));
     const list = $("seat-choices");
+    const shared = drawShare(state && state.seat_share);  /* its rows' actions are not buttons of their own */
     if (seat === null) { list.replaceChildren(); return; }
     const mine = ++asked;
     const r = await Fog.api("GET", "/api/seats/choices", null, true);
     if (mine !== asked) return;  /* a newer state asked meanwhile */
-    const offered = r.ok ? r.data.choices : [];
+    const offered = (r.ok ? r.data.choices : []).filter((c) => !shared.has(c.action));
     list.replaceChildren(...offered.map((c) => {
       const b = document.createElement("button");
       b.type = "button";

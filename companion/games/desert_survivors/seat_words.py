@@ -4,16 +4,22 @@ A player holding a phone at the table reads "Close your fist on 3 markers", not 
 The Board page's Seats card shows :func:`choice` for each action the seat's phone may enter and the
 lines of :func:`card`: to a seat its own secrets (its fight markers, the food on its characters'
 cards), to every phone a fight under way and the last fight's result, each side's fist said as
-closed or not yet and never what it holds before both are open.
+closed or not yet and never what it holds before both are open. When the seat holds food it must
+put on its characters' cards, :func:`share` lays the cards out for its "My food" box: the player
+shares the food out with + and -, then puts it all down with one tap (a ``feed`` each), rather
+than tapping a button per counter.
 
 Pure: standard library only.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Reveal,
                                                       Sacrifice, Take)
-from companion.games.desert_survivors.pieces import is_monkey, number, size
+from companion.games.desert_survivors.pieces import colour_of, is_monkey, number, size
+from companion.games.desert_survivors.rules import feeders
 from companion.games.desert_survivors.state import DesertState
 
 
@@ -22,6 +28,15 @@ def _character(state: DesertState, piece: str, me: int | None) -> str:
     owner = state.seat_of(piece)
     whose = "your" if owner == me else f"{state.name_of(owner)}'s"
     return f"{whose} monkey" if is_monkey(piece) else f"{whose} {number(piece)}"
+
+
+def _own(state: DesertState, disc: str, me: int) -> str:
+    """One of the seat's own characters as it calls it: "your 5", "your red 5" when it plays two groups."""
+    return f"your {colour_of(disc)} {number(disc)}" if len(state.colours_of(me)) > 1 else f"your {number(disc)}"
+
+
+def _food(n: int) -> str:
+    return "no food" if n == 0 else f"{n} food"
 
 
 def _on(state: DesertState, space: str, me: int | None) -> str:
@@ -40,11 +55,12 @@ def choice(state: DesertState, action: Action, seat: str) -> str | None:
     if isinstance(action, Commit):
         return "Close your fist empty (no markers)" if action.markers == 0 else \
             f"Close your fist on {_markers(action.markers)}"
-    if isinstance(action, Feed):
-        return (f"Put a food on your {number(action.disc)}'s card "
+    if isinstance(action, Feed) and me is not None:
+        return (f"Put a food on {_own(state, action.disc, me)}'s card "
                 f"({state.food.get(action.disc, 0)} of {size(action.disc)} there now)")
-    if isinstance(action, Give):
-        return f"Give {action.food} food to {state.name_of(state.seats.index(action.to))}"
+    if isinstance(action, Give) and me is not None:
+        return (f"Give {action.food} of your {state.spare[me]} spare food to "
+                f"{state.name_of(state.seats.index(action.to))}")
     if isinstance(action, Pass):
         return "Pass: none of your characters is hungry"
     if isinstance(action, End):
@@ -90,3 +106,24 @@ def card(state: DesertState, seat: str | None) -> list[str]:
                      f"{_character(state, last.defender, me)} ({_markers(d)}): "
                      f"{_character(state, last.winner, me)} won.")
     return lines
+
+
+def share(state: DesertState, seat: str | None) -> dict[str, Any] | None:
+    """The seat's "My food" box while it must put food on its characters' cards (None: it need not):
+    a row per hungry character (its ``feed`` action, the food on its card ``now``, the ``most`` more
+    it takes), how many counters ``must`` go down (all the food held, or as many as the hungry cards
+    take), and every word the box shows, so the page knows nothing of food or cards. ``count`` and
+    ``left`` carry ``{n}`` for the number the page works out as the player taps."""
+    me = state.seats.index(seat) if seat in state.seats else None
+    if me is None or me not in feeders(state):
+        return None
+    most = {c: size(c) - state.food.get(c, 0) for c in state.alive(me) if state.hungry(c)}
+    rows = [{"action": str(Feed(c)), "label": _own(state, c, me).capitalize(), "now": state.food.get(c, 0),
+             "most": n, "count": f"{{n}} of {size(c)} food"} for c, n in most.items()]
+    held = state.spare[me]
+    must = min(held, sum(most.values()))
+    kept = f" ({_food(held - must)} stays in your hand: every card is full)" if must < held else ""
+    return {"title": f"My food: share {_food(must)} out over your characters' cards{kept}", "rows": rows,
+            "must": must, "left": ["Every food is shared out", "1 food left to share out", "{n} food left to share out"],
+            "more": "One more food on this card", "less": "One food less on this card",
+            "done": "Put the food on the cards"}

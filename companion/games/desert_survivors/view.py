@@ -19,7 +19,7 @@ from companion.games.desert_survivors.board import arrangement_text, build
 from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
                                                      victory_points, x_food, x_kind)
 from companion.games.desert_survivors.rules import feeders, outcome
-from companion.games.desert_survivors.seat_words import card
+from companion.games.desert_survivors.seat_words import card, share
 from companion.games.desert_survivors.state import DesertState
 
 
@@ -164,6 +164,7 @@ def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
         "names": {public_id(state, w): _shown(state, w) for w in state.board},
         "outcome": (lambda o: {"winners": list(o.winners), "reason": o.reason} if o else None)(outcome(state)),
         "seat_card": card(state, state.seats[me] if me is not None else None),
+        "seat_share": share(state, state.seats[me] if me is not None else None),
     }
     if me is not None:
         out["markers"] = state.markers[me]
