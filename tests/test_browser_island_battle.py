@@ -106,6 +106,24 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         assert "the roll" in leds, leds
         shot(page, "island-battle-02-rolled")
 
+        # A tap on Ada's tank shows its reach: the block on E6 it hits, exactly four ahead (dashed), and
+        # where the roll could take it (solid), said in words under the board; a second tap puts it down
+        reach = state["reach"]["red-t1"]
+        assert reach["shots"] == ["E6"] and reach["note"] == "range 4"
+        page.locator('g.piece[data-piece="red-t1"]').tap()
+        page.wait_for_selector('.reach.shot[data-reach="E6"]')
+        assert page.locator(".reach.shot").count() == 1
+        shaded = page.eval_on_selector_all(".reach.move", "ns => ns.map((n) => n.dataset.reach)")
+        assert sorted(shaded) == sorted(reach["moves"]), (shaded, reach)
+        page.wait_for_selector('#mode-hint:has-text("can hit E6")')
+        words = page.locator("#mode-hint").inner_text()
+        assert words.startswith("Ada's red tank 1 (range 4) can hit E6"), words
+        assert ("its move can end on " + ", ".join(reach["moves"]) in words) == bool(reach["moves"]), words
+        for_players(page, "the Board page with the tank's reach")
+        shot(page, "island-battle-02b-reach")
+        page.locator('g.piece[data-piece="red-t1"]').tap()
+        page.wait_for_selector(".reach", state="detached")
+
         # Ada's tank on E2 shoots the block on E6, exactly four ahead: a blast said only if it was live
         state = act(page, base, "shoot red-t1 E6")
         live = state["revealed"]["block-5"] == "live"

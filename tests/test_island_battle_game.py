@@ -266,3 +266,19 @@ def test_a_blast_is_said_in_words_and_flashes_on_the_leds_only_once_a_live_block
     rolled = GAME.apply(blasted, "roll red 2")  # the next action: the LEDs calm, the words stay till the next blast
     assert all(light.effect == "steady" for light in GAME.led_scene(rolled).lights("status"))
     assert GAME.view(rolled)["blast"] == GAME.view(blasted)["blast"]
+
+
+def test_a_character_s_reach_is_the_square_at_its_range_and_where_the_roll_could_take_it():
+    from tests.test_island_battle_rules import table
+
+    # Ada's tank on E2 faces north: four ahead is E6, empty or not; her soldier on C3 faces a block two
+    # ahead on C5, its target; blue's jeep on H9 faces south with a block on H8 in the way: no shot
+    state = table(stage="move", roll=3, red_t1="E2 N", red_s1="C3 N", blue_j1="H9 S", blue_s1="pad1",
+                  blocks="C5:safe H8:live")
+    reach = GAME.view(state)["reach"]
+    assert reach["red-t1"] == {"shots": ["E6"], "moves": ["E5", "E4"], "note": "range 4"}  # 3 on, or 2 and a turn
+    assert reach["red-s1"]["shots"] == ["C5"] and reach["red-s1"]["moves"] == []  # the block in the way of a 3
+    assert reach["blue-j1"] == {"shots": [], "moves": [], "note": "range 3"}  # not blue's turn: no moves either
+    assert "blue-s1" not in reach  # on its pad: it aims at nothing
+    # read from where the blocks stand: the same whichever are live
+    assert all(GAME.view(GAME.secrets_changed(state, None, seed))["reach"] == reach for seed in range(3))

@@ -42,6 +42,7 @@ const FogBoard = (() => {
       this.countLayer = this._layer("counts");
       this.arrowLayer = this._layer("arrows");
       this.pieceLayer = this._layer("pieces");
+      this.reachLayer = this._layer("reaches");  /* over the pieces: a shot's target is most often a piece */
       this.badgeLayer = this._layer("badges");  /* how many pieces a stack's top one stands on, over it (its name says it) */
       this.targetLayer = this._layer("targets");
       this.viewBox = document.createElementNS(SVGNS, "rect");  /* what keepInView brings into view */
@@ -456,6 +457,23 @@ const FogBoard = (() => {
         pieces.forEach((p, k) => this._drawPiece(p, c.x + k * 5 - (pieces.length - 1) * 2.5, c.y + k * 2.5, info, colours, c));
       });
       if (!this.selected) this.targetLayer.replaceChildren();
+      this._drawReach((info.reach || {})[this.selected]);
+    }
+    /* The tapped piece's reach (the view's reach: {shots, moves}): the places it could hit now, outlined
+       dashed, and those its move could end on, solid, each shading its place's own shape, so the player
+       sees what it threatens without counting places. Drawn only while the piece is selected. */
+    _drawReach(reach) {
+      this.reachLayer.replaceChildren();
+      [["shots", "shot"], ["moves", "move"]].forEach(([key, look]) => ((reach || {})[key] || []).forEach((cell) => {
+        const c = this.cells[cell];
+        if (!c) return;
+        const shape = document.createElementNS(SVGNS, c.outline.length ? "polygon" : "circle");
+        if (c.outline.length) shape.setAttribute("points", c.outline.map((p) => p.join(",")).join(" "));
+        else { shape.setAttribute("cx", c.x); shape.setAttribute("cy", c.y); shape.setAttribute("r", 13); }
+        shape.setAttribute("class", "reach " + look); shape.setAttribute("data-reach", cell);
+        shape.setAttribute("aria-hidden", "true");  /* the page's words say them */
+        this.reachLayer.appendChild(shape);
+      }));
     }
     /* A piece at (x, y) on cell c; stack: the pieces under it, {under: how many, words} (0: none),
        their count written on it in a badge. */

@@ -9,7 +9,7 @@
   const idle = () => hint(IDLE[mode()]);
   function setMode(m, why) {
     document.querySelector("input[name=mode][value=" + m + "]").checked = true;
-    selected = null; ways = {}; if (board) { board.selected = null; board.showTargets(null, []); }
+    selected = null; ways = {}; if (board) { board.selected = null; board.showTargets(null, []); draw(); }  /* its reach goes too */
     hint(why || IDLE[m]);
   }
   const nothingToCorrect = "Nothing to correct: the table and the game agree. Tap a piece, then where it goes.";
@@ -59,11 +59,25 @@
       if (selected !== id) return;
       ways = res.ok ? Object.fromEntries(res.data.targets.map((t) => [t.cell, t.choices || [{action: t.action}]])) : {};
       board.showTargets(id, cells);
+      const reach = (state && state.reach || {})[id];
+      /* no dots but places its move can end on: the game takes the move from the table, not a tap */
+      if (reach) { sayReach(id, reach, cells.length ? "Tap a dot to move it there." : (reach.moves || []).length ? "" : "It cannot move now."); return; }
       hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
     },
     onTarget: (piece, cell) => pick(piece, cell),
     onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
   });
+  /* A tapped piece's reach (the view's reach) in words under the board, each list after a key drawn as
+     its places are shaded: "Ada's red tank 1 (range 4) can hit E6; its move can end on E5, E4." */
+  function sayReach(id, reach, then) {
+    const key = (look) => Fog.el("span", {"class": "reach-key " + look, "aria-hidden": "true"});
+    const list = (cells) => cells.map((c) => Fog.place(c)).join(", ");
+    const shots = reach.shots || [], moves = reach.moves || [];
+    const box = document.getElementById("mode-hint");
+    box.replaceChildren(Fog.named(id) + (reach.note ? " (" + reach.note + ")" : "") + " can hit ",
+      ...(shots.length ? [key("shot"), list(shots)] : ["nothing from here"]),
+      ...(moves.length ? ["; its move can end on ", key("move"), list(moves)] : []), "." + (then ? " " + then : ""));
+  }
   /* a game whose tokens show no icons or marks has nothing to explain there: the box is hidden */
   document.getElementById("legend-card").hidden = !Fog.legend(document.getElementById("legend"), board.g);
   function draw() {
@@ -78,6 +92,7 @@
       offenders: state.out_of_sync ? state.out_of_sync.offenders : [], moved: state.moved,
       stacks: state.stacks, supplies: state.supplies,  /* a game's view: pieces under a stack's top, what a supply holds */
       facing: state.facing,  /* a game whose pieces face a way: piece -> way (drawn pointing so) */
+      reach: mode() === "move" ? state.reach : null,  /* piece -> what it could hit or reach: shaded on a tap */
       looks: state.looks,  /* a game that hides faces: piece -> how it is drawn to this reader */
       lastMove: state.last_move || [], misplaced: state.out_of_sync ? state.out_of_sync.pieces || [] : [],
       turnOver: (state.to_turn_over || []).map((t) => t.piece)});

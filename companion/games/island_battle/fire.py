@@ -43,18 +43,27 @@ def movable(state: IslandState, pips: int) -> list[Move]:
     return [m for c in who if c in state.facing for m in moves(state, c, pips)]
 
 
-def shot(state: IslandState, character: str) -> Shoot | None:
-    """The one shot ``character`` has now, if any: the square exactly at its range straight ahead holds
-    an opposing character or a block, and no block stands between (characters between do not shield)."""
-    here = state.where[character]
+def aimed(state: IslandState, character: str) -> str | None:
+    """The square ``character`` would hit, whatever stands there: exactly at its range straight ahead,
+    on the island, no block between (characters between do not shield). From the public position only:
+    where blocks stand, never which are live."""
     if character not in state.facing:
         return None  # on its pad (rule 8) or gone
     distance = reach(character)
-    path = line(here, state.facing[character], distance, state.size)
+    path = line(state.where[character], state.facing[character], distance, state.size)
     blocks = state.block_at()
     if len(path) < distance or any(sq in blocks for sq in path[:-1]):
         return None
-    target = path[-1]
+    return path[-1]
+
+
+def shot(state: IslandState, character: str) -> Shoot | None:
+    """The one shot ``character`` has now, if any: the square it aims at holds an opposing character
+    or a block."""
+    target = aimed(state, character)
+    if target is None:
+        return None
+    blocks = state.block_at()
     standing = state.occupant().get(target)
     if target in blocks or (standing is not None and owner(standing) == opponent(owner(character))):
         return Shoot(character, target)

@@ -24,12 +24,12 @@ from companion.errors import OptionsError, SetupError, StateFormatError
 from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.island_battle import board as boards
-from companion.games.island_battle import rules, table
-from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Remove, Roll, Shoot,
-                                                   Slide, Spare, Turn)
+from companion.games.island_battle import fire, rules, table
+from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
+                                                   Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.board import BLOCK_BOX, BOX_SLOTS, box_of, pad_cell, slot_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, characters, \
-    opponent, owner
+    opponent, owner, reach
 from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
 
 ALERT = (255, 0, 0)
@@ -155,6 +155,19 @@ def _blast(state: IslandState) -> str:
     chain = f", setting off {' and '.join(blocks[1:])}" if blocks[1:] else ""
     return (f"{blocks[0].capitalize()} was live{chain}: " +
             (f"{', '.join(lost)} blown off the island" if lost else "nobody was near"))
+
+
+def _reach(state: IslandState, legal: Sequence[Action]) -> dict[str, dict[str, Any]]:
+    """Each character on the island: the square it aims at, exactly at its range (whoever stands there,
+    none past a block or the island's edge), and the squares its moves with the roll in hand could end
+    on. A player tapping a piece sees what it threatens without counting squares; it is read from where
+    the blocks stand, never from which are live."""
+    ends: dict[str, list[str]] = {}
+    for a in legal:
+        if isinstance(a, Move) and a.to not in ends.setdefault(a.character, []):
+            ends[a.character].append(a.to)
+    return {c: {"shots": [sq] if (sq := fire.aimed(state, c)) else [], "moves": ends.get(c, []),
+                "note": f"range {reach(c)}"} for c in sorted(state.facing)}
 
 
 def _threw_again(state: IslandState) -> list[dict[str, str]]:
@@ -327,6 +340,7 @@ class IslandBattleGame(Game[IslandState, Action]):
                 "turn_order": [PLAYERS[(state.start + k) % 2] for k in range(2)],
                 "placement": {c: list(ps) for c, ps in table.expected(state).items()},
                 "owners": {c: owner(c) for c in ALL_CHARACTERS}, "facing": dict(state.facing),
+                "reach": _reach(state, legal),
                 "stacks": {}, "supplies": {}, "revealed": dict(state.revealed), "die": state.die,
                 "roll": state.roll, "rolled": _rolled(state), "blast": _blast(state), "chosen": state.chosen,
                 "sliding": state.sliding,
