@@ -2,13 +2,14 @@
 desert survivors, each with their own phone, and a tablet at the end of the table joined to no seat.
 
 Each phone joins its seat by typing the code the tablet shows (the bystander mistypes it first and is
-told so in words), or, Bo's, by opening the address in the QR code beside his code, as a phone's
-camera does. Each phone's Seats card then tells its player what only they may know, their fight
-markers and the food on their own cards, and nothing of anybody else's. Ada shares her 5 food out
-over her characters' cards in her phone's "My food" box, + by + and one tap to put it down. The
-table is played to the first fight; the attacker attacks from her phone, and each fighter closes a fist on their own phone
-by tapping words, not notation. Until both fists are closed nobody else's page shows what the first
-one holds; then both open at once and every page, the tablet's included, shows the result.
+told so in words), or, Bo's, by opening the address in the QR code the tablet shows beside his code
+(on its Board and Setup pages alike), as a phone's camera does. Each phone's Seats card then tells
+its player what only they may know, their fight markers and the food on their own cards, and nothing
+of anybody else's. Ada shares her 5 food out over her characters' cards in her phone's "My food"
+box, + by + and one tap to put it down. The table is played to the first fight; the attacker attacks
+from her phone, and each fighter closes a fist on their own phone by tapping words, not notation.
+Until both fists are closed nobody else's page shows what the first one holds; then both open at
+once and every page, the tablet's included, shows the result.
 Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
 """
 
@@ -102,6 +103,11 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         assert read == [s["join_url"] for s in seats] and all(u.endswith("/#join=" + s["code"])
                                                               for u, s in zip(read, seats)), read
         shot(table, "seats-00-tablet-codes-and-qr")
+        table.goto(f"{base}/setup")  # the Setup page, where the game was started, shows the same seats
+        table.wait_for_function("() => document.querySelectorAll('#seat-list img.seat-qr').length === 3")
+        assert table.locator("#seat-list").inner_text() == listed
+        table.goto(f"{base}/")
+        table.wait_for_selector("#seat-list li code")
 
         # each phone joins by typing its code as a thumb would: lower case; Cy mistypes hers first
         for (seat, code), name in zip(codes.items(), NAMES):

@@ -174,8 +174,10 @@ def test_a_game_without_seats_has_none_to_join_and_every_phone_sees_the_whole_ta
         res = send(phone, "POST", "/api/seats/join", {"code": "ABCDEF"})
         assert res.status_code == 409 and "no seats" in res.get_json()["error"]
         assert phone.get("/api/state").get_json()["seat"] is None
-        page = phone.get("/").get_data(as_text=True)  # the Board page's seat card waits hidden, its script served
-        assert 'id="seat-card" hidden' in page and phone.get("/static/seats.js").status_code == 200
+        for path in ("/", "/setup"):  # the Board and Setup pages' seat card waits hidden, its script served
+            page = phone.get(path).get_data(as_text=True)
+            assert 'id="seat-card" hidden' in page and "seats.js" in page, path
+        assert phone.get("/static/seats.js").status_code == 200
     finally:
         companion.stop()
 
@@ -277,12 +279,17 @@ def test_each_player_shares_their_food_out_on_their_own_phone_and_nobody_else_ca
     for door in ("/api/seats/act", "/api/act"):
         refused = send(phones["green"], "POST", door, {"action": "feed natural-5"})
         assert refused.status_code == 409 and "natural" in refused.get_json()["error"], door
+    # a correction slipped in among a seat's own choices still needs the panel PIN, and nothing goes in
+    refused = send(phones["natural"], "POST", "/api/seats/act", {"actions": ["feed natural-5", "correct -"]})
+    assert refused.status_code == 401 and "PIN" in refused.get_json()["error"]
 
     # natural shares hers out: 3 on her 5, 2 on her 6, entered in order with one tap
-    res = send(phones["natural"], "POST", "/api/seats/act", {"actions": ["feed natural-5"] * 3 + ["feed natural-6"] * 2})
+    shared = ["feed natural-5"] * 3 + ["feed natural-6"] * 2
+    res = send(phones["natural"], "POST", "/api/seats/act", {"actions": shared})
     assert res.status_code == 200 and res.get_json()["entered"] == 5
     mine = res.get_json()["state"]
-    assert mine["seat_share"] is None and mine["cards"]["natural-5"]["food"] == 3 and mine["cards"]["natural-6"]["food"] == 2
+    assert mine["seat_share"] is None
+    assert (mine["cards"]["natural-5"]["food"], mine["cards"]["natural-6"]["food"]) == (3, 2)
     assert mine["log"][-2:] == ["You put a food on your 6's card"] * 2
     assert phones["green"].get("/api/state").get_json()["log"][-1] == "Natural put a food on the natural 6's card"
 
@@ -315,4 +322,5 @@ def test_a_satisfied_player_gives_spare_food_from_their_own_phone_in_words(table
                                                     "count": "{n} of 3 food"}]
     assert seen["green"]["seat_share"]["must"] == 2
     assert all(seen[who]["seat_share"] is None for who in ("natural", "red", "tv"))
-    assert seen["tv"]["log"][-1] == "Natural gave 2 food to green" and seen["green"]["log"][-1] == "Natural gave 2 food to you"
+    assert seen["tv"]["log"][-1] == "Natural gave 2 food to green"
+    assert seen["green"]["log"][-1] == "Natural gave 2 food to you"

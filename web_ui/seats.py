@@ -321,9 +321,9 @@ def _act_kind() -> str:
 @security.changes(_act_kind)
 def act() -> Any:
     """Enter an action of this phone's seat (its closed fist), or several in order (what it shared
-    out in the box of the view's ``seat_share``, one action a unit): refused for a phone joined to no seat or for an action that
-    is not this seat's choice when its turn in the list comes (those before it stay entered, and the
-    refusal says how many); the answer carries this seat's view only."""
+    out in the box of the view's ``seat_share``, one action a unit): refused for a phone joined to no
+    seat, or for an action that is not this seat's choice when its turn in the list comes (those
+    before it stay entered, and the refusal says how many); the answer carries this seat's view only."""
     seat = current_seat()
     if seat is None:
         raise SeatError("join your seat first: this phone is not joined to a seat of this game")

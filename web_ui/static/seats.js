@@ -104,8 +104,10 @@
       share.rows.forEach((r) => {
         const n = planned.get(r.action);
         const li = Fog.el("li", n ? {"class": "planned"} : {});
-        const less = Fog.el("button", {type: "button", "class": "secondary", "aria-label": share.less + ": " + r.label}, "−");
-        const more = Fog.el("button", {type: "button", "class": "secondary", "aria-label": share.more + ": " + r.label}, "+");
+        const button = (words, sign) =>
+          Fog.el("button", {type: "button", "class": "secondary", "aria-label": words + ": " + r.label}, sign);
+        const less = button(share.less, "−");
+        const more = button(share.more, "+");
         less.disabled = n === 0;
         more.disabled = n >= r.most || used >= share.must;
         less.onclick = () => { planned.set(r.action, n - 1); paint(); };

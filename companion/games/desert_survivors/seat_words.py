@@ -124,6 +124,7 @@ def share(state: DesertState, seat: str | None) -> dict[str, Any] | None:
     must = min(held, sum(most.values()))
     kept = f" ({_food(held - must)} stays in your hand: every card is full)" if must < held else ""
     return {"title": f"My food: share {_food(must)} out over your characters' cards{kept}", "rows": rows,
-            "must": must, "left": ["Every food is shared out", "1 food left to share out", "{n} food left to share out"],
+            "must": must,
+            "left": ["Every food is shared out", "1 food left to share out", "{n} food left to share out"],
             "more": "One more food on this card", "less": "One food less on this card",
             "done": "Put the food on the cards"}
