@@ -6,10 +6,11 @@ simulated table set up and checked there; the first turns are played by hand on 
 tile supply and dragged onto the edge between two squares, another tapped in the list and then on
 its edge, a pawn dragged onto the tile it will carry). Each page is read as a player's thumb meets
 it: every square, every edge a wall may stand on, every pawn, tile and wall at least 24 px, the
-tiles a pawn carries counted on it, the supplies with what they hold, no sideways scroll,
-no id and no other game's words on the screen.
+tiles a pawn carries counted on it, the supplies with what they hold (whole in their places, a piece
+laid there drawn clear of the words), no sideways scroll, no id and no other game's words on the screen.
 The Score page gives the standing and then the winner by name; the replay draws the board move by
-move with the log in words. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+move with the log in words. A three-player game's Table page then offers each player's two mountains,
+never a third. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,18 @@ RULERS = """() => { const out = {px: Infinity, astray: []}, at = {};
                 r.left >= Math.max(view.left, 0) && r.right <= Math.min(view.right, innerWidth); }));
     out.tappable = [...document.querySelectorAll('#board .grid-label')].filter((t) => getComputedStyle(t).pointerEvents !== 'none').length;
     return out; }"""
+# What keeps a supply's name or words from being read whole: running out of its place (cut at the
+# board's edge on a phone), a piece lying there drawn over its words, or a size under 9 px.
+SUPPLY_UNREAD = """() => [...document.querySelectorAll('#board .supply-count, #board .supply-label')].flatMap((t) => {
+    const id = t.dataset.supply || t.dataset.supplyName, r = t.getBoundingClientRect(), out = [];
+    const cell = document.querySelector(`#board .cell[data-cell="${id}"]`).getBoundingClientRect();
+    if (r.left < cell.left || r.right > cell.right || r.top < cell.top || r.bottom > cell.bottom) out.push(`${t.textContent}: out of its place`);
+    if (t.classList.contains('supply-count')) document.querySelectorAll('#board g.piece').forEach((g) => {
+        const p = g.getBoundingClientRect();
+        if (p.left < r.right && p.right > r.left && p.top < r.bottom && p.bottom > r.top) out.push(`${t.textContent}: a piece over it`); });
+    const px = parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
+    if (px < 9) out.push(`${t.textContent}: ${px.toFixed(1)} px`);
+    return out; })"""
 
 
 def rulers(page: Any, where: str) -> None:
@@ -62,13 +75,14 @@ def rulers(page: Any, where: str) -> None:
 
 
 def for_players(page: Any, where: str, tapped: bool = True) -> None:
-    """A phone's page as players read it: thumb-sized where a board is tapped, never sideways, no ids,
-    nothing of another game."""
+    """A phone's page as players read it: thumb-sized where a board is tapped, never sideways, the
+    supplies' words whole, no ids, nothing of another game."""
     if page.locator("#board").count():
         sizes = {what: smallest(page, sel) for what, sel in TAPPABLE.items()}
         assert not tapped or min(sizes.values()) >= 24, (where, sizes)
         rulers(page, where)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+        assert page.evaluate(SUPPLY_UNREAD) == [], where
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], where
     text = visible_text(page)
     assert not IDS.findall(text), (where, IDS.findall(text), text)
     assert not re.search(r"\b(?:MP|islanders?|cards?|boats?)\b", text), (where, text)
@@ -130,6 +144,11 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.locator('[data-cell="supply-tiles"]').click()
         page.wait_for_selector('g.piece[data-piece^="W"]')  # laid on the pile beside the grid
         wall = page.locator('g.piece[data-piece^="W"]').get_attribute("data-piece")
+        # there it is a token in the supply, a short bar under the supply's words: they still read whole
+        token = page.locator(f'g.piece[data-piece="{wall}"]').bounding_box()
+        pile = page.locator('#board .cell[data-cell="supply-tiles"]').bounding_box()
+        assert token is not None and pile is not None and token["width"] < pile["width"] / 2, (token, pile)
+        assert page.evaluate(SUPPLY_UNREAD) == []
         drag(page, wall, "B1|B2")
         state = wait_until(page, base, lambda s: len(s["history"]) == 4 and s["out_of_sync"] is None)
         assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo stands a wall between B1 and B2"
@@ -220,7 +239,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         # the rules' supply, and beside it the tiles standing as walls: they add up with the loose tiles listed
         assert page.locator('[data-supply="supply-tiles"]').text_content() == state["supplies"]["supply-tiles"]
         assert state["supplies"]["supply-tiles"].startswith("36 tiles left; ")
-        assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada's mountains 3, Bo's mountains 3"
+        assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada 3, Bo 3"  # mountains not placed
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
         shot(page, "tile-race-04-supplies")
         # the Camera page: every piece on the picture, a wall too, is a thumb's size to tap
@@ -297,5 +316,24 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         for_players(page, "the replay", tapped=False)
         shot(page, "tile-race-06-replay")
         axe_clean(page, "the replay")
+
+        # Three players with long names: two mountains each (a third red or blue one is in the box for
+        # two players only), and the Table page offers no more; one laid in the mountain supply, one more
+        res = page.request.post(f"{base}/api/games", data={
+            "game": "tile-race", "players": [{"name": n} for n in ("Alexandrina", "Bartholomew", "Cy")]})
+        assert res.ok, res.text()
+        page.goto(f"{base}/table")
+        page.wait_for_selector('#off-table button[data-piece^="mountain-yellow"]')
+        offered = page.locator("#off-table").inner_text()
+        assert "red mountain ×2" in offered and "blue mountain ×2" in offered and "mountain ×3" not in offered, offered
+        page.locator('#off-table button[data-piece^="mountain-red"]').click()
+        page.locator('[data-cell="supply-mountains"]').click()
+        page.wait_for_selector('#board g.piece[data-piece^="mountain-red"]')
+        offered = page.locator("#off-table").inner_text()
+        assert "red mountain\n" in offered + "\n" and "red mountain ×" not in offered, offered
+        assert page.locator('[data-supply="supply-mountains"]').text_content() == "Alexandrina 2, Bartholomew 2, Cy 2"
+        for_players(page, "the Table page with three players")
+        page.locator('[data-cell="supply-mountains"]').scroll_into_view_if_needed()
+        shot(page, "tile-race-07-three-players")
     finally:
         context.close()

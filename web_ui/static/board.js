@@ -241,11 +241,59 @@ const FogBoard = (() => {
       const t = document.createElementNS(SVGNS, "text");
       const ys = c.outline.map((p) => p[1]);
       t.setAttribute("x", c.x); t.setAttribute("y", (ys.length ? Math.min(...ys) : c.y - 13) + 14);
-      t.setAttribute("text-anchor", "middle"); t.setAttribute("class", "supply-label");
+      t.setAttribute("text-anchor", "middle"); t.setAttribute("class", "supply-label"); t.dataset.supplyName = c.id;
       t.style.fontSize = "11px"; t.style.fill = "#222"; t.style.pointerEvents = "none";
       t.textContent = c.label || c.id;
       t.dataset.width = String(c.outline.length ? Math.max(...c.outline.map((p) => p[0])) - Math.min(...c.outline.map((p) => p[0])) : 26);
       this.labelLayer.appendChild(t);
+    }
+    /* Where the pieces lying in a supply are drawn: in rows up from the supply's foot, as many abreast
+       as its width holds (a wall as a short bar: a token), the rows closer (a pile) when more would
+       climb over its words. [[x, y] per piece, the rows' height]. */
+    _supplyRows(c, pieces) {
+      const xs = c.outline.map((p) => p[0]), ys = c.outline.map((p) => p[1]);
+      const pitch = 2 + Math.max(26, ...pieces.map((id) => {
+        const look = this.g.pieces[id] || {};
+        return look.shape === "square" && Array.isArray(look.size_mm) ? Math.max(...look.size_mm) : 26;
+      }));
+      const across = Math.max(1, Math.floor(((xs.length ? Math.max(...xs) - Math.min(...xs) : 26) - 2) / pitch));
+      const rows = Math.ceil(pieces.length / across), room = Board.supplyRoom(c);
+      const step = rows > 1 ? Math.max(4, Math.min(pitch, (room - pitch) / (rows - 1))) : pitch;
+      const foot = (ys.length ? Math.max(...ys) : c.y + 13) - pitch / 2 - 1;
+      const at = pieces.map((_, k) => {
+        const row = Math.floor(k / across), inRow = Math.min(across, pieces.length - row * across);
+        return [c.x + (k % across - (inRow - 1) / 2) * pitch, foot - row * step];
+      });
+      return [at, pieces.length ? pitch + (rows - 1) * step + 2 : 0];
+    }
+    /* How high the band of a supply's pieces may grow (board mm): its lower half at most. */
+    static supplyRoom(c) {
+      const ys = c.outline.map((p) => p[1]);
+      return ys.length ? (Math.max(...ys) - Math.min(...ys)) / 2 : 26;
+    }
+    /* What a supply holds, in words set in the room between its name and its pieces: wrapped, a size
+       smaller while a word or the lines would not fit, then centred there; its name and its words never
+       under 9 px on the screen (a board drawn whole at a phone's width: the replay), as a grid's names
+       never are. A phone shows the supply whole: nothing runs out of it past the board's edge. */
+    _supplyCount(c, t, pieces) {
+      const ys = c.outline.map((p) => p[1]), ctm = this.svg.getScreenCTM();
+      if (!ys.length || !t.getBBox || !ctm || !ctm.a) { Board.wrap(t); return; }
+      const least = Math.max(11, 9 / ctm.a);  /* board mm */
+      const name = this.svg.querySelector(`.supply-label[data-supply-name="${CSS.escape(c.id)}"]`);
+      if (name) { name.style.fontSize = least + "px"; name.textContent = c.label || c.id; Board.wrap(name); }
+      const top = name && name.getBBox().height ? name.getBBox().y + name.getBBox().height + 3 : Math.min(...ys) + 3;
+      const bottom = Math.max(...ys) - Math.max(3, this._supplyRows(c, pieces)[1]);
+      const width = 0.92 * Number(t.dataset.width), text = t.textContent;
+      for (let font = Math.max(14, least); ; font -= 1) {
+        t.style.fontSize = font + "px"; t.textContent = text; t.setAttribute("y", c.y + 5);
+        Board.wrap(t);
+        const box = t.getBBox();
+        if (!box.height) return;  /* not drawn (a hidden page): measured once shown */
+        if (font - 1 < least || (box.width <= width && box.height <= bottom - top)) {
+          t.setAttribute("y", c.y + 5 + (top + bottom) / 2 - (box.y + box.height / 2));
+          return;
+        }
+      }
     }
     /* A text wider than its place (data-width, board mm) is set on as many lines as it needs, word by
        word, the first where it stood: a supply's name or count is never cut at the board's edge. */
@@ -427,7 +475,7 @@ const FogBoard = (() => {
         const xs = c.outline.map((p) => p[0]);
         t.dataset.width = String(xs.length ? Math.max(...xs) - Math.min(...xs) : 26);
         this.countLayer.appendChild(t);
-        Board.wrap(t);
+        this._supplyCount(c, t, ((placement || {})[cell] || []).map((e) => String(e).split("^")[0]));
       });
       /* a piece that faces a way is named with it in a camera's picture ("red-s1^N"), or the view's
          facing says it (piece -> way): drawn pointing so */
@@ -442,6 +490,11 @@ const FogBoard = (() => {
         const c = this.cells[cell];
         if (!c) return;
         pieces.forEach((p) => { this.where[p] = cell; });
+        if (c.supply) {  /* small tokens in rows along the supply's foot, clear of what it says it holds */
+          const [at] = this._supplyRows(c, pieces);
+          pieces.forEach((p, k) => this._drawPiece(p, at[k][0], at[k][1], info, colours, c));
+          return;
+        }
         if (c.stack || (info.stacks || {})[cell]) {  /* one on another, the first listed at the bottom */
           /* what a player counts on a stack: the pieces under its top one (a piece standing on 2 others: 2),
              named by their kind when those listed are all alike */
@@ -496,9 +549,9 @@ const FogBoard = (() => {
         (stack ? ", on top of " + stack.words : ""));
       let shape, size = [26, 26];  /* a disc's diameter: the room for its text */
       if (look.shape === "bar") {  /* a wall: a bar along its edge, tapped over the edge's whole tap area */
-        const u = (c && this._across(c)) || [0, 1];
-        const xs = c && c.outline.length ? c.outline.map((p) => p[0]) : [x - 13, x + 13];
-        const ys = c && c.outline.length ? c.outline.map((p) => p[1]) : [y - 13, y + 13];
+        const u = (c && this._across(c)) || [0, 1], edge = c && c.edge && c.outline.length;  /* off an edge (a supply): a token */
+        const xs = edge ? c.outline.map((p) => p[0]) : [x - 13, x + 13];
+        const ys = edge ? c.outline.map((p) => p[1]) : [y - 13, y + 13];
         const w = Math.max(...xs) - Math.min(...xs), h = Math.max(...ys) - Math.min(...ys);
         const area = document.createElementNS(SVGNS, "rect");
         area.setAttribute("x", -w / 2); area.setAttribute("y", -h / 2); area.setAttribute("width", w); area.setAttribute("height", h);

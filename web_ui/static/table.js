@@ -55,7 +55,7 @@
     }
     else draw(shown);  /* not held any more: drawn as it stands */
   }
-  let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null;
+  let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null, inHand = {};
   /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. Pieces
      that look alike (a class the game compares by count: tiles) are one button with how many there
      are, the next of them lifted; a piece in a seat colour nobody plays in this game is not offered. */
@@ -70,7 +70,17 @@
       const kept = offered.get(key);
       if (kept) kept.count += 1; else offered.set(key, {id, p, count: 1});
     });
-    offered.forEach(({id, p, count}) => {
+    /* no more of a kind than the players have in hand to lay (the view's in_hand), less those already
+       laid out in a supply beside the board: a piece the box holds for fewer players (the rules give
+       it only then) stays in the box */
+    const supplied = {};
+    (board.g.cells || []).filter((c) => c.supply).forEach((c) => (table[c.id] || []).forEach((e) => {
+      const kind = (board.g.pieces[e.split("^")[0]] || {}).alike;
+      if (kind) supplied[kind] = (supplied[kind] || 0) + 1;
+    }));
+    offered.forEach(({id, p, count: off}) => {
+      const count = p.alike in inHand ? Math.max(0, Math.min(off, inHand[p.alike] - (supplied[p.alike] || 0))) : off;
+      if (!count) return;
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
                                   "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
       b.onclick = () => { lifted = lifted === id ? null : id; board.selected = null; draw(table);
@@ -112,6 +122,7 @@
   Fog.on("state", (s) => {
     owners = s.owners || {};
     supplies = s.supplies || {};  /* what a supply beside the board holds, as the game counts it */
+    inHand = s.in_hand || {};  /* look-alike kind -> how many the players still have to lay */
     const playing = (s.players || []).flatMap((p) => (p && p.colours) || []);  /* the seat colours in play */
     seats = playing.length ? new Set(playing) : null;
     board.turnTo(s);  /* a board wider than a phone: the pieces of the player to move */

@@ -105,12 +105,14 @@ def _supplies(state: TileRaceState) -> dict[str, str]:
     pieces a player sees off the board. A wall is a tile of the supply stood in a stand: at the table
     the stand holds a tile from the pile, so the rules' supply is the loose tiles less the walls
     standing (and less the tiles lost off the grid, out of the game). Saying both keeps "37 tiles"
-    from reading as a miscount beside 38 loose tiles. Mountains are each player's own: by player."""
+    from reading as a miscount beside 38 loose tiles. Mountains are each player's own: by player's
+    name alone, under the supply's own name ("mountains not placed"). Short words: written in the
+    supply's narrow place beside the grid, they stay whole on a phone, four players' too."""
     tiles = f"{_count(state.supply, 'tile')} left"
-    extra = [f"{_count(len(state.walls), 'more')} standing as {'walls' if len(state.walls) != 1 else 'a wall'}"
-             if state.walls else "", f"{state.lost} lost off the grid" if state.lost else ""]
+    extra = [f"{_count(len(state.walls), 'more')} as {'walls' if len(state.walls) != 1 else 'a wall'}"
+             if state.walls else "", f"{state.lost} lost" if state.lost else ""]
     return {boards.TILE_SUPPLY: "; ".join([tiles, *filter(None, extra)]),
-            boards.MOUNTAIN_SUPPLY: ", ".join(f"{_owner(state, c)} mountains {n}" for c, n in
+            boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
                                               zip(state.players, state.mountains_left, strict=True))}
 
 
@@ -255,6 +257,9 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "supply": {"tiles": state.supply, "lost": state.lost,
                            "mountains": dict(zip(state.players, state.mountains_left, strict=True))},
                 "supplies": _supplies(state),
+                # what the hands may still lay, by look-alike kind: a player's mountains in hand (a third
+                # red or blue mountain is in the box for a two-player game only)
+                "in_hand": {f"mountain-{c}": n for c, n in zip(state.players, state.mountains_left, strict=True)},
                 "walls": sorted(state.walls), "has_moved": state.moved, "acted": state.acted,
                 "names": _names(state), "places": _places(state),
                 "history": list(state.history), "standing": Score(state).lines(),
