@@ -29,6 +29,7 @@ import numpy as np
 
 from companion.errors import FogCompanionError
 from companion.games import BoardFit, Layout
+from vision.camera_place import DEFAULT_ABOVE_MM, camera_place, lower
 from vision.detect import BoardDetector, detector_parameters, transform_points
 from vision.lens import Lens, board_to_image
 
@@ -203,7 +204,7 @@ def fit_board(layout: Layout, frame: np.ndarray, anchors: dict[str, str], lens: 
     linear, lattice, picture_to_printed, total = _solve(g, quads, layout, cell_of)
     lowered = quads
     if any(layout.height_of(p) > 0 for p in layout.pieces):  # markers above the board: seen from aside they shift
-        lowered = _onto_board(quads, total, frame.shape, layout, detector.lens_at(frame.shape))
+        lowered = _onto_board(quads, total, frame.shape, layout, detector.lens_at(frame.shape), detector.above_mm)
         linear, lattice, picture_to_printed, total = _solve(g, lowered, layout, cell_of)
     img_pts = np.array([lowered[layout.pieces[p].marker].mean(axis=0) for p in used])
     offset = lattice - linear @ lattice
@@ -390,54 +391,26 @@ def _solve(g: np.ndarray, quads: dict[int, np.ndarray], layout: Layout, cell_of:
 
 
 def _onto_board(quads: dict[int, np.ndarray], total: np.ndarray, shape: tuple[int, ...], layout: Layout,
-                lens: Lens | None = None) -> dict[int, np.ndarray]:
+                lens: Lens | None = None, above_mm: float = DEFAULT_ABOVE_MM) -> dict[int, np.ndarray]:
     """The piece markers' corners moved to where they would show if they lay on the board itself.
 
     A marker ``h`` mm above the board, seen by a camera ``D`` mm above it, shows where a board point
     ``(D / (D - h))`` times as far from the point under the camera would: 2 mm off at a 35 degree
     tilt for 3 mm tokens, all the same way - enough to turn the whole fitted lattice against the
-    corner markers. The camera's place comes from the board's homography (focal length from its
-    perspective, principal point at the picture's centre - or both from the lens calibration; a
-    camera looking straight down gives no focal length, and a 66 degree lens is assumed, where the
-    shift is a tiny scale anyway)."""
+    corner markers. The camera's place is the detector's own estimate (vision/camera_place.py: from
+    the lens calibration, else the board's perspective, else straight above at ``above_mm``,
+    where the shift is a tiny scale anyway), so the fit and the reading of a game move a marker back
+    by one rule, not two that could drift apart."""
     height = max((layout.height_of(p) for p in layout.pieces), default=0.0)
-    w, h = shape[1], shape[0]
-    to_image = np.linalg.inv(total)
-    cx, cy = (lens.matrix[0, 2], lens.matrix[1, 2]) if lens is not None else ((w - 1) / 2, (h - 1) / 2)
-    centre = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], float)
-    m = centre @ to_image
-    m = m / np.linalg.norm(m[:, 0])
-    (h11, h12, _), (h21, h22, _), (h31, h32, _) = m
-    guesses = []
-    if abs(h31 * h32) > 1e-12:
-        guesses.append(-(h11 * h12 + h21 * h22) / (h31 * h32))
-    if abs(h31 ** 2 - h32 ** 2) > 1e-12:
-        guesses.append(-(h11 ** 2 + h21 ** 2 - h12 ** 2 - h22 ** 2) / (h31 ** 2 - h32 ** 2))
-    focal = 0.77 * w
-    good = [math.sqrt(f2) for f2 in guesses if f2 > 0 and 0.3 * w <= math.sqrt(f2) <= 5 * w]
-    if lens is not None:
-        focal = float((lens.matrix[0, 0] + lens.matrix[1, 1]) / 2)
-    elif good:
-        focal = float(np.median(good))
-    k_inv = np.diag([1 / focal, 1 / focal, 1.0])
-    a1, a2, a3 = (k_inv @ m[:, i] for i in range(3))
-    scale = (np.linalg.norm(a1) + np.linalg.norm(a2)) / 2
-    r1, r2, t = a1 / scale, a2 / scale, a3 / scale
-    r3 = np.cross(r1, r2)
-    rot = np.column_stack([r1, r2, r3])
-    camera = -rot.T @ t  # in board millimetres; z is the height (its sign says which side)
-    above = abs(float(camera[2]))
-    if above <= 10 * height:
+    place = camera_place(total, shape, lens, above_mm)
+    if place is None or place.above_mm <= 10 * height:  # not a camera's view of the board, or too low to trust
         return quads
-    nadir = camera[:2]
+    to_image = np.linalg.inv(total)
     heights = {m: layout.height_of(p.id) for p in layout.pieces.values() for m in p.markers}  # each its own
     out = dict(quads)
     for marker, quad in quads.items():
-        if marker not in heights:
-            continue
-        seen = transform_points(total, quad)
-        on_board = nadir + (seen - nadir) * (above - heights[marker]) / above
-        out[marker] = transform_points(to_image, on_board)
+        if marker in heights:
+            out[marker] = transform_points(to_image, lower(transform_points(total, quad), place, heights[marker]))
     return out
 
 
