@@ -37,6 +37,7 @@ OPEN_ROUTES = {
     ("POST", "/api/move"), ("POST", "/api/end-turn"), ("POST", "/api/decide"),
     ("POST", "/api/act"),  # plays are open; a correction it carries is guarded (below)
     ("POST", "/api/setup/verify"), ("POST", "/api/fit"), ("POST", "/api/fit/edits"),  # looking, nothing kept
+    ("POST", "/api/setup/read-board"),  # looking: the parts laid on the table, read into the Setup form
     ("POST", "/api/table/move"), ("POST", "/api/table/setup"), ("POST", "/api/table/turn-over"),
     ("POST", "/api/table/hand"),  # hands on the simulated table
     ("POST", "/api/seats/join"), ("POST", "/api/seats/leave"), ("POST", "/api/seats/act"),  # a phone's own seat

@@ -69,6 +69,9 @@ def sheet_items(board: Layout) -> list[SheetItem]:
               for p in board.pieces.values() for face, m in (p.faces.items() or [("", p.marker)])
               for _ in range(max(1, int(p.facts.get("copies", 1))))]
     items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
+    # markers printed on places (a part's own corner markers: a cell's fact ``printed_markers``), each once
+    printed = {int(m["id"]): m for c in board.cells.values() for m in c.facts.get("printed_markers", ())}
+    items += [SheetItem(i, str(m.get("label", f"marker {i}")), float(m["size_mm"])) for i, m in sorted(printed.items())]
     return items
 
 

@@ -183,15 +183,19 @@ def _texture(board_key: int, px_per_mm: float) -> np.ndarray:
         if cell.line is not None:
             cv2.polylines(img, [poly], True, _bgr(cell.line), max(1, round(s * 0.8)), cv2.LINE_AA)
     dict_ = dictionary(board.marker_dictionary)
-    for f in board.fiducials:
+    # the board's corner markers, then markers printed on places (a part's own corner markers, turned
+    # with it: a cell's fact ``printed_markers``), a little white round each as printed
+    printed = [m for cell in board.cells.values() for m in cell.facts.get("printed_markers", ())]
+    for k, f in enumerate([*board.fiducials, *printed]):
         size = f["size_mm"] * s
-        quiet = 4 * s
+        quiet = (4 if k < len(board.fiducials) else 2) * s
         x0, y0 = f["center_mm"][0] * s - size / 2, f["center_mm"][1] * s - size / 2
         cv2.rectangle(img, (round(x0 - quiet), round(y0 - quiet)), (round(x0 + size + quiet), round(y0 + size + quiet)),
                       (255, 255, 255), -1)
         side = round(size)
-        mk = cv2.cvtColor(marker_image(dict_, int(f["id"]), side), cv2.COLOR_GRAY2BGR)
-        img[round(y0):round(y0) + side, round(x0):round(x0) + side] = mk
+        mk = np.rot90(marker_image(dict_, int(f["id"]), side), -(int(f.get("turn", 0)) // 90))  # turned clockwise
+        img[round(y0):round(y0) + side, round(x0):round(x0) + side] = cv2.cvtColor(np.ascontiguousarray(mk),
+                                                                                   cv2.COLOR_GRAY2BGR)
     return img
 
 
@@ -260,8 +264,9 @@ def _token_patch(board_key: int, piece: str, px_per_mm: float, face_down: bool =
     marker_id = marker if marker is not None else look.marker if look is not None else board.special_markers[piece]
     white_mm = marker_mm + 2 * QUIET_MM  # as printed on the sticker sheet
     if look is not None and "size_mm" in look.facts and not card:
-        # a round sticker the pawn's size: the marker's corners and a millimetre of white round it
-        radius = min(w_mm / 2, marker_mm / math.sqrt(2) + 1.0) * px_per_mm
+        # a round sticker the pawn's size: the marker's corners and the quiet zone the sheet prints round
+        # a marker (a dark top a millimetre from its corners, a green or red disc, hid one marker in 12)
+        radius = min(w_mm / 2, marker_mm / math.sqrt(2) + QUIET_MM) * px_per_mm
         cv2.circle(patch, middle, round(radius), (255, 255, 255, 255), -1, cv2.LINE_AA)
     else:
         white = round(white_mm * px_per_mm)

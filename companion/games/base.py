@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from companion.errors import BoardFileError
+from companion.games.assembly import Assembly
 from companion.games.declaration import GameType
 from companion.games.leds import (FORMER_SEGMENT_NAMES, LED_ROLES, OFF_LIGHT, Count, LedScene,  # noqa: F401  (the door's values)
                                  Light)
@@ -504,6 +505,10 @@ class Game(ABC, Generic[StateT, ActionT]):
         By default how many play (of :attr:`players`) and the seed: all a game without choices asks."""
         return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
                 {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
+
+    def assembly(self, board: str | None = None) -> Assembly | None:
+        """The parts players lay at setup for a board the camera reads (``companion/games/assembly.py``), or None."""
+        return None
 
     def complete_action(self, state: StateT, text: str) -> str:
         """The full text of an action a player typed short at a terminal (by default the text as it is)."""

@@ -12,6 +12,10 @@
   choices.games.forEach((g) => gameSelect.appendChild(Fog.el("option", {value: g.name}, g.title)));
   gameSelect.value = choices.game;
   const switchBox = document.getElementById("switches");
+  /* the chosen game's other questions (a text or a choice the form has no place of its own for), under the options */
+  const moreBox = Fog.el("div", {id: "more-questions"});
+  switchBox.after(moreBox);
+  const OWN_PLACE = ["players", "seats", "scenario", "options", "seed"];
   /* The questions are the chosen game's own (its setup schema): how many play, names and colours,
      a solo scenario, rule options. Choosing another game asks that game's. */
   let ask = {};
@@ -53,6 +57,7 @@
       switchBox.appendChild(row);
     });
     document.getElementById("seats-help").textContent = (ask.seats || {}).help || "";
+    moreQuestions(game);
     playerRows();
     if (drawn !== game.name) {  /* the chosen game's board under its form, whatever game runs now */
       drawn = game.name;
@@ -62,6 +67,37 @@
         if (own && state && state.placement) board.render(state.placement, look(state));
       });
     }
+  }
+  /* A text or choice question of the game's own, with its help; a text the camera can answer
+     (read_from_table: a board the players lay at setup) has a button that reads the table into it. */
+  function moreQuestions(game) {
+    moreBox.replaceChildren();
+    game.schema.filter((q) => !OWN_PLACE.includes(q.name) && (q.kind === "text" || q.kind === "choice")).forEach((q) => {
+      const id = "answer-" + q.name;
+      const row = Fog.el("div", {"class": "question-row"});
+      const label = Fog.el("label", {"for": id}, q.label + " ");
+      const input = q.kind === "choice" ? Fog.el("select", {id, "data-answer": q.name, "aria-describedby": id + "-help"})
+        : Fog.el("input", {id, "data-answer": q.name, maxlength: q.max || 300, "aria-describedby": id + "-help"});
+      (q.choices || []).forEach((c) => input.appendChild(Fog.el("option", {value: String(c)}, String(c))));
+      label.appendChild(input);
+      row.appendChild(label);
+      if (q.read_from_table) {
+        const read = Fog.el("button", {type: "button", "class": "secondary", id: id + "-read"}, "Read from the table");
+        const said = Fog.el("p", {"class": "status", id: id + "-read-status", role: "status"});
+        read.onclick = async () => {
+          said.className = "status";
+          said.textContent = "Reading the table…";
+          const res = await Fog.api("POST", "/api/setup/read-board", {game: game.name, players: count.value === "solo" ? 1 : Number(count.value)});
+          if (res.ok) input.value = res.data.answer;
+          said.textContent = !res.ok ? res.data.error : res.data.problem ? "Read " + res.data.answer + ", but " + res.data.problem :
+            "Read from the table: " + res.data.answer;
+          said.className = res.ok && !res.data.problem ? "status good" : "status error";
+        };
+        row.append(read, said);
+      }
+      row.appendChild(Fog.el("p", {"class": "hint", id: id + "-help"}, q.help || ""));
+      moreBox.appendChild(row);
+    });
   }
   /* the board as on the Board page: who owns each piece, the pieces under a stack's top, what a supply holds */
   const look = (s) => ({owners: s.owners, stacks: s.stacks, supplies: s.supplies});
@@ -129,6 +165,9 @@
         name: r.querySelector(".name").value.trim() || "Player " + (i + 1),
         colours: [...r.querySelectorAll(".colour")].map((s) => s.value)}));
     }
+    const answers = Object.fromEntries([...moreBox.querySelectorAll("[data-answer]")]
+      .map((el) => [el.dataset.answer, el.value.trim()]).filter(([, v]) => v));
+    if (Object.keys(answers).length) body.answers = answers;
     let res = await Fog.api("POST", "/api/games", body);
     if (res.status === 409 && res.data.kind === "game-running" &&
         await Fog.confirmBox("A game is being played. Pause it and start the new one? The running game stays " +

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import AnswerError, SetupError, StateFormatError
+from companion.games.assembly import Assembly
 from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.desert_survivors import layout as boards
@@ -161,6 +162,9 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
+        """The mapboards' arrangement is a text answer the camera can give: "Read from the table"
+        (``read_from_table``) when the board file gives the mapboards their corner markers."""
+        readable = self.assembly(board) is not None
         return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
                  "colours_per_player": {"default": 1, "2": 2}, "max_name": MAX_NAME,
@@ -168,7 +172,9 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                          "groups each: natural and red, green and blue)."},
                 {"name": "arrangement", "label": "Mapboards", "kind": "text", "max": 120,
                  "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each board as laid, "
-                         "BOARD@SPACE[/TURN]: 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)."},
+                         "BOARD@SPACE[/TURN]: 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)"
+                         + (", or read from the table by the camera." if readable else "."),
+                 **({"read_from_table": True} if readable else {})},
                 {"name": "memory_aid", "label": "Memory aid (your own face-down discs on your phone)",
                  "kind": "choice", "choices": ["no", "yes"]},
                 {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
@@ -237,6 +243,10 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         if state is None:
             return boards.layout(boards.load(board), default_arrangement(len(COLOURS)), COLOURS)
         return boards.layout(boards.load(board), state.arrangement, state.groups)
+
+    def assembly(self, board: str | None = None) -> Assembly | None:
+        """The mapboards, read by their own corner markers at setup; the reading is an arrangement."""
+        return boards.assembly(boards.load(board))
 
     def describe_board(self, board: str | None = None) -> str:
         return boards.describe(boards.load(board))

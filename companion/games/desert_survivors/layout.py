@@ -4,7 +4,11 @@ The desert is not printed once: it is the mapboards as the players laid them at 
 layout is built from a state's arrangement (:func:`layout`), the board file giving only sizes and
 marker ids. Places are the spaces of the laid desert, named as the rules name them (``C4``); rock
 spaces are drawn but nothing stands on them. The four corner markers lie at the corners of the laid
-desert, in the margin around it.
+desert, in the margin around it. Each mapboard also carries its own four corner markers, printed in
+its corner spaces and turned with it: from them the camera reads at setup where each mapboard lies
+and how it is turned (:func:`assembly`, ``companion/games/assembly.py``); the layout lists them in
+the corner spaces' fact ``printed_markers``, so the simulated table draws them. During play the
+pieces on those spaces cover them, which is why the desert's own corner markers stay.
 
 Pieces are every disc and X-counter of the groups in play, each with a marker on each face
 (``Piece.faces``: ``front``, what it is, and ``back``), so the camera's picture names every piece
@@ -20,14 +24,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from companion.errors import BoardFileError
+from companion.games.assembly import Assembly, Laid, Part
 from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Edge, Layout, Piece, packaged_or_file
-from companion.games.desert_survivors.board import OASIS, ROCK, Arrangement, Placed, build, space
-from companion.games.desert_survivors.pieces import COLOURS, GROUPS, discs_of, x_ids
+from companion.games.desert_survivors.board import (BOARDS, COLS, OASIS, ROCK, ROWS, Arrangement, Placed,
+                                                    arrangement_text, build, check_arrangement, parse_arrangement,
+                                                    space)
+from companion.games.desert_survivors.pieces import COLOURS, GROUPS, discs_of, groups_for, x_ids
 
 KEYS = {"board": ("name", "game", "space_mm", "margin_mm", "fiducial_mm", "marker_dictionary", "disc_mm",
-                  "counter_mm", "piece_marker_mm", "token_height_mm"),
-        "markers": ("fiducials", "discs", "counters", "disc_backs", "counter_backs")}
+                  "counter_mm", "piece_marker_mm", "token_height_mm", "mapboard_marker_mm", "mapboard_inset_mm"),
+        "markers": ("fiducials", "discs", "counters", "disc_backs", "counter_backs", "mapboards")}
+CORNERS = ("top left", "top right", "bottom right", "bottom left")  # a mapboard's corner markers, as printed
 FRONT, BACK = "front", "back"  # a disc's or counter's faces, as a picture names the one up
 RGB_OF: dict[str, RGB] = {"natural": (214, 184, 140), "green": (60, 150, 70), "red": (200, 40, 40),
                           "blue": (40, 90, 200), "purple": (130, 60, 160), "yellow": (230, 200, 40)}
@@ -52,6 +60,27 @@ class DesertBoard:
     first_counter: int
     first_disc_back: int
     first_counter_back: int
+    mapboard_marker_mm: float = 20.0
+    mapboard_inset_mm: float = 3.0
+    first_mapboard: int | None = None  # None (a file from before mapboards carried markers): none to read
+
+    def mapboard_markers(self) -> dict[int, tuple[int, ...]]:
+        """Each mapboard's own corner markers (top left, top right, bottom right, bottom left as printed)."""
+        if self.first_mapboard is None:
+            return {}
+        return {b: tuple(self.first_mapboard + 4 * (b - 1) + k for k in range(4)) for b in sorted(BOARDS)}
+
+    def printed(self, turn: int) -> list[tuple[int, float, float]]:
+        """Where each corner marker of a mapboard turned ``turn`` lies from the top left of the
+        ground it covers (corner index, x mm, y mm): the printed spot turned with the board."""
+        w, h, c = COLS * self.space_mm, ROWS * self.space_mm, self.mapboard_inset_mm + self.mapboard_marker_mm / 2
+        out = []
+        for k, (u, v) in enumerate(((c, c), (w - c, c), (w - c, h - c), (c, h - c))):
+            uw, vh = w, h
+            for _ in range(turn // 90):  # a quarter turn clockwise: (u, v) on w x h goes to (h - v, u) on h x w
+                u, v, uw, vh = vh - v, u, vh, uw
+            out.append((k, u, v))
+        return out
 
     def markers(self, first_disc: int | None = None, first_counter: int | None = None) -> dict[str, int]:
         """Every piece's marker id on its front: the discs in seat order, then the X-counters (with
@@ -90,16 +119,21 @@ def _parsed(text: str, source: str) -> DesertBoard:
     if not (isinstance(fids, list) and len(fids) == 4 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                 and v >= 0 for v in fids)):
         raise fail("markers.fiducials", "expected the 4 corner markers' ids")
+    first_mapboard = marker("mapboards") if "mapboards" in marks else None
     board = DesertBoard(str(head.get("name", "board")), source, number("space_mm", 20, 200),
                         number("margin_mm", 20, 300), number("fiducial_mm", 10, 100),
                         str(head.get("marker_dictionary", "")), number("disc_mm", 10, 200),
                         number("counter_mm", 10, 200), number("piece_marker_mm", 3, 100),
                         number("token_height_mm", 0, 100), (fids[0], fids[1], fids[2], fids[3]),
-                        marker("discs"), marker("counters"), marker("disc_backs"), marker("counter_backs"))
-    ids = list(board.fiducials) + list(board.markers().values()) + list(board.backs().values())
+                        marker("discs"), marker("counters"), marker("disc_backs"), marker("counter_backs"),
+                        number("mapboard_marker_mm", 10, 100) if "mapboard_marker_mm" in head else 20.0,
+                        number("mapboard_inset_mm", 0, 50) if "mapboard_inset_mm" in head else 3.0, first_mapboard)
+    ids = list(board.fiducials) + list(board.markers().values()) + list(board.backs().values()) + \
+        [m for ms in board.mapboard_markers().values() for m in ms]
     if len(set(ids)) != len(ids):
-        raise fail("markers", "corner markers, discs (42 ids from 'discs', 42 from 'disc_backs') and X-counters "
-                   "(84 from 'counters', 84 from 'counter_backs') must not share ids")
+        raise fail("markers", "corner markers, discs (42 ids from 'discs', 42 from 'disc_backs'), X-counters "
+                   "(84 from 'counters', 84 from 'counter_backs') and the mapboards' corner markers (24 from "
+                   "'mapboards') must not share ids")
     size = int(board.marker_dictionary.rsplit("_", 1)[-1]) if board.marker_dictionary[-1:].isdigit() else 0
     if size and max(ids) >= size:
         raise fail("board.marker_dictionary", f"{board.marker_dictionary} holds {size} markers, but id {max(ids)} "
@@ -108,6 +142,9 @@ def _parsed(text: str, source: str) -> DesertBoard:
         raise fail("board.piece_marker_mm", "a disc or counter cannot hold its marker")
     if max(board.disc_mm, board.counter_mm) > board.space_mm - 4:
         raise fail("board.space_mm", "a disc or counter must lie inside a space with room to pick it up")
+    if board.mapboard_inset_mm + board.mapboard_marker_mm > board.space_mm / 2:
+        raise fail("board.mapboard_marker_mm", "a mapboard's corner marker and its inset must lie within the corner "
+                   "quarter of its corner space")
     if board.margin_mm < board.fiducial_mm + 5:
         raise fail("board.margin_mm", "the margin must hold the corner markers")
     return board
@@ -133,13 +170,17 @@ def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]
     cols = max(x for x, _ in grounds) + 1
     rows = max(y for _, y in grounds) + 1
     size = (cols * sq + 2 * m, rows * sq + 2 * m)
+    printed = _printed_markers(board, arrangement)
     cells: dict[str, Cell] = {}
     for (x, y), (kind, placed) in sorted(grounds.items(), key=lambda i: (i[0][1], i[0][0])):
         name, cx, cy = space(x, y), m + (x + 0.5) * sq, m + (y + 0.5) * sq
+        facts: dict[str, object] = {"mapboard": placed.board, "turn": placed.turn}
+        if (x, y) in printed:
+            facts["printed_markers"] = printed[(x, y)]
         label = f"{name} (oasis)" if kind == OASIS else f"{name} (rock)" if kind == ROCK else name
         fill = OASIS_FILL if kind == OASIS else ROCK_FILL if kind == ROCK else SAND_FILL
         cells[name] = Cell(name, kind, (cx, cy), _rect(cx, cy, sq, sq), label, f"mapboard {placed.board}", fill,
-                           LINE, standable=kind != ROCK, facts={"mapboard": placed.board, "turn": placed.turn})
+                           LINE, standable=kind != ROCK, facts=facts)
     half = m / 2
     corners = ((half, half), (size[0] - half, half), (size[0] - half, size[1] - half), (half, size[1] - half))
     fiducials = tuple({"id": fid, "center_mm": [x, y], "size_mm": board.fiducial_mm}
@@ -162,6 +203,42 @@ def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]
                   cells=cells, pieces=pieces, marker_mm=board.piece_marker_mm, snap_mm=sq * 0.3,
                   piece_height_mm=board.token_height_mm, edges=near,
                   colours={c: RGB_OF[c] for c in groups})
+
+
+def _printed_markers(board: DesertBoard, arrangement: Arrangement) -> dict[tuple[int, int], list[dict[str, object]]]:
+    """Each mapboard's corner markers where the laid desert has them, by the space they are printed
+    in: id, centre (layout mm), side, how far the marker is turned clockwise (with its board), label."""
+    sq, m, own = board.space_mm, board.margin_mm, board.mapboard_markers()
+    out: dict[tuple[int, int], list[dict[str, object]]] = {}
+    for placed in arrangement:
+        if placed.board not in own:
+            continue
+        for k, u, v in board.printed(placed.turn):
+            x, y = m + placed.x * sq + u, m + placed.y * sq + v
+            out.setdefault((int((x - m) // sq), int((y - m) // sq)), []).append(
+                {"id": own[placed.board][k], "center_mm": [x, y], "size_mm": board.mapboard_marker_mm,
+                 "turn": placed.turn, "label": f"mapboard {placed.board} {CORNERS[k]}"})
+    return out
+
+
+def assembly(board: DesertBoard) -> Assembly | None:
+    """The mapboards as parts the camera reads at setup (their corner markers), and the arrangement a
+    reading gives: checked as any arrangement is, for as many boards as groups play; None when the
+    board file gives the mapboards no markers."""
+    own = board.mapboard_markers()
+    if not own:
+        return None
+    upright = board.printed(0)
+    parts = tuple(Part(str(b), (COLS, ROWS), tuple((own[b][k], u, v) for k, u, v in upright)) for b in sorted(own))
+
+    def answer(laid: tuple[Laid, ...]) -> str:
+        return arrangement_text(tuple(Placed(int(p.part), p.x, p.y, p.turn) for p in laid))
+
+    def check(answer: str, players: int) -> None:
+        check_arrangement(parse_arrangement(answer), len(groups_for(players)))
+
+    return Assembly("arrangement", "mapboard", board.marker_dictionary, board.space_mm, board.mapboard_marker_mm,
+                    parts, answer, check)
 
 
 def describe(board: DesertBoard) -> str:
