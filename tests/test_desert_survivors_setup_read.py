@@ -26,6 +26,7 @@ from companion.games.desert_survivors import layout as boards
 from companion.games.desert_survivors.board import arrangement_text, parse_arrangement, random_arrangement
 from companion.games.desert_survivors.pieces import groups_for
 from vision.assembly import AssemblyError, read_frame
+from vision.detect import BoardDetector
 from vision.render import Effects, make_pose, random_pose, render
 
 GAME = get_game("desert-survivors")
@@ -90,8 +91,11 @@ def test_a_desert_laid_any_way_is_read_back_from_the_table_and_played_on(players
 def test_a_camera_square_to_the_table_reads_the_desert_as_the_players_see_it():
     laid = parse_arrangement("3@A1/90 5@D1 6@D4/180")
     table = GAME.layout(replace(GAME.new_game(3, 0), arrangement=laid))
-    read = read_frame(render(table, {}, make_pose(table, 12.0, 40.0, 0.0, 20.0), SIM).frame, MAPBOARDS)
-    assert MAPBOARDS.answer(read) == "3@A1/90 5@D1 6@D4/180"
+    frame = render(table, {}, make_pose(table, 12.0, 40.0, 0.0, 20.0), SIM).frame
+    assert MAPBOARDS.answer(read_frame(frame, MAPBOARDS)) == "3@A1/90 5@D1 6@D4/180"
+    # at play the same markers are the board's own: the camera names none of them unknown
+    seen = BoardDetector(table).detect(frame)
+    assert seen.board_found and seen.unknown_markers == []
 
 
 def test_what_the_rules_refuse_of_a_desert_read_is_said_with_the_reading():

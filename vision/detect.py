@@ -146,6 +146,8 @@ class BoardDetector:
         self.fiducials = {int(f["id"]): f for f in board.fiducials}
         self.pieces = dict(board.marker_to_piece)
         self.special = {m: name for name, m in board.special_markers.items()}
+        # markers printed on places (a part's own, read at setup: a cell's printed_markers): the board's, not unknown
+        self.printed = {int(m["id"]) for c in board.cells.values() for m in c.facts.get("printed_markers", ())}
         self.piece_size = {m: p.marker_mm for p in board.pieces.values() for m in p.markers}
         self.piece_height = {m: board.height_of(p.id) for p in board.pieces.values() for m in p.markers}
         self.face_of = board.marker_face  # a piece with a marker per face: the face the marker shows
@@ -267,7 +269,8 @@ class BoardDetector:
             for c, i in zip(corners, ids.ravel()):
                 found.setdefault(int(i), []).append(np.asarray(c, np.float64).reshape(4, 2))
         duplicates = sorted(i for i, cs in found.items() if len(cs) > 1)
-        unknown = sorted(i for i in found if i not in self.fiducials and i not in self.pieces and i not in self.special)
+        known = self.fiducials.keys() | self.pieces.keys() | self.special.keys() | self.printed
+        unknown = sorted(i for i in found if i not in known)
         fids = {i: cs[0] for i, cs in found.items() if i in self.fiducials and len(cs) == 1}
         obs = Observation(False, unknown_markers=unknown, duplicates=duplicates, fiducials_seen=sorted(fids),
                           lens=self._frame_lens)
