@@ -4,9 +4,11 @@ A board assembled at setup (``companion/games/assembly.py``) has no corner marke
 is the parts, laid side by side on the table, any of them turned. Each part carries markers printed
 upright at known spots (its corners), each a square of known size, so:
 
-1. The part with the most markers seen gives the table's plane: a homography from the picture to
-   that part's own millimetres, from its markers' corners (four points each, found to a fraction
-   of a pixel). Through it every other marker is measured in the same millimetres.
+1. One part gives the table's plane: a homography from the picture to that part's own
+   millimetres, from its markers' corners (four points each, found to a fraction of a pixel).
+   Through it every other marker is measured in the same millimetres. Each part seen is tried so;
+   the one most parts agree with (then the one with most markers seen) is taken, so one part laid
+   wrong is named, not the many laid right.
 2. Each part's markers, where printed on it and where measured, give its place and turn (a rigid
    fit: a part is not stretched). The turn must be near a quarter turn, and its top left corner
    must fall on the grid of cells the first part sets (edges meeting): otherwise the part is named
@@ -15,7 +17,7 @@ upright at known spots (its corners), each a square of known size, so:
    snapped reading gives it (parts that do not agree are left out of it), and each part read again
    through it, so the far parts are measured as well as the near ones.
 
-The result is relative, the top left at the origin, turned as a whole so the desert is "up" as the
+The result is relative, the top left at the origin, turned as a whole so the assembly is "up" as the
 camera's picture is. The game turns it into its own answer and checks it with its rules.
 """
 
@@ -158,9 +160,10 @@ def _refined(seen: Mapping[str, Mapping[int, np.ndarray]], poses: Sequence[_Pose
 
 def read_assembly(corners: Any, ids: Any, assembly: Assembly) -> tuple[Laid, ...]:
     """The parts laid on the table, from the markers of one picture (``cv2.aruco``'s corners and ids,
-    in undistorted pixels): each part's top left cell and turn, snapped to whole cells, the
-    top left at the origin, the parts in reading order (by row, then column). :class:`AssemblyError` names what is wrong: no part seen, a part seen by
-    too few markers, one turned off a quarter turn, one off the others' grid, two overlapping."""
+    in undistorted pixels): each part's top left cell and turn, snapped to whole cells, the top left
+    at the origin, the parts in reading order (by row, then column). :class:`AssemblyError` names
+    what is wrong: no part seen, a part seen by too few markers, one turned off a quarter turn, one
+    off the others' grid, two overlapping, a marker seen twice."""
     noun = assembly.noun
     seen = _seen(corners, ids, assembly)
     if not seen:
@@ -205,7 +208,7 @@ def read_assembly(corners: Any, ids: Any, assembly: Assembly) -> tuple[Laid, ...
                 raise AssemblyError(f"{noun}s {taken[xy]} and {p.part} overlap: lay them side by side, not one on "
                                     "the other")
             taken[xy] = p.part
-    # the reference part's way round in the picture: the whole turned so the desert is up as the picture is
+    # the reference part's way round in the picture: the whole turned so it is up as the picture is
     back = np.linalg.inv(h)
     x_axis = transform_points(back, np.array([(0.0, 0.0), (assembly.cell_mm, 0.0)]))
     angle = math.degrees(math.atan2(*(x_axis[1] - x_axis[0])[::-1]))

@@ -50,9 +50,9 @@ class Assembly:
 
     ``answer(laid)`` is the setup answer for the parts as read (the game's own text form);
     ``check(answer, players)`` raises :class:`~companion.errors.AnswerError` with what the rules
-    refuse in it for that many players (too few parts, no oasis where one is needed): the Setup page
+    refuse in it for that many players (too few parts, a kind of part missing): the Setup page
     shows both, so the players see what the camera read and what to change on the table. ``noun``
-    is what the players call a part ("mapboard"): the camera's words name a part ``f"{noun} {id}"``."""
+    is what the players call a part ("tile", "board"): the camera's words name a part ``f"{noun} {id}"``."""
 
     question: str                   # the setup question (a ``text`` one) a reading answers
     noun: str
