@@ -263,9 +263,11 @@ def test_a_blast_is_said_in_words_and_flashes_on_the_leds_only_once_a_live_block
     assert flashing == [0, 6]  # red's first two characters and blue's first two, two to an LED, a dark one between
     assert len(GAME.led_scene(blasted).lights("status")) == 11  # the strip's status segment as it comes
     assert GAME.from_json(GAME.to_json(blasted)) == blasted
-    rolled = GAME.apply(blasted, "roll red 2")  # the next action: the LEDs calm, the words stay till the next blast
-    assert all(light.effect == "steady" for light in GAME.led_scene(rolled).lights("status"))
-    assert GAME.view(rolled)["blast"] == GAME.view(blasted)["blast"]
+    rolled = GAME.apply(blasted, "roll red 2")  # the companion's roll at once: nobody has seen the flash yet
+    assert [i for i, light in enumerate(GAME.led_scene(rolled).lights("status")) if light.effect == "blink"] == [0, 6]
+    moved = GAME.apply(rolled, "move red-s1 E3 E5 N")  # a player acts: the LEDs calm, the words stay till the next blast
+    assert all(light.effect == "steady" for light in GAME.led_scene(moved).lights("status"))
+    assert GAME.view(moved)["blast"] == GAME.view(blasted)["blast"]
 
 
 def test_a_character_s_reach_is_the_square_at_its_range_and_where_the_roll_could_take_it():

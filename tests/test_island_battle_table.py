@@ -220,3 +220,16 @@ def test_a_die_thrown_at_the_table_landing_on_the_face_it_showed_is_said_and_con
     assert not [a for a in GAME.view(rolled)["turn_actions"] if a["action"].startswith("roll ")]  # no roll due
     # with the companion rolling there is no die at the table to have thrown
     assert not [a for a in GAME.view(battle(3))["turn_actions"] if a["action"].startswith("roll ")]
+
+
+def test_a_character_set_down_on_a_live_block_is_read_as_the_move_that_set_it_off():
+    """Ada's tank moves three on to E5, where a live block stands: her hand sets it down there, and the
+    blast takes it, the block and Bo's soldier next to it. The picture with the tank on the block is
+    that move; the players then lift the three off."""
+    from tests.test_island_battle_rules import table
+
+    state = table(stage="move", roll=3, red_t1="E2 N", blue_s1="E6 S", blue_t1="pad1", blocks="E5:live")
+    read = GAME.reconcile(state, seen_after(state, ("red-t1", "E5", "N")))
+    assert [c.actions for c in read.choices] == [("move red-t1 E2 E5 N",)]
+    blasted = GAME.apply(state, "move red-t1 E2 E5 N")
+    assert {"red-t1", "blue-s1", "block-1"} <= set(GAME.taken_off(blasted))

@@ -360,9 +360,10 @@ class IslandBattleGame(Game[IslandState, Action]):
         player's ten characters, two to an LED so both sides fit the strip's eleven (red's five, one
         dark, blue's five), in their colour: bright with both on the island, half with one, dim with
         none there but one on the pad or still to place, dark once both are lost (a player with a piece
-        breaking a rule blinks red over theirs; an LED whose character a blast took with the last action
-        flashes orange); ``counter``: the roll waiting to be used, an LED per pip (all five dim after a
-        0); the winner over the whole strip."""
+        breaking a rule blinks red over theirs; an LED whose character a blast took flashes orange
+        until a player acts again: the roll the companion makes at once leaves it flashing); ``counter``:
+        the roll waiting to be used, an LED per pip (all five dim after a 0); the winner over the whole
+        strip."""
         rgb = boards.load().rgb
         ended = rules.outcome(state)
         if ended is not None and ended.winners:
@@ -370,7 +371,8 @@ class IslandBattleGame(Game[IslandState, Action]):
                             labels={k: "the winner" for k in LABELS})
         actor = Light(rgb[state.actor], "blink" if status.waiting else "pulse", 1.0, 0.3)
         bad = {owner(p) for p in status.offenders if p in state.where}
-        blown = set(state.blast) if state.blast_at == len(state.history) else set()
+        since = state.history[state.blast_at:]  # the companion's own rolls after a blast leave it flashing
+        blown = set(state.blast) if all(t.startswith("roll ") and state.die == "companion" for t in since) else set()
         lights: list[Light] = []
         for p in PLAYERS:
             lights += [Light((0, 0, 0))] if lights else []  # a dark LED between the two sides

@@ -165,21 +165,33 @@ def _matches(after: IslandState, at: Mapping[str, str], before: IslandState,
              ways: Mapping[str, str] | None = None) -> bool:
     """The picture is ``after`` on the table: every piece still in the game where it belongs (a
     character on the island facing the way it faces, where the picture says), and a piece the
-    action took out of the game either lifted off already or still where it stood."""
+    action took out of the game either lifted off already, still where it stood, or where the hand
+    set it down (a character moved onto a live block, which took it)."""
     for piece, way in (ways or {}).items():
         if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
             return False
     riders = _riders(before, after)
+    landed = _landed(before, after)
     for piece in PLACED:
         if piece in riders:
             continue
         cell = place_of(after, piece)
         if cell is None:
-            if at.get(piece) not in (None, place_of(before, piece)):
+            if at.get(piece) not in (None, place_of(before, piece), landed.get(piece)):
                 return False
         elif at.get(piece) != cell:
             return False
     return True
+
+
+def _landed(before: IslandState, after: IslandState) -> dict[str, str]:
+    """Character -> the square a move or a step off the pad from ``before`` to ``after`` set it down on."""
+    out: dict[str, str] = {}
+    for text in after.history[len(before.history):]:
+        action = rules.parse_action(text)
+        if isinstance(action, (Move, Enter)):
+            out[action.character] = action.to if isinstance(action, Move) else action.square
+    return out
 
 
 def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
