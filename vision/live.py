@@ -536,8 +536,10 @@ class LiveCamera:
         table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
 
     def turn_over(self, piece: str) -> None:
-        """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays."""
+        """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays.
+        Nothing but the marker changes, so the camera looks at the next pictures whole."""
         self._sim().turn_over(piece)
+        self.observer.look_again()
 
     def face_down(self) -> list[str]:
         return self._sim().face_down()

@@ -30,6 +30,7 @@ from vision.track import BoardTrack
 
 MOTION_WIDTH = 256  # frames are compared at this width
 REFRESH_EVERY = 30  # frames: a full look at the board now and then while region searches run
+LOOK_AGAIN_FRAMES = 3  # frames searched whole after a token was turned over where it lies (StreamObserver.look_again)
 ROI_MAX_SHARE = 0.25  # above this share of the board changed, look at the whole board again
 ROI_GROW_PX = 48  # grow the changed area so markers at its edge are wholly inside
 OCCLUDER_MARKERS = 20  # a changed patch this many marker areas large is a hand or an arm, not a lifted token
@@ -116,6 +117,7 @@ class StreamObserver:
     _idle_px: tuple[tuple[bytes, int], float] | None = None  # (fit, frame width) -> changed pixels that are no move
     track: BoardTrack = field(init=False)  # the board fit over the stream
     board_moved: bool = False  # this frame found the board (or the camera) moved for good, and re-fitted
+    _look_again: int = 0  # frames still to search whole however little changed (a token turned over in place)
 
     def __post_init__(self) -> None:
         self.track = BoardTrack(self.detector.board.size_mm)
@@ -128,9 +130,11 @@ class StreamObserver:
         last = self._last_obs
         roi = None
         self._since_full += 1
-        # a full detection now and then after region searches (what one missed), and while a jump
-        # of the board is being confirmed; an idle board since the last full look needs none
-        refresh = (self._since_full >= REFRESH_EVERY and self._searched) or self.track.pending
+        # a full detection now and then after region searches (what one missed), while a jump of the
+        # board is being confirmed and after a token was turned over where it lies; an idle board since
+        # the last full look needs none
+        refresh = (self._since_full >= REFRESH_EVERY and self._searched) or self.track.pending or self._look_again > 0
+        self._look_again = max(0, self._look_again - 1)
         if self._last_small is not None and last is not None:
             changed = self._changed(small)
             area = changed.size if self._mask is None else max(1, int(self._mask.sum()))
@@ -153,6 +157,13 @@ class StreamObserver:
         if obs.homography is not None:
             self._mask = self._board_mask(obs.homography, frame.shape[1], frame.shape[0], small.shape)
         return obs
+
+    def look_again(self) -> None:
+        """Search the next frame whole, however little of it changed: a token turned over where it lies
+        with no hand in sight (the simulated table's Turn over) changes only its marker's pattern, which
+        the motion check can take for noise, and the board is idle for it ever after. A few frames, not
+        one: the frame being read may have been taken before the token was turned."""
+        self._look_again = LOOK_AGAIN_FRAMES
 
     def reset(self) -> None:
         """Forget the last frame (after a camera fault): the next frame is searched whole, the board fitted afresh."""
