@@ -187,3 +187,27 @@ def test_the_leds_show_whose_turn_the_round_and_both_sides_of_a_fight():
     fight = GAME.apply(replace(s, food=MappingProxyType({**s.food, "green-2": 0})), "attack C3 B3")
     assert [light.colour for light in GAME.led_scene(fight, TableStatus()).lights("turn")] == \
         [(60, 150, 70), (214, 184, 140)]  # the attacker and the attacked, both blinking
+
+
+def test_an_eaten_character_is_a_chore_and_a_new_round_is_laid_out_by_hand_in_calm_steps():
+    # green 2 was eaten and natural's character took the food counter x10: still on the table, each is a
+    # chore for the hands (the panel lists it), not a disagreement; a counter in the pile is none
+    s = table(B3="natural-1", C3="green-2", B4="x10")
+    after = replace(s, board=MappingProxyType({"B3": "natural-1"}), dead=frozenset({"green-2"}),
+                    mix=tuple(x for x in s.mix if x != "x10"))
+    assert {"green-2", "x10"} <= set(GAME.taken_off(after))
+    assert "natural-1" not in GAME.taken_off(after) and "x4" not in GAME.taken_off(after)
+
+    # round 2 begins: the rules turned every disc face down, took the road off C4 and laid x10 on D4;
+    # the table still shows the round before, and is read as a step that says what is left to do
+    begun = replace(table(B3="natural-1", C3="green-2", D4="x10"), round=2, history=("feed green-4",))
+    seen = {"B3": ["natural-1^front"], "C3": ["green-2^front"], "C4": ["x4^front"]}
+    step = GAME.reconcile(begun, seen)
+    assert step.part_way and step.step.startswith("round 2 begins") and not step.ok
+    assert "take the road off C4" in step.step and "turn face down the natural disc on B3" in step.step
+    assert "lay an X-counter face down on D4" in step.step and "x10" not in step.step and "food" not in step.step
+    half = GAME.reconcile(begun, {**seen, "B3": ["natural-1^back"], "C4": []})  # one disc down, the road off
+    assert half.part_way and "B3" not in half.step and "C4" not in half.step
+    assert GAME.reconcile(begun, GAME.expected(begun)).reason.startswith("the table is as")
+    # a disc moved meanwhile is no part of laying the round out
+    assert not GAME.reconcile(begun, {**seen, "B3": [], "B4": ["natural-1^front"]}).part_way

@@ -257,6 +257,10 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
     def reconcile(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
         return table.reconcile(state, seen)
 
+    def taken_off(self, state: DesertState) -> Sequence[str]:
+        """The characters eaten and the food counters taken: the hands take them off the desert (a chore)."""
+        return table.taken_off(state)
+
     def words(self, state: DesertState) -> dict[str, str]:
         """Pieces by what the table shows of them (a face-down disc by its colour and space), never by
         what only the referee knows: the session's words reach every phone."""

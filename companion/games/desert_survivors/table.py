@@ -44,6 +44,43 @@ def expected(state: DesertState) -> Picture:
     return {where: (faced(piece, face(state, piece)),) for where, piece in sorted(state.board.items())}
 
 
+def taken_off(state: DesertState) -> tuple[str, ...]:
+    """Pieces the rules took off the desert for good that hands may still have on it: the characters
+    eaten (in a fight or a sacrifice) and the food counters taken. Taking them away is a chore the
+    panel lists, not a disagreement (the roads of a round go back to the pile, which may lay one again)."""
+    beside = set(state.mix) | {x for stack in state.stacks for x in stack} | set(state.board.values())
+    return tuple(sorted(state.dead)) + tuple(x for x in x_ids(len(state.groups)) if x not in beside)
+
+
+def _round_begun(state: DesertState) -> bool:
+    """The rules have just scored a round and laid out the next (every disc face down, the roads off,
+    X-counters from the pile on the empty spaces), and nothing of the new round is played yet."""
+    last = state.history[-1].split()[0] if state.history else ""
+    return state.phase == "move" and state.round > 1 and last not in ("swap", "reveal", "end", "correct")
+
+
+def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
+    """A picture on the way to the new round's desert: every disc where the game has it (either face
+    up), X-counters still to take off, to lay or to turn. A calm step saying what is left, in public
+    words (an X-counter to lay is named by its space only); None when a disc moved."""
+    want, seen, shown = _where(expected(state)), _where(full), _faces(full)
+    if any(is_disc(p) and want.get(p) != c for p, c in seen.items()):
+        return None
+    off = sorted((c, p) for p, c in seen.items() if p not in want)
+    down = sorted((c, p) for p, c in want.items()
+                  if seen.get(p) == c and shown.get(p, face(state, p)) != face(state, p))
+    lay = sorted((c, p) for p, c in want.items() if seen.get(p) != c)
+    todo = [f"take the {x_kind(p) if shown.get(p) == FRONT else 'X-counter'} off {c}" for c, p in off]
+    todo += [f"turn face down the {colour_of(p) + ' disc' if is_disc(p) else 'X-counter'} on {c}" for c, p in down]
+    todo += [f"lay an X-counter face down on {c}" for c, p in lay]
+    if not todo:
+        return None
+    more = f" (and {len(todo) - 4} more)" if len(todo) > 4 else ""
+    return Reconciliation.partial(f"round {state.round} begins: turn every disc face down, take the roads off and "
+                                  f"lay X-counters on the empty spaces: {'; '.join(todo[:4])}{more}",
+                                  tuple(p for _, p in off + down + lay))
+
+
 def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
     return {cell: tuple(sorted(ps)) for cell, ps in seen.items() if ps}
 
@@ -167,6 +204,9 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     if choices:
         out = tuple(choices.values())
         return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)
+    laying = _laying_out(state, full) if _round_begun(state) else None
+    if laying is not None:
+        return laying
     if len(steps) == 1:
         return Reconciliation.partial(*steps[0])
     if steps:  # a piece lifted that could go to several places: the rest of the move will say which

@@ -1,0 +1,318 @@
+"""A whole three-player game of desert survivors at the simulated table of `fog-companion run --game
+desert-survivors`, started as its service starts it (no standard input, a process of its own).
+
+Three players sit at the table, each with a phone joined to their own seat with the seat's code.
+They put their food on their characters' cards on their phones, then lay their discs face down one
+at a time, and the X-counters face down on every other space. Four rounds follow, played the way
+hands play them: a swap is one piece lifted, the other moved into its place, the first put down
+where the other lay, and the pieces the rules then show are turned over by hand; a reveal is a disc
+turned over; a food counter taken is lifted off the desert, a character eaten is taken off it. A
+fight is two closed fists: each side commits on its own phone, and until both have, neither phone
+reads anything of the other's markers, on its state or on its event stream. Between the rounds
+the hands turn every disc face down again, take the roads off and lay the new X-counters. At every
+turn the LEDs show whose turn it is and the round, and after a fight the winner's colour.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+from contextlib import closing
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import HTTPCookieProcessor, Request, build_opener
+
+from companion.games import get_game
+from companion.games.base import unfaced
+from companion.games.desert_survivors import rules
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place,
+                                                      Reveal, Sacrifice, Show, Swap, Take)
+from companion.games.desert_survivors.game import ROUND_LIGHT
+from companion.games.desert_survivors.layout import BACK, RGB_OF
+from companion.games.desert_survivors.state import DesertState
+from tests.tables import collect_output, http_call, wait_for
+
+GAME = get_game("desert-survivors")
+SEED = 3
+Picture = dict[str, tuple[str, ...]]
+
+
+def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], list[str], int]:
+    """``fog-companion run ...`` as its unit runs it, on the simulated table: the process, its output, the
+    port. The camera keeps a piece it no longer sees 1 s (these hands never rest over the board), and a
+    move may stay part-way as long as a slow machine takes between two of its tokens."""
+    root = Path(__file__).resolve().parent.parent
+    (data / "config.toml").write_text('[camera]\nsource = "sim"\n[detector]\nhold_seconds = 1.0\n'
+                                      'step_hold_seconds = 600.0\n')
+    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
+           "FOG_CONFIG": str(data / "config.toml")}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
+    lines = collect_output(proc)
+    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
+    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
+    return proc, lines, port
+
+
+class Phone:
+    """One player's phone: an HTTP client of its own (its own cookies), joined to its seat by the code."""
+
+    def __init__(self, port: int, seat: str, code: str) -> None:
+        self.port, self.seat = port, seat
+        self.opener = build_opener(HTTPCookieProcessor(CookieJar()))
+        status, joined = self.call("POST", "/api/seats/join", {"code": code})
+        assert status == 200 and joined["seat"] == seat, joined
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        origin = f"http://127.0.0.1:{self.port}"
+        request = Request(origin + path, method=method, data=json.dumps(body or {}).encode() if method == "POST"
+                          else None, headers={"Content-Type": "application/json", "Origin": origin})
+        try:
+            with self.opener.open(request, timeout=30) as res:
+                return res.status, json.loads(res.read() or b"null")
+        except HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    def state(self) -> dict[str, Any]:
+        status, state = self.call("GET", "/api/state")
+        assert status == 200 and state["seat"] == self.seat, state
+        return state
+
+    def enter(self, action: Action) -> None:
+        """The player taps the button their phone offers for ``action`` (their own, and only theirs)."""
+        status, offered = self.call("GET", "/api/seats/choices")
+        assert status == 200 and str(action) in [c["action"] for c in offered["choices"]], (action, offered)
+        status, answer = self.call("POST", "/api/seats/act", {"action": str(action)})
+        assert status == 200, answer
+
+    def events_after(self) -> http.client.HTTPResponse:
+        """The phone's live event stream, ending after the next event (its seat sent as the page sends it)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self._jar())
+        conn.request("GET", "/events?limit=1", headers={"Cookie": cookies})
+        res = conn.getresponse()
+        assert res.status == 200
+        return res
+
+    def _jar(self) -> CookieJar:
+        return next(h.cookiejar for h in self.opener.handlers if isinstance(h, HTTPCookieProcessor))
+
+
+class Table:
+    """The players' hands at the running companion's simulated table, and the table's own screen."""
+
+    def __init__(self, port: int, lines: list[str]) -> None:
+        self.port, self.lines = port, lines
+        self.tokens = self.flips = 0
+        self.state: dict[str, Any] = {}
+        self.table: Picture = {}
+
+    def now(self) -> dict[str, Any]:
+        self.state = http_call(self.port, "GET", "/api/state")[1]
+        return self.state
+
+    def lay(self, piece: str, cell: str | None, face: str | None = None) -> None:
+        """One token lifted and put down by one hand (``face`` up; None: off the table)."""
+        body: dict[str, Any] = {"piece": piece, "cell": cell}
+        if face:
+            body["facing"] = face
+        status, answer = http_call(self.port, "POST", "/api/table/move", body)
+        assert status == 200, answer
+        self.table = {c: tuple(ps) for c, ps in answer["table"].items()}
+        self.tokens += 1
+
+    def turn_over(self, piece: str) -> None:
+        status, answer = http_call(self.port, "POST", "/api/table/turn-over", {"piece": piece})
+        assert status == 200, answer
+        self.table = {c: tuple(ps) for c, ps in answer["table"].items()}
+        self.flips += 1
+
+    def make(self, after: DesertState) -> None:
+        """The table taken by hand to the one ``after`` has: pieces the rules took off lifted away, pieces
+        that change places moved one at a time (one lifted while its place is taken, put down when the
+        place is free), each piece whose face is wrong turned over, then new ones laid face down (a new
+        round: the discs turned face down before the X-counters are laid out)."""
+        want = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in GAME.expected(after).items() for p in ps}
+        have = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in self.table.items() for p in ps}
+        for piece in sorted(set(have) - set(want)):
+            self.lay(piece, None)
+        moving = sorted(p for p in want if p in have and have[p][0] != want[p][0])
+        held: list[str] = []
+        while moving or held:
+            taken = {c for c, ps in self.table.items() if ps}
+            free = next((p for p in held + moving if want[p][0] not in taken), None)
+            if free is None:  # every place wanted is still taken: lift one piece to make room
+                free = moving[0]
+                self.lay(free, None)
+                moving.remove(free)
+                held.append(free)
+                continue
+            self.lay(free, want[free][0], have[free][1])
+            (held if free in held else moving).remove(free)
+        faces = {unfaced(p)[0]: unfaced(p)[1] for ps in self.table.values() for p in ps}
+        for piece, (_, face) in sorted(want.items()):
+            if piece in faces and faces[piece] != face:
+                self.turn_over(piece)
+        for piece in sorted(set(want) - set(have)):
+            self.lay(piece, want[piece][0], want[piece][1])
+
+    def read(self, engine: DesertState) -> None:
+        """Wait until the companion's log is as long as ``engine``'s and the table in step with it; a
+        reading the picture leaves open is answered as the players played it."""
+        def there() -> bool:
+            self.now()
+            options = self.state.get("decision") or []
+            if options:
+                done = len(self.state["log"])
+                pick = next(k for k, o in enumerate(options) if o["actions"] == [engine.history[done]])
+                http_call(self.port, "POST", "/api/decide", {"option": pick, "question_id": self.state["question_id"]})
+                return False
+            return len(self.state["log"]) == len(engine.history) and self.state["out_of_sync"] is None \
+                and self.state["step"] is None
+
+        assert wait_for(there, 60), (f"{engine.history[-1]!r} not read: {self.state.get('out_of_sync')} "
+                                     f"{self.state.get('step')} {self.state.get('log', [])[-2:]}; the camera saw "
+                                     f"{http_call(self.port, 'GET', '/api/camera/seen')[1]['pieces']}; the table "
+                                     f"held {self.table}")
+
+
+def dealt(data: Path) -> DesertState:
+    """The game the running companion set up (its desert and its mixed X-counters), from its store."""
+    with closing(sqlite3.connect(f"file:{data / 'games.db'}?mode=ro", uri=True)) as db:
+        [(setup,)] = db.execute("SELECT setup FROM games WHERE status='playing' ORDER BY created DESC LIMIT 1")
+    return GAME.from_json(setup)
+
+
+def logged(data: Path) -> list[str]:
+    """Every action the companion logged, from its store."""
+    with closing(sqlite3.connect(f"file:{data / 'games.db'}?mode=ro", uri=True)) as db:
+        rows = db.execute("SELECT kind, data FROM events ORDER BY seq").fetchall()
+    return [json.loads(d)["action"] for k, d in rows if k == "action"]
+
+
+def choose(state: DesertState, rng: random.Random) -> Action:
+    """A seeded player who keeps the game short: food on the cards first; a swap with another player's
+    hidden disc (both turn up) more often than not, now and then one with an X-counter, else a reveal;
+    when hungry, food taken if any lies beside, else an attack, else a sacrifice."""
+    legal = rules.legal_actions(state)
+    of = {kind: [a for a in legal if isinstance(a, kind)] for kind in
+          (Feed, Place, Swap, Reveal, End, Take, Attack, Sacrifice, Give, Pass, Commit)}
+    for kind in (Feed, Place):
+        if of[kind]:
+            return rng.choice(of[kind])
+    if state.phase == "move":
+        others = [a for a in of[Swap] if state.board[a.target] not in state.face_up
+                  and state.board[a.target][0] != "x" and state.seat_of(state.board[a.target]) != state.turn]
+        if of[End] and rng.random() < 0.5:
+            return of[End][0]
+        if others and rng.random() < 0.7:
+            return rng.choice(others)
+        if of[Swap] and rng.random() < 0.4:
+            return rng.choice(of[Swap])
+        return rng.choice(of[Reveal]) if of[Reveal] else rng.choice(legal)
+    for kind in (Commit, Take, Attack, Sacrifice, Give, Pass):
+        if of[kind]:
+            return rng.choice(of[kind])
+    raise AssertionError(f"nothing to do: {legal}")
+
+
+def shows(pixel: str, rgb: tuple[int, int, int]) -> bool:
+    """Does an LED (``#rrggbb``) show ``rgb`` at some brightness (a pulse or a blink at its height)?"""
+    got = [int(pixel[i:i + 2], 16) for i in (1, 3, 5)]
+    top = max(rgb)
+    if max(got) == 0:
+        return False
+    scale = max(got) / top
+    return all(abs(g - v * scale) <= 3 for g, v in zip(got, rgb, strict=True))
+
+
+def lit(port: int, state: DesertState) -> bool:
+    """The strip shows whose turn it is (in a fight: the attacker), the round (played rounds dim, the
+    round under way bright) and, once a fight was fought, the last winner's colour after the rounds."""
+    leds = http_call(port, "GET", "/api/leds")[1]
+    turn, status = leds["segments"]["turn"], leds["segments"]["status"]
+    if state.fight is not None:
+        mover = state.seats[state.seat_of(state.board[state.fight.attacker])]
+    else:
+        mover = state.active
+    rounds = [ROUND_LIGHT if r == state.round else tuple(v // 5 for v in ROUND_LIGHT) if r < state.round
+              else (0, 0, 0) for r in range(1, 5)]
+    ok = shows(turn[0], RGB_OF[mover]) and status[:4] == ["#%02x%02x%02x" % c for c in rounds]
+    if state.last_fight is not None:
+        ok = ok and status[4] == "#%02x%02x%02x" % RGB_OF[state.seats[state.seat_of(state.last_fight.winner)]]
+    return ok
+
+
+def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phones(tmp_path: Path,
+                                                                                  figures: Any) -> None:
+    proc, lines, port = start(tmp_path, "--game", "desert-survivors", "--players", "3", "--seed", str(SEED))
+    hands = Table(port, lines)
+    rng = random.Random(SEED)
+    fights = swaps = reveals = 0
+    try:
+        assert hands.now()["game_name"] == "desert-survivors"
+        assert wait_for(lambda: not hands.now()["verifying"], 60), "".join(lines[-15:])  # the empty desert seen
+        engine = dealt(tmp_path)
+        codes = {s["seat"]: s["code"] for s in http_call(port, "GET", "/api/seats")[1]["seats"]}
+        phones = {seat: Phone(port, seat, code) for seat, code in codes.items()}
+        assert sorted(phones) == sorted(engine.seats)
+        while rules.outcome(engine) is None:
+            if engine.fight is None:
+                assert wait_for(lambda: lit(port, engine), 20), (http_call(port, "GET", "/api/leds")[1], engine.turn)
+            action = choose(engine, rng)
+            if isinstance(action, Commit):  # a fight: two fists, each closed on its own phone
+                other = next(a for a in rules.legal_actions(engine) if isinstance(a, Commit) and a.seat != action.seat)
+                first, second = phones[action.seat], phones[other.seat]
+                n = rng.randint(0, engine.markers[engine.seats.index(first.seat)])
+                stream = second.events_after()
+                first.enter(Commit(first.seat, n))
+                engine = GAME.apply(engine, str(Commit(first.seat, n)))
+                sent = stream.read().decode()
+                stream.close()
+                seen = second.state()
+                for text in (sent, json.dumps(seen)):  # the fist closed, and nothing of what it holds
+                    assert f"commit {first.seat} {n}" not in text, text[-400:]
+                assert seen["fight"]["committed"][first.seat] is True and seen["fight"]["mine"] is None
+                assert f"commit {first.seat}" in sent  # the stream did tell that the fist closed
+                m = rng.randint(0, engine.markers[engine.seats.index(second.seat)])
+                second.enter(Commit(second.seat, m))
+                engine = GAME.apply(GAME.apply(engine, str(Commit(second.seat, m))), str(Show()))
+                fights += 1
+            elif isinstance(action, (Feed, End, Attack, Give, Pass)):  # said on the player's own phone
+                phones[GAME.actor(engine, action) or engine.active].enter(action)
+                engine = GAME.apply(engine, str(action))
+            else:  # made by hand at the table, read by the camera
+                swaps += isinstance(action, Swap)
+                reveals += isinstance(action, Reveal)
+                engine = GAME.apply(engine, str(action))
+            hands.make(engine)
+            hands.read(engine)
+        won = rules.winners(engine)
+        assert hands.now()["outcome"]["winners"] == list(won)
+        score = http_call(port, "GET", "/api/score")[1]
+        assert {seat: p["vp"] for seat, p in score["players"].items()} == dict(zip(engine.seats, engine.vp))
+        assert logged(tmp_path) == list(engine.history)
+        # the winners' colours over the whole strip
+        assert wait_for(lambda: all(shows(px, RGB_OF[won[0]]) for px in http_call(port, "GET", "/api/leds")[1][
+            "segments"]["turn"]), 20), http_call(port, "GET", "/api/leds")[1]
+        assert swaps and reveals and fights  # the game showed every way of play
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(15)
+    assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines[-30:])
+    played = Counter(a.split()[0] for a in engine.history)
+    figures(f"desert survivors at `run`'s simulated table, 3 players: {len(engine.history)} actions "
+            f"({', '.join(f'{n} {verb}' for verb, n in sorted(played.items()))}), {fights} fights on two phones each, "
+            f"{hands.tokens} tokens moved and {hands.flips} turned over one at a time; {' and '.join(won)} won")
