@@ -38,7 +38,8 @@ from companion.games.desert_survivors import rules
 from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place,
                                                       Reveal, Sacrifice, Show, Swap, Take)
 from companion.games.desert_survivors.game import ROUND_LIGHT
-from companion.games.desert_survivors.layout import BACK, RGB_OF
+from companion.games.desert_survivors.layout import RGB_OF
+from companion.games.desert_survivors.pieces import is_disc
 from companion.games.desert_survivors.state import DesertState
 from tests.tables import collect_output, http_call, wait_for
 
@@ -70,7 +71,8 @@ class Phone:
 
     def __init__(self, port: int, seat: str, code: str) -> None:
         self.port, self.seat = port, seat
-        self.opener = build_opener(HTTPCookieProcessor(CookieJar()))
+        self.jar = CookieJar()
+        self.opener = build_opener(HTTPCookieProcessor(self.jar))
         status, joined = self.call("POST", "/api/seats/join", {"code": code})
         assert status == 200 and joined["seat"] == seat, joined
 
@@ -97,16 +99,12 @@ class Phone:
         assert status == 200, answer
 
     def events_after(self) -> http.client.HTTPResponse:
-        """The phone's live event stream, ending after the next event (its seat sent as the page sends it)."""
+        """The phone's live event stream (with its cookie, so as its seat), ending after the next event."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        cookies = "; ".join(f"{c.name}={c.value}" for c in self._jar())
-        conn.request("GET", "/events?limit=1", headers={"Cookie": cookies})
+        conn.request("GET", "/events?limit=1", headers={"Cookie": "; ".join(f"{c.name}={c.value}" for c in self.jar)})
         res = conn.getresponse()
         assert res.status == 200
         return res
-
-    def _jar(self) -> CookieJar:
-        return next(h.cookiejar for h in self.opener.handlers if isinstance(h, HTTPCookieProcessor))
 
 
 class Table:
@@ -206,24 +204,26 @@ def choose(state: DesertState, rng: random.Random) -> Action:
     hidden disc (both turn up) more often than not, now and then one with an X-counter, else a reveal;
     when hungry, food taken if any lies beside, else an attack, else a sacrifice."""
     legal = rules.legal_actions(state)
-    of = {kind: [a for a in legal if isinstance(a, kind)] for kind in
-          (Feed, Place, Swap, Reveal, End, Take, Attack, Sacrifice, Give, Pass, Commit)}
-    for kind in (Feed, Place):
-        if of[kind]:
-            return rng.choice(of[kind])
+    first: list[Action] = [a for a in legal if isinstance(a, (Feed, Place))]
+    if first:
+        return rng.choice(first)
     if state.phase == "move":
-        others = [a for a in of[Swap] if state.board[a.target] not in state.face_up
-                  and state.board[a.target][0] != "x" and state.seat_of(state.board[a.target]) != state.turn]
-        if of[End] and rng.random() < 0.5:
-            return of[End][0]
+        swaps = [a for a in legal if isinstance(a, Swap)]
+        others = [a for a in swaps if state.board[a.target] not in state.face_up
+                  and is_disc(state.board[a.target]) and state.seat_of(state.board[a.target]) != state.turn]
+        ends = [a for a in legal if isinstance(a, End)]
+        reveals = [a for a in legal if isinstance(a, Reveal)]
+        if ends and rng.random() < 0.5:
+            return ends[0]
         if others and rng.random() < 0.7:
             return rng.choice(others)
-        if of[Swap] and rng.random() < 0.4:
-            return rng.choice(of[Swap])
-        return rng.choice(of[Reveal]) if of[Reveal] else rng.choice(legal)
+        if swaps and rng.random() < 0.4:
+            return rng.choice(swaps)
+        return rng.choice(reveals or legal)
     for kind in (Commit, Take, Attack, Sacrifice, Give, Pass):
-        if of[kind]:
-            return rng.choice(of[kind])
+        of_kind = [a for a in legal if isinstance(a, kind)]
+        if of_kind:
+            return rng.choice(of_kind)
     raise AssertionError(f"nothing to do: {legal}")
 
 
@@ -238,17 +238,19 @@ def shows(pixel: str, rgb: tuple[int, int, int]) -> bool:
 
 
 def lit(port: int, state: DesertState) -> bool:
-    """The strip shows whose turn it is (in a fight: the attacker), the round (played rounds dim, the
-    round under way bright) and, once a fight was fought, the last winner's colour after the rounds."""
+    """The strip shows whose turn it is (in a fight: both sides, the attacker first), the round (played
+    rounds dim, the round under way bright) and, once a fight was fought, the last winner's colour after
+    the rounds."""
     leds = http_call(port, "GET", "/api/leds")[1]
     turn, status = leds["segments"]["turn"], leds["segments"]["status"]
     if state.fight is not None:
-        mover = state.seats[state.seat_of(state.board[state.fight.attacker])]
+        sides = [state.seats[state.seat_of(state.board[w])] for w in (state.fight.attacker, state.fight.defender)]
     else:
-        mover = state.active
+        sides = [state.active]
     rounds = [ROUND_LIGHT if r == state.round else tuple(v // 5 for v in ROUND_LIGHT) if r < state.round
               else (0, 0, 0) for r in range(1, 5)]
-    ok = shows(turn[0], RGB_OF[mover]) and status[:4] == ["#%02x%02x%02x" % c for c in rounds]
+    ok = all(shows(turn[k], RGB_OF[side]) for k, side in enumerate(sides)) and \
+        status[:4] == ["#%02x%02x%02x" % c for c in rounds]
     if state.last_fight is not None:
         ok = ok and status[4] == "#%02x%02x%02x" % RGB_OF[state.seats[state.seat_of(state.last_fight.winner)]]
     return ok
@@ -268,8 +270,7 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
         phones = {seat: Phone(port, seat, code) for seat, code in codes.items()}
         assert sorted(phones) == sorted(engine.seats)
         while rules.outcome(engine) is None:
-            if engine.fight is None:
-                assert wait_for(lambda: lit(port, engine), 20), (http_call(port, "GET", "/api/leds")[1], engine.turn)
+            assert wait_for(lambda: lit(port, engine), 20), (http_call(port, "GET", "/api/leds")[1], engine.turn)
             action = choose(engine, rng)
             if isinstance(action, Commit):  # a fight: two fists, each closed on its own phone
                 other = next(a for a in rules.legal_actions(engine) if isinstance(a, Commit) and a.seat != action.seat)
