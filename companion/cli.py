@@ -44,6 +44,24 @@ def _file_game_arg(p: argparse.ArgumentParser) -> None:
                    "given, it must agree with the file)")
 
 
+def _counts(players: Sequence[int]) -> str:
+    """A game's player counts as a reader says them: "2 to 6", "4", "2 or 4"."""
+    low, high = min(players), max(players)
+    if len(players) == 1:
+        return str(low)
+    if list(players) == list(range(low, high + 1)):
+        return f"{low} to {high}" if len(players) > 2 else f"{low} or {high}"
+    return ", ".join(map(str, players[:-1])) + f" or {players[-1]}"
+
+
+def _players_help() -> str:
+    """``--players`` said from the games themselves: each game seats its own counts, and a count
+    written here by hand goes wrong the day a game is added or changes its table."""
+    each = "; ".join(f"{n}: {_counts(get_game(n).players)}"
+                     + (" (1: solo, see --solo)" if 1 in get_game(n).players else "") for n in names())
+    return f"how many play (default: 1 with --solo, else the most the game seats); by --game, {each}"
+
+
 def _game(args: argparse.Namespace) -> Game:
     return get_game(getattr(args, "game", None) or "fog")
 
@@ -57,8 +75,7 @@ def new_state(args: argparse.Namespace) -> Any:
 
 def _new_game_args(p: argparse.ArgumentParser) -> None:
     _game_arg(p)
-    p.add_argument("--players", type=int, help="how many play (default: 1 with --solo, else the most the game "
-                   "seats); The FOG: 2, 3 or 4 (1 = solo; see --solo)")
+    p.add_argument("--players", type=int, help=_players_help())
     p.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     p.add_argument("--seed", type=int, default=0, help="seed of the random setup")
     p.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "
@@ -210,7 +227,7 @@ def _run_args(p: argparse.ArgumentParser) -> None:
                    "is not a terminal (they are read from a terminal anyway; the service reads none)")
     g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
     g.add_argument("--game", choices=names(), help="which game (default from the config: fog)")
-    g.add_argument("--players", type=int, help="2, 3 or 4 (1 = solo; see --solo)")
+    g.add_argument("--players", type=int, help=_players_help())
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
     g.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "

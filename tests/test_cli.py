@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from companion.cli import main
-from companion.games import get_game
+from companion.games import get_game, names
 from companion.games.fog.state import GameState
 from companion.terminal import play
 
@@ -108,6 +108,21 @@ def test_unknown_options_and_player_counts_are_refused(capsys):
     assert code == 2 and "unknown option 'turbo'" in err
     code, _, err = run_cli("new-game", "--players", "5", capsys=capsys)
     assert code == 2 and "'players' = 5: The FOG: Escape from Paradise is played by 1, 2, 3 or 4 players" in err
+
+
+def test_players_help_says_each_games_own_counts(capsys):
+    """``run --help`` and ``new-game --help`` say the player counts every game takes, from the games:
+    a player about to start the desert reads 2 to 6, not The FOG's 2, 3 or 4."""
+    for command in ("run", "new-game"):
+        try:
+            main([command, "--help"])
+        except SystemExit:
+            pass
+        said = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse's wrapping undone
+        for name in names():
+            assert f"{name}: " in said, (command, name, said)
+        assert "desert-survivors: 2 to 6" in said and "island-battle: 2;" in said, said
+        assert "fog: 1 to 4 (1: solo, see --solo)" in said and "2, 3 or 4 (1 = solo" not in said, said
 
 
 def test_an_answer_the_game_does_not_ask_or_allow_is_refused_by_name(capsys):
