@@ -47,6 +47,7 @@ from companion.leds import by_role  # noqa: E402
 from companion.memory import tune_malloc  # noqa: E402
 from companion.paths import default_data_dir  # noqa: E402
 from companion.secrecy import told  # noqa: E402
+from companion.service_log import event_line  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -175,11 +176,8 @@ class Companion:
         if event.kind == "board-moved":
             self.hardware.notice("board-moved", 10.0)
         data = told(snap.game, snap.state, event.data)  # the journal is read as the shared table: no secret in it
-        if event.kind == "action":
-            notes = ", ".join(f"{k}={v}" for k, v in data.items() if k != "action")
-            self.say(f"[action] {data['action']}" + (f" ({notes})" if notes else ""))
-        elif event.kind not in ("undone", "game-resumed"):
-            self.say(f"[{event.kind}] " + ", ".join(f"{k}={v}" for k, v in data.items() if k != "lines")[:300])
+        if event.kind not in ("undone", "game-resumed"):
+            self.say(event_line(event.kind, data))  # compact words, never Python's lists and dicts
 
     # ------------------------------------------------------------------ games
     def new_game(self, state: Any, title: str = "", game: Any = None) -> str:

@@ -63,6 +63,10 @@ def told(game: Game, state: Any, data: dict[str, Any], seat: str | None = None) 
         # a marker's id names the piece through the layout: left out where the piece is said in words
         out["pieces"] = [{**{k: v for k, v in m.items() if k != "marker" or said(m.get("piece")) == m.get("piece")},
                           "piece": said(m.get("piece"))} if isinstance(m, dict) else m for m in out["pieces"]]
+    if isinstance(out.get("differences"), list):  # the setup checked: each place's pieces, expected and seen
+        out["differences"] = [{**d, **{k: [said(p) for p in d[k]] for k in ("expected", "seen")
+                                       if isinstance(d.get(k), list | tuple)}} if isinstance(d, dict) else d
+                              for d in out["differences"]]
     if isinstance(out.get("action"), str):
         out["action"] = game.said(state, out["action"], seat)
     return out

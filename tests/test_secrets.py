@@ -173,6 +173,11 @@ def two_tables(request: Any, tmp_path: Path) -> Iterator[tuple[Table, Table]]:
 
 def test_a_phone_without_a_seat_cannot_tell_two_deals_apart(two_tables: tuple[Table, Table]) -> None:
     a, b = two_tables
+    for table in (a, b):  # the setup checked with one place's pieces still in hand: the difference is told
+        expected = table.session.expected()
+        table.see({c: ps for c, ps in expected.items() if c != sorted(expected)[0]})
+        assert table.session.status.setup_differences
+    assert same_table_answers(a, b) == {}
     for table in (a, b):
         table.see(table.session.expected())  # the table is set up as dealt
     assert same_table_answers(a, b) == {}
@@ -197,7 +202,12 @@ def test_a_phone_without_a_seat_cannot_tell_two_deals_apart(two_tables: tuple[Ta
     for table in (a, b):
         table.companion.camera = ReadTable(table.session.last_picture or {})
     assert a.get("/api/camera/seen") == b.get("/api/camera/seen")
-    assert a.said.getvalue().replace(a.game_id, "GAME") == b.said.getvalue().replace(b.game_id, "GAME")
+    journal = a.said.getvalue()
+    assert journal.replace(a.game_id, "GAME") == b.said.getvalue().replace(b.game_id, "GAME")
+    # and it is read by a maintainer: each event's parts as key=value in words, no Python list or dict
+    assert "['" not in journal and "{'" not in journal, journal
+    assert re.search(r"^\[setup-differs\] differences=\S+ \(expected \S", journal, re.M), journal
+    assert re.search(r"^\[out-of-sync\] reason=.+ \| offenders=.+ \| pieces=.+ \(belongs ", journal, re.M), journal
 
 
 @pytest.mark.parametrize("name", [n for n in names() if get_game(n).dealt])

@@ -96,10 +96,11 @@ def _said(game: Game, state: Any, action: str) -> str:
 
 def public_pieces(game: Game, state: Any, seat: str | None, out: dict[str, Any]) -> None:
     """The session's status in a state answer (a step's pieces to move, an out-of-sync's offenders
-    and misplaced pieces, pieces to turn over) as ``seat`` may read it (:func:`companion.secrecy.told`)."""
+    and misplaced pieces, pieces to turn over, the setup check's differences) as ``seat`` may read it (:func:`companion.secrecy.told`)."""
     if not keeps_secrets(game):
         return
     for key in ("step", "out_of_sync"):
         if isinstance(out.get(key), dict):
             out[key] = told(game, state, out[key], seat)
     out["to_turn_over"] = told(game, state, {"pieces": out.get("to_turn_over", [])}, seat)["pieces"]
+    out["setup_differences"] = told(game, state, {"differences": out.get("setup_differences", [])}, seat)["differences"]
