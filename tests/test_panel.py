@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
-from companion.games import names
+from companion.games import get_game, names
+from companion.games.answers import new_game as new_any_game
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
 from tests.tables import BOARD, moved, sim_config, wait_for, walled_in_swap
+from tests.test_secrets import past_the_setup
 from web_ui import create_app
 
 
@@ -378,6 +380,34 @@ def test_snapshot_stream_and_camera_figures(with_camera: Companion):
     assert stream.mimetype == "multipart/x-mixed-replace" and stream.data.count(b"--frame") == 2
     info = client.get("/api/camera").get_json()
     assert info["present"] and info["board_found"] and info["fiducials_seen"] == [0, 1, 2, 3]
+    assert info["expected_pieces"] == sum(map(len, with_camera.session.expected().values())) > 0
+    assert info["missing"] == [], info  # the table laid as the game has it: every piece seen
+
+
+def test_the_camera_page_counts_a_two_faced_piece_seen_whichever_face_is_up(tmp_path: Path):
+    """The desert's discs lie face down: the camera names each by its back's marker (``red-3^back``),
+    the page knows it only as ``red-disc@B1``. Every one is counted seen, and one taken off the table
+    is said missing in the words a phone may read, never by the id that tells its number."""
+    game = get_game("desert-survivors")
+    c = Companion(sim_config(tmp_path, **{"game.name": game.name}), lambda: past_the_setup(game, new_any_game(game, 2, seed=5)),
+                  out=io.StringIO())
+    c.start()
+    try:
+        assert wait_for(lambda: c.camera.frames > 0 and not c.session.status.verifying)
+        client = create_app(c).test_client()
+        laid = [p for ps in c.session.expected().values() for p in ps]
+        assert laid and all(p.endswith("^back") for p in laid)  # every piece face down
+        info = client.get("/api/camera").get_json()
+        assert (info["expected_pieces"], info["missing"]) == (len(laid), []), info
+        cell, piece = next((cell, ps[0].split("^")[0]) for cell, ps in sorted(c.session.expected().items())
+                           if "disc" in c.session.game.view(c.session.state)["placement"][cell][0])
+        assert post(client, "/api/table/move", {"piece": piece, "cell": None}).status_code == 200
+        assert wait_for(lambda: client.get("/api/camera").get_json()["missing"] != [])
+        info = client.get("/api/camera").get_json()
+        assert info["expected_pieces"] == len(laid) and info["missing"] == [f"the face-down {piece.split('-')[0]} disc "
+                                                                            f"on {cell}"], info
+    finally:
+        c.stop()
 
 
 def test_the_simulated_table_is_changed_by_hand_and_the_camera_sees_it(with_camera: Companion):

@@ -18,6 +18,7 @@ from companion.games import get_game, names, new_game
 from companion.secrecy import told
 from companion.store import NoSuchGameError, StoreError
 from web_ui import seats, security
+from web_ui.camera import with_pieces_seen
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 from web_ui.public import keeps_secrets, named_pieces, public_export
 
@@ -582,7 +583,7 @@ def camera_info() -> Any:
     camera = getattr(companion(), "camera", None)
     if camera is None:
         return jsonify(present=False, fault=companion().session.status.camera_fault)
-    return jsonify(present=True, **camera.settings())
+    return jsonify(present=True, **with_pieces_seen(companion().session, camera.settings(), seats.current_seat()))
 
 
 @bp.get("/camera/seen")

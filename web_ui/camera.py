@@ -6,10 +6,13 @@ last good picture: a viewer is never left waiting on a camera that may send noth
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
+from companion.games.base import unfaced
+from companion.secrecy import told
 from web_ui.stream import camera_stream
 
 bp = Blueprint("camera", __name__)
@@ -20,6 +23,30 @@ def _camera() -> Any:
     if camera is None:
         abort(503, description="no camera is running (panel-only play)")
     return camera
+
+
+def with_pieces_seen(session: Any, settings: dict[str, Any], seat: str | None) -> dict[str, Any]:
+    """The camera's settings with its pieces (``pieces``: the ids it sees) counted against the game's
+    table: ``expected_pieces`` and the ``missing`` ones in the words ``seat`` may read."""
+    return {**settings, **pieces_seen(session, settings.get("pieces", []), seat)}
+
+
+def pieces_seen(session: Any, pieces: Iterable[str], seat: str | None) -> dict[str, Any]:
+    """How many of the pieces the game has on the table the camera sees, and those it does not, in
+    the words ``seat`` may read (the Camera page's count).
+
+    Counted here, not on the page: a piece with a marker on each face is seen whichever face is up
+    (the picture names it ``red-3^back``), and the page knows a face-down piece only by its public
+    name (``green-disc@B1``), never by the id its marker gives: matched there, no face-down piece
+    was ever seen. A missing piece is said as the reader's view names it."""
+    if session.state is None:
+        return {"expected_pieces": 0, "missing": []}
+    game, state = session.game, session.state
+    expected = [unfaced(p)[0] for ps in session.expected().values() for p in ps]
+    seen = {unfaced(p)[0] for p in pieces}
+    missing = told(game, state, {"offenders": [p for p in expected if p not in seen]}, seat)["offenders"]
+    names = game.view(state, seat).get("names") or {}
+    return {"expected_pieces": len(expected), "missing": sorted(str(names.get(p, p)) for p in missing)}
 
 
 def _overlay() -> bool:

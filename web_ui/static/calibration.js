@@ -1,6 +1,5 @@
 "use strict";
 (async () => {
-  let state = {};
   /* The camera's health as sentences a player can act on; the raw figures stay in the fold. */
   function words(cam) {
     if (!cam.present) return ["No camera: play goes on from the Board page" + (cam.fault ? " (" + cam.fault + ")." : ".")];
@@ -8,11 +7,11 @@
     out.push(cam.board_found ? "Board found: " + cam.fiducials_seen.length + " corner markers seen." :
       "Board not found: are the corner markers in view and lit?");
     if (cam.view_blocked) out.push("Something rests over the board: pieces under it are held until it is lifted.");
-    const expected = Object.values(state.placement || {}).flat();
-    if (expected.length) {
-      const seen = new Set(cam.pieces || []);
-      const hidden = expected.filter((p) => !seen.has(p)).sort();
-      out.push(expected.length - hidden.length + " of " + expected.length + " pieces seen" +
+    /* counted by the companion: a piece is seen whichever face is up, and a face-down piece is known
+       to this page only by its public name, the missing ones said as this reader may read them */
+    if (cam.expected_pieces) {
+      const hidden = cam.missing || [];
+      out.push(cam.expected_pieces - hidden.length + " of " + cam.expected_pieces + " pieces seen" +
         (hidden.length ? "; marker hidden or not found: " + hidden.slice(0, 6).join(", ") +
           (hidden.length > 6 ? " and " + (hidden.length - 6) + " more" : "") : "") + ".");
     } else {
@@ -137,7 +136,7 @@
   setInterval(look, 1000);
   document.getElementById("refresh").onclick = refresh;
   Fog.on("game", refresh);
-  Fog.on("state", (s) => { state = s; refresh(); });
+  Fog.on("state", () => refresh());  /* a move changes what the camera should see: counted again */
   refresh();
   Fog.connect();
 })();
