@@ -205,9 +205,79 @@ def test_an_eaten_character_is_a_chore_and_a_new_round_is_laid_out_by_hand_in_ca
     step = GAME.reconcile(begun, seen)
     assert step.part_way and step.step.startswith("round 2 begins") and not step.ok
     assert "take the road off C4" in step.step and "turn face down the natural disc on B3" in step.step
-    assert "lay an X-counter face down on D4" in step.step and "x10" not in step.step and "food" not in step.step
+    assert "lay a face-down X-counter on D4" in step.step and "x10" not in step.step and "food" not in step.step
     half = GAME.reconcile(begun, {**seen, "B3": ["natural-1^back"], "C4": []})  # one disc down, the road off
     assert half.part_way and "B3" not in half.step and "C4" not in half.step
     assert GAME.reconcile(begun, GAME.expected(begun)).reason.startswith("the table is as")
     # a disc moved meanwhile is no part of laying the round out
     assert not GAME.reconcile(begun, {**seen, "B3": [], "B4": ["natural-1^front"]}).part_way
+
+
+def test_the_x_counters_the_hands_draw_at_random_are_taken_as_laid():
+    # every disc but natural's last is placed; the companion will deal its own shuffled counters to
+    # the 11 spaces left, but the players draw theirs at random from the pile and lay them face down
+    s = GAME.new_game(3, seed=5, arrangement="beginner")
+    while (dealt := GAME.apply(s, last := GAME.legal_actions(s)[0])).phase == "setup":
+        s = dealt
+    assert len(dealt.dealt) == 11
+    picture = {w: [p] for w, ps in GAME.expected(s).items() for p in ps} | {last.space: [f"{last.disc}^back"]}
+    step = GAME.reconcile(s, picture)
+    assert step.part_way and step.step.endswith("lay face-down X-counters on the 11 empty spaces: 0 laid")
+    assert "beside the desert" not in step.step
+
+    drawn = list(reversed(dealt.mix))[:11]  # none of them the companion's own deal
+    assert not set(drawn) & {dealt.board[w] for w in dealt.dealt}
+    for where, x in zip(dealt.dealt[:4], drawn, strict=False):
+        picture[where] = [f"{x}^back"]
+    assert GAME.reconcile(s, picture).step.endswith("11 empty spaces: 4 laid")  # calm, counting
+
+    for where, x in zip(dealt.dealt, drawn, strict=True):
+        picture[where] = [f"{x}^back"]
+    reading = GAME.reconcile(s, picture)
+    [choice] = reading.choices
+    assert not reading.ambiguous and choice.actions[0] == str(last) and choice.actions[1].startswith("lay ")
+    after = s
+    for action in choice.actions:
+        after = GAME.apply(after, action)
+    assert GAME.expected(after) == {w: tuple(ps) for w, ps in picture.items()}  # the game has what the hands laid
+    assert len(after.mix) == len(dealt.mix) and {dealt.board[w] for w in dealt.dealt} <= set(after.mix)
+    assert GAME.from_json(GAME.to_json(after)) == after  # saved and read back, the deal's spaces too
+    for seat in (None, *after.seats):  # nobody reads which counter lies where
+        seen = GAME.view(after, seat)
+        assert seen["log"][-1] == "The X-counters were laid face down as the hands drew them"
+        assert choice.actions[1] not in json.dumps(seen)
+
+    # a treasure from the stacks set aside is no counter of the pile: the table is wrong, and said so
+    wrong = picture | {dealt.dealt[0]: [f"{dealt.stacks[0][0]}^back"]}
+    assert not GAME.reconcile(s, wrong).ok
+    # once the round's first move is made, the counters lie as laid
+    moved_on = GAME.apply(after, next(a for a in GAME.legal_actions(after) if str(a).startswith("reveal")))
+    with pytest.raises(IllegalMoveError, match="before the round's first move"):
+        GAME.apply(moved_on, f"lay {dealt.dealt[0]}={after.mix[0]}")
+
+
+def test_a_fight_is_said_in_words_on_every_phone_and_in_the_log():
+    s = table(phase="eat", up="B3 C3", B3="natural-5", C3="green-2")
+    s = replace(s, food=MappingProxyType({**s.food, "natural-5": 0}))  # natural's 5 is hungry
+    assert GAME.seat_choice(s, GAME.parse_action("attack B3 C3"), "natural") == "Your 5 on B3 attacks green's 2 on C3"
+    assert GAME.view(s, "natural")["turn_ends"].startswith("A turn ends with food taken, a fight fought")
+    s = GAME.apply(GAME.apply(s, "attack B3 C3"), "commit natural 3")
+    assert GAME.view(s, "natural")["seat_card"][0] == "Your fight markers: 3 in your closed fist, 4 left"
+    assert GAME.view(s, "green")["seat_card"][0] == "Your fight: close your fist (0 to 7 markers)"
+    s = GAME.apply(GAME.apply(s, "commit green 1"), "show")
+    assert GAME.view(s, None)["log"][-1] == ("Both fists opened: natural's 5 with 3 markers against green's 2 with "
+                                             "1 marker; natural's 5 won and ate green's 2")
+    assert GAME.view(s, "natural")["log"][-1].startswith("Both fists opened: your 5 with 3 markers")
+    # the replay finds each event's words: the view's history says each action as its event does
+    public = GAME.view(s, None)
+    assert public["history"][-3:] == ["commit natural", "commit green", "show"]
+    assert [GAME.said(s, a, None) for a in s.history] == public["history"]
+    assert len(public["history"]) == len(public["log"])
+
+
+def test_the_desert_names_its_columns_and_rows_for_the_rulers():
+    plan = GAME.layout(GAME.new_game(3, arrangement="beginner"))
+    assert (plan.cells["C4"].to_json()["column"], plan.cells["C4"].to_json()["row"]) == ("C", "4")
+    assert {c.to_json()["column"] for c in plan.cells.values()} == set("ABCDEFGH")
+    assert GAME.view(GAME.new_game(3), None)["turn_ends"] == \
+        "Play waits until the food held is put on the characters' cards, on each player's phone."

@@ -18,6 +18,10 @@ a disc's placement at setup and a food counter put on a card name the disc (``pl
 * ``sacrifice <space>`` - phase 2: a hungry player eats one of their own characters.
 * ``give <seat> <seat> <n>`` - phase 2: a satisfied player gives spare food to a hungry one.
 * ``pass <seat>`` - phase 2: a player with nothing hungry does nothing this turn.
+* ``lay <space>=<x-counter>,...`` - the face-down X-counters the hands drew at random and laid on the
+  spaces the last deal filled, where they differ from the companion's own deal (the camera reads
+  each counter's back): the counters taken from the pile change places with the dealt ones. It
+  names what lies face down, so every view's log says it without the list.
 * ``correct <space>=<piece>,...`` - the table as the players say it is (the panel's correction): the
   same pieces, each on the space named; faces stay as they were. It names what lies face down, so
   every view's log shows it without the list.
@@ -136,6 +140,14 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Lay:
+    placement: tuple[tuple[str, str], ...]  # (space, X-counter), in the order written
+
+    def __str__(self) -> str:
+        return "lay " + ",".join(f"{w}={x}" for w, x in self.placement)
+
+
+@dataclass(frozen=True)
 class Correct:
     placement: tuple[tuple[str, str], ...]  # (space, piece), in the order written
 
@@ -143,10 +155,10 @@ class Correct:
         return "correct " + (",".join(f"{w}={p}" for w, p in self.placement) or "-")
 
 
-Action = Feed | Place | Swap | Reveal | End | Take | Attack | Commit | Show | Sacrifice | Give | Pass | Correct
+Action = Feed | Place | Swap | Reveal | End | Take | Attack | Commit | Show | Sacrifice | Give | Pass | Lay | Correct
 _FORMS = ("feed DISC", "place DISC SPACE", "swap SPACE SPACE", "reveal SPACE", "end SEAT", "take SPACE SPACE",
           "attack SPACE SPACE", "commit SEAT N", "show", "sacrifice SPACE", "give SEAT SEAT N", "pass SEAT",
-          "correct SPACE=PIECE,...")
+          "lay SPACE=X,...", "correct SPACE=PIECE,...")
 
 
 def _seat(text: str, word: str) -> str:
@@ -202,4 +214,9 @@ def parse_action(text: str) -> Action:
         return Give(_seat(text, args[0]), _seat(text, args[1]), _count(text, args[2]))
     if shape == ("correct", 1):
         return Correct(_placement(text, args[0]))
+    if shape == ("lay", 1):
+        laid = _placement(text, args[0])
+        if not laid or not all(is_x(x) for _, x in laid):
+            raise NotationError(f"{text[:60]!r}: lay names X-counters, SPACE=X,... (E2=x10,F3=x4)")
+        return Lay(laid)
     raise NotationError(f"{text[:60]!r}: write one of: {'; '.join(_FORMS)}")

@@ -174,7 +174,9 @@ def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]
     cells: dict[str, Cell] = {}
     for (x, y), (kind, placed) in sorted(grounds.items(), key=lambda i: (i[0][1], i[0][0])):
         name, cx, cy = space(x, y), m + (x + 0.5) * sq, m + (y + 0.5) * sq
-        facts: dict[str, object] = {"mapboard": placed.board, "turn": placed.turn}
+        # its column and row as every message names them (C4), for the rulers the pages draw beside the grid
+        facts: dict[str, object] = {"mapboard": placed.board, "turn": placed.turn,
+                                    "column": name.rstrip("0123456789"), "row": name.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
         if (x, y) in printed:
             facts["printed_markers"] = printed[(x, y)]
         label = f"{name} (oasis)" if kind == OASIS else f"{name} (rock)" if kind == ROCK else name
@@ -191,12 +193,13 @@ def _build(board: DesertBoard, arrangement: Arrangement, groups: tuple[str, ...]
         for disc in discs_of(colour):
             pieces[disc] = Piece(disc, marker[disc], board.piece_marker_mm, "disc", f"a {colour} disc",
                                  RGB_OF[colour], facts={"colour": colour, "shape": "disc", "short": "",
-                                                        "size_mm": board.disc_mm, "group": GROUPS[colour]},
+                                                        "size_mm": board.disc_mm, "group": GROUPS[colour],
+                                                        "laid": BACK},  # brought to the desert face down
                                  faces={FRONT: marker[disc], BACK: back[disc]})
     for counter in x_ids(len(groups)):
         pieces[counter] = Piece(counter, marker[counter], board.piece_marker_mm, "counter", "an X-counter",
                                 COUNTER_RGB, facts={"shape": "square", "short": "X",
-                                                    "size_mm": [board.counter_mm, board.counter_mm]},
+                                                    "size_mm": [board.counter_mm, board.counter_mm], "laid": BACK},
                                 faces={FRONT: marker[counter], BACK: back[counter]})
     near = tuple(Edge(a, b, "connected") for a, ns in desert.neighbours.items() for b in ns if a < b)
     return Layout(name=board.name, size_mm=size, marker_dictionary=board.marker_dictionary, fiducials=fiducials,

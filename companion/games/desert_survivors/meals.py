@@ -175,8 +175,9 @@ def _fought(state: DesertState) -> DesertState:
     markers = _add(_add(state.markers, state.seat_of(att), -a), state.seat_of(dfn), -d)
     pool = state.pool + a + d
     gain = 2 if pool >= 2 else 0
+    result = FightResult(att, dfn, (a, d), winner)
     state = replace(_killed(state, at), fight=None, markers=_add(markers, lo, gain), pool=pool - gain,
-                    spent=state.spent + a + d, last_fight=FightResult(att, dfn, (a, d), winner))
+                    spent=state.spent + a + d, last_fight=result, fights=state.fights + (result,))
     return replace(state, spare=_add(state.spare, w, food_value(loser)))
 
 
@@ -218,14 +219,17 @@ def score_round(state: DesertState) -> DesertState:
     face_up = frozenset(p for p in state.face_up if is_x(p) and p in board.values())  # found food, treasures
     mix = list(state.mix) + roads + list(state.stacks[0] if state.stacks else ())
     random.Random(f"{state.seed}/{state.round}").shuffle(mix)
+    dealt: list[str] = []
     for where in build(state.arrangement).kinds:
         if where not in board and mix:
             board[where] = mix.pop(0)
+            dealt.append(where)
     share = min(state.spent, state.pool) // n
     cleared = replace(state, vp=vp, board=MappingProxyType(board), face_up=face_up, mix=tuple(mix),
                       stacks=state.stacks[1:], food=MappingProxyType({c: 0 for c in state.food}),
                       markers=tuple(m + share for m in state.markers), pool=state.pool - share * n,
-                      spent=state.spent - share * n, round=state.round + 1, phase="move", road=False)
+                      spent=state.spent - share * n, round=state.round + 1, phase="move", road=False,
+                      dealt=tuple(dealt))
     start = new_start(cleared)
     return replace(cleared, turn=start, start=start)
 

@@ -2,7 +2,10 @@
 
 * Setup: every player puts their 5 food (per group) on their characters' cards (``feed``), then,
   from the start player on, each places one disc face down on a free sand space per turn
-  (``place``); the spaces left (oases included) get an X-counter each, face down, from the mix.
+  (``place``); the spaces left (oases included) get an X-counter each, face down, from the mix. The
+  companion deals them in its own order, but at a table the hands lay whichever counters they draw:
+  until the round's first move, ``lay`` takes the counters the camera reads on the dealt spaces as
+  the ones there (the dealt ones go back to the pile).
 * Phase 1, movement and search for food: the player to move acts with one of their face-down discs:
   ``swap`` it with a connected face-down piece or one of their own face-up discs, or ``reveal`` it.
   An X-counter moved is turned up; a road lets the player act again (or ``end``), food or a treasure
@@ -24,8 +27,8 @@ from types import MappingProxyType
 from companion.errors import IllegalMoveError
 from companion.games.base import Outcome
 from companion.games.desert_survivors import meals
-from companion.games.desert_survivors.actions import (Action, Attack, Commit, Correct, End, Feed, Give, Pass, Place,
-                                                      Reveal, Sacrifice, Show, Swap, Take, parse_action)
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, Correct, End, Feed, Give, Lay, Pass,
+                                                      Place, Reveal, Sacrifice, Show, Swap, Take, parse_action)
 from companion.games.desert_survivors.board import OASIS, build
 from companion.games.desert_survivors.pieces import colour_of, discs_of, is_disc, is_x, x_kind
 from companion.games.desert_survivors.state import DesertState, from_json, new_game, to_json
@@ -154,6 +157,8 @@ def apply(state: DesertState, action: Action | str) -> DesertState:
     act = parse_action(action) if isinstance(action, str) else action
     if isinstance(act, Correct):
         return _corrected(state, act)
+    if isinstance(act, Lay):
+        return _laid(state, act)
     why = why_not(state, act)
     if why is not None:
         raise IllegalMoveError(f"{act}: {why}")
@@ -188,6 +193,44 @@ def _corrected(state: DesertState, act: Correct) -> DesertState:
     return replace(state, board=MappingProxyType(dict(act.placement)), history=state.history + (str(act),))
 
 
+def why_not_lay(state: DesertState, act: Lay) -> str | None:
+    """Why the hands' counters cannot be taken as laid (None: they can): only on the spaces the last
+    deal filled, before the round's first move, each a face-down X-counter of the pile or of the deal,
+    and one taken from another dealt space only if that space is named too (no counter on two spaces)."""
+    if not state.dealt:
+        return "X-counters are laid only on the spaces just dealt, before the round's first move"
+    spaces, laid = [w for w, _ in act.placement], [x for _, x in act.placement]
+    if len(set(spaces)) != len(spaces) or len(set(laid)) != len(laid):
+        return "one X-counter to a space, and each counter on one space"
+    bad = next((w for w in spaces if w not in state.dealt), None)
+    if bad is not None:
+        return f"{bad} is not one of the spaces just dealt"
+    if any(state.board.get(w, "") in state.face_up or not is_x(state.board.get(w, "")) for w in spaces):
+        return "a space named no longer holds a face-down X-counter"
+    where, named = state.where(), set(spaces)
+    for x in laid:
+        at = where.get(x)
+        if at is None and x not in state.mix:
+            return f"{x} is not an X-counter in the pile beside the desert"
+        if at is not None and at not in named:
+            return f"{x} lies on {at}, which keeps its counter"
+    return None
+
+
+def _laid(state: DesertState, act: Lay) -> DesertState:
+    """The counters the hands laid on the dealt spaces: those taken from the pile change places
+    there with the dealt ones they replace, so the pile keeps its size and its order elsewhere."""
+    why = why_not_lay(state, act)
+    if why is not None:
+        raise IllegalMoveError(f"{act}: {why}")
+    old = [state.board[w] for w, _ in act.placement]
+    new = {x for _, x in act.placement}
+    back = [x for x in old if x not in new]
+    mix = [back.pop(0) if x in new else x for x in state.mix]
+    board = {**state.board, **dict(act.placement)}
+    return replace(state, board=MappingProxyType(board), mix=tuple(mix), history=state.history + (str(act),))
+
+
 def _placed(state: DesertState, act: Place) -> DesertState:
     board = {**state.board, act.space: act.disc}
     state = replace(state, board=MappingProxyType(board))
@@ -195,11 +238,13 @@ def _placed(state: DesertState, act: Place) -> DesertState:
     nxt = next((s % n for s in range(state.turn + 1, state.turn + n + 1) if _unplaced(state, s % n)), None)
     if nxt is not None:
         return replace(state, turn=nxt)
-    mix = list(state.mix)
+    mix, dealt = list(state.mix), list[str]()
     for where in build(state.arrangement).kinds:
         if where not in board and mix:
             board[where] = mix.pop(0)
-    return replace(state, board=MappingProxyType(board), mix=tuple(mix), phase="move", turn=state.start)
+            dealt.append(where)
+    return replace(state, board=MappingProxyType(board), mix=tuple(mix), phase="move", turn=state.start,
+                   dealt=tuple(dealt))
 
 
 def _moved(state: DesertState, act: Swap | Reveal | End) -> DesertState:
@@ -217,7 +262,7 @@ def _moved(state: DesertState, act: Swap | Reveal | End) -> DesertState:
                 up.add(mover)  # food or a treasure: the disc that found it shows itself
         else:
             up.add(mover)  # two discs changed places: both show themselves
-    state = replace(state, face_up=frozenset(up))
+    state = replace(state, face_up=frozenset(up), dealt=())  # the round is under way: its counters lie as laid
     if again and _face_down(state, state.turn):
         return replace(state, road=True)
     n = len(state.seats)

@@ -23,7 +23,7 @@ from companion.games.desert_survivors.rules import feeders
 from companion.games.desert_survivors.state import DesertState
 
 
-def _character(state: DesertState, piece: str, me: int | None) -> str:
+def whose(state: DesertState, piece: str, me: int | None) -> str:
     """A face-up disc as its owner (``your 5``) or anyone else (``Bo's 5``) calls it."""
     owner = state.seat_of(piece)
     whose = "your" if owner == me else f"{state.name_of(owner)}'s"
@@ -41,11 +41,16 @@ def _food(n: int) -> str:
 
 def _on(state: DesertState, space: str, me: int | None) -> str:
     piece = state.board.get(space, "")
-    return f"{_character(state, piece, me)} on {space}" if piece in state.face_up else f"the disc on {space}"
+    return f"{whose(state, piece, me)} on {space}" if piece in state.face_up else f"the disc on {space}"
 
 
 def _markers(n: int) -> str:
     return "1 marker" if n == 1 else f"{n} markers"
+
+
+def _first_up(text: str) -> str:
+    """A sentence's first letter raised, the rest as written (``capitalize`` would lower a space's B1)."""
+    return text[:1].upper() + text[1:]
 
 
 def choice(state: DesertState, action: Action, seat: str) -> str | None:
@@ -68,9 +73,9 @@ def choice(state: DesertState, action: Action, seat: str) -> str | None:
     if isinstance(action, Reveal):
         return f"Turn your disc on {action.space} face up"
     if isinstance(action, Take):
-        return f"{_on(state, action.source, me).capitalize()} takes the food on {action.target}"
+        return f"{_first_up(_on(state, action.source, me))} takes the food on {action.target}"
     if isinstance(action, Attack):
-        return f"{_on(state, action.source, me).capitalize()} attacks {_on(state, action.target, me)}"
+        return f"{_first_up(_on(state, action.source, me))} attacks {_on(state, action.target, me)}"
     if isinstance(action, Sacrifice):
         return f"Sacrifice {_on(state, action.space, me)} (your other characters eat it)"
     return None
@@ -81,18 +86,23 @@ def card(state: DesertState, seat: str | None) -> list[str]:
     know, then the fight under way or the last one, in words."""
     me = state.seats.index(seat) if seat in state.seats else None
     lines: list[str] = []
+    fight = state.fight
+    sides = [state.seat_of(state.board[w]) for w in (fight.attacker, fight.defender)] if fight else []
+    mine = fight.commits[sides.index(me)] if fight is not None and me in sides else None
+    if me is not None and me in sides and mine is None:  # what this player must do now comes first
+        lines.append(f"Your fight: close your fist (0 to {_markers(state.markers[me])})")
     if me is not None:
-        lines.append(f"Your fight markers: {state.markers[me]}")
+        hand = state.markers[me]
+        lines.append(f"Your fight markers: {hand}" if mine is None else
+                     f"Your fight markers: {mine} in your closed fist, {hand - mine} left")
         fed = [f"your {number(c)}: {state.food.get(c, 0)} of {size(c)}" for c in state.alive(me)]
         if fed:
             lines.append("Food on your cards: " + ", ".join(fed))
         if state.spare[me]:
             lines.append(f"Food in your hand: {state.spare[me]}")
-    fight = state.fight
     if fight is not None:
-        sides = [state.board[fight.attacker], state.board[fight.defender]]
         lines.append(f"A fight: {_on(state, fight.attacker, me)} attacks {_on(state, fight.defender, me)}.")
-        for piece, held in zip(sides, fight.commits):
+        for piece, held in zip((state.board[fight.attacker], state.board[fight.defender]), fight.commits):
             owner = state.seat_of(piece)
             who = "Your fist" if owner == me else f"{state.name_of(owner)}'s fist"
             if held is None:
@@ -102,9 +112,9 @@ def card(state: DesertState, seat: str | None) -> list[str]:
     elif state.last_fight is not None:
         last = state.last_fight
         a, d = last.markers
-        lines.append(f"Last fight: {_character(state, last.attacker, me)} ({_markers(a)}) against "
-                     f"{_character(state, last.defender, me)} ({_markers(d)}): "
-                     f"{_character(state, last.winner, me)} won.")
+        lines.append(f"Last fight: {whose(state, last.attacker, me)} ({_markers(a)}) against "
+                     f"{whose(state, last.defender, me)} ({_markers(d)}): "
+                     f"{whose(state, last.winner, me)} won.")
     return lines
 
 

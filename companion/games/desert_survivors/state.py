@@ -87,6 +87,10 @@ class DesertState:
     seed: int = 0
     memory_aid: bool = False        # a seat's view shows its own face-down discs
     names: tuple[str, ...] = ()
+    # the spaces the last deal laid X-counters on, until the round's first move: the hands lay there
+    # whichever face-down counters they draw, and the companion takes each as the one laid (``lay``)
+    dealt: tuple[str, ...] = ()
+    fights: tuple[FightResult, ...] = ()  # every fight decided, in order: the log says each show's result
 
     @property
     def active(self) -> str:
@@ -157,7 +161,8 @@ def to_json(state: DesertState) -> dict[str, Any]:
             "vp": list(state.vp), "round": state.round, "phase": state.phase, "turn": state.turn,
             "start": state.start, "road": state.road, "fight": state.fight.to_json() if state.fight else None,
             "last_fight": state.last_fight.to_json() if state.last_fight else None, "history": list(state.history),
-            "seed": state.seed, "memory_aid": state.memory_aid, "names": list(state.names)}
+            "seed": state.seed, "memory_aid": state.memory_aid, "names": list(state.names),
+            "dealt": list(state.dealt), "fights": [f.to_json() for f in state.fights]}
 
 
 # ------------------------------------------------------------------------------------------ reading back
@@ -250,13 +255,11 @@ def from_json(data: Any) -> DesertState:
     turn, start = _int(data, "turn", 0, players - 1), _int(data, "start", 0, players - 1)
     fight = _fight(data.get("fight"), raw, players)
     last = data.get("last_fight")
-    if last is not None and not (isinstance(last, Mapping) and all(isinstance(last.get(k), str) and is_disc(last[k])
-                                                                    for k in ("attacker", "defender", "winner"))
-                                 and isinstance(last.get("markers"), list) and len(last["markers"]) == 2
-                                 and all(isinstance(m, int) and not isinstance(m, bool) for m in last["markers"])):
-        raise _fail("'last_fight' must name the attacker, the defender, the winner and both sides' markers")
-    result = None if last is None else FightResult(last["attacker"], last["defender"],
-                                                   (int(last["markers"][0]), int(last["markers"][1])), last["winner"])
+    result = None if last is None else _result(last, "last_fight")
+    fought = data.get("fights", [])
+    if not isinstance(fought, list):
+        raise _fail("'fights' must list the fights decided")
+    fights = tuple(_result(f, "fights") for f in fought)
     if fight is not None:
         sides = _sides(fight, raw, groups, players)
         if phase != "eat" or sides[0] == sides[1] or \
@@ -275,6 +278,9 @@ def from_json(data: Any) -> DesertState:
     seed, aid, road = data.get("seed", 0), data.get("memory_aid", False), data.get("road", False)
     if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(aid, bool) or not isinstance(road, bool):
         raise _fail("'seed' must be a whole number, 'memory_aid' and 'road' true or false")
+    dealt = _strings(data, "dealt")
+    if not set(dealt) <= set(desert.kinds) or len(set(dealt)) != len(dealt) or (dealt and phase != "move"):
+        raise _fail("'dealt' must name spaces of this desert, each once, and only in the movement phase")
     for p in face_up:
         if is_disc(p) and phase == "setup":
             raise _fail(f"{p} lies face up during the setup: discs are placed face down")
@@ -282,7 +288,18 @@ def from_json(data: Any) -> DesertState:
                        MappingProxyType(dict(food)), spare, markers, pool, tuple(mix),
                        tuple(tuple(s) for s in stacks), _ints(data, "vp", players, 999), frozenset(dead), spent,
                        _int(data, "round", 1, ROUNDS), phase, turn, start, road, fight, result,
-                       tuple(history), seed, aid, names)
+                       tuple(history), seed, aid, names, tuple(dealt), fights)
+
+
+def _result(raw: Any, key: str) -> FightResult:
+    """A fight decided, as saved: the attacker, the defender, the winner (discs) and both sides' markers."""
+    if not (isinstance(raw, Mapping) and all(isinstance(raw.get(k), str) and is_disc(raw[k])
+                                             for k in ("attacker", "defender", "winner"))
+            and isinstance(raw.get("markers"), list) and len(raw["markers"]) == 2
+            and all(isinstance(m, int) and not isinstance(m, bool) for m in raw["markers"])):
+        raise _fail(f"'{key}' must name the attacker, the defender, the winner and both sides' markers")
+    return FightResult(raw["attacker"], raw["defender"], (int(raw["markers"][0]), int(raw["markers"][1])),
+                       raw["winner"])
 
 
 def _sides(fight: Fight, board: Mapping[str, str], groups: tuple[str, ...], players: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from companion.errors import IllegalMoveError
 from companion.games.base import Choice, Reconciliation, faced, unfaced
+from companion.games.desert_survivors import laying as drawing
 from companion.games.desert_survivors import rules
 from companion.games.desert_survivors.actions import Action, Correct
 from companion.games.desert_survivors.board import coords
@@ -56,7 +57,8 @@ def _round_begun(state: DesertState) -> bool:
     """The rules have just scored a round and laid out the next (every disc face down, the roads off,
     X-counters from the pile on the empty spaces), and nothing of the new round is played yet."""
     last = state.history[-1].split()[0] if state.history else ""
-    return state.phase == "move" and state.round > 1 and last not in ("swap", "reveal", "end", "correct")
+    return bool(state.dealt) or (state.phase == "move" and state.round > 1 and
+                                 last not in ("swap", "reveal", "end", "correct"))
 
 
 def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
@@ -72,12 +74,15 @@ def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
     lay = sorted((c, p) for p, c in want.items() if seen.get(p) != c)
     todo = [f"take the {x_kind(p) if shown.get(p) == FRONT else 'X-counter'} off {c}" for c, p in off]
     todo += [f"turn face down the {colour_of(p) + ' disc' if is_disc(p) else 'X-counter'} on {c}" for c, p in down]
-    todo += [f"lay an X-counter face down on {c}" for c, p in lay]
+    todo += [f"lay a face-down X-counter on {c}" for c, p in lay if c not in state.dealt]
+    empty = sum(c in state.dealt for c, _ in lay)
+    todo += [drawing.counting(state, len(state.dealt) - empty)] if empty else []
     if not todo:
         return None
     more = f" (and {len(todo) - 4} more)" if len(todo) > 4 else ""
-    return Reconciliation.partial(f"round {state.round} begins: turn every disc face down, take the roads off and "
-                                  f"lay X-counters on the empty spaces: {'; '.join(todo[:4])}{more}",
+    begins = (f"round {state.round} begins: turn every disc face down, take the roads off and lay X-counters on "
+              "the empty spaces") if state.round > 1 else "every disc is placed"
+    return Reconciliation.partial(f"{begins}: {'; '.join(todo[:4])}{more}",
                                   tuple(p for _, p in off + down + lay))
 
 
@@ -177,10 +182,13 @@ def _state_key(state: DesertState) -> str:
 
 def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
     """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
-    full, before = _canonical(seen), _spots(expected(state))
-    picture, shown = _spots(full), _faces(full)
+    full, lay, _ = drawing.relabel(state, _canonical(seen))  # the counters the hands drew, taken as the deal's
+    first = (str(lay),) if lay is not None else ()
+    before, picture, shown = _spots(expected(state)), _spots(full), _faces(full)
     changed = {c for c in set(full) | set(expected(state)) if full.get(c) != expected(state).get(c)}
     if not changed:
+        if first:
+            return Reconciliation((Choice(first, drawing.LAID),))
         return Reconciliation.illegal("the table is as the game has it: nothing was moved")
     if picture == before and not _too_early(state, full) and _owed(state, full):
         owed = _owed(state, full)  # a swap read before its pieces were turned up: the rules show them
@@ -192,15 +200,19 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         if named and not named & changed:
             continue  # it changes nothing where the picture differs (a fight's show names no space)
         after = rules.apply(state, action)
+        pic, faces, then = picture, shown, tuple[str, ...]()
+        if after.dealt and not state.dealt:  # the move deals X-counters: the hands lay whichever they draw
+            drawn, laid, _ = drawing.relabel(after, full)
+            pic, faces, then = _spots(drawn), _faces(drawn), (str(laid),) if laid is not None else ()
         target = _spots(expected(after))
         shifted = {p for p, c in _where(target).items() if _where(before).get(p) != c}
-        if target == picture and _faces_fit(shown, state, after, shifted):
-            choices.setdefault(_state_key(after), Choice((str(action),), _summary(state, action)))
-        elif target != picture and picture != before:  # a face alone turned is no step of a move
-            left = _left_to_do(before, target, picture)
+        if target == pic and _faces_fit(faces, state, after, shifted):
+            choices.setdefault(_state_key(after), Choice(first + (str(action),) + then, _summary(state, action)))
+        elif target != pic and pic != before:  # a face alone turned is no step of a move
+            left = _left_to_do(before, target, pic)
             if left:
-                steps.append((f"{_summary(state, action)}: {'; '.join(_put(state, p, c) for p, c in left)}",
-                              tuple(p for p, _ in left)))
+                todo = drawing.to_lay(after, left, lambda p, c: _put(state, p, c))
+                steps.append((f"{_summary(state, action)}: {todo}", tuple(p for p, _ in left)))
     if choices:
         out = tuple(choices.values())
         return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)

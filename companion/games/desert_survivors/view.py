@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.desert_survivors.actions import Commit, Correct, Place, parse_action
+from companion.games.desert_survivors.actions import Commit, Correct, Lay, Place, parse_action
 from companion.games.desert_survivors.board import arrangement_text, build
 from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
                                                      victory_points, x_food, x_kind)
 from companion.games.desert_survivors.rules import feeders, outcome
-from companion.games.desert_survivors.seat_words import card, share
-from companion.games.desert_survivors.state import DesertState
+from companion.games.desert_survivors.seat_words import card, share, whose
+from companion.games.desert_survivors.state import DesertState, FightResult
 
 
 def _piece(state: DesertState, piece: str) -> dict[str, Any]:
@@ -43,6 +43,8 @@ def _said(state: DesertState, text: str, seat: int | None) -> str:
     act = parse_action(text)
     if isinstance(act, Correct):
         return "correct: the pieces as the players set them"
+    if isinstance(act, Lay):
+        return "lay: the X-counters as the hands drew them"
     if isinstance(act, Place) and (seat is None or state.seat_of(act.disc) != seat):
         return f"place {colour_of(act.disc)} disc {act.space}"
     if isinstance(act, Commit) and (seat is None or state.seats.index(act.seat) != seat):
@@ -92,6 +94,8 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
 
     if isinstance(act, Correct):
         return "The pieces were corrected as the players set them"
+    if isinstance(act, Lay):
+        return "The X-counters were laid face down as the hands drew them"
     if isinstance(act, Place):
         owner = state.seat_of(act.disc)
         if owner == me:
@@ -118,6 +122,46 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
             return f"You put a food on your {number(words[1])}'s card"
         return f"{state.name_of(owner)} put a food on the {colour_of(words[1])} {number(words[1])}'s card"
     return said[verb]() if verb in said else _said(state, text, me)
+
+
+def _fought(state: DesertState, fight: FightResult, me: int | None) -> str:
+    """A show as everyone at the table saw it: both fists, who won and who was eaten."""
+    a, d = fight.markers
+    loser = fight.defender if fight.winner == fight.attacker else fight.attacker
+    return (f"Both fists opened: {whose(state, fight.attacker, me)} with {_markers(a)} against "
+            f"{whose(state, fight.defender, me)} with {_markers(d)}; {whose(state, fight.winner, me)} won "
+            f"and ate {whose(state, loser, me)}")
+
+
+def _log(state: DesertState, me: int | None) -> list[str]:
+    """Every logged action in the players' words; each show with its fight's result (the fights are
+    kept in order; a state saved before they were kept says only that the fists opened)."""
+    shows = sum(t == "show" for t in state.history)
+    k, out = len(state.fights) - shows, []
+    for text in state.history:
+        if text == "show":
+            out.append(_fought(state, state.fights[k], me) if k >= 0 else "Both fists opened")
+            k += 1
+        else:
+            out.append(_log_line(state, text, me))
+    return out
+
+
+def turn_ends(state: DesertState) -> str:
+    """How the turn in hand ends, in the phase under way (the panel shows it beside End turn)."""
+    if state.phase == "over":
+        return ""
+    if feeders(state):
+        return "Play waits until the food held is put on the characters' cards, on each player's phone."
+    if state.phase == "setup":
+        return "A turn ends when the disc is laid face down on a free sand space."
+    if state.phase == "move":
+        return ("A turn ends with the swap or reveal made; after a road the player may act again or stop."
+                if not state.road else f"{state.name_of(state.turn)} found a road: act again, or stop here.")
+    if state.fight is not None:
+        return "The fight ends when both fists are closed: they open at once."
+    return ("A turn ends with food taken, a fight fought, a character sacrificed, food given, or a pass "
+            "(only when no character of the player's is hungry).")
 
 
 def _log_line(state: DesertState, text: str, me: int | None) -> str:
@@ -157,7 +201,9 @@ def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
                   for g in state.groups for c in (f"{g}-{n}" for n in range(1, 7))},
         "pool_markers": state.pool, "x_beside": len(state.mix), "treasure_stacks": len(state.stacks),
         "fight": fight, "last_fight": state.last_fight.to_json() if state.last_fight else None,
-        "log": [_log_line(state, t, me) for t in state.history],
+        "log": _log(state, me),
+        "history": [_said(state, t, me) for t in state.history],  # as each event says it: the replay's key
+        "turn_ends": turn_ends(state),
         # the pieces on the desert as the pages draw and name them: a face-down piece by what its back shows
         "placement": {where: [public_id(state, where)] for where in sorted(state.board)},
         "owners": {public_id(state, w): colour_of(p) for w, p in state.board.items() if is_disc(p)},
