@@ -12,9 +12,10 @@ name, the replay the moves in words. Screenshots go to ``$FOG_ARTIFACTS`` (defau
 from __future__ import annotations
 
 import re
-from typing import Any
-
+import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,58 @@ def act(page: Any, base: str, action: str) -> dict[str, Any]:
     return wait_until(page, base, lambda s: s["history"] and s["history"][-1].startswith(action.split()[0]))
 
 
-def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: str):  # noqa: F811
+def seen_by_the_camera(page: Any, base: str, piece: str, cell: str) -> dict[str, Any]:
+    """The camera's last picture once it reads ``piece`` on ``cell`` (the simulated table renders and
+    reads on its own time: polled, never timed)."""
+    for _ in range(600):
+        seen = page.request.get(f"{base}/api/camera/seen").json()
+        if any(p["piece"] == piece and p["cell"] == cell for p in seen["pieces"]):
+            return seen
+        time.sleep(0.1)
+    raise AssertionError(f"the camera never read {piece} on {cell}: {seen}")
+
+
+def hands_at_the_simulated_table(page: Any, data: Path) -> None:
+    """The Table page of a simulated table, as a new player's thumb drives it: a character brought
+    from its box onto the island faces a clean way (the camera reads it, never between two ways), and
+    turns left and right a quarter, each in one move of the hand (a left turn never passes through
+    the way on its right)."""
+    with running_panel(data, '[camera]\nsource = "sim"\n') as base:
+        res = page.request.post(f"{base}/api/games", data={"game": "island-battle", "seed": 1,
+                                                           "players": [{"name": "Ada"}, {"name": "Bo"}]})
+        assert res.ok, res.text()
+        assert page.request.post(f"{base}/api/table/setup", data={}).ok  # every piece in its box
+        moves: list[dict[str, Any]] = []
+        page.on("request", lambda r: moves.append(r.post_data_json) if r.url.endswith("/api/table/move") else None)
+        page.goto(f"{base}/table")
+        page.wait_for_selector('g.piece[data-piece="red-s1"]')
+        assert page.locator("#turn-left").is_visible() and page.locator("#turn-right").is_visible()
+        page.locator('g.piece[data-piece="red-s1"]').tap()
+        page.locator('#board .cell[data-cell="C3"]').tap()
+        page.wait_for_selector('#table-status:has-text("put on C3, facing N")')
+        assert page.request.get(f"{base}/api/table").json()["table"]["C3"] == ["red-s1^N"]
+        seen = seen_by_the_camera(page, base, "red-s1", "C3")
+        assert not seen["unplaced"], seen["unplaced"]  # read facing its way, not "between two directions"
+        for side, way in (("left", "W"), ("right", "N"), ("right", "E")):
+            moves.clear()
+            page.locator(f"#turn-{side}").click()
+            assert page.locator(f"#turn-{side}").get_attribute("aria-pressed") == "true"
+            page.locator('g.piece[data-piece="red-s1"]').tap()
+            page.wait_for_selector(f'#table-status:has-text("turned {side} to face {way}")')
+            assert moves == [{"piece": "red-s1", "cell": "C3", "facing": way}], (side, moves)  # one step
+            assert page.request.get(f"{base}/api/table").json()["table"]["C3"] == [f"red-s1^{way}"]
+            page.locator(f"#turn-{side}").click()  # done turning
+        # the next of Ada's characters brought from its box faces the way she last chose for her side
+        page.locator('g.piece[data-piece="red-s2"]').tap()
+        page.locator('#board .cell[data-cell="D3"]').tap()
+        page.wait_for_selector('#table-status:has-text("put on D3, facing E")')
+        assert not seen_by_the_camera(page, base, "red-s2", "D3")["unplaced"]
+        for_players(page, "the Table page")
+        shot(page, "island-battle-06-table")
+
+
+def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: str,  # noqa: F811
+                                                      tmp_path_factory: pytest.TempPathFactory):
     base = panel_url
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -156,5 +208,7 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         page.wait_for_selector('#replay-event:has-text("shoots at E6")')
         for_players(page, "the replay")
         shot(page, "island-battle-05-replay")
+
+        hands_at_the_simulated_table(page, tmp_path_factory.mktemp("island-battle-sim"))
     finally:
         context.close()

@@ -15,7 +15,9 @@ Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -76,7 +78,66 @@ def thumb_sized(page: Any, where: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
 
 
-def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: Any, panel_url: str):  # noqa: F811
+def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
+    """The Table page of a simulated desert, on the tablet joined to no seat: the box offers one button
+    a look-alike kind ('an X-counter ×N'); a disc and an X-counter taken from it go down face down, as
+    the rules lay them, the disc painted its group's colour; turned over, a piece is said in the
+    layout's words; a disc and a counter are swapped by taps, each keeping the face it showed. A phone
+    joined to a seat is refused the simulated table, which names every face-down piece by id."""
+    with running_panel(data, '[camera]\nsource = "sim"\n') as base:
+        res = tablet.request.post(f"{base}/api/games", data={"game": "desert-survivors", "seed": SEED,
+                                                             "players": [{"name": n} for n in NAMES]})
+        assert res.ok, res.text()
+        layout = tablet.request.get(f"{base}/api/board").json()
+        sand = [c["id"] for c in layout["cells"] if c["kind"] == "sand"]
+        tablet.goto(f"{base}/table")
+        tablet.wait_for_selector('#off-table button:has-text("X-counter")')
+        offered = tablet.locator("#off-table button").all_inner_texts()
+        assert len(offered) == len(set(offered)) == 4, offered  # three colours' discs and the X-counters
+        assert any(re.fullmatch(r"an X-counter ×\d\d", t) for t in offered), offered
+
+        def put(button: str, cell: str) -> str:
+            tablet.locator(f'#off-table button:has-text("{button}")').click()
+            tablet.locator(f'#board .cell[data-cell="{cell}"]').tap()
+            tablet.wait_for_selector(f'#table-status:has-text("put on {cell}, its back up")')
+            (entry,) = tablet.request.get(f"{base}/api/table").json()["table"][cell]
+            piece, face = entry.split("^")
+            assert face == "back" and piece not in tablet.locator("#table-status").inner_text(), entry
+            return piece
+
+        disc, counter = put("a natural disc", sand[0]), put("an X-counter", sand[1])
+        fill = tablet.locator(f'#board g.piece[data-piece="{disc}"] circle:not(.halo)').get_attribute("fill")
+        assert fill == layout["colours"]["natural"], fill  # tan, as the Board page draws it, never black
+        tablet.locator("#turn-over").click()
+        tablet.locator(f'#board g.piece[data-piece="{disc}"]').tap()
+        tablet.wait_for_selector('#table-status:has-text("turned over: its front up")')
+        assert disc not in tablet.locator("#table-status").inner_text()
+        tablet.locator("#turn-over").click()
+
+        # the disc and the counter swap places by taps: the first lifted off, the second moved, the first put down
+        tablet.locator(f'#board g.piece[data-piece="{disc}"]').tap()
+        tablet.locator(f'#board g.piece[data-piece="{counter}"]').tap()
+        tablet.locator('#table-offer button:has-text("Swap them")').click()
+        tablet.wait_for_selector('#table-status:has-text("swapped")')
+        table = tablet.request.get(f"{base}/api/table").json()["table"]
+        assert table == {sand[0]: [f"{counter}^back"], sand[1]: [f"{disc}^front"]}, table
+        assert tablet.locator("#table-offer").is_hidden()
+        shot(tablet, "seats-07-simulated-table")
+
+        # Ada's phone joins her seat: the simulated table, which names face-down pieces by id, is not hers
+        code = next(s["code"] for s in tablet.request.get(f"{base}/api/seats").json()["seats"] if s["seat"] == "natural")
+        assert phone.request.post(f"{base}/api/seats/join", data={"code": code}).ok
+        refused = phone.request.get(f"{base}/api/table")
+        assert refused.status == 403 and "joined to a seat" in refused.json()["error"], refused.text()
+        assert phone.request.post(f"{base}/api/table/move", data={"piece": counter, "cell": None}).status == 403
+        phone.goto(f"{base}/table")
+        phone.wait_for_selector('#table-status:has-text("joined to a seat")')
+        assert counter not in phone.content()
+        assert tablet.request.get(f"{base}/api/table").ok  # the tablet at the table still has it
+
+
+def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: Any, panel_url: str,  # noqa: F811
+                                                                         tmp_path_factory: pytest.TempPathFactory):
     base = panel_url
     contexts = {who: browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
                 for who in ("natural", "green", "red", "table")}
@@ -234,6 +295,8 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             mine = "You closed your fist on 2 markers" in log
             assert mine == (who == sides[0]), (who, log[:4])
         shot(table, "seats-06-tablet-board-in-words")
+
+        hands_at_the_simulated_table(table, pages["natural"], tmp_path_factory.mktemp("seats-sim"))
     finally:
         for c in contexts.values():
             c.close()

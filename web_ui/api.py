@@ -507,6 +507,7 @@ def correction() -> Any:
 
 # ---------------------------------------------------------------------------------------- the simulated table
 def _camera() -> Any:
+    seats.not_on_a_seat("the simulated table")  # it names each face-down piece by id: never on a player's phone
     camera = getattr(companion(), "camera", None)
     if camera is None:
         abort(409, description="no camera is running")
@@ -519,12 +520,10 @@ def _camera() -> Any:
 @security.changes("table")
 def table_move() -> Any:
     """Move a token on the simulated table, as a hand would; the camera then sees it."""
-    camera = _camera()
-    data = body()
+    layout, data = (camera := _camera()).board, body()
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off)")
     facing = field(data, "facing", str, required=False, check=lambda v: len(v) <= 20, what="a way the piece faces")
-    layout = camera.board
     if piece not in layout.pieces:
         abort(400, description=f"no piece {piece!r} on this board")
     if cell is not None and cell not in layout.cells:

@@ -127,6 +127,13 @@ def guessed_seat(code: str) -> str | None:
     return found[0]
 
 
+def not_on_a_seat(what: str) -> None:
+    """Refuse a phone joined to a seat what names a secret by id (the simulated table names every
+    face-down piece so): a player's own phone must never learn it, whoever else may."""
+    if current_seat() is not None:
+        abort(403, description=f"{what} is not shown to a phone joined to a seat: leave the seat first")
+
+
 def current_seat() -> str | None:
     """The seat this request's phone has joined in the running game (None: the shared view)."""
     _, game_id, seats = _table()

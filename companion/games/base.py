@@ -84,7 +84,8 @@ class Piece:
     # A piece with a marker on each face (a disc face up or down, a die): the face's name -> its
     # marker; ``marker`` is one of them. The camera reads which face shows from which marker it sees
     # and a picture names the piece with it, as a facing piece with its way (``faced``): a flip is a
-    # change like a turn. A piece has faces or a facing, not both. Empty: one marker, one face.
+    # change like a turn. A piece has faces or a facing, not both. Empty: one marker, one face. A
+    # fact ``laid`` names the face up as hands bring it to the table (the simulated table's page).
     faces: Mapping[str, int] = field(default_factory=dict)
     # How far above the board its marker sits (a pawn's top, a wall stand's cap); None: the layout's
     # piece_height_mm. The camera sees a tall piece's marker shifted away from under it, and the

@@ -540,6 +540,9 @@ const FogBoard = (() => {
       /* the view's looks: a piece as its reader may see it (a face-down disc under a public name drawn as
          its back shows, a face-up one with its face written on it), over the layout's look */
       const look = Object.assign({}, this.g.pieces[id] || {label: id, short: "?", colour: "#888"}, (info.looks || {})[id]);
+      /* a piece's colour named as a seat colour ("natural") is painted in the layout's colour for it, as the
+         Board page's looks paint it: never left to the browser, which draws a name it does not know black */
+      if (Object.prototype.hasOwnProperty.call(colours || {}, look.colour)) look.colour = colours[look.colour];
       const owner = (info.owners || {})[id];
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");

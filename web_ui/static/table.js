@@ -1,42 +1,72 @@
 "use strict";
 (async () => {
-  let hand = false, turning = false, quarter = false, faceDown = [];
+  let hand = false, turning = false, quarter = null, faceDown = [];
+  const lastWay = {};  /* a seat colour -> the way last chosen for one of its pieces: the next put down faces so too */
   const status = (t) => { document.getElementById("table-status").textContent = t; };
+  /* where a piece lies on the table and the mark its entry carries (a way faced, a face up): null, off it */
+  const entryOf = (piece) => {
+    for (const [cell, es] of Object.entries(shown)) {
+      const e = es.find((x) => x.split("^")[0] === piece);
+      if (e) return {cell, mark: e.split("^")[1] || null};
+    }
+    return null;
+  };
   const board = await Fog.board("board", {
     onPiece: async (piece) => {
       if (lifted === piece) { lift(null); return; }  /* tapped again: left where it stands */
-      if (lifted) {  /* laid on top of the piece there (a pile: the last one laid shows) */
-        const cell = Object.keys(shown).find((c) => shown[c].some((e) => e.split("^")[0] === piece));
-        if (cell) put(lifted, cell);
+      if (lifted) {
+        const at = entryOf(piece), held = entryOf(lifted);
+        /* both on the table: the page asks whether to swap them (the piece tapped cannot be lifted from
+           under the held one once laid on it) or to lay the held one on it */
+        if (at && held && at.cell !== held.cell) { offerSwap(lifted, piece); return; }
+        if (at) put(lifted, at.cell);  /* laid on top of the piece there (a pile: the last one laid shows) */
         return;
       }
-      if (quarter) return turnQuarter(piece);
+      if (quarter) return turnQuarter(piece, quarter);
       if (!turning) { lift(piece); return; }  /* a token on the board moves as one off it: tap it, then its place */
       const res = await Fog.api("POST", "/api/table/turn-over", {piece});
       if (res.ok) {
         faceDown = res.data.face_down; draw(res.data.table);
         /* a piece with a marker on each face shows the other one: say which face is up */
-        const entry = Object.values(res.data.table).flat().find((e) => e.split("^")[0] === piece) || "";
-        const face = (board.g.pieces[piece] || {}).faces ? entry.split("^")[1] : null;
-        status(piece + (face ? " turned over: its " + face + " up" : faceDown.includes(piece) ? " turned over" : " turned face up"));
+        const face = (board.g.pieces[piece] || {}).faces ? (entryOf(piece) || {}).mark : null;
+        status(Fog.named(piece) + (face ? " turned over: its " + face + " up" : faceDown.includes(piece) ? " turned over" : " turned face up"));
       }
     },
     onDrop: (piece, cell) => put(piece, cell),
     onCell: (cell) => { if (lifted) put(lifted, cell); },
   });
-  /* A piece that faces a way (the layout's facings) turned a quarter clockwise where it stands, as a hand would. */
-  async function turnQuarter(piece) {
-    const ways = Object.entries(board.g.facings || {}).sort((a, b) => b[1] - a[1]).map(([w]) => w);
-    const cell = Object.keys(shown).find((c) => shown[c].some((e) => e.split("^")[0] === piece));
-    if (!cell || !(board.g.pieces[piece] || {}).facing || !ways.length) { status(Fog.named(piece) + " faces no way"); return; }
-    const now = shown[cell].find((e) => e.split("^")[0] === piece).split("^")[1];
-    const next = ways[(ways.indexOf(now) + 1) % ways.length];
-    const res = await Fog.api("POST", "/api/table/move", {piece, cell, facing: next});
-    if (res.ok) { draw(res.data.table); status(Fog.named(piece) + " turned to face " + next); }
+  /* A piece that faces a way (the layout's facings) turned a quarter to its left or right where it
+     stands, as a hand would: in one step, so the camera never sees it pass through the way between
+     (a left turn made as three right ones faces the other way on the way, which a game reads as a move). */
+  async function turnQuarter(piece, side) {
+    const ways = Object.entries(board.g.facings || {}).sort((a, b) => b[1] - a[1]).map(([w]) => w);  /* clockwise */
+    const at = entryOf(piece), look = board.g.pieces[piece] || {};
+    if (!at || !look.facing || !ways.length) { status(Fog.named(piece) + " faces no way"); return; }
+    const next = ways[(ways.indexOf(at.mark) + (side === "left" ? ways.length - 1 : 1)) % ways.length];
+    const res = await Fog.api("POST", "/api/table/move", {piece, cell: at.cell, facing: next});
+    if (res.ok) {
+      lastWay[look.colour || ""] = next;
+      draw(res.data.table); status(Fog.named(piece) + " turned " + side + " to face " + next);
+    }
+  }
+  /* The way a piece that faces a way is put down with when it faced none (from the box, off the
+     table): the way last chosen for its side, else the way most of its side face on the table, else
+     the layout's first way; never at random, which the camera could read as between two ways. */
+  function wayFor(piece) {
+    const colour = (board.g.pieces[piece] || {}).colour || "", facings = board.g.facings || {};
+    if (lastWay[colour]) return lastWay[colour];
+    const counts = {};
+    Object.values(shown).flat().forEach((e) => {
+      const [id, way] = e.split("^");
+      if (way in facings && (board.g.pieces[id] || {}).colour === colour) counts[way] = (counts[way] || 0) + 1;
+    });
+    const most = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+    return most || Object.keys(facings).sort((a, b) => facings[a] - facings[b])[0] || null;
   }
   /* A token tapped on the board is held (drawn picked) until a place is tapped; a drag moves it at once. */
   function lift(piece) {
     lifted = piece;
+    showOffer(null);
     board.selected = piece;
     draw(shown);
     status(piece ? Fog.named(piece) + ": tap the place to put it on (tap it again to leave it)" : "");
@@ -44,16 +74,55 @@
   async function put(piece, cell) {
     lifted = null;
     board.selected = null;
+    showOffer(null);
     /* a piece with a marker on each of more than two faces (a die) put down is thrown: a face up at random */
-    const faces = (board.g.pieces[piece] || {}).faces || [];
+    const look = board.g.pieces[piece] || {}, faces = look.faces || [], was = (entryOf(piece) || {}).mark;
     const thrown = cell && faces.length > 2 ? faces[Math.floor(Math.random() * faces.length)] : null;
-    const res = await Fog.api("POST", "/api/table/move", thrown ? {piece, cell, facing: thrown} : {piece, cell});
+    /* one with two faces, brought from off the table, goes down with the face the game lays it with
+       (the layout's laid: a hidden number face down); one that faces a way, with a way chosen */
+    const laid = cell && !was && faces.length === 2 ? look.laid || null : null;
+    const way = cell && !was && look.facing ? wayFor(piece) : null;
+    const facing = thrown || laid || way;
+    const res = await Fog.api("POST", "/api/table/move", facing ? {piece, cell, facing} : {piece, cell});
     if (res.ok) {
       draw(res.data.table);
       status(Fog.named(piece) + (thrown ? " thrown on " + Fog.place(cell) + ": " + thrown + " up"
-        : cell ? " put on " + Fog.place(cell) : " taken off the table"));
+        : cell ? " put on " + Fog.place(cell) + (laid ? ", its " + laid + " up" : way ? ", facing " + way : "")
+        : " taken off the table"));
     }
     else draw(shown);  /* not held any more: drawn as it stands */
+  }
+  /* The held piece and the one tapped, both on the table: swap them, or lay the held one on it. */
+  function offerSwap(held, other) {
+    status(Fog.named(held) + " and " + Fog.name(other) + ":");
+    showOffer([["Swap them", () => swap(held, other)],
+               ["Lay " + Fog.name(held) + " on it", () => put(held, entryOf(other).cell)],
+               ["Leave them", () => lift(null)]]);
+  }
+  function showOffer(choices) {
+    const box = document.getElementById("table-offer");
+    box.replaceChildren(...(choices || []).map(([words, then], k) =>
+      Fog.el("button", {type: "button", "class": k ? "secondary" : "", "data-offer": String(k)}, words)));
+    [...box.children].forEach((b, k) => { b.onclick = choices[k][1]; });
+    box.hidden = !choices;
+  }
+  /* Two pieces swapped as hands swap them: the first lifted off (set aside), the second moved to its
+     place, the first put down where the second was with the way or face it had (one turned over
+     turned back over). Each is a move the camera may see; the game reads them as a swap. */
+  async function swap(a, b) {
+    const ea = entryOf(a), eb = entryOf(b), down = faceDown.includes(a);
+    lifted = null; board.selected = null; showOffer(null);
+    if (!ea || !eb) { draw(shown); return; }
+    let res = null;
+    for (const step of [{piece: a, cell: null}, {piece: b, cell: ea.cell},
+      ea.mark ? {piece: a, cell: eb.cell, facing: ea.mark} : {piece: a, cell: eb.cell}]) {
+      res = await Fog.api("POST", "/api/table/move", step);
+      if (!res.ok) { reload(); return; }
+    }
+    if (down) res = await Fog.api("POST", "/api/table/turn-over", {piece: a});
+    if (res.ok) draw(res.data.table);
+    status(Fog.named(a) + " and " + Fog.name(b) + " swapped: " + Fog.name(a) + " on " + Fog.place(eb.cell) +
+      ", " + Fog.name(b) + " on " + Fog.place(ea.cell));
   }
   let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null, inHand = {};
   /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. Pieces
@@ -64,9 +133,13 @@
     const box = document.getElementById("off-table");
     box.replaceChildren();
     const offered = new Map();  /* a button: a piece alone, or the first of its look-alike class */
+    /* pieces the layout names alike (one label, kind and colour: X-counters in a pile) look alike too */
+    const looks = (p) => ["look", p.label, p.kind, p.colour, p.shape].join("|");
+    const lookCount = {};
+    Object.values(board.g.pieces || {}).forEach((p) => { if (p.label) lookCount[looks(p)] = (lookCount[looks(p)] || 0) + 1; });
     Object.entries(board.g.pieces || {}).filter(([id, p]) => !on.has(id) &&
       !(seats && p.colour in (board.g.colours || {}) && !seats.has(p.colour))).forEach(([id, p]) => {
-      const key = p.alike ? "alike:" + p.alike : id;
+      const key = p.alike ? "alike:" + p.alike : p.label && lookCount[looks(p)] > 1 ? looks(p) : id;
       const kept = offered.get(key);
       if (kept) kept.count += 1; else offered.set(key, {id, p, count: 1});
     });
@@ -83,7 +156,7 @@
       if (!count) return;
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
                                   "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
-      b.onclick = () => { lifted = lifted === id ? null : id; board.selected = null; draw(table);
+      b.onclick = () => { lifted = lifted === id ? null : id; board.selected = null; showOffer(null); draw(table);
         status(lifted ? Fog.named(id) + ": tap the place to put it on" : "");
         /* the list is under the board: on a phone the board comes back up, the hint on it */
         if (lifted) document.getElementById("board").scrollIntoView({block: "nearest"}); };
@@ -95,6 +168,7 @@
   async function reload() {
     const res = await Fog.api("GET", "/api/table");
     if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); }
+    else status(res.data.error || "the simulated table cannot be shown here");  /* a seat's phone: refused, in words */
   }
   document.getElementById("turn-over").onclick = (e) => {
     turning = !turning;
@@ -102,14 +176,19 @@
     e.target.textContent = turning ? "Done turning tokens over" : "Turn tokens over (tap them)";
     status(turning ? "tap a token to turn it over" : "");
   };
-  const facingButton = document.getElementById("turn-facing");
-  facingButton.hidden = !Object.keys(board.g.facings || {}).length;  /* only a board whose pieces face a way */
-  facingButton.onclick = (e) => {
-    quarter = !quarter;
-    e.target.setAttribute("aria-pressed", String(quarter));
-    e.target.textContent = quarter ? "Done turning tokens" : "Turn tokens a quarter (tap them)";
-    status(quarter ? "tap a token to turn it a quarter clockwise" : "");
-  };
+  /* Turn left and Turn right: a token tapped turns a quarter that way; the button pressed again stops */
+  const turnButtons = {left: document.getElementById("turn-left"), right: document.getElementById("turn-right")};
+  Object.entries(turnButtons).forEach(([side, button]) => {
+    button.hidden = !Object.keys(board.g.facings || {}).length;  /* only a board whose pieces face a way */
+    button.onclick = () => {
+      quarter = quarter === side ? null : side;
+      Object.entries(turnButtons).forEach(([s, b]) => {
+        b.setAttribute("aria-pressed", String(quarter === s));
+        b.textContent = quarter === s ? "Done turning " + s : "Turn tokens " + s + " (tap them)";
+      });
+      status(quarter ? "tap a token to turn it a quarter to its " + quarter : "");
+    };
+  });
   document.getElementById("place-all").onclick = async () => {
     const res = await Fog.api("POST", "/api/table/setup", {});
     if (res.ok) { draw(res.data.table); status("pieces placed"); }
