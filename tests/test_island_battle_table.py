@@ -175,7 +175,7 @@ def test_the_camera_reads_the_face_up_in_the_tray_and_each_pad_s_handle_on_its_r
 
 
 # ------------------------------------------------------------------ hands quicker than the camera
-def test_a_shot_and_a_move_made_before_the_camera_settles_are_read_as_both_in_the_order_played():
+def test_a_shot_and_a_move_made_before_the_camera_settles_are_read_as_both_in_the_order_played() -> None:
     """Ada rolled a 3. Her tank on E2 faces north, Bo's soldier four ahead on E6: she shoots, Bo lifts
     his soldier off, and Ada moves her tank three on to E5 before the camera has settled. The one
     picture the camera hands on (the soldier gone, the tank on E5) is the shot, then the move. On Bo's
@@ -202,7 +202,7 @@ def test_a_shot_and_a_move_made_before_the_camera_settles_are_read_as_both_in_th
     assert [c.actions for c in standing.choices] == [("move red-s1 E3 E4 E",)]
 
 
-def test_a_die_thrown_at_the_table_landing_on_the_face_it_showed_is_said_and_confirmed_on_the_panel():
+def test_a_die_thrown_at_the_table_landing_on_the_face_it_showed_is_said_and_confirmed_on_the_panel() -> None:
     """Ada and Bo throw the die at the table. Bo's turn after Ada rolled a 4: he throws a 4 too. The
     camera sees the tray as it was, so nothing tells the companion he threw; it says the die shows 4
     as before, and the Board page offers Bo to confirm he threw 4 again. Confirmed, it is his roll and
@@ -222,7 +222,7 @@ def test_a_die_thrown_at_the_table_landing_on_the_face_it_showed_is_said_and_con
     assert not [a for a in GAME.view(battle(3))["turn_actions"] if a["action"].startswith("roll ")]
 
 
-def test_a_character_set_down_on_a_live_block_is_read_as_the_move_that_set_it_off():
+def test_a_character_set_down_on_a_live_block_is_read_as_the_move_that_set_it_off() -> None:
     """Ada's tank moves three on to E5, where a live block stands: her hand sets it down there, and the
     blast takes it, the block and Bo's soldier next to it. The picture with the tank on the block is
     that move; the players then lift the three off."""
