@@ -33,9 +33,10 @@ BLUE = {"blue-s1": "A11:S", "blue-s2": "B11:S", "blue-t1": "E11:S", "blue-s3": "
 PADS = {"red": ("s5", "j1", "j2", "j3", "t2"), "blue": ("s5", "j1", "j2", "j3", "t2")}
 
 
-def for_players(page: Any, where: str) -> None:
-    """A phone's page as players read it: thumb-sized, never sideways, no ids, nothing of another game."""
-    if page.locator("#board .cell").count():
+def for_players(page: Any, where: str, tapped: bool = True) -> None:
+    """A phone's page as players read it: thumb-sized where the board is tapped, never sideways, no ids,
+    nothing of another game."""
+    if tapped and page.locator("#board .cell").count():
         sizes = {"places": smallest(page, "#board .cell")}
         if page.locator("#board g.piece").count():  # the Setup page draws the board before any piece
             sizes["pieces"] = smallest(page, "#board g.piece")
@@ -154,6 +155,12 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         face = state["history"][-1][-1]
         page.wait_for_selector(f'[data-counter="rolled"]:has-text("Ada rolled {face}")')
         assert page.locator("#log li").first.inner_text() == f"Ada rolls a {face}"
+        # with no End turn yet, the line under it says what the roll still owes ("Ada: move a character
+        # three squares; it turns only on its last pip"), and the island's rows and columns are named round it
+        page.wait_for_selector(f'#end-turn-why:has-text("{state["turn_ends"]}")')
+        assert state["turn_ends"].startswith("Ada") and page.locator("#end-turn").is_hidden()
+        rulers = set(page.eval_on_selector_all("#board .grid-label", "ns => ns.map((n) => n.textContent)"))
+        assert rulers == {*"ABCDEFGHIJKL", *(str(n) for n in range(1, 13))}, rulers
         leds = page.locator("#leds").inner_text()
         assert "the roll" in leds, leds
         shot(page, "island-battle-02-rolled")
@@ -171,6 +178,9 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         words = page.locator("#mode-hint").inner_text()
         assert words.startswith("Ada's red tank 1 (range 4) can hit E6"), words
         assert ("its move can end on " + ", ".join(reach["moves"]) in words) == bool(reach["moves"]), words
+        dots = page.eval_on_selector_all("#board .target", "ns => ns.map((n) => n.dataset.target)")
+        assert sorted(dots) == sorted(reach["moves"]), (dots, reach)  # a dot where each shaded move ends
+        assert words.endswith("Tap a dot to move it there." if dots else "It cannot move now."), words
         for_players(page, "the Board page with the tank's reach")
         shot(page, "island-battle-02b-reach")
         page.locator('g.piece[data-piece="red-t1"]').tap()
@@ -183,12 +193,24 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         if live:
             page.wait_for_selector('[data-counter="blast"]:has-text("Block 5 was live")')
             assert told.inner_text().endswith(state["blast"]), (told.inner_text(), state["blast"])
-        else:
-            page.wait_for_selector('#log li:has-text("shoots at E6")')
-            assert told.inner_text().endswith("–") and state["blast"] == ""
+        else:  # a safe block is said too: never the last blast's words left standing
+            page.wait_for_selector('#log li:has-text("shoots at E6: block 5 was safe")')
+            assert told.inner_text().endswith("Block 5 was safe: nothing happened"), told.inner_text()
         assert page.locator('g.piece[data-piece="block-5"]').count() == 0  # off the island either way
         for_players(page, "the Board page after the shot")
         shot(page, "island-battle-03-board")
+        # then her tank moves by a tap on it and one on a dot; two ways to one square (a turn with the
+        # last pip, left or right) are asked as the facings it may end in
+        ends = state["reach"]["red-t1"]["moves"]
+        if state["stage"] == "move" and ends:
+            page.locator('g.piece[data-piece="red-t1"]').tap()
+            page.locator(f'#board .target[data-target="{ends[0]}"]').click()
+            if page.locator("#pick").is_visible():
+                choices = [b.inner_text() for b in page.locator("#pick-choices button").all()]
+                assert all(re.fullmatch(rf"to {ends[0]} facing (north|east|south|west)", c) for c in choices), choices
+                page.locator("#pick-choices button").first.click()
+            state = wait_until(page, base, lambda s: s["history"][-1].startswith("move red-t1 E2 "))
+            page.wait_for_selector(f'#log li:has-text("moves from E2 to {ends[0]}")')
 
         # The Score page: each player by name
         page.goto(f"{base}/score")
@@ -203,10 +225,14 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         page.goto(f"{base}/games/{state['game']}")
         page.wait_for_selector("#moves button")
         moves = [page.locator("#moves button").nth(i).inner_text() for i in range(page.locator("#moves button").count())]
-        assert f"Ada rolls a {face}" in moves and "Ada's red tank 1 shoots at E6" in moves, moves
+        assert f"Ada rolls a {face}" in moves and any(m.startswith("Ada's red tank 1 shoots at E6: block 5 was ")
+                                                      for m in moves), moves
         page.locator("#moves button", has_text="shoots at E6").click()
         page.wait_for_selector('#replay-event:has-text("shoots at E6")')
-        for_players(page, "the replay")
+        # nothing on the replay is tapped: the island is drawn whole at the screen's width, read by its rulers
+        assert page.locator("#board").evaluate("(b) => b.scrollWidth <= b.clientWidth")
+        assert page.locator('#board .grid-label[data-side="left"]').count() == 12
+        for_players(page, "the replay", tapped=False)
         shot(page, "island-battle-05-replay")
 
         hands_at_the_simulated_table(page, tmp_path_factory.mktemp("island-battle-sim"))

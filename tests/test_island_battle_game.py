@@ -20,6 +20,7 @@ from companion.errors import BoardFileError, IllegalMoveError, OptionsError, Set
 from companion.games.base import faced, unfaced
 from companion.games.island_battle import board as boards
 from companion.games.island_battle.game import GAME
+from companion.games.island_battle.grid import BLOCKS
 from companion.games.island_battle.state import IslandState
 from companion.run import Companion
 from tests.tables import sim_config
@@ -284,3 +285,75 @@ def test_a_character_s_reach_is_the_square_at_its_range_and_where_the_roll_could
     assert "blue-s1" not in reach  # on its pad: it aims at nothing
     # read from where the blocks stand: the same whichever are live
     assert all(GAME.view(GAME.secrets_changed(state, None, seed))["reach"] == reach for seed in range(3))
+
+
+def test_a_tapped_character_shows_a_dot_where_each_move_ends_and_each_facing_is_a_choice():
+    state = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3))), "roll red 3")
+    dots = GAME.targets(state, "red-s3")  # Red's soldier on D2, facing north, with a 3
+    assert {cell: [c.summary for c in ways] for cell, ways in dots.items()} == {
+        "D5": ["to D5 facing north"], "D4": ["to D4 facing east", "to D4 facing west"]}  # on, or two and a turn
+    assert set(dots) == set(GAME.view(state)["reach"]["red-s3"]["moves"])  # the dots are the shaded squares
+    chosen = dots["D4"][1].actions[0]
+    assert GAME.apply(state, chosen).facing["red-s3"] == "W"  # a dot's choice is the move entered
+    assert GAME.targets(state, "blue-s3") == {} and GAME.targets(state, "block-5") == {}  # not theirs to move now
+    # at setup a block's dots are the squares sharing no row or column, a character's each facing a way
+    fresh = GAME.new_game(2, seed=3)
+    placed = GAME.apply(fresh, "block red block-1 A3")
+    assert "A7" not in GAME.targets(placed, "block-2") and "B7" in GAME.targets(placed, "block-2")
+    down = blocks_down(fresh)
+    assert [c.summary for c in GAME.targets(down, "red-s1")["K1"]] == [
+        "on K1 facing north", "on K1 facing east", "on K1 facing south", "on K1 facing west"]
+
+
+def test_a_picture_no_rule_allows_is_refused_with_the_rule_it_breaks():
+    placed = GAME.apply(GAME.new_game(2, seed=3), "block red block-1 A3")
+    answer = GAME.reconcile(placed, seen_after(placed, ("block-2", "A7")))  # the same column as block 1
+    assert answer.reason == ("block 2 on A7: a block on A3 shares its row or column with A7: one block per row "
+                             "and column")
+    zero = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3))), "roll red 0")
+    answer = GAME.reconcile(zero, seen_after(zero, ("red-j1", "A1", "E")))  # off the pad, but facing east
+    assert answer.reason == ("red jeep 1 came onto A1 facing east: a character comes off the pad facing north, "
+                             "away from its player's edge; turn it to face north")
+    assert GAME.reconcile(zero, seen_after(zero, ("red-j1", "A1", "N"))).choices[0].actions == ("enter red-j1 A1",)
+    rolled = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3))), "roll red 3")
+    answer = GAME.reconcile(rolled, seen_after(rolled, ("red-j2", "B1", "N")))  # off the pad without a 0
+    assert answer.reason == "red jeep 2 on B1: red jeep 2 comes off the pad only as the option of a rolled 0, " \
+                            "or when red's island is empty"
+
+
+def test_the_board_page_says_what_the_turn_still_owes_and_words_its_buttons_as_choices():
+    ready = armies_down(blocks_down(GAME.new_game(2, seed=3)))
+    zero = GAME.apply(ready, "roll red 0")
+    view = GAME.view(zero)
+    assert view["end_turn"] is False and view["turn_ends"] == (
+        "Red rolled a 0: choose one: bring a character in from the pad at the table: put red jeep 1 on A1 or red "
+        "jeep 2 on B1 or red jeep 3 on C1 or red tank 1 on D1 or red tank 2 on E1 facing north; or move the pad with "
+        "the next roll (a button below); or turn a character on the spot (a button below)")  # B1's block stops nobody
+    labels = [t["label"] for t in view["turn_actions"]]
+    assert labels[0] == "Move the pad with the next roll" and "Turn red soldier 1 on the spot to face west" in labels
+    owed = GAME.view(GAME.apply(GAME.apply(zero, "turn red-s5 E"), "roll red 4"))["turn_ends"]
+    assert owed == "Red: move red soldier 5 four squares; it turns only on its last pip"
+    stuck = GAME.apply(GAME.apply(zero, "turn red-s1 W"), "roll red 4")  # B2 facing west: the edge is near
+    assert GAME.view(stuck)["turn_ends"] == "Red soldier 1 cannot use the 4: the move is lost; end the turn"
+    sliding = GAME.apply(GAME.apply(zero, "pad red"), "roll red 2")
+    assert GAME.view(sliding)["turn_ends"] == ("Red slides the pad two squares along the edge at the table: its "
+                                               "centre against column A or E")
+    assert GAME.view(GAME.new_game(2, seed=3))["turn_ends"].startswith("Red places a block at the table")
+
+
+def test_a_safe_block_shot_is_said_the_log_names_a_player_once_and_the_island_has_rulers():
+    fresh = GAME.new_game(2, seed=3)
+    safe = sorted(set(BLOCKS) - fresh.live)[0]  # the companion's secret, read here to aim at a safe block
+    squares = ("D4", "A5", "B6", "C7", "E8", "F9", "G10", "H3", "I1", "J12")  # one per row and column
+    state = fresh
+    for block, square in zip([safe] + [b for b in BLOCKS if b != safe], squares, strict=True):
+        state = GAME.apply(state, f"block {state.player} {block} {square}")
+    assert GAME.view(state)["to_place"] == {"red": 10, "blue": 10}  # "To place" during the setup
+    state = armies_down(state)
+    shot = GAME.apply(state, "shoot red-s3 D4")  # red's soldier on D2 aims two ahead
+    number = safe.rpartition("-")[2]
+    assert GAME.view(shot)["log"][-1] == f"red soldier 3 shoots at D4: block {number} was safe"
+    assert GAME.view(shot)["blast"] == f"Block {number} was safe: nothing happened"
+    assert GAME.view(shot)["log"][10] == "red puts soldier 1 on B2 facing north"  # not "red puts red soldier 1"
+    assert GAME.declaration.to_json()["clear"] == "take them off the board"  # a block set off is never turned over
+    assert GAME.layout().cells["E5"].to_json()["column"] == "E" and GAME.layout().cells["E5"].to_json()["row"] == "5"

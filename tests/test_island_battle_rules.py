@@ -149,7 +149,8 @@ def test_a_reinforcement_onto_a_block_lands_on_it_exactly_and_sets_it_off():
 
 def test_only_an_empty_island_brings_a_character_on_without_a_0():
     s = table(red_s1="C3 N", red_j1="pad2", blue_s1="L12 S")
-    with pytest.raises(IllegalMoveError, match="rolls the die first"):
+    with pytest.raises(IllegalMoveError, match="comes off the pad only as the option of a rolled 0, or when red's "
+                                               "island is empty"):
         act(s, "enter red-j1 B1")
 
 

@@ -87,7 +87,10 @@ class GameType:
     phases: tuple[Phase, ...] = ()      # those the view may name besides "finished"
     shades: tuple[Shade, ...] = ()      # the board's groups of places shaded as play goes on
     turn_actions: tuple[str, ...] = ()  # the first words of the view's ``turn_actions`` (a fold)
-    turn_ends: str = ""                 # with no End-turn button, how a turn ends, in words
+    turn_ends: str = ""                 # with no End-turn button, how a turn ends, in words (a view's own
+    #                                     ``turn_ends`` says what the turn in hand still owes, and is shown first)
+    clear: str = ""                     # what hands do with pieces the rules took ("take them off the board");
+    #                                     "": turn them over or take them off the board
     features: tuple[str, ...] = ()      # what the pages offer beyond the usual ("turn-over": the Table
     #                                     page's button for tokens the rules take and hands turn over)
 
@@ -108,6 +111,7 @@ class GameType:
                 "information": self.information, "simultaneous": self.simultaneous,
                 "counters": [c.to_json() for c in self.counters], "phases": [p.to_json() for p in self.phases],
                 "shades": [s.to_json() for s in self.shades], "turn_actions": list(self.turn_actions), "turn_ends": self.turn_ends or None,
+                "clear": self.clear or None,
                 "features": list(self.features)}
 
 

@@ -112,7 +112,9 @@
     const hidden = s.end_turn === false;
     document.getElementById("end-turn").hidden = hidden;
     document.getElementById("end-turn").disabled = !!why;
-    text("end-turn-why", hidden ? (s.placement && !s.outcome ? (s.declaration || {}).turn_ends || "" : "") : why);
+    /* ... and what the turn in hand still owes, when the game's view says it ("move blue soldier 1 four squares") */
+    text("end-turn-why", hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
+      why || (s.outcome ? "" : s.turn_ends || ""));
     /* what else a player may do without a piece (fold): each asks first */
     const box = document.getElementById("turn-actions");
     box.replaceChildren();

@@ -283,12 +283,13 @@ const Fog = (() => {
       b.classList.add("warn");
       const chores = s.to_turn_over.map((t) => named(t.piece) + " on " + place(t.cell));
       const n = chores.length;
+      /* what the hands do with them, as the game says it (blocks set off are taken off, never turned over) */
+      const clear = (s.declaration || {}).clear || "turn them over or take them off the board";
       if (n <= 4) {
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took these: turn them over or take them off the " +
-          "board: " + chores.join(", ") + "."));
+        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took these: " + clear + ": " + chores.join(", ") + "."));
       } else {  /* a long list would push the board off the screen: the count, the list in a fold */
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took " + n + " pieces: turn them over or take " +
-          "them off the board (they have a dashed ring on the board)."));
+        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took " + n + " pieces: " + clear +
+          " (they have a dashed ring on the board)."));
         const fold = el("details", {id: "turn-over-list"});
         fold.open = turnOverOpen;  /* the banner is drawn anew on every change: keep the fold as the user left it */
         fold.addEventListener("toggle", () => { turnOverOpen = fold.open; });

@@ -290,8 +290,9 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
                               LINE, facts={"box": box, "slot": slot})
     for name in squares():
         cx, cy = board.centre(name)
+        # the grid's names as facts (every message names squares: the pages draw them round the island)
         cells[name] = Cell(name, "square", (cx, cy), _rect(cx, cy, sq, sq), name, f"row {coords(name)[1]}",
-                           SAND, LINE)
+                           SAND, LINE, facts={"column": name[0], "row": str(coords(name)[1])})
     marker = board.markers()
     pieces: dict[str, Piece] = {}
     for ch in ALL_CHARACTERS:

@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.base import Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.base import Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.island_battle import board as boards
-from companion.games.island_battle import fire, rules, table
+from companion.games.island_battle import fire, rules, table, words
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.board import BLOCK_BOX, BOX_SLOTS, box_of, pad_cell, slot_cell
@@ -114,11 +114,6 @@ def _places(state: IslandState) -> dict[str, str]:
     return out
 
 
-def _log(state: IslandState) -> list[str]:
-    """The history in the players' words, each player by name."""
-    return [table.said(rules.parse_action(text), _called(state)) for text in state.history]
-
-
 def _rolled(state: IslandState) -> str:
     """This turn's rolls in words ("Ada rolled 0, then 3"), or who is to roll; "" before play."""
     faces: list[int] = []
@@ -203,11 +198,13 @@ class IslandBattleGame(Game[IslandState, Action]):
         the setup's two phases (blocks, then characters) come before play."""
         return GameType(self.name, self.title, self.players, chance="dice", information="from-everyone",
                         counters=(Counter("rolled", "Die", phases=("playing",)),
-                                  Counter("characters", "Characters left"),
+                                  Counter("to_place", "To place", phases=("blocks", "deploy")),
+                                  Counter("characters", "Characters left", phases=("playing", "finished")),
                                   Counter("blocks_standing", "Blocks standing"), Counter("blast", "Last blast")),
                         phases=(Phase("blocks", "Placing blocks"), Phase("deploy", "Placing characters"),
                                 Phase("playing", "Playing")),
-                        turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"))
+                        turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"),
+                        clear="take them off the board")  # a block set off goes, it is never turned over
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
@@ -316,7 +313,14 @@ class IslandBattleGame(Game[IslandState, Action]):
         return table.pictured(state)
 
     def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        return table.reconcile(state, seen)
+        """The picture read as legal actions; one none explains is refused with the rule the moved
+        pieces break where they were put, not only their names."""
+        return words.refusal(state, seen, table.reconcile(state, seen))
+
+    def targets(self, state: IslandState, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """The panel's dots for a tapped piece: where its legal moves end, each way there (the facing it
+        ends in) a choice of its own (``words.targets``)."""
+        return words.targets(state, piece)
 
     def hidden(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
         """The die out of sight (picked up to be thrown) lies in the tray as the last roll left it."""
@@ -342,17 +346,19 @@ class IslandBattleGame(Game[IslandState, Action]):
                 "owners": {c: owner(c) for c in ALL_CHARACTERS}, "facing": dict(state.facing),
                 "reach": _reach(state, legal),
                 "stacks": {}, "supplies": {}, "revealed": dict(state.revealed), "die": state.die,
-                "roll": state.roll, "rolled": _rolled(state), "blast": _blast(state), "chosen": state.chosen,
+                "roll": state.roll, "rolled": _rolled(state), "blast": words.last_set_off(state, _blast(state)),
+                "chosen": state.chosen, "turn_ends": words.owed(state, legal),
                 "sliding": state.sliding,
                 "pads": {p: LETTERS[state.pads[k] - 1] for k, p in enumerate(PLAYERS)},
                 "characters": {p: sum(state.where[c] != GONE for c in characters(p)) for p in PLAYERS},
+                "to_place": {p: sum(state.where[c] == BOX for c in characters(p)) for p in PLAYERS},
                 "blocks_standing": len(state.blocks), "names": _names(state), "places": _places(state),
-                "history": list(state.history), "log": _log(state), "standing": Score(state).lines(),
+                "history": list(state.history), "log": words.log(state), "standing": Score(state).lines(),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": End(state.player) in legal,
                 "turn_actions": ([{"action": f"roll {state.player}", "label": "Roll"}] if roll_button else [])
                 + _threw_again(state)
-                + [{"action": str(a), "label": table.said(a, _called(state))} for a in legal
+                + [{"action": str(a), "label": words.choice(state, a)} for a in legal
                    if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))]}
 
     def led_scene(self, state: IslandState, status: TableStatus = TableStatus()) -> LedScene:

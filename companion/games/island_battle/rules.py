@@ -249,9 +249,52 @@ def _play(state: IslandState, action: Action) -> IslandState:
     return _begin(state, 1 - state.turn)  # Spare
 
 
+def why_not(state: IslandState, action: Action) -> str | None:
+    """The rule ``action`` breaks now, or None when it is legal: what a picture no legal action
+    explains is refused with, once the pieces it moved are read as the action they look like (a
+    block set down, a character put down, stepped on from its pad or moved)."""
+    if outcome(state) is not None:
+        return "the battle is over"
+    if action.player != state.actor:
+        return f"it is {state.actor}'s to act, not {action.player}'s"
+    if state.stage in ("blocks", "deploy"):
+        if isinstance(action, Block) and state.stage == "blocks":
+            return _block_reason(state, action)
+        if isinstance(action, Deploy) and state.stage == "deploy":
+            return _deploy_reason(state, action)
+        return f"the setup goes on: {'blocks' if state.stage == 'blocks' else 'characters'} are still to be placed"
+    if isinstance(action, Shoot):
+        try:
+            _shoot(state, action)
+        except IllegalMoveError as exc:
+            return str(exc)
+        return None
+    return None if action in legal_actions(state) else _why_not(state, action)
+
+
+def _entry_reason(state: IslandState, action: Enter) -> str | None:
+    """Why a character cannot step off its pad onto ``action.square`` now (None: nothing about the step
+    itself: the stage decides)."""
+    ch, player = action.character, action.player
+    if state.where[ch] != PAD:
+        return f"{ch} is not on its pad"
+    if state.stage not in ("options", "enter"):
+        return f"{ch} comes off the pad only as the option of a rolled 0, or when {player}'s island is empty"
+    entry = pad_entry(player, state.pads[state.turn], state.places[ch], state.size)
+    if entry is None:
+        return f"{ch}'s place on the pad hangs past the corner: nobody comes on from it until the pad moves back"
+    if action.square != entry:
+        return f"{ch} comes off the pad only onto the square in front of its place, {entry}"
+    if entry in state.occupant():
+        return f"{state.occupant()[entry]} stands on {entry}, in front of {ch}'s place: only a character there stops it"
+    return None
+
+
 def _why_not(state: IslandState, action: Action) -> str:
     """The rule an action breaks in this stage, in the players' words."""
     stage, player = state.stage, state.player
+    if isinstance(action, Enter) and (reason := _entry_reason(state, action)):
+        return reason
     if stage == "enter":
         return f"{player}'s island is empty: bring a character on from the pad first (rule 4)"
     if stage == "penalty":
@@ -383,4 +426,4 @@ def text(state: IslandState) -> str:
 
 
 __all__ = ["Action", "apply", "companion_roll", "from_json", "legal_actions", "new_game", "outcome",
-           "parse_action", "text", "to_json"]
+           "parse_action", "text", "to_json", "why_not"]
