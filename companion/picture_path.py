@@ -209,7 +209,8 @@ class PicturePath:
     def _step(self, answer: Reconciliation, seen: Picture) -> Reconciliation:
         """A move part-way on the table: said calmly, with what is left to do; nothing is applied."""
         self.status.decision, self.status.question, self.status.out_of_sync = [], None, None
-        self.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.clock(), self.step_hold,
+        hold = self.step_hold * max(1, answer.tokens)  # laying out many tokens: the hold for each still to lay
+        self.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.clock(), hold,
                                 answer if answer.choices else None)
         self._publish("step", self.status.step.to_dict())
         return answer

@@ -21,11 +21,14 @@ from types import MappingProxyType
 import pytest
 
 from companion.errors import IllegalMoveError, SetupError
+from companion.events import InlineBus
 from companion.games import TableStatus, get_game, names
 from companion.games.desert_survivors.board import build, check_arrangement
 from companion.games.desert_survivors.pieces import size
 from companion.games.desert_survivors.state import DesertState
 from companion.secrecy import named_pieces
+from companion.session import Session
+from companion.store import GameStore
 
 GAME = get_game("desert-survivors")
 
@@ -247,6 +250,11 @@ def test_the_x_counters_the_hands_draw_at_random_are_taken_as_laid():
         assert seen["log"][-1] == "The X-counters were laid face down as the hands drew them"
         assert choice.actions[1] not in json.dumps(seen)
 
+    # the players accept the table as the camera sees it (the panel's Accept): the counters they drew
+    # are recorded too, the game's own going back to the pile
+    accepted = GAME.apply(dealt, str(GAME.correction(dealt, picture)))
+    assert GAME.expected(accepted) == GAME.expected(after) and sorted(accepted.mix) == sorted(after.mix)
+
     # a treasure from the stacks set aside is no counter of the pile: the table is wrong, and said so
     wrong = picture | {dealt.dealt[0]: [f"{dealt.stacks[0][0]}^back"]}
     assert not GAME.reconcile(s, wrong).ok
@@ -254,6 +262,28 @@ def test_the_x_counters_the_hands_draw_at_random_are_taken_as_laid():
     moved_on = GAME.apply(after, next(a for a in GAME.legal_actions(after) if str(a).startswith("reveal")))
     with pytest.raises(IllegalMoveError, match="before the round's first move"):
         GAME.apply(moved_on, f"lay {dealt.dealt[0]}={after.mix[0]}")
+
+
+def test_laying_eleven_counters_is_one_calm_step_with_time_for_each_counter(tmp_path):
+    """The session the camera feeds, with a clock the story moves: the hold time is never waited for."""
+    s = GAME.new_game(3, seed=5, arrangement="beginner")
+    while (dealt := GAME.apply(s, last := GAME.legal_actions(s)[0])).phase == "setup":
+        s = dealt
+    now = [1000.0]
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=GAME, clock=lambda: now[0], step_hold=12.0)
+    session.start(s, verify=False)
+    picture = {w: list(ps) for w, ps in GAME.expected(s).items()} | {last.space: [f"{last.disc}^back"]}
+    session.on_stable_change(picture)  # natural's last disc is down: eleven counters to lay
+    assert session.status.step is not None and session.status.step.says.endswith("11 empty spaces: 0 laid")
+    now[0] += 60.0  # a minute to fetch the pile and shuffle it: still calm
+    assert not session.step_overdue() and session.status.out_of_sync is None
+    for k, (where, x) in enumerate(zip(dealt.dealt, reversed(dealt.mix), strict=False)):
+        picture[where] = [f"{x}^back"]
+        session.on_stable_change(picture)
+        now[0] += 60.0 if k == 3 else 10.0  # a pause after the fourth: seven counters are still to lay
+        assert not session.step_overdue() and session.status.out_of_sync is None
+    assert session.status.step is None and session.state.history[-2] == str(last)
+    assert session.state.history[-1].startswith("lay ") and session.expected() == GAME.alike(session.state, picture)
 
 
 def test_a_fight_is_said_in_words_on_every_phone_and_in_the_log():

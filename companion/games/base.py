@@ -283,6 +283,8 @@ class Reconciliation:
     #                                    something the camera cannot see); the session then asks
     step: str | None = None            # set when the picture is part-way through a legal move: what is left
     to_move: tuple[str, ...] = ()      # with a step: the pieces still to move
+    tokens: int = 1                    # with a step: how many tokens the hands still have to lay (eleven
+    #                                    counters laid out): the hold time is allowed for each of them
 
     @property
     def ok(self) -> bool:
@@ -310,9 +312,10 @@ class Reconciliation:
         return cls((), reason, tuple(offenders), rule)
 
     @classmethod
-    def partial(cls, step: str, to_move: Sequence[str] = (), rule: str | None = None) -> Reconciliation:
+    def partial(cls, step: str, to_move: Sequence[str] = (), rule: str | None = None, tokens: int = 1
+                ) -> Reconciliation:
         """A picture part-way through a legal move: ``step`` tells the players what is left to do."""
-        return cls((), None, (), rule, step=step, to_move=tuple(to_move))
+        return cls((), None, (), rule, step=step, to_move=tuple(to_move), tokens=max(1, tokens))
 
 
 @dataclass(frozen=True)

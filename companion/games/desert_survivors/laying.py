@@ -56,15 +56,16 @@ def relabel(state: DesertState, picture: Mapping[str, Sequence[str]]) -> tuple[P
     return out, Lay(tuple(placement)) if complete else None, laid
 
 
-def to_lay(after: DesertState, left: Sequence[tuple[str, str]], put: Callable[[str, str], str]) -> str:
+def to_lay(after: DesertState, left: Sequence[tuple[str, str]], put: Callable[[str, str], str]) -> tuple[str, int]:
     """What is left of a move that deals X-counters, in the players' words: the pieces to put, then
-    the counters still to lay, counted ("lay face-down X-counters on the 11 empty spaces: 4 laid")."""
+    the counters still to lay, counted ("lay face-down X-counters on the 11 empty spaces: 4 laid");
+    and how many tokens that is (the hold time is allowed for each)."""
     dealing = {(after.board[w], w) for w in after.dealt if w in after.board}
     todo = [put(p, c) for p, c in left if (p, c) not in dealing]
     empty = sum((p, c) in dealing for p, c in left)
     if empty:
         todo.append(counting(after, len(after.dealt) - empty))
-    return "; ".join(todo)
+    return "; ".join(todo), max(1, empty)
 
 
 def counting(state: DesertState, laid: int) -> str:

@@ -179,7 +179,9 @@ def apply(state: DesertState, action: Action | str) -> DesertState:
 def _corrected(state: DesertState, act: Correct) -> DesertState:
     """The table as the players say it is: the pieces the game has on the board, each moved to the
     space named (a hand that moved pieces outside the rules). A correction that adds or drops a piece
-    would change what the rules count (a character dead, a counter found), so it is refused."""
+    would change what the rules count (a character dead, a counter found), so it is refused; a face-down
+    X-counter the hands drew from the pile in place of one the game has face down is an exchange with
+    the pile (the table's counters are whichever the hands drew)."""
     kinds = build(state.arrangement).kinds
     spaces = [w for w, _ in act.placement]
     pieces = sorted(p for _, p in act.placement)
@@ -188,9 +190,16 @@ def _corrected(state: DesertState, act: Correct) -> DesertState:
         raise IllegalMoveError(f"{act}: {bad} is a rock or off the desert")
     if len(set(spaces)) != len(spaces):
         raise IllegalMoveError(f"{act}: one piece to a space")
-    if pieces != sorted(state.board.values()):
-        raise IllegalMoveError(f"{act}: a correction moves the pieces on the desert, it neither adds nor removes one")
-    return replace(state, board=MappingProxyType(dict(act.placement)), history=state.history + (str(act),))
+    have = sorted(state.board.values())
+    gone, new = [p for p in have if p not in pieces], [p for p in pieces if p not in have]
+    exchanged = len(gone) == len(new) and all(is_x(p) and p not in state.face_up for p in gone) and \
+        all(p in state.mix for p in new)  # face-down counters drawn from the pile for the game's own
+    if len(set(pieces)) != len(pieces) or not exchanged:
+        raise IllegalMoveError(f"{act}: a correction moves the pieces on the desert, it neither adds nor removes one "
+                               "(a face-down X-counter may only change places with one of the pile)")
+    taken = set(new)
+    mix = tuple(gone.pop(0) if x in taken else x for x in state.mix)
+    return replace(state, board=MappingProxyType(dict(act.placement)), mix=mix, history=state.history + (str(act),))
 
 
 def why_not_lay(state: DesertState, act: Lay) -> str | None:

@@ -83,7 +83,7 @@ def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
     begins = (f"round {state.round} begins: turn every disc face down, take the roads off and lay X-counters on "
               "the empty spaces") if state.round > 1 else "every disc is placed"
     return Reconciliation.partial(f"{begins}: {'; '.join(todo[:4])}{more}",
-                                  tuple(p for _, p in off + down + lay))
+                                  tuple(p for _, p in off + down + lay), tokens=len(off + down + lay))
 
 
 def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
@@ -194,7 +194,7 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         owed = _owed(state, full)  # a swap read before its pieces were turned up: the rules show them
         return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
     choices: dict[str, Choice] = {}
-    steps: list[tuple[str, tuple[str, ...]]] = []
+    steps: list[tuple[str, tuple[str, ...], int]] = []
     for action in rules.legal_actions(state):
         named = _spaces_named(action)
         if named and not named & changed:
@@ -211,8 +211,8 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         elif target != pic and pic != before:  # a face alone turned is no step of a move
             left = _left_to_do(before, target, pic)
             if left:
-                todo = drawing.to_lay(after, left, lambda p, c: _put(state, p, c))
-                steps.append((f"{_summary(state, action)}: {todo}", tuple(p for p, _ in left)))
+                todo, tokens = drawing.to_lay(after, left, lambda p, c: _put(state, p, c))
+                steps.append((f"{_summary(state, action)}: {todo}", tuple(p for p, _ in left), tokens))
     if choices:
         out = tuple(choices.values())
         return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)
@@ -220,7 +220,7 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     if laying is not None:
         return laying
     if len(steps) == 1:
-        return Reconciliation.partial(*steps[0])
+        return Reconciliation.partial(steps[0][0], steps[0][1], tokens=steps[0][2])
     if steps:  # a piece lifted that could go to several places: the rest of the move will say which
         held = sorted(p for p in _where(before) if p not in _where(picture))
         return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
@@ -257,9 +257,12 @@ def _put(state: DesertState, piece: str, cell: str) -> str:
 def correction(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct:
     """The table as seen, as the players' correction: each piece of the desert on the space it is seen
     on; a piece not seen stays where the game has it, or, when another is seen there, takes the space
-    a moved piece left (the two changed places, the one underneath unseen)."""
-    picture = _spots(seen)
-    placed = {p: c for p, c in _where(picture).items() if p in state.board.values()}
+    a moved piece left (the two changed places, the one underneath unseen). A face-down X-counter
+    drawn from the pile and laid where the game has one of its own face down takes its place (the
+    game's goes back to the pile, :func:`rules.apply` checks the exchange)."""
+    picture, faces = _spots(seen), _faces(seen)
+    drawn = {p for p in _where(picture) if p in state.mix and faces.get(p, BACK) == BACK}
+    placed = {p: c for p, c in _where(picture).items() if p in state.board.values() or p in drawn}
     taken = set(placed.values())
     pushed = []
     for where, piece in sorted(state.board.items()):
