@@ -56,6 +56,15 @@ def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+def facings_drawn(page: Any) -> dict[str, str]:
+    """Which way each piece on the board is drawn facing, and the smaller side of its facing mark (px)."""
+    marks = page.eval_on_selector_all("#board path.facing", """ns => ns.map((n) => {
+        const r = n.getBoundingClientRect();
+        return [n.closest("g.piece").dataset.piece, n.dataset.facing, Math.min(r.width, r.height)]; })""")
+    assert marks and min(size for _, _, size in marks) >= 8, marks  # seen at a glance on a phone
+    return {piece: way for piece, way, _ in marks}
+
+
 def act(page: Any, base: str, action: str) -> dict[str, Any]:
     """An action entered on the panel (``/api/act``, as the Board page's buttons send them)."""
     res = page.request.post(f"{base}/api/act", data={"action": action})
@@ -164,6 +173,21 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         leds = page.locator("#leds").inner_text()
         assert "the roll" in leds, leds
         shot(page, "island-battle-02-rolled")
+        # each character on the island points the way it faces, as the players set it down
+        facing = {piece: where.split(":")[1] for piece, where in {**RED, **BLUE}.items()}
+        assert facing.items() <= facings_drawn(page).items()
+        # a question with a long list (the Accept dialog of a whole table moved) opens at its top: the
+        # question is read first, on the phone's screen, the safe answer holding the focus below
+        page.evaluate("""() => { Fog.confirmBox("Accept the board as the camera sees it? This logs a correction.",
+            Array.from({length: 16}, (_, i) => "The face-down disc on A" + (i + 1) + ": A" + (i + 1) + " → off the board"),
+            "Accept the board", "Cancel", "correct ..."); }""")
+        question = page.locator("#confirm-text").bounding_box()
+        assert question is not None and 0 <= question["y"] and question["y"] + question["height"] <= PHONE["height"]
+        box = page.evaluate("(({scrollTop, scrollHeight, clientHeight}) => [scrollTop, scrollHeight > clientHeight])"
+                            "(document.getElementById('confirm-box'))")
+        assert box == [0, True], box  # longer than the screen, and at its top all the same
+        assert page.evaluate("document.activeElement.id") == "confirm-no"
+        page.locator("#confirm-no").click()
 
         # A tap on Ada's tank shows its reach: the block on E6 it hits, exactly four ahead (dashed), and
         # where the roll could take it (solid), said in words under the board; a second tap puts it down
@@ -234,6 +258,7 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         assert page.locator('#board .grid-label[data-side="left"]').count() == 12
         for_players(page, "the replay", tapped=False)
         shot(page, "island-battle-05-replay")
+        assert facing.items() <= facings_drawn(page).items()  # the replay draws them as the Board page does
 
         hands_at_the_simulated_table(page, tmp_path_factory.mktemp("island-battle-sim"))
     finally:

@@ -406,7 +406,10 @@ const Fog = (() => {
       cancel.onclick = () => done(false);
       box.appendChild(ok); box.appendChild(cancel);
       document.body.appendChild(box);
-      cancel.focus();
+      /* the safe answer holds the focus, but the box opens at its top: focusing the button at the foot of
+         a long list would scroll the question off a phone's screen */
+      cancel.focus({preventScroll: true});
+      box.scrollTop = 0;
     });
   }
 

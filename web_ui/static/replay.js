@@ -26,7 +26,10 @@
     hurt.hidden = !r.damaged;
     hurt.textContent = r.damaged ? "This log is damaged: " + r.damaged + ". It replays up to there; the JSON export " +
       "holds every row." : "";
-    board.render(r.placement, {owners: r.owners, lastMove: r.last_move || [], stacks: r.stacks, supplies: r.supplies});
+    /* drawn as the Board page draws the same position: which way each piece faces, a face-down piece as
+       its back shows and a face-up one with its face (the game's view gives both, as to any reader) */
+    board.render(r.placement, {owners: r.owners, lastMove: r.last_move || [], stacks: r.stacks, supplies: r.supplies,
+      facing: r.facing, looks: r.looks});
     board.centre((r.last_move || []).flatMap((m) => m.path));  /* a board wider than a phone: the move replayed */
     document.getElementById("first").disabled = document.getElementById("prev").disabled = step === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = step >= steps;
