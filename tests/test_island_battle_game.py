@@ -338,6 +338,8 @@ def test_the_board_page_says_what_the_turn_still_owes_and_words_its_buttons_as_c
     sliding = GAME.apply(GAME.apply(zero, "pad red"), "roll red 2")
     assert GAME.view(sliding)["turn_ends"] == ("Red slides the pad two squares along the edge at the table: its "
                                                "centre against column A or E")
+    assert {cell: [c.actions[0] for c in ways] for cell, ways in GAME.targets(sliding, "pad-red").items()} == {
+        "rail-red-A": ["slide red A"], "rail-red-E": ["slide red E"]}  # or tapped on the Board page
     assert GAME.view(GAME.new_game(2, seed=3))["turn_ends"].startswith("Red places a block at the table")
 
 

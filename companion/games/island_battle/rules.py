@@ -256,7 +256,7 @@ def why_not(state: IslandState, action: Action) -> str | None:
     if outcome(state) is not None:
         return "the battle is over"
     if action.player != state.actor:
-        return f"it is {state.actor}'s to act, not {action.player}'s"
+        return f"it is {state.actor}'s turn, not {action.player}'s"
     if state.stage in ("blocks", "deploy"):
         if isinstance(action, Block) and state.stage == "blocks":
             return _block_reason(state, action)

@@ -19,7 +19,7 @@ from companion.games.base import Choice, Reconciliation, unfaced
 from companion.games.island_battle import rules, table
 from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad, Correct, Deploy, End, Enter,
                                                    Move, Remove, Shoot, Slide, Spare, Turn, pad_place, parse_action)
-from companion.games.island_battle.board import pad_cell
+from companion.games.island_battle.board import pad_cell, pad_piece, rail_cell
 from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, FACINGS, PLAYERS, around, forward, home_rows,
                                                 kind, on_island, owner)
 from companion.games.island_battle.state import IslandState
@@ -71,13 +71,16 @@ def _target(state: IslandState, action: Action, piece: str) -> tuple[str, str, i
         return action.to, f"to {action.to} facing {WAYS[action.facing]}", rank
     if isinstance(action, Enter) and action.character == piece:
         return action.square, f"off the pad onto {action.square} facing {WAYS[forward(action.player)]}", 0
+    if isinstance(action, Slide) and pad_piece(action.player) == piece:
+        return rail_cell(action.player, action.column), f"its centre against column {action.column}", 0
     return None
 
 
 def targets(state: IslandState, piece: str) -> dict[str, tuple[Choice, ...]]:
     """Where ``piece`` can go with one legal action now: a block's free squares at setup, a character's
     squares (each facing a way to choose) or pad places, the squares its moves with the roll end on
-    (straight on first, then the quarter turns of its last pip), the square it steps onto from its pad."""
+    (straight on first, then the quarter turns of its last pip), the square it steps onto from its pad;
+    a pad due to slide, the columns its centre may go against."""
     out: dict[str, list[tuple[int, Choice]]] = {}
     for action in rules.legal_actions(state):
         found = _target(state, action, piece)
@@ -228,6 +231,7 @@ def _read_as(state: IslandState, piece: str, cell: str, way: str | None) -> Acti
     if piece not in ALL_CHARACTERS:
         return None
     if state.stage == "deploy":
+        player = owner(piece)  # put down out of turn: said so, not that it is none of the other's
         if cell.startswith(f"pad-{owner(piece)}-"):
             return Deploy(player, piece, f"{PAD}{cell.rpartition('-')[2]}")
         return Deploy(player, piece, cell, way or forward(owner(piece))) if on_island(cell) else None
