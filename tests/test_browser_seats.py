@@ -132,7 +132,7 @@ def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
         assert phone.request.post(f"{base}/api/table/move", data={"piece": counter, "cell": None}).status == 403
         phone.goto(f"{base}/table")
         phone.wait_for_selector('#table-status:has-text("joined to a seat")')
-        assert counter not in phone.content()
+        assert counter not in phone.content() and phone.locator("#table-tools button:visible").count() == 0
         assert tablet.request.get(f"{base}/api/table").ok  # the tablet at the table still has it
 
 

@@ -166,9 +166,11 @@
   }
   function draw(table) { shown = table; board.render(table, {owners, faceDown, supplies}); offTable(table); }
   async function reload() {
-    const res = await Fog.api("GET", "/api/table");
-    if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); }
-    else status(res.data.error || "the simulated table cannot be shown here");  /* a seat's phone: refused, in words */
+    const res = await Fog.api("GET", "/api/table", null, true);
+    if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); return; }
+    status(res.data.error || "the simulated table cannot be shown here");  /* said once, under the board */
+    /* a phone joined to a seat is refused the table (it names face-down pieces): no hands offered either */
+    if (res.status === 403) document.querySelectorAll("#table-tools button, #off-table-card").forEach((b) => { b.hidden = true; });
   }
   document.getElementById("turn-over").onclick = (e) => {
     turning = !turning;
