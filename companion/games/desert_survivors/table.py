@@ -150,7 +150,7 @@ def said(state: DesertState, piece: str) -> str:
             return f"the face-down {colour_of(piece)} disc{on}"
         return f"{colour_of(piece)} {'monkey' if is_monkey(piece) else number(piece)}{on}"
     if at is None:
-        return "an X-counter beside the desert"
+        return "a face-down X-counter from the pile"
     if piece not in state.face_up:
         return f"the X-counter{on}"
     kind = x_kind(piece)
@@ -251,6 +251,8 @@ def _left_to_do(before: Picture, after: Picture, seen: Picture) -> list[tuple[st
 
 
 def _put(state: DesertState, piece: str, cell: str) -> str:
+    if piece in state.mix:  # one of the pile, whichever the hand draws
+        return f"lay a face-down X-counter on {cell}"
     return f"put {said(state, piece)} on {cell}"
 
 
