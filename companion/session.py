@@ -258,7 +258,13 @@ class Session(PicturePath, WayOut):
                 st.decision, st.question, st.step = asked.decision, asked.question, asked.step
                 raise
             self._forced()
-            self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
+            # the table as it stood: what the action (and the rules after it) changed the hands now make, a
+            # calm step until the hold time passes, as a move entered on the panel, not a disagreement at once
+            self._entered = _canonical(self.game.expected(before))
+            try:
+                self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
+            finally:
+                self._entered = None
             return self.state
 
     def _must_agree(self) -> None:

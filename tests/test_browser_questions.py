@@ -170,8 +170,8 @@ def race_play(page: Any, base: str, local: Any, action: str) -> Any:
     assert post_json(page, f"{base}/api/act", {"action": action}).ok
     local = RACE.apply(local, action)
     post_json(page, f"{base}/api/table/setup")
-    wait_state(page, base, lambda s: len(s["history"]) == len(local.history) and s["out_of_sync"] is None,
-               f"'{action}' on the table")
+    wait_state(page, base, lambda s: len(s["history"]) == len(local.history) and s["out_of_sync"] is None
+               and s["step"] is None, f"'{action}' on the table")  # the calm step 'now on the table' done
     return local
 
 
