@@ -365,5 +365,5 @@ def test_a_whole_island_battle_played_by_hand_at_run_s_simulated_table_to_its_wi
     assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines[-30:])
     figures(f"a whole island battle at `run`'s simulated table: {turns} turns, {len(engine.history)} actions "
             f"logged, {hands.tokens} tokens lifted or set down one at a time, {blasts} blasts, {lifted} pieces "
-            f"lifted off, {quick} shots and moves made before the camera settled, {hands.asked} readings the players chose; "
-            f"{ended.reason}")
+            f"lifted off, {quick} shots and moves made before the camera settled, {hands.asked} readings the "
+            f"players chose; {ended.reason}")
