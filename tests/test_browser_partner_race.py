@@ -224,7 +224,8 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
             assert res.ok, res.text()
             local = rules.apply(local, action)
             page.request.post(f"{base}/api/table/setup", data={})
-            wait_until(page, base, lambda s, n=len(local.history): len(s["history"]) == n and s["out_of_sync"] is None)
+            wait_until(page, base, lambda s, n=len(local.history): len(s["history"]) == n and s["out_of_sync"] is None
+                       and s["step"] is None)  # the calm step 'now on the table' done by the hands
         page.goto(f"{base}/score")
         page.wait_for_selector("#winner:has-text('Winner')")
         winner = page.locator("#winner").inner_text()

@@ -291,7 +291,7 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             player = next(p for p in told["players"] if told["active"] in p["colours"])
             assert page.locator("#active-name").inner_text() == f"{player['name']} ({told['active']})"
             log = page.locator("#log li").all_inner_texts()
-            assert log[0] == "Both fists opened" and "show" not in log and not any(" natural-" in t for t in log), log
+            assert log[0].startswith("Both fists opened: ") and " won " in log[0] and "show" not in log and not any(" natural-" in t for t in log), log
             mine = "You closed your fist on 2 markers" in log
             assert mine == (who == sides[0]), (who, log[:4])
         shot(table, "seats-06-tablet-board-in-words")
