@@ -363,7 +363,9 @@ def test_a_whole_island_battle_played_by_hand_at_run_s_simulated_table_to_its_wi
             proc.send_signal(signal.SIGTERM)
             proc.wait(15)
     assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines[-30:])
+    verbs = [t.split()[0] for t in engine.history]
+    made = ", ".join(f"{verbs.count(v)} {v}" for v in ("move", "shoot", "enter", "slide", "turn", "remove"))
     figures(f"a whole island battle at `run`'s simulated table: {turns} turns, {len(engine.history)} actions "
             f"logged, {hands.tokens} tokens lifted or set down one at a time, {blasts} blasts, {lifted} pieces "
             f"lifted off, {quick} shots and moves made before the camera settled, {hands.asked} readings the "
-            f"players chose; {ended.reason}")
+            f"players chose; {made}; {ended.reason}")
