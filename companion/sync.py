@@ -435,8 +435,8 @@ def corrections(game: Game, states: Sequence[tuple[str | None, Any]],
 
 
 def with_corrections(view: dict[str, Any], corrected: Sequence[tuple[int, str, str]]) -> None:
-    """A view's ``log`` with each correction's line followed by what it changed ("blue records the
-    table as it is: Ada's blue 1 on C7, not E7"); a game that keeps no log in words is left with its notation."""
+    """A view's ``log`` with each correction's line followed by what it changed ("The table was
+    corrected by hand: Ada's blue 1 on C7, not E7"); a game that keeps no log in words is left with its notation."""
     log, history = view.get("log"), view.get("history")
     if not isinstance(log, list) or not corrected:
         return

@@ -165,7 +165,7 @@ def test_a_correction_records_the_table_as_seen_and_the_log_shows_it_without_the
     fix = GAME.correction(s, moved(s, B4="green-2", C3=None))  # green's disc on B4, the counter unseen
     after = GAME.apply(s, fix)
     assert after.board["B4"] == "green-2" and after.board["C3"] == "x10" and after.board["B3"] == "natural-1"
-    assert GAME.view(after, "green")["log"][-1] == "The pieces were corrected as the players set them"
+    assert GAME.view(after, "green")["log"][-1] == "The table was corrected by hand"
     with pytest.raises(IllegalMoveError, match="neither adds nor removes"):
         GAME.apply(s, "correct B3=natural-1")
 

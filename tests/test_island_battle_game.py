@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.events import Event
+from companion.events import Event, InlineBus
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError
 from companion.games.base import faced, unfaced
 from companion.games.island_battle import board as boards
@@ -23,6 +23,9 @@ from companion.games.island_battle.game import GAME
 from companion.games.island_battle.grid import BLOCKS
 from companion.games.island_battle.state import IslandState
 from companion.run import Companion
+from companion.session import Session
+from companion.store import GameStore
+from companion.sync import with_corrections
 from tests.tables import sim_config
 from web_ui import create_app
 
@@ -90,7 +93,11 @@ def test_the_camera_reads_a_block_set_down_and_asks_which_way_a_character_faces(
     answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5")))
     assert [c.actions for c in answer.choices] == [("block red block-3 E5",)] and not answer.ambiguous
     answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5"), ("block-4", "F7")))
-    assert not answer.ok and answer.offenders == ("block-3", "block-4")  # one block a turn
+    assert answer.ambiguous and {c.actions for c in answer.choices} == {  # both down before the camera settled:
+        ("block red block-3 E5", "block blue block-4 F7"),  # red placed first, and the players say which was red's
+        ("block red block-4 F7", "block blue block-3 E5")}
+    answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5"), ("block-4", "E7")))
+    assert not answer.ok and answer.offenders == ("block-3", "block-4")  # the same column: neither order is a setup
     state = blocks_down(state)
     answer = GAME.reconcile(state, seen_after(state, ("red-j1", "C2")))
     assert answer.ambiguous and {c.actions[0] for c in answer.choices} == {
@@ -359,3 +366,66 @@ def test_a_safe_block_shot_is_said_the_log_names_a_player_once_and_the_island_ha
     assert GAME.view(shot)["log"][10] == "red puts soldier 1 on B2 facing north"  # not "red puts red soldier 1"
     assert GAME.declaration.to_json()["clear"] == "take them off the board"  # a block set off is never turned over
     assert GAME.layout().cells["E5"].to_json()["column"] == "E" and GAME.layout().cells["E5"].to_json()["row"] == "5"
+
+
+def at_the_table(tmp_path: Path, state: IslandState) -> Session:
+    """A session whose camera sees the table as the game has it."""
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=GAME)
+    session.start(state, verify=False)
+    session.on_stable_change(GAME.expected(state))
+    return session
+
+
+def test_two_characters_set_down_in_one_picture_are_both_placings_in_the_order_of_the_turns(tmp_path: Path):
+    """Blue puts a soldier down a moment after red, before the camera settles on red's: one picture
+    holds both. Red places first (it is red's turn), so the picture is red's placing, then blue's."""
+    state = blocks_down(GAME.new_game(2, seed=1))
+    both = seen_after(state, ("blue-s1", "C11", "S"), ("red-s1", "C2", "N"))
+    [reading] = GAME.reconcile(state, both).choices
+    assert reading.actions == ("deploy red red-s1 C2 N", "deploy blue blue-s1 C11 S")
+    assert reading.summary == ("red puts red soldier 1 on C2 facing north, then blue puts blue soldier 1 on C11 "
+                               "facing south")
+    session = at_the_table(tmp_path, state)
+    session.on_stable_change(both)
+    assert session.status.out_of_sync is None  # the panel stays calm: both placings are in the log
+    assert session.state.history[-2:] == reading.actions
+    two_of_red = seen_after(state, ("red-s1", "C2", "N"), ("red-s2", "D2", "N"))
+    assert not GAME.reconcile(state, two_of_red).ok  # one placing each in turn: red's second waits for blue's
+
+
+def test_a_correction_is_the_table_s_whoever_s_turn_it_is(tmp_path: Path):
+    """Red's soldier is shifted by hand during blue's turn to place; accepting the board logs the
+    correction as the table's, naming the piece and where it went, never as blue's doing."""
+    state = GAME.apply(blocks_down(GAME.new_game(2, seed=1)), "deploy red red-s1 C2 N")
+    session = at_the_table(tmp_path, state)
+    session.on_stable_change(seen_after(state, ("red-s1", "D2", "N")))  # not blue's placing: a disagreement
+    assert session.status.out_of_sync is not None
+    [says] = session.preview_correction()["says"]
+    assert says == "The table was corrected by hand: red soldier 1 on D2, not C2", says
+    session.accept_correction()
+    view = GAME.view(session.state)
+    with_corrections(view, session.snapshot().corrected)
+    assert view["log"][-1] == says and view["active"] == "blue"  # still blue's turn to place
+
+
+def test_a_move_no_rule_allows_is_refused_with_the_one_rule_it_breaks():
+    rolled = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3))), "roll red 3")  # red's soldiers on row 2
+
+    def refused(*moved: str) -> str | None:
+        return GAME.reconcile(rolled, seen_after(rolled, tuple(moved))).reason  # type: ignore[arg-type]
+    assert refused("red-s3", "D1") == ("red soldier 3 on D1: a character moves straight ahead only (this one faces "
+                                       "north), never backwards or sideways")
+    assert refused("red-s3", "E4").startswith("red soldier 3 on E4: a turn before the last pip: ")
+    assert refused("red-s3", "D6") == ("red soldier 3 on D6: 4 squares ahead: more squares than the 3; the 3 takes "
+                                       "a character exactly 3 squares ahead, or 2 and a quarter turn with the last pip")
+    assert refused("red-s3", "D3", "E").startswith("red soldier 3 on D3: 1 square ahead: not every pip used; ")
+    assert refused("red-s3", "D5", "E") == ("red soldier 3 on D5: 3 squares and a turn: the turn is the last pip, so "
+                                            "a character that turns stops 2 squares ahead")
+    assert refused("red-s3", "D4", "S").startswith("red soldier 3 on D4: a turn right round")
+    with pytest.raises(IllegalMoveError, match="D13 is off the island"):  # entered on the panel
+        GAME.apply(rolled, "move red-s3 D2 D13 N")
+    blocked = GAME.apply(rolled, "correct red red-s5@G2:N,blue-s3@D4:S")  # before block 4 on G4, and before D2
+    assert GAME.reconcile(blocked, seen_after(blocked, ("red-s5", "G5", "N"))).reason == \
+        "red soldier 5 on G5: over block 4 on G4: a character never moves through a block"
+    assert GAME.reconcile(blocked, seen_after(blocked, ("red-s3", "D5", "N"))).reason == \
+        "red soldier 3 on D5: through blue soldier 3 on D4: a character never moves through another"

@@ -320,7 +320,7 @@ def test_a_wall_stood_on_a_square_is_not_promised_a_place_it_cannot_have(race: T
     preview = race.post("/api/correction", {"preview": True}).get_json()["preview"]
     assert [(m["belongs"], m["seen"]) for m in preview["pieces"]] == [("C2", "E2")]
     assert preview["cannot"] == ["a wall on B1: the game has no place for a wall there — take it off"]
-    assert preview["says"] == ["red records the table as it is: a tile on E2, not C2"]
+    assert preview["says"] == ["The table was corrected by hand: a tile on E2, not C2"]
     assert race.post("/api/correction", {"accept": True}).status_code == 200
     assert race.state()["log"][-1] == preview["says"][0], "the log says what the preview promised"
     assert race.out_of_sync(), "the wall on B1 is still to be taken off"
@@ -333,7 +333,7 @@ def test_a_correction_says_what_it_changed_on_the_board_the_replay_and_the_journ
     the journal each say where it now stands and where the game had it, in the players' words."""
     before = race.state()
     assert race.post("/api/correction", {"piece": "blue-1", "cell": "C7"}).status_code == 200
-    told = "red records the table as it is: blue pawn 1 on C7, not the start space above G7"
+    told = "The table was corrected by hand: blue pawn 1 on C7, not the start space above G7"
     assert race.state()["log"][-1] == told
     game = before["game"]
     steps = race.client.get(f"/api/games/{game}/replay?step=0").get_json()["steps"]

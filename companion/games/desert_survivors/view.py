@@ -93,7 +93,7 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
         return ("You" if first else "you") if k == me else state.name_of(k)
 
     if isinstance(act, Correct):
-        return "The pieces were corrected as the players set them"
+        return "The table was corrected by hand"
     if isinstance(act, Lay):
         return "The X-counters were laid face down as the hands drew them"
     if isinstance(act, Place):

@@ -30,9 +30,9 @@ from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad
                                                    parse_action)
 from companion.games.island_battle.fire import movable, set_off, shot, shots
 from companion.games.island_battle.state import dealt
-from companion.games.island_battle.grid import (BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, characters, coords,
-                                                forward, home_rows, on_island, opponent, owner, pad_entry, sides,
-                                                squares)
+from companion.games.island_battle.grid import (BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, STEP, characters,
+                                                coords, forward, home_rows, line, on_island, opponent, owner,
+                                                pad_entry, sides, squares)
 from companion.games.island_battle.state import (BOX, GONE, PLAY_STAGES, IslandState, from_json, new_game,
                                                  to_json)
 
@@ -311,9 +311,56 @@ def _why_not(state: IslandState, action: Action) -> str:
             return f"{player} can still move a character with the {state.roll}: a move is made if one is possible"
         if state.chosen and isinstance(action, Move) and action.character != state.chosen:
             return f"after a 0 only {state.chosen} may move"
-        return (f"that is not a move of the {state.roll}: straight ahead, every pip used, a turn only with "
-                "the last pip, never through a character or a block, never turning on a block")
+        reason = _move_reason(state, action) if isinstance(action, Move) else None
+        return reason or (f"that is not a move of the {state.roll}: straight ahead, every pip used, a turn only "
+                          "with the last pip, never through a character or a block, never turning on a block")
     return f"{player} has moved: shoot or end the turn"
+
+
+def _move_reason(state: IslandState, action: Move) -> str | None:
+    """The one rule of movement a move breaks, so the players know what to put right: off the island,
+    backwards or sideways, a turn before the last pip, a quarter turn only, every pip used (no more),
+    through a character or a block, ending on a character, turning on a block (None: none of these)."""
+    ch, n, to = action.character, state.roll or 0, action.to
+    facing = state.facing.get(ch)
+    if facing is None or state.where.get(ch) != action.origin:
+        return f"{ch} does not stand on {action.origin}"
+    if not on_island(to, state.size):
+        return f"{to} is off the island: a character moves only on the island"
+    (c0, r0), (c1, r1) = coords(action.origin), coords(to)
+    dx, dy = STEP[facing]
+    ahead, aside = (c1 - c0) * dx + (r1 - r0) * dy, (c1 - c0) * dy - (r1 - r0) * dx
+    way = {"N": "north", "E": "east", "S": "south", "W": "west"}
+    if ahead <= 0:
+        return f"a character moves straight ahead only (this one faces {way[facing]}), never backwards or sideways"
+    if aside:
+        return (f"a turn before the last pip: a character goes straight ahead (this one faces {way[facing]}) and "
+                "turns only with its last pip, on the square where it stops")
+    turned = action.facing != facing
+    if turned and action.facing not in sides(facing):
+        return "a turn right round: the last pip turns a character a quarter, left or right"
+    if turned and n == 1:
+        return "a 1 is one step straight ahead: no pip is left to turn with"
+    owed = n - 1 if turned else n
+    if ahead != owed:
+        if turned and ahead == n:
+            return (f"{n} squares and a turn: the turn is the last pip, so a character that turns stops {n - 1} "
+                    "squares ahead")
+        plan = f"exactly {n} squares ahead" + (f", or {n - 1} and a quarter turn with the last pip" if n > 1 else "")
+        used = "not every pip used" if ahead < owed else f"more squares than the {n}"
+        return f"{ahead} square{'s' if ahead != 1 else ''} ahead: {used}; the {n} takes a character {plan}"
+    stood, blocks = state.occupant(), state.block_at()
+    for square in line(action.origin, facing, ahead, state.size)[:-1]:
+        if square in stood:
+            return f"through {stood[square]} on {square}: a character never moves through another"
+        if square in blocks:
+            return f"over {blocks[square]} on {square}: a character never moves through a block"
+    if to in stood:
+        return f"{stood[to]} stands on {to}: a move never ends on a character"
+    if to in blocks and turned:
+        return (f"a turn on {blocks[to]}: a character lands on a block only stepping straight onto it, never "
+                "turning there")
+    return None
 
 
 def apply(state: IslandState, action: Action | str) -> IslandState:

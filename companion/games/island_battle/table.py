@@ -228,6 +228,8 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
             choices.append(Choice((str(action),), said(action)))
     if not choices:
         choices = _with_a_shot(state, moved, at, ways, face)
+    if not choices:
+        choices = _two_placings(state, moved, at, ways)
     if choices:
         return Reconciliation(tuple(choices))
     if moved == {DIE}:
@@ -269,6 +271,40 @@ def _with_a_shot(state: IslandState, moved: set[str], at: Mapping[str, str], way
                     and fits(rules.apply(middle, then)):
                 pair = (str(first), str(then))
                 found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
+    return list(found.values())
+
+
+def _puts(action: Action, piece: str, at: Mapping[str, str], ways: Mapping[str, str]) -> bool:
+    """Does this placing set ``piece`` down where the picture has it (facing the way it reads, if it says)?"""
+    if isinstance(action, Block):
+        return action.block == piece and at.get(piece) == action.square
+    if not isinstance(action, Deploy) or action.character != piece:
+        return False
+    place = pad_place(action.where)
+    if place is not None:
+        return at.get(piece) == pad_cell(action.player, place)
+    return at.get(piece) == action.where and ways.get(piece, action.facing) == action.facing
+
+
+def _two_placings(state: IslandState, moved: set[str], at: Mapping[str, str],
+                  ways: Mapping[str, str]) -> list[Choice]:
+    """Two pieces set down in one picture during the setup: the second player's hand is quicker than
+    the camera settles on the first player's piece. Read as both placings, in the order the rules allow
+    (whose turn it is to place goes first); where that leaves open whose piece was whose (two blocks
+    look alike to the rules), each reading is a choice for the players."""
+    if state.stage not in ("blocks", "deploy") or len(moved) != 2:
+        return []
+    found: dict[tuple[str, ...], Choice] = {}
+    for piece in sorted(moved):
+        other = next(iter(moved - {piece}))
+        for first in rules.legal_actions(state):
+            if not _puts(first, piece, at, ways):
+                continue
+            middle = rules.apply(state, first)
+            for then in rules.legal_actions(middle):
+                if _puts(then, other, at, ways) and _matches(rules.apply(middle, then), at, state, ways):
+                    pair = (str(first), str(then))
+                    found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
     return list(found.values())
 
 
@@ -369,7 +405,7 @@ def said(action: Action, names: Mapping[str, str] | None = None) -> str:
     if isinstance(action, Slide):
         return f"{who(action.player)}'s pad slides to column {action.column}"
     if isinstance(action, Correct):
-        return f"{who(action.player)} corrects the table"
+        return "The table was corrected by hand"  # the table's, whoever's turn it was and whoever's pieces
     if isinstance(action, Roll):
         return f"{who(action.player)} rolls a {action.face}"
     words = {"pad": "chooses to move the pad with the next roll", "end": "ends the turn",

@@ -38,6 +38,9 @@ def listed(items: Sequence[str]) -> str:
     return _listed(items)
 
 
+CORRECTED = "The table was corrected by hand"  # whoever's turn it was: the hands set the table as it is
+
+
 def _tiles(n: int) -> str:
     return f"{n} tile{'s' * (n != 1)}"
 
@@ -50,6 +53,8 @@ def between(edge: str) -> str:
 
 def told(before: TileRaceState, action: Action) -> str:
     """One action as a sentence, made in ``before`` (who did it, and what it did there)."""
+    if isinstance(action, Correct):
+        return CORRECTED
     if not isinstance(action, Move):
         return f"{before.name_of(action.colour)} {_deed(action)}"
     after = rules.apply(before, action)
@@ -107,10 +112,8 @@ def _deed(action: Action) -> str:
         return f"puts a mountain on {action.square}"
     if isinstance(action, Undo):
         return "takes the movement back"
-    if isinstance(action, Pass):
-        return "has no action left: the turn passes"
-    assert isinstance(action, Correct)
-    return "records the table as it is"
+    assert isinstance(action, Pass), action  # a correction is the table's: said without a player
+    return "has no action left: the turn passes"
 
 
 def said(action: Action) -> str:
@@ -122,7 +125,7 @@ def said(action: Action) -> str:
         if squares:
             words += f" moves to {squares[-1]}" + (f" via {_listed(squares[:-1])}" if len(squares) > 1 else "")
         return words + (" and leaves the grid" if action.path[-1] == OUT else "")
-    return f"{action.colour} {_deed(action)}"
+    return CORRECTED if isinstance(action, Correct) else f"{action.colour} {_deed(action)}"
 
 
 _told: dict[tuple[object, ...], tuple[tuple[str, ...], list[str], TileRaceState | None]] = {}
