@@ -170,6 +170,13 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         assert state["turn_ends"].startswith("Ada") and page.locator("#end-turn").is_hidden()
         rulers = set(page.eval_on_selector_all("#board .grid-label", "ns => ns.map((n) => n.textContent)"))
         assert rulers == {*"ABCDEFGHIJKL", *(str(n) for n in range(1, 13))}, rulers
+        under = page.eval_on_selector_all("#board .grid-label", """ns => {  // a name whose middle a pad covers
+            const pads = [...document.querySelectorAll("#board .cell.pad")].map((p) => p.getBoundingClientRect());
+            return ns.filter((n) => {
+                const r = n.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                return pads.some((p) => x > p.left && x < p.right && y > p.top && y < p.bottom);
+            }).map((n) => n.textContent); }""")
+        assert page.locator("#board .cell.pad").count() == 10 and under == [], under  # never under red's pad
         leds = page.locator("#leds").inner_text()
         assert "the roll" in leds, leds
         shot(page, "island-battle-02-rolled")

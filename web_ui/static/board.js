@@ -340,15 +340,33 @@ const FogBoard = (() => {
       const ext = (c, i, lo) => (c.outline.length ? (lo ? Math.min : Math.max)(...c.outline.map((p) => p[i])) :
         c[i ? "y" : "x"] + (lo ? -13 : 13));
       const mid = (cs, k) => cs.reduce((s, c) => s + c[k], 0) / cs.length;
+      /* A name whose middle another place covers (a pad laid along the grid's edge) is not drawn
+         there: its line's other end names it; where both ends are covered, each goes on past what
+         covers it, so every line keeps a name a player can read. */
+      const boxes = geometry.cells.map((c) => [ext(c, 0, true), ext(c, 1, true), ext(c, 0, false), ext(c, 1, false), c]);
+      const cover = (r, kind) => boxes.find(([x0, y0, x1, y1, c]) =>
+        c[kind] !== r.text && r.x > x0 && r.x < x1 && r.y - dy > y0 && r.y - dy < y1);
+      const onward = (r, kind) => {
+        for (let b = cover(r, kind), n = 0; b && n < boxes.length; b = cover(r, kind), n++) {
+          if (r.side === "top") r.y = b[1] - gap + dy; else if (r.side === "bottom") r.y = b[3] + gap + dy;
+          else if (r.side === "left") r.x = b[0] - gap; else r.x = b[2] + gap;
+        }
+        return r;
+      };
+      const ends = (a, b, kind) => {
+        const ca = cover(a, kind), cb = cover(b, kind);
+        if (ca && cb) out.push(onward(a, kind), onward(b, kind));
+        else out.push(...[a, b].filter((r) => r === a ? !ca : !cb));
+      };
       Object.entries(lines.column).forEach(([text, cs]) => {
         const x = mid(cs, "x");
-        out.push({text, x, y: Math.min(...cs.map((c) => ext(c, 1, true))) - gap + dy, font, side: "top"});
-        out.push({text, x, y: Math.max(...cs.map((c) => ext(c, 1, false))) + gap + dy, font, side: "bottom"});
+        ends({text, x, y: Math.min(...cs.map((c) => ext(c, 1, true))) - gap + dy, font, side: "top"},
+             {text, x, y: Math.max(...cs.map((c) => ext(c, 1, false))) + gap + dy, font, side: "bottom"}, "column");
       });
       Object.entries(lines.row).forEach(([text, cs]) => {
         const y = mid(cs, "y") + dy;
-        out.push({text, x: Math.min(...cs.map((c) => ext(c, 0, true))) - gap, y, font, side: "left"});
-        out.push({text, x: Math.max(...cs.map((c) => ext(c, 0, false))) + gap, y, font, side: "right"});
+        ends({text, x: Math.min(...cs.map((c) => ext(c, 0, true))) - gap, y, font, side: "left"},
+             {text, x: Math.max(...cs.map((c) => ext(c, 0, false))) + gap, y, font, side: "right"}, "row");
       });
       return out;
     }
