@@ -121,10 +121,12 @@ def test_a_disc_turned_face_up_is_read_as_the_reveal_and_a_face_shown_too_early_
 
 def test_a_swap_of_two_face_down_pieces_is_read_as_the_swap_and_the_faces_it_shows_are_then_expected():
     s = table(B3="natural-1", B4="x10", C3="green-2", H1="natural-3", H2="green-3")
-    # natural's disc changes places with green's, both still face down: the camera reads the swap
+    # natural's disc changes places with green's, both still face down: the camera reads the swap, a
+    # calm step until the hands turn up what it shows (read as it is only if the table stays so)
     swapped = {**GAME.expected(s), "B3": ["green-2^back"], "C3": ["natural-1^back"]}
     answer = GAME.reconcile(s, swapped)
-    assert [c.actions for c in answer.choices] == [("swap B3 C3",)]
+    assert [c.actions for c in answer.choices] == [("swap B3 C3",)] and answer.part_way
+    assert answer.step.endswith(": turn face up green 2 on B3; natural 1 on C3")
     after = GAME.apply(s, "swap B3 C3")
 
     # two discs that changed places show themselves: the table is asked to turn them up, in public words

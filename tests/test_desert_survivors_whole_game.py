@@ -9,8 +9,12 @@ where the other lay, and the pieces the rules then show are turned over by hand;
 turned over; a food counter taken is lifted off the desert, a character eaten is taken off it. A
 fight is two closed fists: each side commits on its own phone, and until both have, neither phone
 reads anything of the other's markers, on its state or on its event stream. Between the rounds
-the hands turn every disc face down again, take the roads off and lay the new X-counters. At every
-turn the LEDs show whose turn it is and the round, and after a fight the winner's colour.
+the hands turn every disc face down again, take the roads off and lay the new X-counters. The
+X-counters are drawn at random from the pile, as at a real table, and the companion takes the ones
+laid (its deal only a suggestion); now and then the hands rest after a swap before turning its pieces
+up, and the companion reads that as a calm step. At every turn the LEDs show whose turn it is and the
+round, and after a fight the winner's colour; the panel never once turns red (out of sync), on its
+own live event stream, however the hands go about a legal play.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ import os
 import random
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections import Counter
 from contextlib import closing
 from http.cookiejar import CookieJar
@@ -35,8 +41,8 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 from companion.games import get_game
 from companion.games.base import unfaced
 from companion.games.desert_survivors import rules
-from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Pass, Place,
-                                                      Reveal, Sacrifice, Show, Swap, Take)
+from companion.games.desert_survivors.actions import (Action, Attack, Commit, End, Feed, Give, Lay, Pass,
+                                                      Place, Reveal, Sacrifice, Show, Swap, Take)
 from companion.games.desert_survivors.game import ROUND_LIGHT
 from companion.games.desert_survivors.layout import RGB_OF
 from companion.games.desert_survivors.pieces import is_disc
@@ -107,12 +113,43 @@ class Phone:
         return res
 
 
+class Watch:
+    """The panel's own live event stream, read on a thread: every time the companion turned red
+    (out of sync) is kept, with its reason, so the story can say the hands never saw it."""
+
+    def __init__(self, port: int) -> None:
+        self.reds: list[str] = []
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=None)
+        self.conn.request("GET", "/events")
+        self.res = self.conn.getresponse()
+        assert self.res.status == 200
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        kind = ""
+        try:
+            for raw in self.res:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: ") and kind == "out-of-sync":
+                    self.reds.append(json.loads(line[6:]).get("reason", line))
+        except (OSError, ValueError):  # the stream closed at the story's end
+            return
+
+    def close(self) -> None:
+        if self.conn.sock is not None:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+
+
 class Table:
     """The players' hands at the running companion's simulated table, and the table's own screen."""
 
-    def __init__(self, port: int, lines: list[str]) -> None:
-        self.port, self.lines = port, lines
-        self.tokens = self.flips = 0
+    def __init__(self, port: int, lines: list[str], watch: Watch) -> None:
+        self.port, self.lines, self.watch = port, lines, watch
+        self.tokens = self.flips = self.settled = 0
+        self.rng = random.Random(SEED + 1)  # the hands' own draws from the pile
         self.state: dict[str, Any] = {}
         self.table: Picture = {}
 
@@ -136,11 +173,22 @@ class Table:
         self.table = {c: tuple(ps) for c, ps in answer["table"].items()}
         self.flips += 1
 
-    def make(self, after: DesertState) -> None:
+    def draw(self, after: DesertState) -> DesertState:
+        """The X-counters the hands lay on the spaces a deal left empty, drawn at random from the pile
+        face down (the deal's own only by chance), as the companion takes them: ``after`` with them laid."""
+        if not after.dealt:
+            return after
+        pile = sorted(set(after.mix) | {after.board[w] for w in after.dealt})
+        self.rng.shuffle(pile)
+        laid = [(w, x) for w, x in zip(after.dealt, pile, strict=False) if x != after.board[w]]
+        return GAME.apply(after, str(Lay(tuple(laid)))) if laid else after
+
+    def make(self, after: DesertState, settle: bool = False) -> None:
         """The table taken by hand to the one ``after`` has: pieces the rules took off lifted away, pieces
         that change places moved one at a time (one lifted while its place is taken, put down when the
         place is free), each piece whose face is wrong turned over, then new ones laid face down (a new
-        round: the discs turned face down before the X-counters are laid out)."""
+        round: the discs turned face down before the X-counters are laid out). ``settle``: the hands
+        rest after the moves, before turning anything over, until the companion has read the move."""
         want = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in GAME.expected(after).items() for p in ps}
         have = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in self.table.items() for p in ps}
         for piece in sorted(set(have) - set(want)):
@@ -159,6 +207,13 @@ class Table:
             self.lay(free, want[free][0], have[free][1])
             (held if free in held else moving).remove(free)
         faces = {unfaced(p)[0]: unfaced(p)[1] for ps in self.table.values() for p in ps}
+        if settle and any(piece in faces and faces[piece] != face for piece, (_, face) in want.items()):
+            # the camera sees the swap with its pieces still face down: turning them up is a calm step
+            assert wait_for(lambda: self.now()["step"] or self.state["out_of_sync"] or self.watch.reds, 60)
+            assert not self.watch.reds and self.state["out_of_sync"] is None, (
+                after.history[-1], self.watch.reds, self.state["out_of_sync"])
+            assert "turn face up" in self.state["step"]["says"], self.state["step"]
+            self.settled += 1
         for piece, (_, face) in sorted(want.items()):
             if piece in faces and faces[piece] != face:
                 self.turn_over(piece)
@@ -170,6 +225,8 @@ class Table:
         reading the picture leaves open is answered as the players played it."""
         def there() -> bool:
             self.now()
+            assert not self.watch.reds, (f"red while the hands made {engine.history[-1]!r}: {self.watch.reds}; "
+                                         f"the table held {self.table}")
             options = self.state.get("decision") or []
             if options:
                 done = len(self.state["log"])
@@ -259,7 +316,8 @@ def lit(port: int, state: DesertState) -> bool:
 def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phones(tmp_path: Path,
                                                                                   figures: Any) -> None:
     proc, lines, port = start(tmp_path, "--game", "desert-survivors", "--players", "3", "--seed", str(SEED))
-    hands = Table(port, lines)
+    watch = Watch(port)
+    hands = Table(port, lines, watch)
     rng = random.Random(SEED)
     fights = swaps = reveals = 0
     try:
@@ -297,7 +355,8 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
                 swaps += isinstance(action, Swap)
                 reveals += isinstance(action, Reveal)
                 engine = GAME.apply(engine, str(action))
-            hands.make(engine)
+            engine = hands.draw(engine)
+            hands.make(engine, settle=isinstance(action, Swap) and swaps % 2 == 1)
             hands.read(engine)
         won = rules.winners(engine)
         assert hands.now()["outcome"]["winners"] == list(won)
@@ -307,8 +366,10 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
         # the winners' colours over the whole strip
         assert wait_for(lambda: all(shows(px, RGB_OF[won[0]]) for px in http_call(port, "GET", "/api/leds")[1][
             "segments"]["turn"]), 20), http_call(port, "GET", "/api/leds")[1]
-        assert swaps and reveals and fights  # the game showed every way of play
+        assert swaps and reveals and fights and hands.settled  # the game showed every way of play
+        assert any(a.startswith("lay ") for a in engine.history)  # counters the hands drew, not the deal's
     finally:
+        watch.close()
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             proc.wait(15)
@@ -316,4 +377,5 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
     played = Counter(a.split()[0] for a in engine.history)
     figures(f"desert survivors at `run`'s simulated table, 3 players: {len(engine.history)} actions "
             f"({', '.join(f'{n} {verb}' for verb, n in sorted(played.items()))}), {fights} fights on two phones each, "
-            f"{hands.tokens} tokens moved and {hands.flips} turned over one at a time; {' and '.join(won)} won")
+            f"{hands.tokens} tokens moved and {hands.flips} turned over one at a time ({hands.settled} swaps read before "
+            f"their pieces were turned up), never red; {' and '.join(won)} won")

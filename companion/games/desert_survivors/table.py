@@ -5,8 +5,9 @@ Every disc and X-counter carries a marker on each face, so a picture names every
 lies with the face that is up (``natural-1^back``, ``x10^front``), and so does the expected
 picture. A turn is read as the one rules action that turns the table as the game has it into the
 picture (a swap, a reveal - a disc turned face up -, a disc placed, a food counter taken, a
-character eaten). A swap is read as soon as the two pieces changed places, turned up or not: the
-faces the rules then show are expected of the table, a step until the hands turn them over. A face
+character eaten). A swap whose pieces the rules turn up is read once the hands turned them up:
+seen with them still face down it is a calm step saying what to turn ("turn face up green 2 on
+D6"), read as it is only past the hold time (the faces then owed are a step too). A face
 shown that the rules keep down is a disagreement said in public words (the space and the back's
 colour, never what the face shows). A hand makes a swap in parts (one piece lifted, put beside the
 other, the other moved over): a picture on the way is a step, and the players are told what is
@@ -194,6 +195,7 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         owed = _owed(state, full)  # a swap read before its pieces were turned up: the rules show them
         return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
     choices: dict[str, Choice] = {}
+    owing: dict[str, tuple[Choice, list[str], DesertState]] = {}  # readings the hands still owe a flip of
     steps: list[tuple[str, tuple[str, ...], int]] = []
     for action in rules.legal_actions(state):
         named = _spaces_named(action)
@@ -207,7 +209,12 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         target = _spots(expected(after))
         shifted = {p for p, c in _where(target).items() if _where(before).get(p) != c}
         if target == pic and _faces_fit(faces, state, after, shifted):
-            choices.setdefault(_state_key(after), Choice(first + (str(action),) + then, _summary(state, action)))
+            reading = Choice(first + (str(action),) + then, _summary(state, action))
+            owed = sorted(p for p, up in faces.items() if up == BACK and face(after, p) == FRONT)
+            if owed:
+                owing.setdefault(_state_key(after), (reading, owed, after))
+            else:
+                choices.setdefault(_state_key(after), reading)
         elif target != pic and pic != before:  # a face alone turned is no step of a move
             left = _left_to_do(before, target, pic)
             if left:
@@ -216,6 +223,14 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     if choices:
         out = tuple(choices.values())
         return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)
+    if owing:  # the move made, the faces it shows not turned up yet: calm, read once they are (or past the hold)
+        readings = tuple(c for c, _, _ in owing.values())
+        (reading, owed, after), *_ = owing.values()
+        flip = "turn face up " + "; ".join(said(after, p) for p in owed)
+        return Reconciliation(readings, question="Which was played?" if len(readings) > 1 else None,
+                              step=f"{reading.summary}: {flip}" if len(readings) == 1 else
+                              "turn face up the pieces the move shows",
+                              to_move=tuple(owed))
     laying = _laying_out(state, full) if _round_begun(state) else None
     if laying is not None:
         return laying
