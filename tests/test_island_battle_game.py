@@ -422,6 +422,8 @@ def test_a_move_no_rule_allows_is_refused_with_the_one_rule_it_breaks():
     assert refused("red-s3", "D5", "E") == ("red soldier 3 on D5: 3 squares and a turn: the turn is the last pip, so "
                                             "a character that turns stops 2 squares ahead")
     assert refused("red-s3", "D4", "S").startswith("red soldier 3 on D4: a turn right round")
+    two = GAME.apply(armies_down(blocks_down(GAME.new_game(2, seed=3))), "roll red 2")
+    assert GAME.reconcile(two, seen_after(two, ("red-s3", "D4", "E"))).reason.endswith("stops 1 square ahead")
     with pytest.raises(IllegalMoveError, match="D13 is off the island"):  # entered on the panel
         GAME.apply(rolled, "move red-s3 D2 D13 N")
     blocked = GAME.apply(rolled, "correct red red-s5@G2:N,blue-s3@D4:S")  # before block 4 on G4, and before D2

@@ -345,7 +345,7 @@ def _move_reason(state: IslandState, action: Move) -> str | None:
     if ahead != owed:
         if turned and ahead == n:
             return (f"{n} squares and a turn: the turn is the last pip, so a character that turns stops {n - 1} "
-                    "squares ahead")
+                    f"square{'s' if n != 2 else ''} ahead")
         plan = f"exactly {n} squares ahead" + (f", or {n - 1} and a quarter turn with the last pip" if n > 1 else "")
         used = "not every pip used" if ahead < owed else f"more squares than the {n}"
         return f"{ahead} square{'s' if ahead != 1 else ''} ahead: {used}; the {n} takes a character {plan}"
