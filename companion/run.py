@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 CAMERA_STALL_SECONDS = 10.0
 # How often the main loop retries writing moves that waited for a full disk.
 FLUSH_SECONDS = 2.0
+# The events after which the game's state may put a moving board part (a pad) elsewhere: an action (a
+# correction too), an undo, a move of the table taken as the game.
+MOVES_PARTS = frozenset({"action", "undone", "table-as-game"})
 
 
 def led_config(config: Config) -> Any:
@@ -158,6 +161,8 @@ class Companion:
         snap = event.snapshot
         if snap is None or snap.state is None:
             return
+        if event.kind in MOVES_PARTS:
+            self._follow_layout()
         status = snap.status
         alert, offenders = None, ()
         if status.storage_fault is not None:
@@ -178,6 +183,23 @@ class Companion:
         data = told(snap.game, snap.state, event.data)  # the journal is read as the shared table: no secret in it
         if event.kind not in ("undone", "game-resumed"):
             self.say(event_line(event.kind, data))  # compact words, never Python's lists and dicts
+
+    def _follow_layout(self) -> None:
+        """A board part that moves in play (a carrier pad slid along its edge) has its places where the
+        state has it: when the layout of the game's state now puts places elsewhere than the camera
+        reads them, the camera follows it, as the same table with parts moved (a new board is
+        :meth:`new_game`'s and :meth:`resume_game`'s)."""
+        game, state, camera = self.session.game, self.session.state, self.camera
+        if camera is None or state is None:
+            return
+        layout = game.layout(state)
+        if layout is camera.board or _centres(layout) == _centres(camera.board):
+            return
+        if (layout.size_mm, layout.fiducials, layout.cells.keys()) != (camera.board.size_mm, camera.board.fiducials,
+                                                                       camera.board.cells.keys()):
+            return  # not the same table with parts moved: another board
+        self.layout = layout
+        camera.follow_layout(layout)
 
     # ------------------------------------------------------------------ games
     def new_game(self, state: Any, title: str = "", game: Any = None) -> str:
@@ -327,6 +349,11 @@ class Companion:
         if left:
             self.say(f"stopped with {left} move(s) never written: the disk was still full")
         self.say("stopped: LEDs off, camera released, log closed")
+
+
+def _centres(layout: Any) -> dict[str, Any]:
+    """Where each place of a layout lies: what a board part that moved changes."""
+    return {name: cell.center_mm for name, cell in layout.cells.items()}
 
 
 def _reachable_host(host: str) -> str:

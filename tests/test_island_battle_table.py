@@ -233,3 +233,115 @@ def test_a_character_set_down_on_a_live_block_is_read_as_the_move_that_set_it_of
     assert [c.actions for c in read.choices] == [("move red-t1 E2 E5 N",)]
     blasted = GAME.apply(state, "move red-t1 E2 E5 N")
     assert {"red-t1", "blue-s1", "block-1"} <= set(GAME.taken_off(blasted))
+
+
+# ------------------------------------------------------------------ the pad that moves, the camera following it
+def test_riders_read_against_the_pad_s_old_places_count_on_their_own_till_the_camera_follows() -> None:
+    """Red's pad slid from C to E with three jeeps and two tanks on it. Till the camera reads with the
+    new layout it reads them against the old places: two places on, the tanks off the end. Those are
+    the riders on their own places, and the table agrees with the game at once. So does a table whose
+    pad the hands have not slid yet when the slide was entered on the panel (the camera reading the
+    new places); a jeep a hand set on another place of the pad is not riding, and is seen so."""
+    from companion.sync import strip
+
+    def read(state, *moves):  # the picture with those moves made, a piece moved "off" read on no place
+        picture = seen_after(state, *moves)
+        return strip(GAME, state, {c: tuple(sorted(ps)) for c, ps in picture.items() if c != "off"})[0]
+
+    state = GAME.apply(GAME.apply(GAME.apply(battle(0), "pad red"), "roll red 2"), "slide red E")
+    state = GAME.apply(state, GAME.forced_action(state))  # the companion rolls for blue
+    old = read(state, ("red-j1", "pad-red-3"), ("red-j2", "pad-red-4"), ("red-j3", "pad-red-5"),
+               ("red-t1", "off"), ("red-t2", "off"))
+    assert old == GAME.expected(state)
+    not_yet = read(state, ("pad-red", "rail-red-C"), ("red-j3", "pad-red-1"), ("red-t1", "pad-red-2"),
+                   ("red-t2", "pad-red-3"), ("red-j1", "off"), ("red-j2", "off"))
+    assert {c: ps for c, ps in not_yet.items() if not c.startswith("rail")} == \
+        {c: ps for c, ps in GAME.expected(state).items() if not c.startswith("rail")}
+    shuffled = read(state, ("red-j1", "pad-red-2"), ("red-j2", "pad-red-1"))
+    assert shuffled["pad-red-2"] == ("red-j1",)  # nothing the slide explains: left as seen
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_pad_slid_with_its_riders_is_read_then_the_camera_reads_its_new_places(tmp_path) -> None:
+    """Ada rolled a 0, chose the pad and rolled a 2. At the simulated table (the real detector, frame by
+    frame) her hands slide the pad two squares with its five characters riding it. The camera, still
+    reading the pad's old places, sees the jeeps two places on and the tanks off any place: that is the
+    slide, never red. The companion's camera then follows the new layout and finds every rider on its
+    own place (taken back on the panel and slid again, it is followed both ways, calmly). Bo
+    throws a 1 and moves a soldier; Ada throws a 0 and sets her jeep from place 1 of the
+    pad on C1, the square in front of that place now: the reinforcement is read."""
+    import io
+
+    from companion.run import Companion
+    from tests.tables import sim_config
+    from vision.live import LiveCamera
+    from vision.sources import SimulatedTable
+
+    start = GAME.apply(GAME.apply(GAME.apply(armies_down(blocks_down(GAME.new_game(
+        2, seed=3, options="die=table"))), "roll red 0"), "pad red"), "roll red 2")
+    companion = Companion(sim_config(tmp_path, **{"game.name": "island-battle"}), lambda: start, out=io.StringIO())
+    session, clock = companion.session, _Clock()
+    source = SimulatedTable(companion.layout, session.expected(), clean=True)
+    source.open()
+    camera = LiveCamera(source, companion.layout, companion._on_picture, companion._on_health, clock=clock)
+    camera.stabiliser.clock = clock
+    companion.camera = camera
+    kinds: list[str] = []
+    sub = session.bus.subscribe(lambda e: kinds.append(e.kind))
+
+    def frames(n: int) -> None:
+        for _ in range(n):
+            clock.now += 0.2
+            camera.step()
+            assert companion.reconciler.wait_idle(60)  # the picture is read on its own thread
+            assert companion.subscription.drain(60) and sub.drain(60)  # and the events handed on
+    try:
+        frames(6)
+        assert not session.status.verifying and session.state == start
+        slid = GAME.layout(GAME.apply(start, "slide red E"))
+        source.set_board(slid, moved_parts=True)  # the hands slide the pad, its riders with it
+        camera.move_piece("pad-red", "rail-red-E")
+        seen = camera.observer.observe(source.read())  # what the camera, reading the old places, sees
+        assert (seen.pieces["red-j1"], seen.pieces["red-j3"]) == ("pad-red-3", "pad-red-5")
+        assert "red-t1" not in seen.pieces and "red-t2" not in seen.pieces
+        frames(8)
+        assert session.state.pads[0] == 3 + 2 and session.state.history[-1] == "slide red E"
+        assert camera.board is slid and "out-of-sync" not in kinds  # the camera follows; never red
+        assert camera.stable_placement()["pad-red-1"] == ("red-j1",)  # read on its own place now
+        assert session.status.out_of_sync is None and session.last_picture == session.expected()
+        session.undo()  # taken back on the panel, the pad not slid back yet: calm, and not read again
+        frames(8)
+        assert camera.board is GAME.layout(start) and session.state == start and session.status.step is not None
+        camera.move_piece("pad-red", "rail-red-C")  # the hands put it back
+        frames(6)
+        assert session.status.step is None and session.last_picture == session.expected()
+        source.set_board(slid, moved_parts=True)  # and slide it again: read again, followed again
+        camera.move_piece("pad-red", "rail-red-E")
+        frames(8)
+        assert session.state.history[-1] == "slide red E" and camera.board is slid
+        assert session.last_picture == session.expected() and "out-of-sync" not in kinds
+
+        camera.move_piece("die", "tray", "1")
+        frames(6)
+        assert session.state.history[-1] == "roll blue 1"
+        camera.move_piece("blue-s1", "B10", "S")
+        frames(6)
+        assert session.state.history[-1] == "move blue-s1 B11 B10 S"
+        session.end_turn("button")
+        camera.move_piece("die", "tray", "0")
+        frames(6)
+        assert session.state.stage == "options", session.state.history[-3:]
+        camera.move_piece("red-j1", "C1", "N")
+        frames(6)
+        assert session.state.history[-1] == "enter red-j1 C1", session.state.history[-3:]
+        assert "out-of-sync" not in kinds and session.status.out_of_sync is None
+    finally:
+        sub.close()
+        companion.stop()

@@ -385,6 +385,20 @@ class LiveCamera:
         if isinstance(self.source, SimulatedTable) and self.source.board is not layout:
             self.source.set_board(layout)  # the simulated table draws the new board
 
+    def follow_layout(self, layout: Layout) -> None:
+        """The same table with parts of it moved (a pad slid along its edge): the places read from the
+        next frame are the new layout's, the board's fit and the camera's pose stay. The settled picture
+        is kept (the places keep their names), and what the next frames show through the new layout is
+        handed on once it settles, changed or not, so the session knows the table as read now. The
+        simulated table draws its tokens on the moved places (where the slid pad now lies)."""
+        if layout is self.board:
+            return
+        self.board = layout
+        self.observer = StreamObserver(self._detector(layout, self.lens))  # swapped whole, as for a lens
+        self._recheck = self.frames + self.stabiliser.frames_needed + 2
+        if isinstance(self.source, SimulatedTable):
+            self.source.set_board(layout, moved_parts=True)
+
     def _detector(self, board: Layout, lens: Lens | None) -> BoardDetector:
         """A detector for this camera: its lens, its height, and its own camera matrix when the
         source knows it (the simulated table), so tall pieces are moved back from the right place."""

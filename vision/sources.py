@@ -30,8 +30,6 @@ log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".mjpg", ".mjpeg", ".h264")
-
-
 SECRET_KEYS = ("password", "passwd", "pass", "pwd", "token", "key", "secret", "auth", "signature", "sig")
 
 
@@ -482,14 +480,17 @@ class SimulatedTable(FrameSource):
         self._cached: tuple[Any, np.ndarray] | None = None
         self._face_down: set[str] = set()
 
-    def set_board(self, board: Any) -> None:
-        """Another board on the table (a new game of another kind): the camera is pointed at it afresh."""
+    def set_board(self, board: Any, moved_parts: bool = False) -> None:
+        """Another board on the table (a new game of another kind): the camera is pointed at it afresh.
+        ``moved_parts``: the same table with parts moved (a pad slid): the camera and the tokens stay,
+        a token on a moved place (a pad's) drawn where that place lies now."""
         from vision.render import random_pose
 
         with self._lock:
-            self.board = board
-            self.pose = random_pose(board, np.random.default_rng(self.seed), max_tilt=20.0, marker_px=(18.0, 22.0))
-            self._placement, self._face_down, self._cached = {}, set(), None
+            self.board, self._cached = board, None
+            if not moved_parts:
+                self.pose = random_pose(board, np.random.default_rng(self.seed), max_tilt=20.0, marker_px=(18.0, 22.0))
+                self._placement, self._face_down = {}, set()
 
     def set_placement(self, placement: Mapping[str, Sequence[str]], face_up: bool = False) -> None:
         """Put the tokens where ``placement`` says; ``face_up``: every one of them face up (a board set up)."""
@@ -541,13 +542,11 @@ class SimulatedTable(FrameSource):
         if not self._open:
             raise CameraError("the simulated table is not open")
         with self._lock:
-            placement, effects, down = dict(self._placement), self.effects, frozenset(self._face_down)
+            placement, effects, down, pose = dict(self._placement), self.effects, frozenset(self._face_down), self.pose
             self._frame_no += 1
             key = (tuple(sorted(placement.items())), effects.hand, down)
             if self._cached is not None and self._cached[0] == key:
                 return self._cached[1]  # nothing moved: the same picture (a renderer needs no new one)
-        with self._lock:
-            pose = self.pose
         frame = render(self.board, placement, pose, effects, seed=self.seed, face_down=down).frame
         frame.setflags(write=False)  # shared with every reader until the table changes
         with self._lock:

@@ -327,8 +327,9 @@ class IslandBattleGame(Game[IslandState, Action]):
         return table.die_hidden(state, seen)
 
     def alike(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
-        """A piece put back in another slot of its own box is still in its box: no change."""
-        return {cell: pieces for cell, pieces in table.in_own_slots(seen).items() if pieces}
+        """A piece put back in another slot of its own box is still in its box: no change; a pad's riders
+        read against the pad's places where it does not lie are on their own places (``table.riding``)."""
+        return {cell: pieces for cell, pieces in table.in_own_slots(table.riding(state, seen)).items() if pieces}
 
     def taken_off(self, state: IslandState) -> Sequence[str]:
         return table.taken_off(state)

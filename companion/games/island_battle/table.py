@@ -31,8 +31,8 @@ from companion.games.island_battle.actions import (PAD, Action, Block, Correct, 
                                                    Shoot, Slide, Turn, pad_place)
 from companion.games.island_battle.board import (BLOCK_BOX, DIE, TRAY, box_named, box_of, box_slot, pad_cell,
                                                 pad_piece, rail_cell)
-from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, forward, kind, on_island,
-                                                owner)
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, forward, kind,
+                                                on_island, owner, pad_column, pad_start)
 from companion.games.island_battle.state import BOX, GONE, IslandState
 
 PIECES = frozenset(ALL_CHARACTERS + BLOCKS)
@@ -124,6 +124,58 @@ def in_own_slots(seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]
             at = box_slot(piece) if box is not None and piece in PIECES and box == _own_box(piece) else cell
             out.setdefault(at, []).append(entry)
     return {cell: tuple(sorted(pieces)) for cell, pieces in out.items()}
+
+
+def _read_at(player: str, read_centre: int, pad_centre: int, place: int) -> int | None:
+    """The place of a layout with the pad centred on ``read_centre`` that a character on ``place`` of
+    the pad lying at ``pad_centre`` is read on (None: off that layout's pad, out of any place)."""
+    column = pad_column(player, pad_centre, place)
+    return next((k for k in range(1, PAD_PLACES + 1) if pad_column(player, read_centre, k) == column), None)
+
+
+def _slid_from(state: IslandState) -> dict[str, int]:
+    """Player -> the column their pad stood at before the slide that is the game's last action (rolls
+    after it aside): till the camera follows the new layout, its picture is read against that one."""
+    last = next((text for text in reversed(state.history) if not text.startswith("roll ")), "")
+    if not last.startswith("slide "):
+        return {}
+    player = last.split()[1]
+    earlier = [t for t in state.history if t.startswith(f"slide {player} ")][:-1]
+    old = LETTERS.index(earlier[-1].split()[2]) + 1 if earlier else pad_start(player)
+    return {player: old}
+
+
+def riding(state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """The picture with the characters riding a pad counted on their own places while the camera reads
+    the pad against other places than where it lies: just after a slide the picture may still be read
+    against the pad's old places (till the camera follows the layout), and a pad whose handle the
+    camera sees elsewhere than the game has it (a slide entered on the panel, or undone, the hands not
+    there yet) carries its characters with it. A rider is counted on its place when the picture reads it
+    where the pad, lying where it does, puts it (or not at all: off the places read); a rider anywhere
+    else is left where it is seen, to be read as the move it is."""
+    centres: dict[str, list[tuple[int, int]]] = {}  # player -> (the pad's centre read against, where it lies)
+    at = _where_seen(seen)
+    for seat, player in enumerate(PLAYERS):
+        handle = at.get(pad_piece(player), "")
+        lies = LETTERS.index(handle.rpartition("-")[2]) + 1 if handle.startswith(f"rail-{player}-") else None
+        if lies is not None and lies != state.pads[seat]:
+            centres.setdefault(player, []).append((state.pads[seat], lies))
+    for player, old in _slid_from(state).items():
+        centres.setdefault(player, []).append((old, state.pads[PLAYERS.index(player)]))
+    if not centres:
+        return {c: tuple(ps) for c, ps in seen.items()}
+    out = {c: list(ps) for c, ps in seen.items()}
+    for rider in (c for c in ALL_CHARACTERS if owner(c) in centres and state.where[c] == PAD):
+        player, place = owner(rider), state.places[rider]
+        own = pad_cell(player, place)
+        cell = at.get(rider)
+        reads = {_read_at(player, read, lies, place) for read, lies in centres[player]}
+        if cell == own or cell not in {None if k is None else pad_cell(player, k) for k in reads}:
+            continue
+        if cell is not None:
+            out[cell] = [p for p in out[cell] if unfaced(p)[0] != rider]
+        out.setdefault(own, []).append(rider)
+    return {c: tuple(sorted(ps)) for c, ps in out.items() if ps}
 
 
 def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
