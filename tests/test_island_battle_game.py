@@ -98,6 +98,8 @@ def test_the_camera_reads_a_block_set_down_and_asks_which_way_a_character_faces(
         ("block red block-4 F7", "block blue block-3 E5")}
     answer = GAME.reconcile(state, seen_after(state, ("block-3", "E5"), ("block-4", "E7")))
     assert not answer.ok and answer.offenders == ("block-3", "block-4")  # the same column: neither order is a setup
+    assert answer.reason == ("red places block 3 on E5, then block 4 on E7: a block on E5 shares its row or column "
+                             "with E7: one block per row and column")
     state = blocks_down(state)
     answer = GAME.reconcile(state, seen_after(state, ("red-j1", "C2")))
     assert answer.ambiguous and {c.actions[0] for c in answer.choices} == {
@@ -390,7 +392,8 @@ def test_two_characters_set_down_in_one_picture_are_both_placings_in_the_order_o
     assert session.status.out_of_sync is None  # the panel stays calm: both placings are in the log
     assert session.state.history[-2:] == reading.actions
     two_of_red = seen_after(state, ("red-s1", "C2", "N"), ("red-s2", "D2", "N"))
-    assert not GAME.reconcile(state, two_of_red).ok  # one placing each in turn: red's second waits for blue's
+    assert GAME.reconcile(state, two_of_red).reason == ("red puts red soldier 1 on C2 facing north, then red soldier 2 "
+                                                        "on D2: it is blue's turn, not red's")  # one placing each in turn
 
 
 def test_a_correction_is_the_table_s_whoever_s_turn_it_is(tmp_path: Path):
@@ -399,7 +402,8 @@ def test_a_correction_is_the_table_s_whoever_s_turn_it_is(tmp_path: Path):
     state = GAME.apply(blocks_down(GAME.new_game(2, seed=1)), "deploy red red-s1 C2 N")
     session = at_the_table(tmp_path, state)
     session.on_stable_change(seen_after(state, ("red-s1", "D2", "N")))  # not blue's placing: a disagreement
-    assert session.status.out_of_sync is not None
+    assert session.status.out_of_sync is not None and session.status.out_of_sync.reason == (
+        "red soldier 1 on D2: it was put on C2 already, and a piece placed stays where it was put; put it back on C2")
     [says] = session.preview_correction()["says"]
     assert says == "The table was corrected by hand: red soldier 1 on D2, not C2", says
     session.accept_correction()

@@ -244,8 +244,24 @@ def _read_as(state: IslandState, piece: str, cell: str, way: str | None) -> Acti
     return None
 
 
+def _placed_at(state: IslandState, piece: str) -> str | None:
+    """Where the setup has already put ``piece``, in words (None: still in its box, or play has begun)."""
+    if state.stage not in ("blocks", "deploy"):
+        return None
+    if piece in BLOCKS:
+        return state.blocks.get(piece)
+    where = state.where.get(piece)
+    if where == PAD:
+        return f"place {state.places[piece]} of the pad"
+    return where if where is not None and on_island(where) else None
+
+
 def _why_there(state: IslandState, piece: str, cell: str | None, way: str | None) -> str | None:
     """Why ``piece`` may not stand on ``cell`` now, the rule in the players' words (None: not known)."""
+    placed = _placed_at(state, piece)
+    if placed is not None and cell is not None:
+        return (f"{name(state, piece)} on {cell}: it was put on {placed} already, and a piece placed stays where it "
+                f"was put; put it back on {placed}")
     action = None if cell is None else _read_as(state, piece, cell, way)
     if action is None or cell is None:
         return None
@@ -257,6 +273,25 @@ def _why_there(state: IslandState, piece: str, cell: str | None, way: str | None
     if reason is None:
         return None
     return f"{name(state, piece)} on {cell}: {in_words(state, reason)}"
+
+
+def _together(state: IslandState, pieces: Sequence[str], at: Mapping[str, str],
+              ways: Mapping[str, str]) -> list[str]:
+    """Pieces set down together during the setup, each of which alone would be a placing: the first
+    as the placing it is, then the rule the others break once it is down (two of one player's
+    characters: the other player places next; two blocks in one column)."""
+    if state.stage not in ("blocks", "deploy") or len(pieces) < 2:
+        return []
+    for first in pieces:
+        cell = at.get(first)
+        action = None if cell is None else _read_as(state, first, cell, ways.get(first))
+        if action is None or rules.why_not(state, action) is not None:
+            continue
+        after = rules.apply(state, action)
+        then = [r for p in pieces if p != first and (r := _why_there(after, p, at.get(p), ways.get(p)))]
+        if then:
+            return [f"{table.said(action, called(state))}, then " + "; ".join(then)]
+    return []
 
 
 def refusal(state: IslandState, seen: Mapping[str, Sequence[str]], answer: Reconciliation) -> Reconciliation:
@@ -273,6 +308,7 @@ def refusal(state: IslandState, seen: Mapping[str, Sequence[str]], answer: Recon
             if way:
                 ways[piece] = way
     reasons = [r for p in answer.offenders if (r := _why_there(state, p, at.get(p), ways.get(p)))]
+    reasons = reasons or _together(state, answer.offenders, at, ways)
     if not reasons:
         return answer
     return Reconciliation.illegal("; ".join(reasons), answer.offenders, answer.rule)
