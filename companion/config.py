@@ -115,7 +115,8 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("step_hold_seconds", float, 12.0, "seconds a move made in parts may stay part-way (one piece of "
             "it put down and the next not moved yet) with nothing moving on the "
             "table before the table counts as out of sync; a new settled picture or a hand lifted from the board "
-            "starts the time again", low=1, high=600),
+            "starts the time again; a step that lays out many tokens is allowed it for each token still to lay",
+            low=1, high=600),
     )),
     "game": ("Which game, its board file, and what a game started from the command line looks like.", (
         Key("name", str, "fog", "the game a new game from the command line is (a registered game's name)",
