@@ -395,7 +395,8 @@ class LiveCamera:
             return
         self.board = layout
         self.observer = StreamObserver(self._detector(layout, self.lens))  # swapped whole, as for a lens
-        self._recheck = self.frames + self.stabiliser.frames_needed + 2
+        if self.stabiliser.initialised:  # before the first settled picture there is none to hand on again
+            self._recheck = self.frames + self.stabiliser.frames_needed + 2
         if isinstance(self.source, SimulatedTable):
             self.source.set_board(layout, moved_parts=True)
 
