@@ -13,6 +13,7 @@ from typing import Any
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
+from companion.steps_said import to_follow as to_follow  # the step words, said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -223,15 +224,6 @@ def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, st
         f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} facing {m.facing[1]} where the game has it facing "
         f"{m.facing[0]}" for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
         f" (checked after {after})")
-
-
-def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "entered on the panel") -> str:
-    """What the hands have left to do after a move entered on the panel (or undone: ``by``), in the
-    game's words."""
-    return f"{by}, now on the table: " + "; ".join(
-        (f"take {words.get(m.piece, m.piece)} off {words.get(m.seen, m.seen)}" if m.seen and not m.belongs
-         else f"put {words.get(m.piece, m.piece)} {_on(m.belongs, words)}") for m in pieces[:4]) + (
-        f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "")
 
 
 def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -> bool:

@@ -15,6 +15,7 @@ the top, as in ``test_desert_survivors_rules.py``::
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -285,6 +286,28 @@ def test_laying_eleven_counters_is_one_calm_step_with_time_for_each_counter(tmp_
         now[0] += 60.0 if k == 3 else 10.0  # a pause after the fourth: seven counters are still to lay
         assert not session.step_overdue() and session.status.out_of_sync is None
     assert session.status.step is None and session.state.history[-2] == str(last)
+    assert session.state.history[-1].startswith("lay ") and session.expected() == GAME.alike(session.state, picture)
+
+
+def test_a_last_disc_placed_on_a_phone_says_once_how_many_counters_to_lay_and_takes_those_drawn(tmp_path):
+    """The last disc placed on the panel, the table as it was: the hands have a disc to put down and
+    eleven counters to lay, said once with their count, never red while they do it."""
+    s = GAME.new_game(3, seed=5, arrangement="beginner")
+    while (dealt := GAME.apply(s, last := GAME.legal_actions(s)[0])).phase == "setup":
+        s = dealt
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=GAME, clock=lambda: 1000.0)
+    session.start(s, verify=False)
+    picture = {w: list(ps) for w, ps in GAME.expected(s).items()}
+    session.on_stable_change(picture)
+    session.act(str(last))
+    says = session.status.step.says
+    assert session.status.out_of_sync is None and says.startswith("entered on the panel, now on the table: put "), says
+    assert says.count("X-counter") == 1 and says.endswith("(11 in all)") and not re.search(r"\bx\d", says), says
+    picture[last.space] = [f"{last.disc}^back"]
+    for k, (where, x) in enumerate(zip(dealt.dealt, reversed(dealt.mix), strict=False)):  # drawn from the pile
+        picture[where] = [f"{x}^back"]
+        session.on_stable_change(picture)
+        assert session.status.out_of_sync is None and (session.status.step is None) == (k == 10)
     assert session.state.history[-1].startswith("lay ") and session.expected() == GAME.alike(session.state, picture)
 
 

@@ -159,9 +159,14 @@ def said(state: DesertState, piece: str) -> str:
 
 
 def words(state: DesertState, cells: Mapping[str, str]) -> dict[str, str]:
-    """Every piece and place as players may hear it (``cells``: each place's label)."""
+    """Every piece and place as players may hear it (``cells``: each place's label), and which way up
+    a face is ("^back": a piece turned face down). A counter just dealt is any the hands draw from the
+    pile, so the steps that lay them say them alike, once with their count ("put a face-down X-counter
+    from the pile on each of D4, E2 and F1 (3 in all)")."""
     pieces = [d for g in state.groups for d in discs_of(g)] + list(x_ids(len(state.groups)))
-    return {**dict(cells), **{p: said(state, p) for p in pieces}}
+    drawn = {state.board[w] for w in state.dealt if w in state.board and state.board[w] not in state.face_up}
+    return {**dict(cells), **{p: "a face-down X-counter from the pile" if p in drawn else said(state, p)
+                              for p in pieces}, f"^{BACK}": "face down", f"^{FRONT}": "face up"}
 
 
 def _summary(state: DesertState, action: Action) -> str:
