@@ -173,10 +173,11 @@ class Table:
         self.table = {c: tuple(ps) for c, ps in answer["table"].items()}
         self.flips += 1
 
-    def draw(self, after: DesertState) -> DesertState:
+    def draw(self, before: DesertState, after: DesertState) -> DesertState:
         """The X-counters the hands lay on the spaces a deal left empty, drawn at random from the pile
-        face down (the deal's own only by chance), as the companion takes them: ``after`` with them laid."""
-        if not after.dealt:
+        face down (the deal's own only by chance), as the companion takes them: ``after`` with them laid.
+        Only when ``after`` was just dealt: counters once laid stay as laid."""
+        if not after.dealt or after.dealt == before.dealt:
             return after
         pile = sorted(set(after.mix) | {after.board[w] for w in after.dealt})
         self.rng.shuffle(pile)
@@ -328,6 +329,7 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
         phones = {seat: Phone(port, seat, code) for seat, code in codes.items()}
         assert sorted(phones) == sorted(engine.seats)
         while rules.outcome(engine) is None:
+            was = engine
             assert wait_for(lambda: lit(port, engine), 20), (http_call(port, "GET", "/api/leds")[1], engine.turn)
             action = choose(engine, rng)
             if isinstance(action, Commit):  # a fight: two fists, each closed on its own phone
@@ -355,7 +357,7 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
                 swaps += isinstance(action, Swap)
                 reveals += isinstance(action, Reveal)
                 engine = GAME.apply(engine, str(action))
-            engine = hands.draw(engine)
+            engine = hands.draw(was, engine)
             hands.make(engine, settle=isinstance(action, Swap) and swaps % 2 == 1)
             hands.read(engine)
         won = rules.winners(engine)
