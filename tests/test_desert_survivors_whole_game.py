@@ -12,7 +12,8 @@ reads anything of the other's markers, on its state or on its event stream. Betw
 the hands turn every disc face down again, take the roads off and lay the new X-counters. The
 X-counters are drawn at random from the pile, as at a real table, and the companion takes the ones
 laid (its deal only a suggestion); now and then the hands rest after a swap before turning its pieces
-up, and the companion reads that as a calm step. At every turn the LEDs show whose turn it is and the
+up, and the companion reads that as a calm step; the characters a fight ate stay on the desert until
+the next play, a chore the panel lists. At every turn the LEDs show whose turn it is and the
 round, and after a fight the winner's colour; the panel never once turns red (out of sync), on its
 own live event stream, however the hands go about a legal play.
 """
@@ -149,6 +150,8 @@ class Table:
     def __init__(self, port: int, lines: list[str], watch: Watch) -> None:
         self.port, self.lines, self.watch = port, lines, watch
         self.tokens = self.flips = self.settled = 0
+        self.lingering: list[str] = []  # eaten characters left on the table after the last fight
+        self.lingered = 0
         self.rng = random.Random(SEED + 1)  # the hands' own draws from the pile
         self.state: dict[str, Any] = {}
         self.table: Picture = {}
@@ -167,6 +170,9 @@ class Table:
         self.table = {c: tuple(ps) for c, ps in answer["table"].items()}
         self.tokens += 1
 
+    def where(self, piece: str) -> str:
+        return next(c for c, ps in self.table.items() for p in ps if unfaced(p)[0] == piece)
+
     def turn_over(self, piece: str) -> None:
         status, answer = http_call(self.port, "POST", "/api/table/turn-over", {"piece": piece})
         assert status == 200, answer
@@ -184,15 +190,21 @@ class Table:
         laid = [(w, x) for w, x in zip(after.dealt, pile, strict=False) if x != after.board[w]]
         return GAME.apply(after, str(Lay(tuple(laid)))) if laid else after
 
-    def make(self, after: DesertState, settle: bool = False) -> None:
+    def make(self, after: DesertState, settle: bool = False, linger: bool = False) -> None:
         """The table taken by hand to the one ``after`` has: pieces the rules took off lifted away, pieces
         that change places moved one at a time (one lifted while its place is taken, put down when the
         place is free), each piece whose face is wrong turned over, then new ones laid face down (a new
         round: the discs turned face down before the X-counters are laid out). ``settle``: the hands
-        rest after the moves, before turning anything over, until the companion has read the move."""
+        rest after the moves, before turning anything over, until the companion has read the move.
+        ``linger``: the characters a fight ate stay on the table until the next play (a chore)."""
         want = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in GAME.expected(after).items() for p in ps}
         have = {unfaced(p)[0]: (c, unfaced(p)[1]) for c, ps in self.table.items() for p in ps}
+        self.lingering = []
         for piece in sorted(set(have) - set(want)):
+            if linger and piece in after.dead:
+                self.lingering.append(piece)
+                self.lingered += 1
+                continue
             self.lay(piece, None)
         moving = sorted(p for p in want if p in have and have[p][0] != want[p][0])
         held: list[str] = []
@@ -358,8 +370,12 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
                 reveals += isinstance(action, Reveal)
                 engine = GAME.apply(engine, str(action))
             engine = hands.draw(was, engine)
-            hands.make(engine, settle=isinstance(action, Swap) and swaps % 2 == 1)
+            hands.make(engine, settle=isinstance(action, Swap) and swaps % 2 == 1,
+                       linger=isinstance(action, Commit))
             hands.read(engine)
+            if hands.lingering:  # in step all the same: the eaten character's disc is a chore
+                left = {hands.where(p) for p in hands.lingering}
+                assert left <= {c["cell"] for c in hands.state["to_turn_over"]}, (left, hands.state["to_turn_over"])
         won = rules.winners(engine)
         assert hands.now()["outcome"]["winners"] == list(won)
         score = http_call(port, "GET", "/api/score")[1]
@@ -368,7 +384,7 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
         # the winners' colours over the whole strip
         assert wait_for(lambda: all(shows(px, RGB_OF[won[0]]) for px in http_call(port, "GET", "/api/leds")[1][
             "segments"]["turn"]), 20), http_call(port, "GET", "/api/leds")[1]
-        assert swaps and reveals and fights and hands.settled  # the game showed every way of play
+        assert swaps and reveals and fights and hands.settled and hands.lingered  # every way of play shown
         assert any(a.startswith("lay ") for a in engine.history)  # counters the hands drew, not the deal's
     finally:
         watch.close()
@@ -379,5 +395,6 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
     played = Counter(a.split()[0] for a in engine.history)
     figures(f"desert survivors at `run`'s simulated table, 3 players: {len(engine.history)} actions "
             f"({', '.join(f'{n} {verb}' for verb, n in sorted(played.items()))}), {fights} fights on two phones each, "
-            f"{hands.tokens} tokens moved and {hands.flips} turned over one at a time ({hands.settled} swaps read before "
-            f"their pieces were turned up), never red; {' and '.join(won)} won")
+            f"{hands.tokens} tokens moved and {hands.flips} turned over one at a time ({hands.settled} swaps read "
+            f"before their pieces were turned up, {hands.lingered} eaten left on the table a while), never red; "
+            f"{' and '.join(won)} won")
