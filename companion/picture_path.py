@@ -33,6 +33,7 @@ undo and turns are in :mod:`companion.session`, the ways out of a disagreement i
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -42,9 +43,10 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
-                            follow_of, follows, kinds, misplaced, strip, to_follow)
+                            follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
 Placement = Mapping[str, Sequence[str]]
+log = logging.getLogger(__name__)
 
 BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
                "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
@@ -311,8 +313,20 @@ class PicturePath:
         if st.decision:
             return  # the picture waits for the players' reading
         pieces = compare(self.game, self.state, expected, seen)
+        if not pieces:
+            # every piece where the game has it, facing as the game has it wherever the camera reads a
+            # way: what still differs is nothing the rules count (a facing the camera could not read).
+            # Red here would name no piece and no button could clear it, so the table agrees; logged,
+            # as a picture that counts as the game's should be written as the game's
+            log.warning("the picture differs from the game's only in what the rules do not count (%s): "
+                        "read as in sync", _differences(expected, seen))
+            if st.out_of_sync is not None:
+                st.out_of_sync = None
+                self._publish("in-sync", {"after": after})
+            return
         pending = st.step.seen if st.step is not None and st.step.follow is not None else None
-        if self._entered is not None and seen in (self._entered, pending):
+        if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
+            # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
             st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
                                                  tuple(m.piece for m in pieces), seen, self.clock(), self.step_hold,

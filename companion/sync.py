@@ -139,6 +139,16 @@ def _ways(placement: Placement) -> dict[str, str]:
     return {piece: way for piece, way in (unfaced(p) for ps in placement.values() for p in ps) if way}
 
 
+def untracked(seen: Placement, expected: Placement) -> Picture:
+    """The picture without the way a piece faces where ``expected`` names it on that place with none
+    (``red-j1^N`` on a pad where the game keeps ``red-j1``). Hands set every piece down facing some way;
+    one the rules keep none of there is no difference (judged as one, it named no piece: red saying
+    nothing). A piece elsewhere keeps its facing: a move's reading needs it."""
+    bare = {(c, p) for c, ps in expected.items() for p in ps if unfaced(p)[1] is None}
+    return _canonical({c: [unfaced(p)[0] if (c, unfaced(p)[0]) in bare else p for p in ps]
+                       for c, ps in seen.items()})
+
+
 def kinds(game: Game, state: Any, *pictures: Placement) -> dict[str, str]:
     """Look-alike piece -> the first id of its kind, for every look-alike piece the pictures name
     (``Game.alike`` renames it, and names a lone one of its kind by that first id)."""
@@ -257,7 +267,7 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
     taken = set(game.taken_off(state))
     kept: dict[str, list[str]] = {}
     left: list[tuple[str, str]] = []
-    for cell, pieces in seen.items():
+    for cell, pieces in untracked(seen, game.expected(state)).items():  # facings the game keeps not there: dropped
         for piece in pieces:
             if unfaced(piece)[0] in taken:  # taken off whichever way it faces
                 left.append((unfaced(piece)[0], cell))
@@ -271,7 +281,7 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
     if excused_alike:
         named = game.alike(state, excuse_alike(named, game.expected(state), excused_alike, kinds(
             game, state, named, game.expected(state))))
-    return _canonical(named), tuple(sorted(left))
+    return untracked(named, game.expected(state)), tuple(sorted(left))
 
 
 def excuse_alike(seen: Placement, expected: Placement, excused: list[tuple[str, str | None, str | None]],

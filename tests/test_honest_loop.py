@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.events import EventBus
+from companion.events import Event, EventBus, InlineBus
+from companion.games import get_game, names
+from companion.games.base import faced, unfaced
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.run import Companion
@@ -438,3 +441,35 @@ def test_after_the_board_is_knocked_a_picture_that_differs_says_check_the_fit_an
     session.on_stable_change(session.expected())
     answer = session.on_stable_change(moved(session.expected(), **{piece: far_cell(session.state, piece)}))
     assert answer is not None and not answer.ok and answer.rule != "board-moved"
+
+
+@pytest.mark.parametrize("name", names())
+def test_a_picture_that_differs_only_by_a_facing_the_game_does_not_keep_is_in_sync_and_red_always_names_a_piece(
+        tmp_path: Path, name: str):
+    """Hands set every piece down facing some way, and the camera reads it: on a place where the game
+    keeps no facing (a character on its pad, a tile anywhere) that is no difference, so the table
+    stays calm. A camera that reads no facing for a piece the game has facing a way contradicts
+    nothing either. In every game, after a few moves, neither ever turns the panel red, and nothing
+    red is ever published that names no piece."""
+    game = get_game(name)
+    rng = random.Random(11)
+    state = game.new_game(players=min(game.players), seed=11)
+    for _ in range(12):  # a few moves in: pieces on the board, some facing a way where the game has one
+        actions = list(game.legal_actions(state))
+        if not actions:
+            break
+        state = game.apply(state, rng.choice(actions))
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=game)
+    session.start(state, verify=False)
+    published: list[Event] = []
+    session.bus.subscribe(published.append)
+    expected = game.expected(state)
+    session.on_stable_change(expected)
+    assert session.status.out_of_sync is None
+    turned = {c: [p if unfaced(p)[1] else faced(p, "N") for p in ps] for c, ps in expected.items()}
+    session.on_stable_change(turned)
+    assert session.status.out_of_sync is None and session.status.step is None, session.status.out_of_sync
+    unread = {c: [unfaced(p)[0] for p in ps] for c, ps in expected.items()}
+    session.on_stable_change(unread)
+    assert session.status.out_of_sync is None, session.status.out_of_sync
+    assert not [e for e in published if e.kind == "out-of-sync" and not e.data["pieces"]]

@@ -7,6 +7,7 @@ is read as that turn, and a turn the rules do not allow now is refused, saying w
 
 from __future__ import annotations
 
+from companion.games.base import faced
 from companion.games.island_battle.game import GAME
 from tests.test_island_battle_game import armies_down, blocks_down, seen_after
 
@@ -345,3 +346,62 @@ def test_a_pad_slid_with_its_riders_is_read_then_the_camera_reads_its_new_places
     finally:
         sub.close()
         companion.stop()
+
+
+# ------------------------------------------------------------------ characters set down on the pads facing a way
+def _faced_on_the_pads(state) -> dict[str, list[str]]:
+    """The table as the game has it, each character on a pad set down facing towards the island, as
+    hands set it down and the camera reads it (the game keeps no facing there)."""
+    return {c: [faced(p, "N" if c.startswith("pad-red") else "S") if c.startswith("pad-") else p for p in ps]
+            for c, ps in GAME.expected(state).items()}
+
+
+def test_a_character_set_down_on_its_pad_facing_a_way_is_read_calmly_as_the_placing(tmp_path) -> None:
+    """Ada and Bo have five characters each on the island. Ada takes her jeep from its box and sets it
+    on place 1 of her pad facing north; the camera reads it so. It is her placing, and the panel
+    stays calm: the game keeps no facing on a pad, so the facing read is no difference. Bo's jeep set
+    on his pad facing south is his. Nothing red is ever said, and nothing is left to do."""
+    from tests.test_island_battle_game import at_the_table
+
+    state = blocks_down(GAME.new_game(2, seed=1))
+    for k, square in enumerate("BCDEF", start=1):
+        state = GAME.apply(GAME.apply(state, f"deploy red red-s{k} {square}2 N"), f"deploy blue blue-s{k} {square}11 S")
+    session = at_the_table(tmp_path, state)
+    kinds: list[str] = []
+    session.bus.subscribe(lambda e: kinds.append(e.kind))
+    session.on_stable_change(seen_after(state, ("red-j1", "pad-red-1", "N")))
+    assert session.state.history[-1] == "deploy red red-j1 pad1"
+    assert session.status.out_of_sync is None and session.status.step is None
+    session.on_stable_change(seen_after(session.state, ("red-j1", "pad-red-1", "N"), ("blue-j1", "pad-blue-1", "S")))
+    assert session.state.history[-1] == "deploy blue blue-j1 pad1"
+    assert session.status.out_of_sync is None and session.status.step is None and "out-of-sync" not in kinds
+
+
+def test_a_move_entered_on_the_panel_with_characters_facing_a_way_on_the_pads_is_a_calm_step(tmp_path) -> None:
+    """The armies are down, the characters on the pads set down facing the island. Ada rolled a 3 and
+    taps her soldier's dot on the Board page: to D4 facing east. The table has not moved yet: a calm
+    step saying what the hands do. Rolled a 0 instead, she brings her jeep off the pad onto A1 on the
+    panel: calm too, and once her hand sets it there the table agrees with the game."""
+    from tests.test_island_battle_game import at_the_table
+
+    three = battle(3)
+    session = at_the_table(tmp_path / "three", three)
+    session.on_stable_change(_faced_on_the_pads(three))
+    assert session.status.out_of_sync is None and session.status.step is None
+    session.move("red-s3", "D4", "move red-s3 D2 D4 E")
+    assert session.status.out_of_sync is None and session.status.step is not None
+    assert session.status.step.says.startswith("entered on the panel, now on the table: "), session.status.step.says
+    assert "red soldier 3" in session.status.step.says
+
+    zero = battle(0)
+    session = at_the_table(tmp_path / "zero", zero)
+    table = _faced_on_the_pads(zero)
+    session.on_stable_change(table)
+    session.move("red-j1", "A1", "enter red-j1 A1")
+    assert session.status.out_of_sync is None
+    assert session.status.step is not None and session.status.step.says == \
+        "entered on the panel, now on the table: put red jeep 1 on A1"
+    table["pad-red-1"] = []
+    table["A1"] = ["red-j1^N"]
+    session.on_stable_change(table)
+    assert session.status.out_of_sync is None and session.status.step is None
