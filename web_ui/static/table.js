@@ -50,11 +50,14 @@
     }
   }
   /* The way a piece that faces a way is put down with when it faced none (from the box, off the
-     table): the way last chosen for its side, else the way most of its side face on the table, else
-     the layout's first way; never at random, which the camera could read as between two ways. */
+     table): the way last chosen for its side, else the way the game brings it on (the layout's
+     brought: blue's characters face south, towards the island), else the way most of its side face
+     on the table, else the layout's first way; never at random, which the camera could read as
+     between two ways. */
   function wayFor(piece) {
-    const colour = (board.g.pieces[piece] || {}).colour || "", facings = board.g.facings || {};
+    const look = board.g.pieces[piece] || {}, colour = look.colour || "", facings = board.g.facings || {};
     if (lastWay[colour]) return lastWay[colour];
+    if (look.brought in facings) return look.brought;
     const counts = {};
     Object.values(shown).flat().forEach((e) => {
       const [id, way] = e.split("^");

@@ -28,8 +28,8 @@ from companion.errors import BoardFileError
 from companion.games.boardfile import BoardText
 from companion.games.base import RGB, Cell, Layout, Piece, packaged_or_file
 from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, SIZE,
-                                                characters, coords, kind, owner, pad_column, pad_start, pad_track,
-                                                squares)
+                                                characters, coords, forward, kind, owner, pad_column, pad_start,
+                                                pad_track, squares)
 
 KEYS = {"board": ("name", "game", "square_mm", "margin_mm", "pad_gap_mm", "box_mm", "marker_dictionary",
                   "character_mm", "character_marker_mm", "block_mm", "block_marker_mm", "token_height_mm"),
@@ -298,9 +298,10 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
     for ch in ALL_CHARACTERS:
         who, what = owner(ch), kind(ch)
         number = ch.partition("-")[2][1:]
+        # brought: the way hands set it down when they bring it on (the simulated table's page), towards the island
         pieces[ch] = Piece(ch, marker[ch], board.character_marker_mm, what, f"{who} {what} {number}", board.rgb[who],
                            facing=True, facts={"colour": who, "shape": "disc", "short": f"{_SHORT[what]}{number}",
-                                               "size_mm": board.character_mm})
+                                               "size_mm": board.character_mm, "brought": forward(who)})
     for n, block in enumerate(BLOCKS, start=1):
         pieces[block] = Piece(block, marker[block], board.block_marker_mm, "block", f"block {n}", BLOCK_RGB,
                               facts={"shape": "square", "short": str(n), "size_mm": [board.block_mm, board.block_mm]})
