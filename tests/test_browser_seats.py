@@ -95,6 +95,10 @@ def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
         offered = tablet.locator("#off-table button").all_inner_texts()
         assert len(offered) == len(set(offered)) == 4, offered  # three colours' discs and the X-counters
         assert any(re.fullmatch(r"an X-counter ×\d\d", t) for t in offered), offered
+        # the box holds the pile's X-counters only: the treasures the rules set aside are never handed out
+        pile = [p for p in tablet.request.get(f"{base}/api/table").json()["in_box"] if re.fullmatch(r"x\d+", p)]
+        every = [p for p in layout["pieces"] if re.fullmatch(r"x\d+", p)]
+        assert f"an X-counter ×{len(pile)}" in offered and len(every) - len(pile) == 9, (offered, len(every))
 
         def put(button: str, cell: str) -> str:
             tablet.locator(f'#off-table button:has-text("{button}")').click()
@@ -106,6 +110,7 @@ def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
             return piece
 
         disc, counter = put("a natural disc", sand[0]), put("an X-counter", sand[1])
+        assert counter in pile, counter  # drawn from the pile, at random among its counters
         fill = tablet.locator(f'#board g.piece[data-piece="{disc}"] circle:not(.halo)').get_attribute("fill")
         assert fill == layout["colours"]["natural"], fill  # tan, as the Board page draws it, never black
         tablet.locator("#turn-over").click()

@@ -336,3 +336,58 @@ def test_the_desert_names_its_columns_and_rows_for_the_rulers():
     assert {c.to_json()["column"] for c in plan.cells.values()} == set("ABCDEFGH")
     assert GAME.view(GAME.new_game(3), None)["turn_ends"] == \
         "Play waits until the food held is put on the characters' cards, on each player's phone."
+
+
+NAMED = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
+
+
+def test_a_disc_put_where_the_rules_forbid_is_refused_with_the_rule_it_breaks():
+    # Ann (natural) is first to place a disc on the beginner's desert; C2 and B5 are oases
+    s = GAME.new_game(3, arrangement="beginner", seats=NAMED)
+    while s.phase == "setup" and str(GAME.legal_actions(s)[0]).startswith("feed"):
+        s = GAME.apply(s, GAME.legal_actions(s)[0])
+    on_oasis = GAME.reconcile(s, moved(s, C2="natural-1^back"))
+    assert on_oasis.reason == "a natural disc put on C2: C2 is an oasis: discs are placed on sand, not on an oasis"
+    out_of_turn = GAME.reconcile(s, moved(s, D1="green-1^back"))
+    assert out_of_turn.reason == "a green disc put on D1: it is Ann's turn to place a disc, not Bo's"
+    assert "green-1" not in out_of_turn.reason  # a disc's number stays hidden
+
+    # Ann places on the panel: the hands are told once where the disc goes
+    placed = GAME.apply(s, "place natural-1 D1")
+    shifted = GAME.reconcile(placed, moved(placed, D1=None, D2="natural-1^back"))
+    assert shifted.reason == ("the natural disc on D1 was moved to D2: a disc placed stays where it was put until "
+                              "every disc is placed; put it back on D1")
+
+
+def test_the_box_holds_the_pile_and_a_counter_set_aside_laid_is_refused_saying_so():
+    s = GAME.new_game(3, seed=5, arrangement="beginner", seats=NAMED)
+    while (dealt := GAME.apply(s, last := GAME.legal_actions(s)[0])).phase == "setup":
+        s = dealt
+    set_aside = {x for stack in s.stacks for x in stack}
+    box = GAME.in_box(s)
+    assert last.disc in box and set(s.mix) <= set(box) and not set_aside & set(box)  # the hands never draw those
+
+    # the hands lay the treasure stacks' counters first, as a box handing out the lowest ids would
+    picture = {w: [p] for w, ps in GAME.expected(s).items() for p in ps} | {last.space: [f"{last.disc}^back"]}
+    for where, x in zip(dealt.dealt, sorted(set_aside)[:2] + list(dealt.mix), strict=False):
+        picture[where] = [f"{x}^back"]
+    refused = GAME.reconcile(s, picture)
+    first, second = sorted(dealt.dealt[:2])
+    assert refused.reason == (f"the X-counters laid on {first} and {second} were set aside: lay ones from the pile "
+                              "instead"), refused.reason
+
+
+def test_the_log_says_what_a_disc_changed_places_with_and_the_score_names_the_players():
+    s = replace(table(B3="natural-1", B4="x10", C3="green-2"), names=("Ann", "Bo", "Cy"),
+                history=("place natural-1 B3", "place green-2 C3"))
+    with_counter = GAME.view(GAME.apply(s, "swap B3 B4"))["log"][-1]
+    assert with_counter == "The disc on B3 and the X-counter on B4 changed places"
+    assert GAME.view(GAME.apply(s, "swap B3 C3"))["log"][-1] == "The discs on B3 and C3 changed places"
+    # a state whose log does not say how its discs came there: the swap is said without guessing
+    unknown = replace(s, history=())
+    said = GAME.view(GAME.apply(unknown, "swap B3 B4"))["log"][-1]
+    assert said == "The disc on B3 changed places with the piece on B4"
+
+    standing = GAME.view(s)["standing"]
+    assert standing[1:] == [f"  {name}: 0 VP, 6 characters alive, {s.total_food(k)} food" for k, name in
+                            enumerate(("Ann (natural)", "Bo (green)", "Cy (red)"))], standing

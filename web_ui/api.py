@@ -562,8 +562,11 @@ def table_turn_over() -> Any:
 
 @bp.get("/table")
 def table() -> Any:
-    camera = _camera()
-    return jsonify(table={c: list(ps) for c, ps in camera.table().items()}, face_down=camera.face_down())
+    """The simulated table; ``in_box``: the pieces its hands may draw from the box (a game's, null: any)."""
+    camera, session, box = _camera(), companion().session, None
+    if session.state is not None and hasattr(session.game, "in_box"):
+        box = list(session.game.in_box(session.state))
+    return jsonify(table={c: list(ps) for c, ps in camera.table().items()}, face_down=camera.face_down(), in_box=box)
 
 
 @bp.post("/table/hand")

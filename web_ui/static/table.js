@@ -127,10 +127,12 @@
     status(Fog.named(a) + " and " + Fog.name(b) + " swapped: " + Fog.name(a) + " on " + Fog.place(eb.cell) +
       ", " + Fog.name(b) + " on " + Fog.place(ea.cell));
   }
-  let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null, inHand = {};
+  let owners = {}, lifted = null, shown = {}, supplies = {}, seats = null, inHand = {}, inBox = null;
   /* The pieces not on the table (one not yet laid, a token taken off): tap one, then a cell. Pieces
      that look alike (a class the game compares by count: tiles) are one button with how many there
-     are, the next of them lifted; a piece in a seat colour nobody plays in this game is not offered. */
+     are, one of them drawn at random as a hand draws from a pile; a piece in a seat colour nobody plays
+     in this game is not offered, nor one the game keeps out of play (in_box: the pieces the hands may
+     take, such as the X-counters in the pile and not those the rules set aside). */
   function offTable(table) {
     const on = new Set(Object.values(table).flat().map((e) => e.split("^")[0]));  /* red-s1^N: red-s1 */
     const box = document.getElementById("off-table");
@@ -140,11 +142,11 @@
     const looks = (p) => ["look", p.label, p.kind, p.colour, p.shape].join("|");
     const lookCount = {};
     Object.values(board.g.pieces || {}).forEach((p) => { if (p.label) lookCount[looks(p)] = (lookCount[looks(p)] || 0) + 1; });
-    Object.entries(board.g.pieces || {}).filter(([id, p]) => !on.has(id) &&
+    Object.entries(board.g.pieces || {}).filter(([id, p]) => !on.has(id) && !(inBox && !inBox.includes(id)) &&
       !(seats && p.colour in (board.g.colours || {}) && !seats.has(p.colour))).forEach(([id, p]) => {
       const key = p.alike ? "alike:" + p.alike : p.label && lookCount[looks(p)] > 1 ? looks(p) : id;
       const kept = offered.get(key);
-      if (kept) kept.count += 1; else offered.set(key, {id, p, count: 1});
+      if (kept) { kept.count += 1; kept.ids.push(id); } else offered.set(key, {id, p, count: 1, ids: [id]});
     });
     /* no more of a kind than the players have in hand to lay (the view's in_hand), less those already
        laid out in a supply beside the board: a piece the box holds for fewer players (the rules give
@@ -154,13 +156,15 @@
       const kind = (board.g.pieces[e.split("^")[0]] || {}).alike;
       if (kind) supplied[kind] = (supplied[kind] || 0) + 1;
     }));
-    offered.forEach(({id, p, count: off}) => {
+    offered.forEach(({id, p, count: off, ids}) => {
       const count = p.alike in inHand ? Math.max(0, Math.min(off, inHand[p.alike] - (supplied[p.alike] || 0))) : off;
       if (!count) return;
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
-                                  "aria-pressed": String(lifted === id)}, (p.label || id) + (count > 1 ? " ×" + count : ""));
-      b.onclick = () => { lifted = lifted === id ? null : id; board.selected = null; showOffer(null); draw(table);
-        status(lifted ? Fog.named(id) + ": tap the place to put it on" : "");
+                                  "aria-pressed": String(ids.includes(lifted))}, (p.label || id) + (count > 1 ? " ×" + count : ""));
+      b.onclick = () => {
+        lifted = ids.includes(lifted) ? null : ids[Math.floor(Math.random() * ids.length)];  /* drawn at random */
+        board.selected = null; showOffer(null); draw(table);
+        status(lifted ? Fog.named(lifted) + ": tap the place to put it on" : "");
         /* the list is under the board: on a phone the board comes back up, the hint on it */
         if (lifted) document.getElementById("board").scrollIntoView({block: "nearest"}); };
       box.appendChild(b);
@@ -170,7 +174,7 @@
   function draw(table) { shown = table; board.render(table, {owners, faceDown, supplies}); offTable(table); }
   async function reload() {
     const res = await Fog.api("GET", "/api/table", null, true);
-    if (res.ok) { faceDown = res.data.face_down || []; draw(res.data.table); return; }
+    if (res.ok) { faceDown = res.data.face_down || []; inBox = res.data.in_box || null; draw(res.data.table); return; }
     status(res.data.error || "the simulated table cannot be shown here");  /* said once, under the board */
     /* a phone joined to a seat is refused the table (it names face-down pieces): no hands offered either */
     if (res.status === 403) document.querySelectorAll("#table-tools button, #off-table-card").forEach((b) => { b.hidden = true; });

@@ -20,11 +20,11 @@ from companion.games.assembly import Assembly
 from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.desert_survivors import layout as boards
-from companion.games.desert_survivors import rules, seat_words, table
+from companion.games.desert_survivors import refusals, rules, seat_words, table
 from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
-from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, groups_for, is_disc, is_monkey,
-                                                     is_x, number, x_food, x_kind)
+from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, discs_of, groups_for, is_disc,
+                                                     is_monkey, is_x, number, x_food, x_kind)
 from companion.games.desert_survivors.state import MAX_NAME, DesertState
 from companion.games.desert_survivors.view import Score, said, view
 
@@ -255,7 +255,16 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         return table.expected(state)
 
     def reconcile(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        return table.reconcile(state, seen)
+        """The table's reading, a refusal saying the rule a misplaced piece breaks where one is known."""
+        return refusals.refusal(state, seen, table.reconcile(state, seen))
+
+    def in_box(self, state: DesertState) -> Sequence[str]:
+        """The pieces the simulated table's hands may take from the box (the Table page, refused to a
+        phone on a seat, hears them by id): the discs not placed yet (none eaten) and the X-counters in
+        the pile; the treasures set aside and the counters taken off for good are not laid."""
+        on = set(state.board.values())
+        discs = [d for g in state.groups for d in discs_of(g) if d not in on and d not in state.dead]
+        return discs + sorted(state.mix)
 
     def taken_off(self, state: DesertState) -> Sequence[str]:
         """The characters eaten and the food counters taken: the hands take them off the desert (a chore)."""

@@ -93,14 +93,19 @@ def why_not(state: DesertState, act: Action) -> str | None:
     if state.phase == "setup":
         if not isinstance(act, Place):
             return "the discs are being placed: place a disc face down on a free sand space"
-        if colour_of(act.disc) not in state.groups or state.seat_of(act.disc) != state.turn:
-            return f"it is {state.active}'s turn to place one of their discs"
+        turn = state.name_of(state.turn)
+        if colour_of(act.disc) not in state.groups:
+            return f"{colour_of(act.disc)} is not played in this game; it is {turn}'s turn to place a disc"
+        if state.seat_of(act.disc) != state.turn:
+            return f"it is {turn}'s turn to place a disc, not {state.name_of(state.seat_of(act.disc))}'s"
         if act.disc in state.board.values():
             return f"{act.disc} is already placed"
         kind = build(state.arrangement).kinds.get(act.space)
-        if kind is None or kind == OASIS:
-            return f"{act.space} is a rock, an oasis or off the desert: discs start on sand"
-        return f"{act.space} is taken" if act.space in state.board else None
+        if kind == OASIS:
+            return f"{act.space} is an oasis: discs are placed on sand, not on an oasis"
+        if kind is None:
+            return f"{act.space} is rock or off the desert: discs are placed on sand"
+        return f"{act.space} is taken: discs are placed on a free sand space" if act.space in state.board else None
     if state.phase == "move":
         return _why_not_move(state, act)
     if isinstance(act, (Take, Attack, Commit, Show, Sacrifice, Give, Pass)):
@@ -298,4 +303,5 @@ def outcome(state: DesertState) -> Outcome | None:
     top = max(state.vp)
     tied = sum(v == top for v in state.vp) > 1
     why = f"{top} victory points" + (", the most food among those tied" if tied and len(won) == 1 else "")
-    return Outcome(won, f"{' and '.join(won)} brought the most through the desert: {why}")
+    named = " and ".join(state.name_of(state.seats.index(w)) for w in won)
+    return Outcome(won, f"{named} brought the most through the desert: {why}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.desert_survivors.actions import Commit, Correct, Lay, Place, parse_action
+from companion.games.desert_survivors.actions import Commit, Correct, Lay, Place, Sacrifice, Swap, parse_action
 from companion.games.desert_survivors.board import arrangement_text, build
 from companion.games.desert_survivors.pieces import (GROUPS, colour_of, food_value, is_disc, is_monkey, number, size,
                                                      victory_points, x_food, x_kind)
@@ -107,7 +107,7 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
         if state.seats.index(act.seat) == me:
             return f"You closed your fist on {_markers(act.markers)}"
         return f"{who(act.seat)} closed a fist"
-    said = {"swap": lambda: f"The discs on {words[1]} and {words[2]} changed places",
+    said = {"swap": lambda: f"The disc on {words[1]} changed places with the piece on {words[2]}",
             "reveal": lambda: f"The disc on {words[1]} was turned face up",
             "end": lambda: f"{who(words[1])} ended the turn",
             "take": lambda: f"The character on {words[1]} took the food on {words[2]}",
@@ -133,15 +133,49 @@ def _fought(state: DesertState, fight: FightResult, me: int | None) -> str:
             f"and ate {whose(state, loser, me)}")
 
 
+def _swapped(text: str, discs: dict[str, str], gone: set[str]) -> str | None:
+    """A swap in words naming what the target space held then (a disc or an X-counter), and
+    ``discs`` (space -> disc) moved on by it; None when what lay there is not known."""
+    _, source, target = text.split()
+    mover, other = discs.pop(source, None), discs.pop(target, None)
+    if mover is not None:
+        discs[target] = mover
+    if other is not None:
+        discs[source] = other
+    if mover is None or other in gone:  # the log does not say how the disc came there, or a disc that
+        return None                     # starved at a round's end lay there (a counter dealt since?)
+    return (f"The discs on {source} and {target} changed places" if other is not None else
+            f"The disc on {source} and the X-counter on {target} changed places")
+
+
 def _log(state: DesertState, me: int | None) -> list[str]:
     """Every logged action in the players' words; each show with its fight's result (the fights are
-    kept in order; a state saved before they were kept says only that the fists opened)."""
+    kept in order; a state saved before they were kept says only that the fists opened). A swap says
+    whether the disc changed places with a disc or an X-counter: the discs are followed through the
+    log (placed, swapped, eaten, or set by a correction), since only a swap moves one and any other
+    piece on the desert is an X-counter."""
     shows = sum(t == "show" for t in state.history)
     k, out = len(state.fights) - shows, []
+    discs: dict[str, str] = {}
+    eaten = {f.defender if f.winner == f.attacker else f.attacker for f in state.fights}
+    starved = set(state.dead) - eaten  # characters gone without a fight or a sacrifice logged
     for text in state.history:
+        act = parse_action(text)
+        if isinstance(act, Place):
+            discs[act.space] = act.disc
+        elif isinstance(act, Correct):
+            discs = {w: p for w, p in act.placement if is_disc(p)}
+        elif isinstance(act, Sacrifice):
+            discs.pop(act.space, None)
         if text == "show":
-            out.append(_fought(state, state.fights[k], me) if k >= 0 else "Both fists opened")
+            fight = state.fights[k] if k >= 0 else None
+            if fight is not None:
+                loser = fight.defender if fight.winner == fight.attacker else fight.attacker
+                discs = {w: p for w, p in discs.items() if p != loser}
+            out.append(_fought(state, fight, me) if fight is not None else "Both fists opened")
             k += 1
+        elif isinstance(act, Swap):
+            out.append(_swapped(text, discs, starved) or _log_line(state, text, me))
         else:
             out.append(_log_line(state, text, me))
     return out
@@ -235,6 +269,8 @@ class Score:
     def lines(self) -> list[str]:
         ended = outcome(self.state)
         out = [ended.reason if ended else f"Round {self.state.round} of 4."]
-        for seat, info in self.to_dict()["players"].items():
-            out.append(f"  {seat}: {info['vp']} VP, {info['alive']} characters alive, {info['food']} food")
+        for k, (seat, info) in enumerate(self.to_dict()["players"].items()):  # by name, as the Board page says them
+            name = self.state.name_of(k)
+            who = seat if name == seat else f"{name} ({seat})"
+            out.append(f"  {who}: {info['vp']} VP, {info['alive']} characters alive, {info['food']} food")
         return out
