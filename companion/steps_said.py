@@ -25,39 +25,40 @@ def _named_on(name: str, cell: str | None, words: Mapping[str, str]) -> str:
     return name if cell and name.endswith(f" {on}") else f"{name} {on}"
 
 
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "entered on the panel") -> str:
     """What the hands have left to do after a move entered on the panel (or undone: ``by``), in the
     game's words. A piece seen in its place the wrong way is turned (``words`` may name a face or way
-    under ``^`` and its name: "^back": "face down"). Pieces the game names alike that come to the
-    table or leave it (counters of a pile) are said once with their places and count, never once each."""
-    todo: list[tuple[str, str, str | None]] = []  # (what to do, the name, the place) in the pieces' order
+    under ``^`` and its name: "^back": "face down"), the pieces to turn the same way said in one go.
+    Pieces the game names alike that come to the table or leave it (counters of a pile) are said once
+    with their places and count, never once each: a new round's many tokens fit in a few words."""
+    groups: dict[tuple[str, str], list[str]] = {}  # (what to do, to what) -> the places or pieces, in order
     for m in pieces:
         name = words.get(m.piece, m.piece)
         if m.seen and not m.belongs:
-            todo.append(("take", name, m.seen))
+            groups.setdefault(("take", name), []).append(words.get(m.seen, m.seen))
         elif m.facing and m.seen == m.belongs:
             way = words.get(f"^{m.facing[0]}", f"to face {m.facing[0]}")
-            todo.append((f"turn {_named_on(name, m.belongs, words)} {way}", name, None))
-        elif m.seen is None:
-            todo.append(("put", name, m.belongs))
+            groups.setdefault(("turn", way), []).append(_named_on(name, m.belongs, words))
+        elif m.seen is None and m.belongs:
+            groups.setdefault(("put", name), []).append(m.belongs)
         else:
-            todo.append((f"put {_named_on(name, m.belongs, words)}", name, None))
-    places: dict[tuple[str, str], list[str]] = {}
-    for verb, name, cell in todo:
-        if cell is not None:
-            places.setdefault((verb, name), []).append(cell)
+            groups.setdefault(("put " + _named_on(name, m.belongs, words), ""), [])
     said: list[str] = []
-    for verb, name, cell in todo:
-        if cell is None:
-            said.append(verb)
-            continue
-        where = places.pop((verb, name), None)
-        if where is None:  # said with the first of its kind
-            continue
-        labels = [words.get(c, c) for c in where] if len(where) == 1 else sorted(words.get(c, c) for c in where)
-        if len(where) == 1:
-            said.append(f"take {name} off {labels[0]}" if verb == "take" else f"put {_named_on(name, cell, words)}")
+    for (verb, what), items in groups.items():
+        if verb == "turn":
+            said.append(f"turn {items[0]} {what}" if len(items) == 1 else
+                        f"turn {what}: {_listed(items)} ({len(items)} in all)")
+        elif verb == "take":
+            said.append(f"take {what} off {items[0]}" if len(items) == 1 else
+                        f"take {what} off each of {_listed(sorted(items))} ({len(items)} in all)")
+        elif verb == "put":
+            said.append(f"put {_named_on(what, items[0], words)}" if len(items) == 1 else
+                        f"put {what} on each of {_listed(sorted(words.get(c, c) for c in items))} "
+                        f"({len(items)} in all)")
         else:
-            said.append(f"{verb} {name} {'off' if verb == 'take' else 'on'} each of {', '.join(labels[:-1])} and "
-                        f"{labels[-1]} ({len(where)} in all)")
+            said.append(verb)
     return f"{by}, now on the table: " + "; ".join(said[:4]) + (f" (and {len(said) - 4} more)" if len(said) > 4 else "")

@@ -120,6 +120,7 @@ class Watch:
 
     def __init__(self, port: int) -> None:
         self.reds: list[str] = []
+        self.says: set[str] = set()  # every calm step's words
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=None)
         self.conn.request("GET", "/events")
         self.res = self.conn.getresponse()
@@ -135,6 +136,8 @@ class Watch:
                     kind = line[7:]
                 elif line.startswith("data: ") and kind == "out-of-sync":
                     self.reds.append(json.loads(line[6:]).get("reason", line))
+                elif line.startswith("data: ") and '"says"' in line:
+                    self.says.update(re.findall(r'"says":"((?:[^"\\]|\\.)*)"', line))
         except (OSError, ValueError):  # the stream closed at the story's end
             return
 
@@ -386,6 +389,8 @@ def test_run_game_desert_survivors_plays_a_whole_game_by_hand_and_on_three_phone
             "segments"]["turn"]), 20), http_call(port, "GET", "/api/leds")[1]
         assert swaps and reveals and fights and hands.settled and hands.lingered  # every way of play shown
         assert any(a.startswith("lay ") for a in engine.history)  # counters the hands drew, not the deal's
+        piles = [s for s in watch.says if "X-counter from the pile" in s]  # a round laid out: counted, not listed
+        assert piles and all("from the pile on each of" in s and s.count("X-counter") <= 3 for s in piles), piles
     finally:
         watch.close()
         if proc.poll() is None:
