@@ -118,6 +118,10 @@ def hands_at_the_simulated_table(page: Any, data: Path) -> None:
         page.locator('#board .cell[data-cell="D3"]').tap()
         page.wait_for_selector('#table-status:has-text("put on D3, facing E")')
         assert not seen_by_the_camera(page, base, "red-s2", "D3")["unplaced"]
+        # one of Bo's brought from his box faces the way the game brings blue on: south, towards the island
+        page.locator('g.piece[data-piece="blue-s1"]').tap()
+        page.locator('#board .cell[data-cell="C11"]').tap()
+        page.wait_for_selector('#table-status:has-text("put on C11, facing S")')
         for_players(page, "the Table page")
         shot(page, "island-battle-06-table")
 
