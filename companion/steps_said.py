@@ -18,7 +18,7 @@ def _on(cell: str | None, words: Mapping[str, str]) -> str:
     return f"on {words.get(cell, cell)}" if cell else "off the board"
 
 
-def _named_on(name: str, cell: str | None, words: Mapping[str, str]) -> str:
+def named_on(name: str, cell: str | None, words: Mapping[str, str]) -> str:
     """A piece and its place, the place said once when the game's name for the piece already says it
     ("the X-counter on E2")."""
     on = _on(cell, words)
@@ -42,11 +42,11 @@ def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "
             groups.setdefault(("take", name), []).append(words.get(m.seen, m.seen))
         elif m.facing and m.seen == m.belongs:
             way = words.get(f"^{m.facing[0]}", f"to face {m.facing[0]}")
-            groups.setdefault(("turn", way), []).append(_named_on(name, m.belongs, words))
+            groups.setdefault(("turn", way), []).append(named_on(name, m.belongs, words))
         elif m.seen is None and m.belongs:
             groups.setdefault(("put", name), []).append(m.belongs)
         else:
-            groups.setdefault(("put " + _named_on(name, m.belongs, words), ""), [])
+            groups.setdefault(("put " + named_on(name, m.belongs, words), ""), [])
     said: list[str] = []
     for (verb, what), items in groups.items():
         if verb == "turn":
@@ -56,7 +56,7 @@ def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "
             said.append(f"take {what} off {items[0]}" if len(items) == 1 else
                         f"take {what} off each of {_listed(sorted(items))} ({len(items)} in all)")
         elif verb == "put":
-            said.append(f"put {_named_on(what, items[0], words)}" if len(items) == 1 else
+            said.append(f"put {named_on(what, items[0], words)}" if len(items) == 1 else
                         f"put {what} on each of {_listed(sorted(words.get(c, c) for c in items))} "
                         f"({len(items)} in all)")
         else:

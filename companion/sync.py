@@ -13,7 +13,7 @@ from typing import Any
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
-from companion.steps_said import to_follow as to_follow  # the step words, said through this module too
+from companion.steps_said import named_on, to_follow as to_follow  # the step words, said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -231,7 +231,7 @@ def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, st
         _alike_said(m, words) if m.kind else
         f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
         if not m.facing or m.seen != m.belongs else
-        f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} facing {m.facing[1]} where the game has it facing "
+        f"{named_on(words.get(m.piece, m.piece), m.seen, words)} facing {m.facing[1]} where the game has it facing "
         f"{m.facing[0]}" for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
         f" (checked after {after})")
 
