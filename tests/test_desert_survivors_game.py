@@ -344,6 +344,9 @@ NAMED = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
 def test_a_disc_put_where_the_rules_forbid_is_refused_with_the_rule_it_breaks():
     # Ann (natural) is first to place a disc on the beginner's desert; C2 and B5 are oases
     s = GAME.new_game(3, arrangement="beginner", seats=NAMED)
+    too_soon = GAME.reconcile(s, moved(s, D1="natural-1^back"))  # before anyone has put their food down
+    assert too_soon.reason == ("a natural disc put on D1: Ann, Bo and Cy must first put their food on their "
+                               "characters' cards, each on their own phone")
     while s.phase == "setup" and str(GAME.legal_actions(s)[0]).startswith("feed"):
         s = GAME.apply(s, GAME.legal_actions(s)[0])
     on_oasis = GAME.reconcile(s, moved(s, C2="natural-1^back"))

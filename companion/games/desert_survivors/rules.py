@@ -89,7 +89,9 @@ def why_not(state: DesertState, act: Action) -> str | None:
             return f"{act.disc} is not a character whose owner has food to place now"
         return None if state.hungry(act.disc) else f"{act.disc}'s card is full or the character is dead"
     if waiting:
-        return f"{', '.join(state.seats[k] for k in waiting)} must first put their food on their characters' cards"
+        names = [state.name_of(k) for k in waiting]
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"{who} must first put their food on their characters' cards, each on their own phone"
     if state.phase == "setup":
         if not isinstance(act, Place):
             return "the discs are being placed: place a disc face down on a free sand space"
