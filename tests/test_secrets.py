@@ -1,14 +1,15 @@
-"""A secret the companion keeps is not in anything a player without a seat can read.
+"""A secret the companion keeps is not in anything a phone may read, unless its seat may know it.
 
 Two games of hidden information are dealt and played the same way at two tables that differ only
 in what nobody may know (``Game.secrets_changed``: which blocks are live, which face-down disc
-stands where). A phone on the Wi-Fi without a seat then asks every route it may ask at both
-tables, at the same moments: after the setup, with a move entered on the panel still to be made
-by hand (the step names what to move), and with the table wrong (out of sync, naming the pieces).
-Whatever it reads must be the same at both tables, or it could tell them apart, and so learn the
-secret. A route that answers differently and may is written below with its reason.
+stands where; for a phone joined to a seat, what that seat may not know: the others' discs and
+fists). A phone on the Wi-Fi, joined to no seat or to each seat in turn, then asks every route it
+may ask at both tables, and reads the live event stream, at the same moments: after the setup,
+with a move entered on the panel still to be made by hand (the step names what to move), and with
+the table wrong (out of sync, naming the pieces). Whatever it reads must be the same at both
+tables, or it could tell them apart, and so learn the secret. A route that answers differently and
+may is written below with its reason.
 """
-
 from __future__ import annotations
 
 import io
@@ -51,9 +52,10 @@ def secret_games() -> list[str]:
 
 
 class Table:
-    """One companion with its panel, a game dealt on it, and a phone without a seat."""
+    """One companion with its panel, a game dealt on it, and a phone: joined to ``seat`` by its code,
+    or (``None``) to no seat."""
 
-    def __init__(self, tmp_path: Path, game: Game, state: Any) -> None:
+    def __init__(self, tmp_path: Path, game: Game, state: Any, seat: str | None = None) -> None:
         self.said = io.StringIO()  # what the companion prints: the service's journal
         self.companion = Companion(sim_config(tmp_path, **{"game.name": game.name}), out=self.said)
         self.app: Flask = create_app(self.companion, {"DATA_DIR": str(tmp_path)})
@@ -61,6 +63,12 @@ class Table:
         self.game, self.data_dir = game, str(tmp_path)
         self.game_id = self.companion.new_game(state, game=game)
         self.session = self.companion.session
+        self.seat = seat
+        if seat is not None:  # the phone joins its seat as a player does, with the code the table shows
+            code = next(s["code"] for s in self.phone.get("/api/seats").get_json()["seats"] if s["seat"] == seat)
+            joined = self.phone.post("/api/seats/join", data=json.dumps({"code": code}),
+                                     content_type="application/json")
+            assert joined.status_code == 200 and joined.get_json()["seat"] == seat, joined.get_data(as_text=True)
         self.published: list[Any] = []  # every event the session publishes from here on
         self.listening = self.session.bus.subscribe(self.published.append)
 
@@ -74,8 +82,8 @@ class Table:
         return response.status_code, body.replace(self.game_id, "GAME").replace(self.data_dir, "DATA")
 
     def events(self) -> list[str]:
-        """What the live stream says to a phone without a seat: its greeting, then every event
-        published so far as the stream sends it on (the event, then the state after it)."""
+        """What the live stream says to this phone (as its seat may read it): its greeting, then every
+        event published so far as the stream sends it on (the event, then the state after it)."""
         response = self.phone.get("/events?limit=1", buffered=False)
         try:
             said = [next(iter(response.response)).decode()]
@@ -83,7 +91,7 @@ class Table:
             response.close()
         assert self.listening.drain()
         hub = hub_of(self.app)
-        said += [hub._render(event, True, None).decode() for event in self.published]
+        said += [hub._render(event, True, self.seat).decode() for event in self.published]
         return [_timeless((0, text.replace(self.game_id, "GAME")))[1] for text in said]
 
 
@@ -107,7 +115,7 @@ class ReadTable:
 
 
 def same_table_answers(a: Table, b: Table) -> dict[str, tuple[Any, Any]]:
-    """Every route a seat-less phone may GET, asked at both tables: those that differ."""
+    """Every route the phone may GET, asked at both tables: those that differ."""
     differ: dict[str, tuple[Any, Any]] = {}
     paths: list[str] = []
     for rule in a.app.url_map.iter_rules():
@@ -149,29 +157,41 @@ def past_the_setup(game: Game, state: Any) -> Any:
 def the_same_move(a: Table, b: Table) -> tuple[str, str]:
     """A legal move at each table that the shared table sees alike (the same disc's place, not its
     number): the first of the rules' moves at the first table that has such a twin at the second."""
-    game, here, there = a.game, a.session.state, b.session.state
-    twins = {json.dumps(game.view(game.apply(there, m)), sort_keys=True): str(m) for m in game.legal_actions(there)}
+    game, here, there, seat = a.game, a.session.state, b.session.state, a.seat
+    twins = {json.dumps(game.view(game.apply(there, m), seat), sort_keys=True): str(m)
+             for m in game.legal_actions(there)}
     for move in game.legal_actions(here):
-        twin = twins.get(json.dumps(game.view(game.apply(here, move)), sort_keys=True))
+        twin = twins.get(json.dumps(game.view(game.apply(here, move), seat), sort_keys=True))
         if twin is not None:
             return str(move), twin
     raise AssertionError("no move looks the same at both tables")
 
 
-@pytest.fixture(params=secret_games())
+def phones() -> list[tuple[str, str | None]]:
+    """Each secret game with a phone joined to no seat, and, in a game of seats, one joined to each seat."""
+    out: list[tuple[str, str | None]] = []
+    for name in secret_games():
+        game = get_game(name)
+        state = new_game(game, min(n for n in game.players if n > 1), seed=5)
+        out += [(name, None)] + [(name, seat) for seat in game.seats(state)]
+    return out
+
+
+@pytest.fixture(params=phones(), ids=lambda p: f"{p[0]}-{p[1] or 'no-seat'}")
 def two_tables(request: Any, tmp_path: Path) -> Iterator[tuple[Table, Table]]:
-    game = get_game(request.param)
+    name, seat = request.param
+    game = get_game(name)
     players = min(n for n in game.players if n > 1)
     dealt = past_the_setup(game, new_game(game, players, seed=5))
-    other = game.secrets_changed(dealt, None, 11)
+    other = game.secrets_changed(dealt, seat, 11)  # what this phone's seat may not know, dealt otherwise
     assert game.to_json(dealt) != game.to_json(other), "the two tables must differ in their secrets"
-    a, b = Table(tmp_path / "a", game, dealt), Table(tmp_path / "b", game, other)
+    a, b = Table(tmp_path / "a", game, dealt, seat), Table(tmp_path / "b", game, other, seat)
     yield a, b
     a.companion.stop()
     b.companion.stop()
 
 
-def test_a_phone_without_a_seat_cannot_tell_two_deals_apart(two_tables: tuple[Table, Table]) -> None:
+def test_no_phone_can_tell_apart_two_deals_of_what_its_seat_may_not_know(two_tables: tuple[Table, Table]) -> None:
     a, b = two_tables
     for table in (a, b):  # the setup checked with one place's pieces still in hand: the difference is told
         expected = table.session.expected()
