@@ -10,6 +10,7 @@ the table wrong (out of sync, naming the pieces). Whatever it reads must be the 
 tables, or it could tell them apart, and so learn the secret. A route that answers differently and
 may is written below with its reason.
 """
+
 from __future__ import annotations
 
 import io
