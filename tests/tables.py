@@ -138,3 +138,26 @@ def http_call(port: int, method: str, path: str, body: Any = None) -> tuple[int,
     data = json.loads(res.read() or b"null")
     conn.close()
     return res.status, data
+
+
+def run_at_the_simulated_table(data: Any, *args: str, config: str = "") -> tuple[Any, list[str], int]:
+    """``fog-companion run ...`` as its unit runs it (a process of its own, no standard input) on the
+    simulated table with the LEDs recording: the process, its output (a list that grows as it prints)
+    and the panel's port. ``config``: the config file's lines after ``[camera] source = "sim"``."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    path = Path(data) / "config.toml"
+    path.write_text('[camera]\nsource = "sim"\n' + config)
+    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording", "FOG_CONFIG": str(path)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
+    lines = collect_output(proc)
+    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
+    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
+    return proc, lines, port

@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import re
 import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 from collections import Counter
 from contextlib import closing
@@ -48,7 +46,7 @@ from companion.games.desert_survivors.game import ROUND_LIGHT
 from companion.games.desert_survivors.layout import RGB_OF
 from companion.games.desert_survivors.pieces import is_disc
 from companion.games.desert_survivors.state import DesertState
-from tests.tables import collect_output, http_call, wait_for
+from tests.tables import http_call, run_at_the_simulated_table, wait_for
 
 GAME = get_game("desert-survivors")
 SEED = 3
@@ -59,18 +57,7 @@ def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], list[str], int
     """``fog-companion run ...`` as its unit runs it, on the simulated table: the process, its output, the
     port. The camera keeps a piece it no longer sees 1 s (these hands never rest over the board), and a
     move may stay part-way as long as a slow machine takes between two of its tokens."""
-    root = Path(__file__).resolve().parent.parent
-    (data / "config.toml").write_text('[camera]\nsource = "sim"\n[detector]\nhold_seconds = 1.0\n'
-                                      'step_hold_seconds = 600.0\n')
-    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
-           "FOG_CONFIG": str(data / "config.toml")}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
-                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
-    lines = collect_output(proc)
-    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
-    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
-    return proc, lines, port
+    return run_at_the_simulated_table(data, *args, config="[detector]\nhold_seconds = 1.0\nstep_hold_seconds = 600.0\n")
 
 
 class Phone:

@@ -21,13 +21,10 @@ own secret draw: the test reads it back from the companion's store and plays the
 from __future__ import annotations
 
 import json
-import os
 import random
-import re
 import signal
 import sqlite3
 import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -41,7 +38,7 @@ from companion.games.island_battle.actions import (Action, Block, ChoosePad, Dep
 from companion.games.island_battle.fire import moves, shot
 from companion.games.island_battle.grid import around, coords, forward, opponent
 from companion.games.island_battle.state import GONE, IslandState
-from tests.tables import collect_output, http_call, wait_for
+from tests.tables import http_call, run_at_the_simulated_table, wait_for
 
 GAME = get_game("island-battle")
 SEED = 5
@@ -52,17 +49,7 @@ BY_HAND = (Move, Enter, Turn, Slide, Shoot, Remove)  # the rest is said on the p
 def start(data: Path, *args: str) -> tuple[subprocess.Popen[str], list[str], int]:
     """``fog-companion run ...`` as its unit runs it, on the simulated table: the process, its output, the port.
     The camera keeps a piece it no longer sees half a second: these hands never rest over the board."""
-    root = Path(__file__).resolve().parent.parent
-    (data / "config.toml").write_text('[camera]\nsource = "sim"\n[detector]\nhold_seconds = 0.5\n')
-    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
-           "FOG_CONFIG": str(data / "config.toml")}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
-                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
-    lines = collect_output(proc)
-    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
-    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
-    return proc, lines, port
+    return run_at_the_simulated_table(data, *args, config="[detector]\nhold_seconds = 0.5\n")
 
 
 class Table:

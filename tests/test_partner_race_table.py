@@ -17,7 +17,7 @@ from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold, Play, RaceState
 from companion.games.partner_race.track import COLOURS, goal, last, locked, pawns_of, team, track
 from companion.run import Companion
-from tests.tables import collect_output, sim_config, wait_for
+from tests.tables import run_at_the_simulated_table, sim_config, wait_for
 
 GAME = get_game("partner-race")
 
@@ -210,22 +210,7 @@ def test_a_whole_partner_race_played_on_the_simulated_table(tmp_path: Path, figu
 def run_command(data: Path, *args: str) -> tuple[Any, list[str], int]:
     """``fog-companion run ...`` as a process with no standard input (as its service runs it): the
     process, its output so far, and the panel's port."""
-    import os
-    import re
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "PYTHONPATH": str(root), "FOG_LED_BACKEND": "recording",
-           "FOG_CONFIG": str(data / "none.toml")}
-    (data / "none.toml").write_text('[camera]\nsource = "sim"\n')
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
-                             "--data-dir", str(data), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=env, cwd=root)
-    lines = collect_output(proc)
-    assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
-    port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
-    return proc, lines, port
+    return run_at_the_simulated_table(data, *args)
 
 
 def test_run_game_partner_race_reads_the_table_and_a_killed_process_resumes_the_game(tmp_path: Path):
