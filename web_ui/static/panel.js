@@ -230,7 +230,11 @@ const Fog = (() => {
       const alike = (m) => m.seen && m.belongs ? "Take " + named(m.piece) + " off " + place(m.seen) + " and put it on " +
         place(m.belongs) : m.seen ? "Take " + named(m.piece) + " off " + place(m.seen) : "Put " + named(m.piece) + " on " +
         place(m.belongs) + " (the camera does not see one there)";
+      /* a piece where the game has it but turned another way (a face, a facing): said as a turn, not a move */
+      const way = (w) => ({N: "to face north", E: "to face east", S: "to face south", W: "to face west"})[w] || w + " up";
+      const turned = (m) => m.facing && m.seen && m.seen === m.belongs;
       (s.out_of_sync.pieces || []).forEach((m) => list.appendChild(el("li", {"data-piece": m.piece}, m.alike ? alike(m) :
+        turned(m) ? cap(named(m.piece)) + ": turn it " + way(m.facing[0]) + " (the camera sees it " + way(m.facing[1]) + ")" :
         cap(named(m.piece)) + ": " + (m.belongs ? "put it on " + place(m.belongs) : "take it off the board") +
         (m.seen ? " (the camera sees it on " + place(m.seen) + ")" : " (the camera does not see it)"))));
       b.appendChild(list);
