@@ -435,3 +435,16 @@ def test_a_move_no_rule_allows_is_refused_with_the_one_rule_it_breaks():
         "red soldier 5 on G5: over block 4 on G4: a character never moves through a block"
     assert GAME.reconcile(blocked, seen_after(blocked, ("red-s3", "D5", "N"))).reason == \
         "red soldier 3 on D5: through blue soldier 3 on D4: a character never moves through another"
+
+
+def test_a_die_on_the_table_is_read_only_when_the_players_chose_to_throw_one():
+    """By default the companion rolls: the die is then no piece of the game, so the camera's layout
+    leaves it out (its markers are not read) and the simulated table's box offers none; a die thrown
+    into the tray beside a companion's roll never turns the table red. With die=table it is a piece
+    of the layout, each face its own marker, and the face up in the tray is the roll."""
+    rolled_by_the_companion = GAME.new_game(2, seed=3)
+    thrown_at_the_table = GAME.new_game(2, seed=3, options="die=table")
+    assert "die" not in GAME.layout(rolled_by_the_companion).pieces
+    die = GAME.layout(thrown_at_the_table).pieces["die"]
+    assert len(die.faces) == 6 and "die" in GAME.layout().pieces  # the stickers are printed for both
+    assert "die" not in {p.partition("^")[0] for ps in GAME.expected(rolled_by_the_companion).values() for p in ps}

@@ -234,20 +234,22 @@ def _parse(text: str, source: str) -> IslandBoard:
 # ----------------------------------------------------------------------------- the layout
 SAND, LINE, PAD_FILL, BOX_FILL = (232, 214, 170), (90, 80, 70), (200, 200, 205), (245, 240, 228)
 BLOCK_RGB = (120, 110, 100)
-_LAYOUTS: dict[tuple[int, tuple[int, int]], tuple[IslandBoard, Layout]] = {}
+_LAYOUTS: dict[tuple[int, tuple[int, int], bool], tuple[IslandBoard, Layout]] = {}
 # the pieces' facts, as the panel's legend shows them: a letter for the kind
 _SHORT = {"soldier": "S", "jeep": "J", "tank": "T"}
 
 
-def layout(board: IslandBoard, pads: tuple[int, int] | None = None) -> Layout:
+def layout(board: IslandBoard, pads: tuple[int, int] | None = None, die: bool = True) -> Layout:
     """The geometry every other part of the companion works from, with each pad's places where its
-    centre touches column ``pads[seat]`` (None: where the pads start). Built once per board and pads."""
+    centre touches column ``pads[seat]`` (None: where the pads start), and the die only when the players
+    throw one at the table (``die``): when the companion rolls, a die on the table is no piece of the game.
+    Built once per board, pads and die."""
     pads = pads or (pad_start(PLAYERS[0]), pad_start(PLAYERS[1]))
-    key = (id(board), pads)
+    key = (id(board), pads, die)
     cached = _LAYOUTS.get(key)
     if cached is not None and cached[0] is board:
         return cached[1]
-    built = _build(board, pads)
+    built = _build(board, pads, die)
     if len(_LAYOUTS) > 512:  # a long game slides the pads to many places: keep the cache small
         _LAYOUTS.clear()
     _LAYOUTS[key] = (board, built)
@@ -258,7 +260,7 @@ def _rect(cx: float, cy: float, w: float, h: float) -> tuple[tuple[float, float]
     return ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2))
 
 
-def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
+def _build(board: IslandBoard, pads: tuple[int, int], die: bool) -> Layout:
     sq = board.square_mm
     cells: dict[str, Cell] = {}  # the pads and boxes first, then the island's squares
     for seat, player in enumerate(PLAYERS):
@@ -306,9 +308,10 @@ def _build(board: IslandBoard, pads: tuple[int, int]) -> Layout:
         pieces[block] = Piece(block, marker[block], board.block_marker_mm, "block", f"block {n}", BLOCK_RGB,
                               facts={"shape": "square", "short": str(n), "size_mm": [board.block_mm, board.block_mm]})
     faces = board.die_markers()
-    pieces[DIE] = Piece(DIE, faces[DIE_FACES[0]], board.block_marker_mm, "die", "the die", (250, 250, 250),
-                        faces=faces, facts={"shape": "square", "short": "D",
-                                            "size_mm": [board.block_mm, board.block_mm]})
+    if die:
+        pieces[DIE] = Piece(DIE, faces[DIE_FACES[0]], board.block_marker_mm, "die", "the die", (250, 250, 250),
+                            faces=faces, facts={"shape": "square", "short": "D",
+                                                "size_mm": [board.block_mm, board.block_mm]})
     for player, mark in zip(PLAYERS, board.pad_markers().values()):
         # the handle's marker as large as a character's: it lies out at the board's edge, seen at a slant
         pieces[pad_piece(player)] = Piece(pad_piece(player), mark, board.character_marker_mm, "pad", f"{player}'s pad",

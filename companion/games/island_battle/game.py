@@ -306,8 +306,10 @@ class IslandBattleGame(Game[IslandState, Action]):
 
     # ------------------------------------------------------------------ the table
     def layout(self, state: IslandState | None = None, board: str | None = None) -> Layout:
-        """The board with each pad's places where the state has the pad (it slides in play)."""
-        return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None)
+        """The board with each pad's places where the state has the pad (it slides in play), and the die
+        when the players throw one at the table (the companion rolling, a die on the table is not read)."""
+        return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None,
+                             die=state is None or state.die == "table")
 
     def expected(self, state: IslandState) -> dict[str, tuple[str, ...]]:
         return table.pictured(state)
