@@ -3,9 +3,12 @@
   const game = document.getElementById("replay").dataset.game;
   const board = await Fog.board("board", {}, `/api/games/${encodeURIComponent(game)}/board`);  /* that game's own board */
   /* a grid (cells naming their columns) is read by its squares' names: nothing on a replay is tapped,
-     so it is drawn whole at the screen's width, every column in view; a track keeps its places a
-     thumb's size in a frame turned to the move replayed */
-  if (board.g.cells.some((c) => c.column)) { board.opts.zoom = false; board.fit(); }
+     so it is drawn whole at the screen's width, every column in view, when its places and pieces stay
+     a thumb's size so; a larger grid (an island of 12 columns on a phone) keeps them so and scrolls
+     sideways, its names pinned, as on the Board page; a track keeps its places a thumb's size in a
+     frame turned to the move replayed */
+  const whole = board.container.clientWidth / board.frame[2] * board.smallest >= board.constructor.MIN_PX;
+  if (board.g.cells.some((c) => c.column) && whole) { board.opts.zoom = false; board.fit(); }
   let step = 0, steps = 0, lines = [];  /* lines: each logged event in the game's words, or null */
   const say = (e) => e.damaged ? "unreadable row: " + e.damaged :
     e.data.action || (e.data.undone ? "undo " + e.data.undone : e.kind);
