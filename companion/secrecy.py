@@ -70,3 +70,10 @@ def told(game: Game, state: Any, data: dict[str, Any], seat: str | None = None) 
     if isinstance(out.get("action"), str):
         out["action"] = game.said(state, out["action"], seat)
     return out
+
+
+def redact(game: Game, state: Any, payload: Any, seat: str | None = None) -> Any:
+    """Anything that leaves the companion (an answer, an event's data, a published message) as ``seat``
+    (None: the shared table, anyone in the room) may read it in ``state``: the one filter every
+    output passes through."""
+    return told(game, state, payload, seat) if isinstance(payload, dict) else payload
