@@ -1,23 +1,49 @@
-"""What the session says of the table, as someone who may not know a game's secrets may read it.
+"""The one filter: whatever leaves the companion, as its reader may know it.
 
-The session names pieces by id in what it publishes (a step's pieces to move, the offenders and
-misplaced pieces of an out-of-sync): the panel marks them on the board, the LEDs point at them.
 In a game with hidden information a piece's id can be the secret itself (a face-down disc's id is
-its number), so whatever leaves the companion for a phone or the journal says such a piece in the
-game's public words instead (:meth:`~companion.games.base.Game.words`: "the face-down natural
-disc on H1"), and an action as the table may read it (:meth:`~companion.games.base.Game.said`).
-A piece the reader's view names itself (a face-up disc) keeps its id. A game that declares no
-hidden information is said exactly as the session has it.
+its number), and so can its marker's number (the back markers are numbered in disc order). The
+session, the camera and the rules name pieces by id everywhere (a step's pieces to move, the
+offenders of an out-of-sync, a correction's text, the picture the camera read, the pieces the
+undone action expected), so a filter per output would be a filter some new output forgets. Instead
+every output passes through :class:`Filter` once, at the boundary, for its reader:
+
+* the panel's HTTP answers (one ``after_request`` hook, ``web_ui/secrets.py``), its event stream
+  and the camera picture's overlay (drawn without the id or number of a piece the reader may not
+  name), the export, the journal's lines and the club's published messages;
+* a reader is a seat (a phone that holds it: it may know what its view names) or the shared table
+  (``seat`` None: the table's own screen, a phone joined to no seat, a stranger, the journal).
+
+What a reader may name is what its view names (:meth:`~companion.games.base.Game.view`): every
+text in it. A piece of the layout it does not name is said in the game's public words
+(:meth:`~companion.games.base.Game.words`: "the face-down natural disc on H1") wherever its id
+stands as a value in the output, alone or inside a text (``correct A1=natural-3`` and ``natural-3^back``
+alike); a marker number beside such a piece is left out; an action's text is said as the table may
+read it (:meth:`~companion.games.base.Game.said`: another seat's fist without its markers); a list
+of pieces is put in the order of what it says, so not even the order of the ids shows through. A
+mapping's keys are places or pieces as printed (a character's card beside the board): kept. A game that declares no hidden information passes through untouched.
 """
 
 from __future__ import annotations
 
+import json
+import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from companion.errors import FogCompanionError
 from companion.games.base import Game, unfaced
 
-PIECE_LISTS = ("offenders", "to_move")
+# keys whose text is an action in the game's notation: said as the reader may read it
+ACTION_KEYS = frozenset({"action", "undone", "actions"})
+# keys whose texts the game wrote for this very reader (its view's log in words, its actions said):
+# an id there names what is public of the piece (a character's card fed), never where it lies
+TRUSTED_KEYS = frozenset({"history", "log"})
+HIDDEN = "a hidden piece"
+# keys that carry a marker's number next to the piece a dict names: left out with a hidden piece
+MARKER_KEYS = frozenset({"marker", "markers", "id"})
+PIECE_KEYS = ("piece", "id")
 
 
 def keeps_secrets(game: Game) -> bool:
@@ -41,39 +67,138 @@ def _texts(value: Any) -> Iterator[str]:
             yield from _texts(item)
 
 
-def told(game: Game, state: Any, data: dict[str, Any], seat: str | None = None) -> dict[str, Any]:
-    """A status or an event's data (``offenders``, ``to_move``, ``pieces``, an ``action``) as ``seat``
-    (None: the shared table) may read it in ``state``."""
-    if not keeps_secrets(game) or state is None:
-        return data
-    known, words = named_pieces(game.view(state, seat)), game.words(state)
+class Filter:
+    """What one reader may know of one state of one game, and the means to say anything so.
 
-    def said(piece: Any) -> Any:
-        """A piece named with its face or way (``red-3^back``) is said as the piece itself."""
-        if not isinstance(piece, str) or piece in known:
-            return piece
-        own = unfaced(piece)[0]
-        return own if own in known else words.get(own, "a piece")
+    Built once per state and reader (:func:`filter_for` keeps the last few), used for every output
+    to that reader: :meth:`redact` for data, :meth:`conceals` for a picture's labels.
+    """
 
-    out = dict(data)
-    for key in PIECE_LISTS:
-        if isinstance(out.get(key), list | tuple):
-            out[key] = [said(p) for p in out[key]]
-    if isinstance(out.get("pieces"), list):
-        # a marker's id names the piece through the layout: left out where the piece is said in words
-        out["pieces"] = [{**{k: v for k, v in m.items() if k != "marker" or said(m.get("piece")) == m.get("piece")},
-                          "piece": said(m.get("piece"))} if isinstance(m, dict) else m for m in out["pieces"]]
-    if isinstance(out.get("differences"), list):  # the setup checked: each place's pieces, expected and seen
-        out["differences"] = [{**d, **{k: [said(p) for p in d[k]] for k in ("expected", "seen")
-                                       if isinstance(d.get(k), list | tuple)}} if isinstance(d, dict) else d
-                              for d in out["differences"]]
-    if isinstance(out.get("action"), str):
-        out["action"] = game.said(state, out["action"], seat)
-    return out
+    def __init__(self, game: Game, state: Any, seat: str | None = None) -> None:
+        self.game, self.state, self.seat = game, state, seat
+        self.active = keeps_secrets(game) and state is not None
+        self.secret: dict[str, str] = {}  # piece id -> its public words
+        self.markers: frozenset[int] = frozenset()
+        self._pattern: re.Pattern[str] | None = None
+        self._ids: frozenset[str] = frozenset()
+        if not self.active:
+            return
+        known = named_pieces(game.view(state, seat))
+        words = game.words(state)
+        pieces = game.layout(state).pieces
+        self._ids = frozenset(pieces)
+        self.secret = {p: str(words.get(p) or "a piece") for p in pieces if p not in known}
+        self.markers = frozenset(m for p in self.secret for m in (pieces[p].marker, *pieces[p].faces.values()))
+        if self.secret:
+            ids = "|".join(re.escape(p) for p in sorted(self.secret, key=len, reverse=True))
+            # an id alone or inside a text, with the face or way it is named with (``green-5^back``)
+            self._pattern = re.compile(rf"(?<![\w-])({ids})(?:\^[\w-]+)?(?![\w-])")
+
+    # ------------------------------------------------------------------------------ pieces
+    def conceals(self, piece: str) -> bool:
+        """Is ``piece`` (an id, maybe with its face) one this reader may not name?"""
+        return self.active and unfaced(piece)[0] in self.secret
+
+    def conceals_marker(self, marker: Any) -> bool:
+        """Is ``marker`` the number of a marker on a piece this reader may not name?"""
+        return self.active and isinstance(marker, int) and marker in self.markers
+
+    def text(self, value: str, placed: bool = False) -> str:
+        """A text with every id of a piece the reader may not name replaced: a piece named alone (a
+        list's ``green-5^back``) is where it lies, in the game's public words ("the face-down green
+        disc on D1"); inside a text, where the id could stand for what is public of it (a card fed),
+        it is "a hidden piece", unless ``placed``: the text places pieces (a correction's ``D1=green-5``)."""
+        if self._pattern is None or not value:
+            return value
+        whole = self._pattern.fullmatch(value)
+        if whole is not None:
+            return self.secret[whole.group(1)]
+        return self._pattern.sub(lambda m: self.secret[m.group(1)] if placed else HIDDEN, value)
+
+    def said(self, action: str) -> str:
+        """An action's text as the reader may read it: the game's ``said`` (which knows what of it is
+        public); a correction, which places pieces by id, with its hidden pieces in words."""
+        if not self.active:
+            return action
+        try:
+            action = self.game.said(self.state, action, self.seat)
+        except (FogCompanionError, KeyError, TypeError, ValueError, IndexError):
+            return self.text(action)  # not an action of this state: its ids are said as in any text
+        return self.text(action, placed=True) if action.startswith("correct") else action
+
+    # ------------------------------------------------------------------------------ data
+    def redact(self, value: Any) -> Any:
+        """``value`` (an answer, an event's data, a message: JSON-like) as this reader may read it."""
+        if not self.active:
+            return value
+        return self._walk(value, None)
+
+    def _walk(self, value: Any, key: str | None) -> Any:
+        if isinstance(value, str):
+            if key in TRUSTED_KEYS:
+                return value
+            return self.said(value) if key in ACTION_KEYS else self.text(value)
+        if isinstance(value, dict):
+            return self._mapping(value)
+        if isinstance(value, (list, tuple)):
+            out = [self._walk(v, key) for v in value]
+            if out != list(value) and all(self._is_piece(v) for v in value):
+                out.sort(key=lambda v: json.dumps(v, sort_keys=True, default=str))  # no order of ids shows
+            return out
+        return value
+
+    def _mapping(self, value: dict[Any, Any]) -> dict[Any, Any]:
+        hidden = any(isinstance(value.get(k), str) and self.conceals(value[k]) for k in PIECE_KEYS)
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            if hidden and k in MARKER_KEYS and not isinstance(v, str):
+                continue  # a hidden piece's marker number would name it
+            if k == "marker" and self.conceals_marker(v):
+                continue
+            if isinstance(v, list) and k in ("unknown_markers", "duplicates", "markers"):
+                v = [m for m in v if not self.conceals_marker(m)]
+            # a key is kept as it is: keys are places, or pieces as printed (a character's card, face up
+            # beside the board, with its food), never where a hidden piece lies
+            out[k] = self._walk(v, k if isinstance(k, str) else None)
+        return out
+
+    def _is_piece(self, value: Any) -> bool:
+        """A bare piece (``green-5``, ``green-5^back``) or a dict that names one: a list of such is a set."""
+        if isinstance(value, str):
+            return unfaced(value)[0] in self._ids
+        return isinstance(value, dict) and any(isinstance(value.get(k), str) for k in PIECE_KEYS)
+
+
+_CACHE: OrderedDict[tuple[int, int, str | None], Filter] = OrderedDict()
+_LOCK = threading.Lock()
+CACHED = 32
+
+
+def filter_for(game: Game, state: Any, seat: str | None = None) -> Filter:
+    """The filter of ``seat`` in ``state`` (the same object for every output of one moment: a state
+    is never changed in place, and a cached filter keeps its state alive so its id is not reused)."""
+    key = (id(game), id(state), seat)
+    with _LOCK:
+        found = _CACHE.get(key)
+        if found is not None and found.state is state and found.game is game:
+            _CACHE.move_to_end(key)
+            return found
+    made = Filter(game, state, seat)
+    with _LOCK:
+        _CACHE[key] = made
+        while len(_CACHE) > CACHED:
+            _CACHE.popitem(last=False)
+    return made
 
 
 def redact(game: Game, state: Any, payload: Any, seat: str | None = None) -> Any:
     """Anything that leaves the companion (an answer, an event's data, a published message) as ``seat``
     (None: the shared table, anyone in the room) may read it in ``state``: the one filter every
     output passes through."""
-    return told(game, state, payload, seat) if isinstance(payload, dict) else payload
+    return filter_for(game, state, seat).redact(payload)
+
+
+def told(game: Game, state: Any, data: dict[str, Any], seat: str | None = None) -> dict[str, Any]:
+    """A status or an event's data as ``seat`` may read it (:func:`redact` of a mapping)."""
+    out = redact(game, state, data, seat)
+    return out if isinstance(out, dict) else data

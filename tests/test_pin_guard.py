@@ -20,7 +20,7 @@ from companion.games import get_game, names
 from companion.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app, security
-from web_ui.security import BUDGET, FREE_TRIES, MAX_CLIENTS, UNSAFE, WINDOW, Backoff
+from web_ui.security import ATTACK_WAIT, BUDGET, FREE_TRIES, MAX_CLIENTS, UNSAFE, WINDOW, Backoff
 
 PIN = "4711"
 
@@ -31,6 +31,7 @@ GUARDED_ROUTES = {
     ("POST", "/api/correction"), ("POST", "/api/undo"),
     ("POST", "/api/lens/views"), ("DELETE", "/api/lens/views"), ("POST", "/api/lens"), ("DELETE", "/api/lens"),
     ("POST", "/api/fit/save"),  # the camera's lens and the board file
+    ("POST", "/api/seats/<seat>/release"), ("POST", "/api/seats/screen"),  # who holds a seat, the table's screen
 }
 OPEN_ROUTES = {
     ("POST", "/api/unlock"), ("POST", "/api/pin"),  # the PIN itself (choosing one has its own rule)
@@ -68,6 +69,7 @@ def playing(tmp_path: Path, game: str) -> tuple[Companion, Any, Any]:
     players = [{} for _ in range(min(n for n in get_game(game).players if n > 1))]
     assert send(owner, "POST", "/api/games", {"game": game, "players": players, "seed": 5},
                 **{"X-Fog-Pin": PIN}).status_code == 200
+    assert send(owner, "POST", "/api/unlock", {"pin": PIN}).status_code == 200  # the table's own screen
     session = companion.session
     session.on_stable_change(session.expected())  # the camera saw the setup ...
     session.camera_lost("unplugged")  # ... and then failed: every change comes from the panel now
@@ -183,12 +185,14 @@ def _correctable(game: Any, state: Any, piece: str, cell: str) -> bool:
     return True
 
 
-def test_changing_addresses_buys_no_more_guesses_than_the_panel_allows(fog, figures):
+def test_changing_addresses_buys_few_guesses_and_never_locks_the_owner_out(fog, figures):
+    """Someone on the Wi-Fi guesses PINs from address after address. Each address is held back on its
+    own, harder once the panel is guessed at from many; the owner's phone, which never guessed, is
+    answered at once with the right PIN all the while (the panel never refuses a right answer)."""
     companion, app, owner = fog
     clock = [5000.0]
     app.extensions["pin_backoff"].clock = lambda: clock[0]
-    assert send(owner, "POST", "/api/unlock", {"pin": PIN}).status_code == 200  # the owner's phone, unlocked
-    addresses = [f"10.{i // 250}.{i % 250}.7" for i in range(MAX_CLIENTS + 6)]
+    addresses = [f"10.{i // 250}.{i % 250}.7" for i in range(300)]
     checked = refused = 0
     for _ in range(FREE_TRIES + 1):
         for address in addresses:
@@ -197,24 +201,21 @@ def test_changing_addresses_buys_no_more_guesses_than_the_panel_allows(fog, figu
             res = send(client, "POST", "/api/unlock", {"pin": "0000"})
             checked += res.status_code == 401
             refused += res.status_code == 429
-    assert checked == BUDGET and refused == len(addresses) * (FREE_TRIES + 1) - BUDGET
-    # while the panel's budget is spent even the right PIN waits on a new phone, with the reason ...
+    # the first addresses had their free tries before the panel was under attack; every later one two
+    assert checked <= BUDGET * FREE_TRIES + 2 * len(addresses)
+    assert refused == len(addresses) * (FREE_TRIES + 1) - checked and refused > len(addresses)
     newcomer = app.test_client()
     newcomer.environ_base["REMOTE_ADDR"] = "10.9.9.9"
     res = send(newcomer, "POST", "/api/unlock", {"pin": PIN})
-    assert res.status_code == 429 and "all devices" in res.get_json()["error"]
-    # ... the phone unlocked before goes on (an undo needs the PIN, and it has it)
-    assert send(owner, "POST", "/api/undo").status_code != 401
-    # a minute later the panel takes another budget of guesses, and no more, from any number of addresses
-    clock[0] += WINDOW
-    later = 0
-    for address in addresses[: 3 * BUDGET]:
-        client = app.test_client()
-        client.environ_base["REMOTE_ADDR"] = address
-        later += send(client, "POST", "/api/unlock", {"pin": "1111"}).status_code == 401
-    assert later == BUDGET
+    assert res.status_code == 200  # the right PIN from a phone that never guessed: at once
+    assert send(owner, "POST", "/api/undo").status_code != 401  # the phone unlocked before goes on
+    # a guessing address waits far longer under attack: half a minute later it is still held back
+    clock[0] += ATTACK_WAIT / 2
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = addresses[-1]
+    assert send(client, "POST", "/api/unlock", {"pin": "1111"}).status_code == 429
     figures(f"PIN guessing from {len(addresses)} addresses x {FREE_TRIES + 1} tries: {checked} checked, {refused} "
-            f"refused; at most {BUDGET} checked guesses per {WINDOW:.0f} s from all devices together")
+            f"refused; the right PIN from a new phone answered at once (benchmarks/guessing.py: 3,000 addresses)")
 
 
 def test_a_device_that_must_wait_is_not_forgotten_when_many_others_come():

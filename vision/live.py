@@ -438,19 +438,21 @@ class LiveCamera:
             self._new_frame.wait_for(lambda: self.frames > after or self._stop.is_set(), timeout)
             return self.frames
 
-    def snapshot(self, overlay: bool = True, quality: int = 80, max_width: int = 960) -> bytes | None:
-        """The latest frame as JPEG, with the detection overlay drawn (encoded once per frame for all viewers)."""
+    def snapshot(self, overlay: bool = True, quality: int = 80, max_width: int = 960,
+                 conceal: frozenset[str] = frozenset()) -> bytes | None:
+        """The latest frame as JPEG, with the detection overlay drawn (encoded once per frame for all
+        viewers); the pieces in ``conceal`` drawn without id or marker (vision/overlay.py)."""
         from vision.overlay import draw_overlay
 
         with self._frame_lock:
             frame, obs, number = self.latest_frame, self.latest_obs, self.frames
         if frame is None:
             return None
-        key = (number, overlay, quality, max_width)
+        key = (number, overlay, quality, max_width, conceal)
         cached = self._jpeg
         if cached is not None and cached[0] == key:
             return cached[1]
-        image = draw_overlay(frame, obs, self.board) if overlay and obs is not None else frame.copy()
+        image = draw_overlay(frame, obs, self.board, conceal) if overlay and obs is not None else frame.copy()
         if image.shape[1] > max_width:
             scale = max_width / image.shape[1]
             image = cv2.resize(image, (max_width, int(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
@@ -467,7 +469,8 @@ class LiveCamera:
             return self.fault
         return self._bad_why if self._bad_since is not None else None
 
-    def view_jpeg(self, overlay: bool = True, quality: int = 80, max_width: int = 960) -> bytes:
+    def view_jpeg(self, overlay: bool = True, quality: int = 80, max_width: int = 960,
+                  conceal: frozenset[str] = frozenset()) -> bytes:
         """What a person watching the camera is shown now, as JPEG (never nothing).
 
         The latest frame while the camera is healthy; while it is faulty, or before its first frame,
@@ -477,7 +480,7 @@ class LiveCamera:
         from vision.overlay import draw_notice
 
         if self.healthy:
-            latest = self.snapshot(overlay=overlay, quality=quality, max_width=max_width)
+            latest = self.snapshot(overlay=overlay, quality=quality, max_width=max_width, conceal=conceal)
             if latest is not None:
                 return latest
         trouble = self.trouble

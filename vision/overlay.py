@@ -36,8 +36,12 @@ def _label(img: np.ndarray, text: str, xy: tuple[float, float], colour: tuple[in
     cv2.putText(img, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
 
 
-def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> np.ndarray:
-    """A copy of ``frame`` with the detection drawn on it."""
+def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout,
+                 conceal: frozenset[str] = frozenset()) -> np.ndarray:
+    """A copy of ``frame`` with the detection drawn on it. A piece in ``conceal`` (one whose id is a
+    secret to whoever looks: a face-down disc) is drawn where it is read, without its id or marker."""
+    hidden = frozenset(m for p in conceal if p in board.pieces
+                       for m in (board.pieces[p].marker, *board.pieces[p].faces.values()))
     img = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     scale = max(0.35, img.shape[1] / 2400)
     if obs is None or obs.homography is None:
@@ -66,19 +70,22 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout) -> n
         if xy is None:
             continue
         cv2.circle(img, (int(xy[0]), int(xy[1])), max(6, int(12 * scale)), PLACED, 2, cv2.LINE_AA)
-        _label(img, f"{obs.markers.get(piece, '?')} {cell_id}", (xy[0] + 8, xy[1] - 8), PLACED, scale)
+        marker = "" if piece.partition("^")[0] in conceal else f"{obs.markers.get(piece, '?')} "
+        _label(img, f"{marker}{cell_id}", (xy[0] + 8, xy[1] - 8), PLACED, scale)
     for item in obs.unplaced:
         mm = item.get("board_mm")
         if not mm:
             continue
         x, y = _project(obs, np.array([mm]))[0]
         cv2.drawMarker(img, (int(x), int(y)), UNPLACED, cv2.MARKER_TILTED_CROSS, max(10, int(20 * scale)), 2)
-        _label(img, f"{item.get('marker')} {item.get('reason')}", (x + 8, y + 14), UNPLACED, scale)
+        marker = "" if item.get("marker") in hidden else f"{item.get('marker')} "
+        _label(img, f"{marker}{item.get('reason')}", (x + 8, y + 14), UNPLACED, scale)
     lines = [f"fiducials {sorted(obs.fiducials_seen)}  pieces {len(obs.pieces)}  {obs.ms:.0f} ms"]
     if obs.unknown_markers:
         lines.append(f"unknown markers {sorted(obs.unknown_markers)}")
-    if obs.duplicates:
-        lines.append(f"duplicated markers {sorted(obs.duplicates)}")
+    duplicates = sorted(m for m in obs.duplicates if m not in hidden)
+    if duplicates:
+        lines.append(f"duplicated markers {duplicates}")
     for k, text in enumerate(lines):
         _label(img, text, (10, 24 + 22 * k * scale / 0.5), UNKNOWN if k else PLACED, scale * 1.2)
     return img

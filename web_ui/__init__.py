@@ -32,13 +32,16 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
                       MAX_CONTENT_LENGTH=64 * 1024, MJPEG_FPS=5.0, ALLOWED_HOSTS=(), DATA_DIR=None,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True)
     app.config.update(dict(config or {}))
+    if not (config or {}).get("SECRET_KEY") and app.config.get("DATA_DIR"):
+        app.config["SECRET_KEY"] = _kept_key(app.config["DATA_DIR"])
     app.json.sort_keys = False  # type: ignore[attr-defined]  # a game's order (its pieces, seats) is kept, not sorted as text
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 
-    from web_ui import api, assembly, camera, fit, lens, pages, seats, security, stream
+    from web_ui import api, assembly, camera, fit, lens, pages, seats, security, stream, viewers
 
     security.init_app(app)
+    viewers.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
@@ -76,6 +79,29 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
                        **getattr(exc, "details", {})), 409
 
     return app
+
+
+def _kept_key(folder: str) -> bytes:
+    """The key the panel's cookies are signed with, kept in the data directory: a phone's seat, a
+    paired screen and an unlocked panel outlive a restart of the companion (a power cut at the table)."""
+    path = os.path.join(folder, "panel-key")
+    try:
+        with open(path, "rb") as f:
+            key = f.read()
+        if len(key) >= 24:
+            return key
+    except OSError:
+        pass
+    key = os.urandom(32)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        os.replace(path + ".tmp", path)
+    except OSError:  # a read-only or full disk: the cookies last until the panel restarts
+        pass
+    return key
 
 
 def _wants_json() -> bool:

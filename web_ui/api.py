@@ -17,7 +17,8 @@ from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names, new_game
 from companion.secrecy import told
 from companion.store import NoSuchGameError, StoreError
-from web_ui import seats, security
+from web_ui import seats, security, viewers
+from web_ui.bodies import MAX_DEPTH, body, field, text_ok
 from web_ui.camera import with_pieces_seen
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 from web_ui.public import keeps_secrets, named_pieces, public_export
@@ -27,95 +28,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def companion() -> Any:
     return current_app.extensions["companion"]
-
-
-MAX_DEPTH = 8  # the API's bodies are at most three levels deep
-
-
-def body() -> dict[str, Any]:
-    """The request's JSON object, checked once per request (the PIN check may read it before the route)."""
-    if "api_body" in g:
-        return g.api_body
-    raw = request.get_data(cache=True)
-    if _nesting(raw) > MAX_DEPTH:  # checked on the text, before the parser could recurse into it
-        abort(400, description=f"the body nests deeper than {MAX_DEPTH} levels")
-    data = request.get_json(silent=True)
-    if data is None and raw:
-        abort(400, description="the body is not valid JSON")
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        abort(400, description="the body must be a JSON object")
-    where = _not_finite(data)
-    if where is not None:  # Python's parser takes NaN, Infinity and 1e999; JSON has no such numbers
-        abort(400, description=f"'{where}' must be a finite number (NaN and Infinity are not JSON numbers)")
-    g.api_body = data
-    return data
-
-
-def _not_finite(value: Any, path: str = "") -> str | None:
-    """Where a NaN or infinite number sits in a parsed body (``edits[0].at_mm[1]``), or None."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return path or "the body"
-    if isinstance(value, dict):
-        items: Any = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
-    elif isinstance(value, list):
-        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
-    else:
-        return None
-    for where, inner in items:
-        found = _not_finite(inner, where)
-        if found is not None:
-            return found
-    return None
-
-
-def _nesting(raw: bytes) -> int:
-    """The deepest bracket nesting in raw JSON text, strings skipped (checked before parsing it)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return deepest
-
-
-def text_ok(value: str) -> bool:
-    """Text that can be stored and shown: no lone surrogates, no control characters."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return not any(ord(c) < 32 and c not in "\t" for c in value)
-
-
-def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], required: bool = True,
-          check: Callable[[Any], bool] | None = None, what: str = "") -> Any:
-    if name not in data or data[name] is None:
-        if required:
-            abort(400, description=f"'{name}' is missing")
-        return None
-    value = data[name]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        abort(400, description=f"'{name}' must be {what or ' or '.join(k.__name__ for k in kinds)}")
-    if isinstance(value, str) and not text_ok(value):
-        abort(400, description=f"'{name}' holds characters that are not text (control characters or broken UTF-16)")
-    if check is not None and not check(value):
-        abort(400, description=f"'{name}' must be {what}")
-    return value
 
 
 def ok(**extra: Any) -> Any:
@@ -142,6 +54,7 @@ def get_state() -> Any:
 
 
 @bp.get("/board")
+@viewers.catalogue
 def get_board() -> Any:
     """The board being played (``?game=NAME``: that game's board, as the setup page shows it before
     a game of it starts)."""
@@ -239,6 +152,7 @@ def export_game(game_id: str) -> Any:
 
 
 @bp.get("/games/<game_id>/board")
+@viewers.catalogue
 def game_board(game_id: str) -> Any:
     """The board a stored game is played on (the Replay page draws it, whatever game runs now).
 
@@ -338,7 +252,7 @@ def resume_game(game_id: str) -> Any:
     return ok(game=game_id)
 
 # what POST /api/games reads: the game, its answers (the usual ones as fields of their own), the title
-GAME_FIELDS = ("game", "players", "solo", "name", "options", "seed", "answers", "title", "confirm")
+GAME_FIELDS = ("game", "players", "solo", "name", "options", "seed", "answers", "title", "confirm", "secrets")
 
 
 @bp.post("/games")
@@ -359,6 +273,7 @@ def create_game() -> Any:
     if unknown:  # a field the Setup page never sends is refused by name, never dropped
         abort(400, description=f"unknown field {unknown[0]!r} (known: {', '.join(GAME_FIELDS)})")
     _confirmed(data, "starting a new game pauses")
+    unguarded = _secrets_choice(game, data)
     solo = field(data, "solo", str, required=False, check=lambda v: len(v) <= 40, what="a scenario id")
     answers = dict(field(data, "answers", dict, required=False, what="an object: question -> answer") or {})
     if options:
@@ -381,7 +296,33 @@ def create_game() -> Any:
     except FogCompanionError as exc:
         abort(400, description=str(exc))
     game_id = c.new_game(state, title=title, game=game)
+    if unguarded:
+        viewers.pairing().leave_unguarded(game_id)
     return ok(game=game_id)
+
+
+class SecretsUnguardedError(FogCompanionError):
+    """A game of seats would start on a panel anyone may open: the table chooses how to play it."""
+
+    kind = "secrets-unguarded"
+
+
+def _secrets_choice(game: Any, data: dict[str, Any]) -> bool:
+    """A game whose players keep secrets from each other (seats) starts on a guarded panel (a PIN, or
+    a paired table's screen), or with ``"secrets": "unguarded"``: played so knowingly, and said on
+    every page. True: it is played unguarded."""
+    choice = field(data, "secrets", str, required=False, check=lambda v: v in ("guarded", "unguarded"),
+                   what="'unguarded' (play with the seats' secrets unguarded) or 'guarded'")
+    if game.declaration.information != "per-seat":
+        return False
+    if choice == "unguarded":
+        return True
+    if not security.pin_required() and not viewers.pairing().paired:
+        raise SecretsUnguardedError(
+            f"In {game.title} each player keeps secrets on their own phone, and this panel has no PIN: anyone on "
+            "the Wi-Fi could read the seats' codes and join another player's seat. Set a PIN, or make this the "
+            "table's screen, or play with the secrets unguarded.")
+    return False
 
 
 @bp.post("/setup/verify")

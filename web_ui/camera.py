@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from companion.games.base import unfaced
 from companion.secrecy import told
-from web_ui.stream import camera_stream
+from web_ui.stream import camera_stream, concealed, picture
 
 bp = Blueprint("camera", __name__)
 
@@ -55,7 +55,7 @@ def _overlay() -> bool:
 
 @bp.get("/snapshot.jpg")
 def snapshot() -> Response:
-    data = _camera().view_jpeg(overlay=_overlay())
+    data = picture(_camera(), _overlay(), concealed(current_app.extensions["companion"]))
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify
 
-from web_ui import security
+from web_ui import security, viewers
 from web_ui.api import body, companion, field
 
 bp = Blueprint("fit", __name__, url_prefix="/api/fit")
@@ -39,6 +39,7 @@ def _pending() -> dict[str, Any]:
 
 
 @bp.get("")
+@viewers.catalogue
 def proposal() -> Any:
     """The anchors to put down, in the board's words, and where a fit would be saved."""
     from vision.fit import propose_anchors

@@ -13,7 +13,7 @@ from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
 from companion.session import DamagedLogError, Snapshot, replay_log, replay_states
 from companion.sync import corrections, with_corrections
-from web_ui.public import public_pieces, said_row
+from web_ui.public import said_row
 
 
 def board_json(layout: Layout) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def state_json(companion: Any, snap: Snapshot | None = None, seat: str | None = 
     view = snap.game.view(snap.state, seat)
     with_corrections(view, snap.corrected)  # a correction's line says what it changed
     out.update(view)
-    public_pieces(snap.game, snap.state, seat, out)  # a piece the view does not name is said in public words
+    out["game"] = snap.game_id  # the game's id (docs/api.md), whatever the view calls its game
     out["seat"] = seat
     phase = snap.game.declaration.phase(out.get("phase"))  # a phase of picks: the legal picks
     out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.picks(snap.state).items()]

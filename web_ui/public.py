@@ -14,9 +14,9 @@ from typing import Any
 
 from companion.errors import FogCompanionError
 from companion.games import Game, get_game, names
-from companion.secrecy import keeps_secrets, named_pieces, told
+from companion.secrecy import keeps_secrets, named_pieces
 
-__all__ = ["keeps_secrets", "named_pieces", "public_export", "public_pieces", "said_row"]
+__all__ = ["keeps_secrets", "named_pieces", "public_export", "said_row"]
 
 WITHHELD = "left out: this game keeps secrets, and the raw bytes could hold them (the operator's " \
            "'fog-companion export' has them)"
@@ -92,15 +92,3 @@ def _said(game: Game, state: Any, action: str) -> str:
         return game.said(state, action, None)
     except (FogCompanionError, KeyError, TypeError, ValueError):
         return "an action"
-
-
-def public_pieces(game: Game, state: Any, seat: str | None, out: dict[str, Any]) -> None:
-    """The session's status in a state answer (a step's pieces to move, an out-of-sync's offenders
-    and misplaced pieces, pieces to turn over, the setup check's differences) as ``seat`` may read it (:func:`companion.secrecy.told`)."""
-    if not keeps_secrets(game):
-        return
-    for key in ("step", "out_of_sync"):
-        if isinstance(out.get(key), dict):
-            out[key] = told(game, state, out[key], seat)
-    out["to_turn_over"] = told(game, state, {"pieces": out.get("to_turn_over", [])}, seat)["pieces"]
-    out["setup_differences"] = told(game, state, {"differences": out.get("setup_differences", [])}, seat)["differences"]

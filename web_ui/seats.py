@@ -40,7 +40,9 @@ import segno
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request, session
 
 from companion.errors import FogCompanionError
-from web_ui import security
+from web_ui import security, viewers
+from web_ui.bodies import body
+from web_ui.viewers import claims, current_claim, current_seat
 from web_ui.model import state_json
 
 bp = Blueprint("seats", __name__, url_prefix="/api/seats")
@@ -115,8 +117,7 @@ def seat_of_code(code: str) -> str | None:
 
 def guessed_seat(code: str) -> str | None:
     """The seat ``code`` joins, checked as a guess: a code is a secret that lets a phone in, like the
-    PIN, so wrong codes are counted with wrong PINs (per device and for the whole panel) and past the
-    limit answered 429 with the wait, whether typed on the Board page or sent as ``X-Fog-Seat``."""
+    PIN, so wrong codes are held back with wrong PINs, per address (``security.guess``)."""
     found: list[str | None] = [None]
 
     def right() -> bool:
@@ -128,46 +129,39 @@ def guessed_seat(code: str) -> str | None:
 
 
 def not_on_a_seat(what: str) -> None:
-    """Refuse a phone joined to a seat what names a secret by id (the simulated table names every
-    face-down piece so): a player's own phone must never learn it, whoever else may."""
-    if current_seat() is not None:
-        abort(403, description=f"{what} is not shown to a phone joined to a seat: leave the seat first")
-
-
-def current_seat() -> str | None:
-    """The seat this request's phone has joined in the running game (None: the shared view)."""
-    _, game_id, seats = _table()
-    if not seats:
-        return None
-    kept = session.get("seat")
-    if isinstance(kept, dict) and kept.get("game") == game_id and kept.get("seat") in seats:
-        return str(kept["seat"])
-    header = request.headers.get(HEADER)
-    if not header:
-        return None
-    if "seat_header" not in g:  # asked several times a request: the header is one guess, counted once
-        g.seat_header = guessed_seat(header[:40])
-    return g.seat_header
+    """Refuse what names every piece by id (the simulated table) to anyone but the table's screen."""
+    viewers.screen_only(what)
 
 
 def check_actor(action: str) -> None:
-    """Refuse an action a phone joined to one seat enters for another seat (a fist is its owner's)."""
-    seat = current_seat()
-    if seat is None:
-        return
+    """Refuse an action entered for a seat by anyone but that seat's phone (or the table's screen).
+
+    A phone joined to one seat enters no other seat's action. A seat's own secret input (what its
+    phone is offered as a button, ``Game.seat_choice``: a closed fist, food shared out) is entered
+    only on that seat's phone, or on the table's screen on the player's behalf; a move that hands make
+    on the table (a disc placed) may be entered by any phone at the table, as before."""
     snap = _companion().session.snapshot()
+    if snap.state is None:
+        return
     try:
         parsed = snap.game.parse_action(action)
     except FogCompanionError:
         return  # the session names what does not parse
     whose = snap.game.actor(snap.state, parsed)
-    if whose is not None and whose != seat:
-        raise SeatError(f"this phone is {seat}'s seat: {whose} enters that on their own phone")
+    if whose is None:
+        return
+    who = viewers.viewer()
+    if who.seat is not None and whose != who.seat:
+        raise SeatError(f"this phone is {who.seat}'s seat: {whose} enters that on their own phone")
+    if who.seat is None and not who.screen and snap.game.seat_choice(snap.state, parsed, whose) is not None:
+        name = _names(snap, (whose,))[whose]
+        abort(403, description=f"only {name}'s own phone (or the table's screen) enters that for {name}: "
+                               "join your seat with its code first")
 
 
 def _codes_shown() -> bool:
-    """With a panel PIN the codes are shown only to a client that gave it (the table's own screen)."""
-    return not security.pin_required() or security.unlocked()
+    """The codes are the table's screen's to show (the operator's: PIN-unlocked where a PIN is set)."""
+    return viewers.viewer().screen
 
 
 def _loopback(host: str) -> bool:
@@ -212,12 +206,22 @@ def qr_svg(text: str, title: str) -> str:
             f'<path fill="#000" d="{"".join(runs)}"/></svg>')
 
 
-def _body_code() -> str:
-    data = request.get_json(silent=True)
-    code = data.get("code") if isinstance(data, dict) else None
+def _body() -> dict[str, Any]:
+    return body()  # the API's one reading of a body: depth, JSON, finite numbers
+
+
+def _body_code() -> tuple[str, str | None]:
+    """The code a phone sends, and the claim token it kept from joining before (a restart forgot its cookie)."""
+    data = _body()
+    code, token = data.get("code"), data.get("token")
     if not isinstance(code, str) or not 0 < len(code) <= 40:
-        abort(400, description="'code' must be the seat's code as the Setup or Board page shows it")
-    return code
+        abort(400, description="'code' must be the seat's code as the table's screen shows it (six letters and digits)")
+    if not code.isascii() or not "".join(code.split()).isalnum():
+        abort(400, description="'code' holds characters no seat code has: type the six letters and digits the "
+                               "table's screen shows (A-Z and 2-9)")
+    if token is not None and (not isinstance(token, str) or not token.isascii() or not 0 < len(token) <= 64):
+        abort(400, description="'token' must be the text this phone was given when it joined, or left out")
+    return code, token
 
 
 def _names(snap: Any, seats: tuple[str, ...]) -> dict[str, str]:
@@ -230,16 +234,20 @@ def _names(snap: Any, seats: tuple[str, ...]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------- routes
 @bp.get("")
 def list_seats() -> Any:
-    """The running game's seats, this phone's seat, and each seat's code when this client may see them."""
+    """The running game's seats, this phone's seat, and each seat's code when this client may see them:
+    the table's screen sees every code (and whether a phone holds the seat), a phone its own seat's."""
     snap, game_id, seats = _table()
     names = _names(snap, seats)
-    shown, mine = _codes_shown(), current_seat()
-    # a phone joined to a seat is shown its own code only (to join a second device): the others are
-    # for the table's screen, not for a phone that might join another player's seat to peek
-    told = {s: shown and mine in (None, s) for s in seats}
-    return jsonify(game=game_id, seat=mine, codes_shown=shown,
+    who = viewers.viewer()
+    mine = who.seat
+    told = {s: who.screen or mine == s for s in seats}
+    held = {s: game_id is not None and claims().holder(game_id, s) is not None for s in seats}
+    return jsonify(game=game_id, seat=mine, codes_shown=who.screen, screen=who.screen,
+                   guarded=viewers.guarded(), pin_required=security.pin_required(),
+                   can_pair=not security.pin_required() and not viewers.pairing().paired,
                    seats=[{"seat": s, "name": names[s],
                            "code": code_for(str(game_id), s) if told[s] else None,
+                           "held": held[s] if who.screen else None,
                            "join_url": join_url(code_for(str(game_id), s)) if told[s] else None,
                            "qr": f"{bp.url_prefix}/{s}/qr.svg" if told[s] else None}
                           for s in seats])
@@ -251,8 +259,9 @@ def qr(seat: str) -> Any:
     snap, game_id, seats = _table()
     if seat not in seats:
         abort(404, description=f"this game has no seat {seat[:20]!r}")
-    if not _codes_shown() or current_seat() not in (None, seat):
-        abort(403, description="a seat's QR code is shown on the table's own screen (with the panel PIN)")
+    who = viewers.viewer()
+    if not (who.screen or who.seat == seat):
+        abort(403, description="a seat's QR code is shown on the table's own screen")
     svg = qr_svg(join_url(code_for(str(game_id), seat)), f"Scan to join {_names(snap, seats)[seat]}'s seat")
     return Response(svg, mimetype="image/svg+xml")
 
@@ -260,27 +269,80 @@ def qr(seat: str) -> Any:
 @bp.post("/join")
 @security.changes("play")
 def join() -> Any:
-    """This phone joins the seat whose code it sends (a wrong code joins nothing and says so)."""
-    code = _body_code()
-    _, game_id, seats = _table()
-    if not seats:
+    """This phone joins the seat whose code it sends, if no other phone holds it (a wrong code joins
+    nothing and says so; a held seat is released on the table's screen first)."""
+    code, token = _body_code()
+    snap, game_id, seats = _table()
+    if not seats or game_id is None:
         raise SeatError("this game has no seats to join: every phone sees the whole table")
     seat = guessed_seat(code)
     if seat is None:
         abort(400, description=f"No seat of this game has the code {_normal(code)[:12]}: type the six letters "
                                "and digits the table's screen shows for your seat.")
-    session["seat"] = {"game": game_id, "seat": seat}
+    kept = session.get("seat")
+    mine = token if token is not None else (kept.get("token") if isinstance(kept, dict) else None)
+    if claims().holder(game_id, seat) is not None and not claims().holds(game_id, seat, mine):
+        name = _names(snap, seats)[seat]
+        raise SeatError(f"{name}'s seat is held by another phone: to join it on this one, release it on the "
+                        "table's screen first (Seats, Release)")
+    if not claims().holds(game_id, seat, mine):
+        mine = claims().claim(game_id, seat)
+    session["seat"] = {"game": game_id, "seat": seat, "token": mine}
     session.permanent = True
-    return jsonify(ok=True, seat=seat, code=code_for(str(game_id), seat),
+    g.pop("viewer", None)  # this request's viewer is the seat from here on (its answer is that seat's)
+    return jsonify(ok=True, seat=seat, code=code_for(str(game_id), seat), token=mine,
                    state=state_json(_companion(), seat=seat))
 
 
 @bp.post("/leave")
 @security.changes("play")
 def leave() -> Any:
-    """This phone leaves its seat and sees the shared table again."""
+    """This phone leaves its seat (the seat is free for another phone) and sees the shared table again."""
+    seat, (_, game_id, _s) = current_seat(), _table()
+    if seat is not None and game_id is not None:
+        claims().release(game_id, seat)
     session.pop("seat", None)
+    g.pop("viewer", None)
     return jsonify(ok=True, seat=None, state=state_json(_companion()))
+
+
+@bp.post("/<seat>/release")
+@security.changes("seats")
+def release(seat: str) -> Any:
+    """The table's screen frees a seat a phone holds (a lost phone, a player moving to another phone)."""
+    snap, game_id, seats = _table()
+    if seat not in seats or game_id is None:
+        abort(404, description=f"this game has no seat {seat[:20]!r}")
+    if not viewers.viewer().screen:
+        abort(403, description="a seat is released on the table's own screen (with the panel PIN)")
+    freed = claims().release(game_id, seat)
+    return jsonify(ok=True, seat=seat, released=freed)
+
+
+@bp.post("/screen")
+@security.changes("seats")
+def screen() -> Any:
+    """Pair this browser as the table's screen (``{"pair": true}``), or unpair it (``{"pair": false}``).
+
+    On a panel without a PIN the table's screen is the one browser paired so, once: it is shown the
+    seats' codes and may release a seat. Another browser may pair only after the screen unpairs (or
+    the Pi's own display, or the PIN, does it); with a PIN the screen is whoever gave the PIN."""
+    pair = _body().get("pair")
+    if not isinstance(pair, bool):
+        abort(400, description="'pair' must be true (this is the table's screen) or false (it no longer is)")
+    pairing, who = viewers.pairing(), viewers.viewer()
+    if pair:
+        if pairing.paired and not who.screen:
+            raise SeatError("another browser is paired as the table's screen already: unpair it there first")
+        session["screen"] = pairing.pair()
+        session.permanent = True
+    else:
+        if not who.screen:
+            raise SeatError("only the table's screen unpairs itself")
+        pairing.unpair()
+        session.pop("screen", None)
+    g.pop("viewer", None)
+    return jsonify(ok=True, screen=pair)
 
 
 @bp.get("/choices")
@@ -340,6 +402,7 @@ def act() -> Any:
         if snap.state is None:
             raise SeatError("no game is running: start one on the setup page")
         offered = {str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat}
+        check_actor(text)  # another seat's action is refused naming whose it is
         if text not in offered:
             before = f" ({done} of the {len(typed)} entered before it)" if done else ""
             raise SeatError(f"{text[:60]!r} is not one of {seat}'s choices now{before}")

@@ -34,9 +34,9 @@ from typing import Any, Protocol
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.errors import FogCompanionError
-from companion.secrecy import told
+from companion.secrecy import filter_for, redact
 from web_ui.model import leds_json, state_json
-from web_ui.seats import current_seat
+from web_ui.seats import current_claim
 
 bp = Blueprint("stream", __name__)
 log = logging.getLogger(__name__)
@@ -93,9 +93,10 @@ class Feed:
     """One open stream: its kind, who opened it, how much it may get, and its sink once attached."""
 
     def __init__(self, hub: StreamHub, kind: str, address: str, limit: int | None, overlay: bool = False,
-                 seat: str | None = None) -> None:
+                 seat: str | None = None, held: Any = None) -> None:
         self.hub = hub
         self.seat = seat  # the seat the phone joined (web_ui/seats.py): it is sent that seat's view only
+        self.held = held  # () -> does the phone still hold its seat? (released on the table's screen: no)
         self.kind = kind  # "events" or "camera"
         self.address = address
         self.limit = limit  # end after this many game events or frames (tests and scripts)
@@ -206,7 +207,7 @@ class StreamHub:
 
     # ------------------------------------------------------------------ admission
     def open(self, kind: str, address: str, limit: int | None = None, overlay: bool = False,
-             seat: str | None = None) -> Feed:
+             seat: str | None = None, held: Any = None) -> Feed:
         """A slot for a new stream, or :class:`StreamsBusy` saying which limit was reached."""
         cap = self.limits.event_streams if kind == "events" else self.limits.camera_streams
         what = "live event streams" if kind == "events" else "camera streams"
@@ -222,7 +223,7 @@ class StreamHub:
                                   f"device may hold; close a page or try again in {retry} s", retry)
             self._open[kind] += 1
             self._by_address[address] += 1
-        return Feed(self, kind, address, limit, overlay, seat)
+        return Feed(self, kind, address, limit, overlay, seat, held)
 
     def release(self, feed: Feed) -> None:
         with self._lock:
@@ -335,7 +336,7 @@ class StreamHub:
 
     def _greet(self, feed: Feed) -> bool:
         snap = self.companion.session.snapshot()
-        text = _sse("state", state_json(self.companion, snap, feed.seat), snap.seq)
+        text = _sse("state", _told_state(self.companion, snap, feed.seat), snap.seq)
         leds = leds_json(getattr(self.companion, "hardware", None))
         if leds is not None:
             text += _sse("leds", leds)
@@ -345,7 +346,11 @@ class StreamHub:
         """The event and (after a burst) the new state, drawn once per seat among the open streams:
         each phone is sent what its seat may see, a phone joined to none the shared table."""
         rendered: dict[str | None, bytes] = {}
-        for feed in feeds:
+        for feed in list(feeds):
+            if feed.held is not None and not feed.held():  # its seat was released: the page reconnects without it
+                self._end(feed)
+                feeds.remove(feed)
+                continue
             if feed.seat not in rendered:
                 rendered[feed.seat] = self._render(event, burst_over, feed.seat)
         for feed in feeds:
@@ -356,11 +361,11 @@ class StreamHub:
 
     def _render(self, event: Any, burst_over: bool, seat: str | None) -> bytes:
         data, snap = event.data, event.snapshot
-        if snap is not None:  # a face-down piece, a closed fist (the action, Game.said): said as ``seat`` may read it
-            data = told(snap.game, snap.state, data, seat)
+        if snap is not None:  # the one filter: a face-down piece, a closed fist, as ``seat`` may read them
+            data = redact(snap.game, snap.state, data, seat)
         text = _sse("game", {"kind": event.kind, "data": data, "seq": event.seq}, event.seq)
         if burst_over and snap is not None:  # one state after a burst is enough
-            text += _sse("state", state_json(self.companion, snap, seat), snap.seq)
+            text += _sse("state", _told_state(self.companion, snap, seat), snap.seq)
         return text.encode()
 
     # ------------------------------------------------------------------ camera
@@ -406,6 +411,7 @@ class StreamHub:
     def _frame(self, camera: Any, feeds: list[Feed]) -> None:
         """The picture now to every viewer that has taken the last one (a slow one skips it)."""
         parts: dict[bool, bytes | None] = {}
+        conceal = concealed(self.companion)
         for feed in feeds:
             sink = feed.sink
             if sink is None or feed.released:
@@ -415,7 +421,7 @@ class StreamHub:
                     self._end(feed)
                 continue
             if feed.overlay not in parts:
-                data = picture(camera, feed.overlay)
+                data = picture(camera, feed.overlay, conceal)
                 parts[feed.overlay] = None if data is None else mjpeg_part(data)
             part = parts[feed.overlay]
             if part is not None and self._send(feed, part):
@@ -424,10 +430,21 @@ class StreamHub:
                     self._end(feed)
 
 
-def picture(camera: Any, overlay: bool) -> bytes | None:
-    """The frame a viewer is sent: what the camera shows now, or a picture saying its fault when it has one."""
-    view = getattr(camera, "view_jpeg", None)
-    return view(overlay=overlay) if view is not None else camera.snapshot(overlay=overlay)
+def picture(camera: Any, overlay: bool, conceal: frozenset[str] = frozenset()) -> bytes | None:
+    """The frame a viewer is sent: what the camera shows now, or a picture saying its fault when it has
+    one; its overlay names no piece in ``conceal`` (:func:`concealed`)."""
+    view = getattr(camera, "view_jpeg", None) or camera.snapshot
+    return view(overlay=overlay, conceal=conceal) if conceal and overlay else view(overlay=overlay)
+
+
+def concealed(companion: Any) -> frozenset[str]:
+    """The pieces the camera picture's overlay must not name: those the shared table may not know (the
+    picture is for anyone in the room). The one filter's, as every answer's (companion/secrecy.py)."""
+    session = getattr(companion, "session", None)
+    snap = session.snapshot() if session is not None else None
+    if snap is None or snap.state is None:
+        return frozenset()
+    return frozenset(filter_for(snap.game, snap.state, None).secret)
 
 
 _hub_lock = threading.Lock()
@@ -473,13 +490,19 @@ def _count(name: str) -> int | None:
 @bp.get("/events")
 def events() -> Any:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    seat, held = current_claim()
     try:
-        feed = hub_of(app).open("events", request.remote_addr or "unknown", _count("limit"),
-                                seat=current_seat())
+        feed = hub_of(app).open("events", request.remote_addr or "unknown", _count("limit"), seat=seat, held=held)
     except StreamsBusy as exc:
         return busy_response(exc)
     return stream_response(feed, EVENTS_HEAD, "text/event-stream",
                            {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _told_state(companion: Any, snap: Any, seat: str | None) -> dict[str, Any]:
+    """The state a stream sends, through the one filter as every HTTP answer is (web_ui/viewers.py)."""
+    out = state_json(companion, snap, seat)
+    return redact(snap.game, snap.state, out, seat) if snap.state is not None else out
 
 
 def camera_stream(overlay: bool) -> Any:

@@ -1,0 +1,316 @@
+"""Who is asking: every request is one viewer, and every answer leaves through the one filter.
+
+A game with secrets is read by four kinds of viewer, and the panel must tell them apart before it
+answers anything:
+
+* ``seat``: the phone that holds a player's seat (it joined with the seat's code and keeps the
+  claim, ``web_ui/seats.py``); it is sent that seat's view and what its seat may know.
+* ``screen``: the table's own screen, the operator's: the client that gave the panel PIN, the Pi's
+  own display (a loopback address), the browser paired as the table's screen on a panel without a
+  PIN, or, on a panel whose game is played "with secrets unguarded" on purpose, any client without a
+  seat. It is shown the seats' codes and QR codes, may release a seat, act for a player and use the
+  simulated table (which names every piece). It reads the game as the shared table does.
+* ``phone``: a phone at the table joined to no seat: the shared table.
+* ``stranger``: anything else that reaches the panel (a script, a page that sends no cookie): the
+  shared table too; it is named apart only so that tests and the journal can say who asked.
+
+Every HTTP answer in JSON passes :func:`redact_answer` (an ``after_request`` hook): the whole body
+through :class:`companion.secrecy.Filter` of the running game for the viewer's seat. A route cannot
+forget it. A route whose answer holds only what is printed (the board's places and pieces with
+their markers: the stickers everyone sees) is marked :func:`catalogue` and sent as it is; the
+secrets test still compares it at two tables that differ only in secrets.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app, g, request, session
+
+from companion.secrecy import filter_for, keeps_secrets
+from web_ui import security
+
+F = TypeVar("F", bound=Callable[..., Any])
+SCREEN_FILE = "screen.json"
+KINDS = ("seat", "screen", "phone", "stranger")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who asks: ``kind`` (one of :data:`KINDS`) and the seat it holds (only for ``seat``)."""
+
+    kind: str
+    seat: str | None = None
+
+    @property
+    def screen(self) -> bool:
+        return self.kind == "screen"
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["screen"] = ScreenPairing(app.config.get("DATA_DIR") or None)
+    app.before_request(no_seat_header)
+    app.after_request(redact_answer)
+
+
+SEAT_HEADER = "X-Fog-Seat"
+
+
+def no_seat_header() -> None:
+    """A seat is held by the phone that joined it: a header naming a seat or a code is refused in words."""
+    if SEAT_HEADER in request.headers:
+        abort(400, description=f"the {SEAT_HEADER} header is not read: a phone holds its seat by joining it with "
+                               "its code on the Board page (POST /api/seats/join), which keeps it in the phone")
+
+
+# ---------------------------------------------------------------------------------------- the screen
+class ScreenPairing:
+    """The browser paired as the table's screen on a panel without a PIN, and whether the running
+    game is played with its secrets unguarded on purpose (kept in the data directory)."""
+
+    def __init__(self, data_dir: str | None) -> None:
+        self.path = Path(data_dir) / SCREEN_FILE if data_dir else None
+        self._lock = threading.Lock()
+        self._saved: dict[str, Any] = self._load()
+
+    def _load(self) -> dict[str, Any]:
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # unreadable: nothing paired, nothing unguarded (the safe way round)
+        return data if isinstance(data, dict) else {}
+
+    def _save(self, data: dict[str, Any]) -> None:
+        with self._lock:
+            if self.path is not None:
+                tmp = self.path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(data), encoding="utf-8")
+                os.chmod(tmp, 0o600)
+                os.replace(tmp, self.path)
+            self._saved = data
+
+    @property
+    def paired(self) -> bool:
+        return isinstance(self._saved.get("screen"), str)
+
+    def is_screen(self, token: Any) -> bool:
+        kept = self._saved.get("screen")
+        return isinstance(token, str) and isinstance(kept, str) and hmac.compare_digest(token, kept)
+
+    def pair(self) -> str:
+        token = secrets.token_urlsafe(24)
+        self._save({**self._saved, "screen": token})
+        return token
+
+    def unpair(self) -> None:
+        self._save({k: v for k, v in self._saved.items() if k != "screen"})
+
+    def unguarded(self, game_id: str | None) -> bool:
+        """Is the game ``game_id`` played with its secrets unguarded, as chosen when it was started?"""
+        return game_id is not None and game_id in (self._saved.get("unguarded") or ())
+
+    def leave_unguarded(self, game_id: str) -> None:
+        games = [g for g in (self._saved.get("unguarded") or ()) if isinstance(g, str)][-50:]
+        self._save({**self._saved, "unguarded": [*games, game_id]})
+
+
+def pairing() -> ScreenPairing:
+    return current_app.extensions["screen"]
+
+
+def _loopback() -> bool:
+    try:
+        return ipaddress.ip_address((request.remote_addr or "").split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _running_game_id() -> str | None:
+    snap = current_app.extensions["companion"].session.snapshot()
+    return snap.game_id if snap.state is not None else None
+
+
+def is_screen() -> bool:
+    """Is this request the table's own screen (see the module's docstring for who is)?"""
+    if security.pin_required():
+        return security.unlocked()
+    return _loopback() or pairing().is_screen(session.get("screen")) or pairing().unguarded(_running_game_id())
+
+
+def guarded() -> bool:
+    """Are the running game's secrets guarded: a PIN, or a paired screen, and not given up on purpose?"""
+    if pairing().unguarded(_running_game_id()):
+        return False
+    return security.pin_required() or pairing().paired
+
+
+# ---------------------------------------------------------------------------------------- seats held
+class Claims:
+    """Which phone holds each seat: a seat is claimed by the phone that joined it, one phone at a time.
+
+    The phone is given a token when it joins (kept in its cookie, and by the page beside the code so a
+    restart that forgets cookies does not cost the seat); the claim keeps the token, in the data
+    directory. Another phone with the right code is refused while the seat is held: only the table's
+    screen releases it (``POST /api/seats/<seat>/release``), and the phone that held it is then a phone
+    without a seat at its next request.
+    """
+
+    FILE = "seat-claims.json"
+
+    def __init__(self, data_dir: str | None) -> None:
+        self.path = Path(data_dir) / self.FILE if data_dir else None
+        self._lock = threading.Lock()
+        self._claims: dict[str, dict[str, str]] = self._load()
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # unreadable: every seat free again; the phones join again with their codes
+        return {g: {s: t for s, t in c.items() if isinstance(t, str)} for g, c in data.items()
+                if isinstance(g, str) and isinstance(c, dict)} if isinstance(data, dict) else {}
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self._claims), encoding="utf-8")
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except OSError:  # a full or read-only disk: the claims hold until the panel restarts
+            pass
+
+    def holder(self, game_id: str, seat: str) -> str | None:
+        with self._lock:
+            return self._claims.get(game_id, {}).get(seat)
+
+    def holds(self, game_id: str, seat: str, token: Any) -> bool:
+        held = self.holder(game_id, seat)
+        return isinstance(token, str) and held is not None and hmac.compare_digest(held, token)
+
+    def claim(self, game_id: str, seat: str) -> str:
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            games = {g: c for g, c in self._claims.items() if g == game_id or len(self._claims) < 20}
+            games.setdefault(game_id, {})[seat] = token
+            self._claims = games
+            self._save()
+        return token
+
+    def release(self, game_id: str, seat: str) -> bool:
+        with self._lock:
+            held = self._claims.get(game_id, {}).pop(seat, None)
+            self._save()
+        return held is not None
+
+
+def claims() -> Claims:
+    app = current_app
+    if "seat_claims" not in app.extensions:
+        app.extensions["seat_claims"] = Claims(app.config.get("DATA_DIR") or None)
+    return app.extensions["seat_claims"]
+
+
+def _seats() -> tuple[str | None, tuple[str, ...]]:
+    """The running game's id and seats (none when no game runs or it has none)."""
+    snap = current_app.extensions["companion"].session.snapshot()
+    if snap.state is None or snap.game_id is None:
+        return None, ()
+    return snap.game_id, tuple(snap.game.seats(snap.state))
+
+
+def current_seat() -> str | None:
+    """The seat this request's phone holds in the running game (None: the shared view). Only the phone
+    that joined holds it (its cookie's claim token): never a code or a header sent by anyone."""
+    game_id, seats = _seats()
+    if not seats or game_id is None:
+        return None
+    kept = session.get("seat")
+    if isinstance(kept, dict) and kept.get("game") == game_id and kept.get("seat") in seats and \
+            claims().holds(game_id, str(kept["seat"]), kept.get("token")):
+        return str(kept["seat"])
+    return None
+
+
+def current_claim() -> tuple[str | None, Any]:
+    """This request's seat, and a test the event stream asks before each event: does the phone still
+    hold it? (The table's screen may release it while the stream is open.)"""
+    seat = current_seat()
+    if seat is None:
+        return None, None
+    game_id, _s = _seats()
+    token, kept = session["seat"].get("token"), claims()
+    return seat, lambda: kept.holds(str(game_id), seat, token)
+
+
+# ---------------------------------------------------------------------------------------- the viewer
+def viewer() -> Viewer:
+    """This request's viewer, worked out once per request."""
+    if "viewer" in g:
+        return g.viewer
+    seat = current_seat()
+    if seat is not None:
+        found = Viewer("seat", seat)
+    elif is_screen():
+        found = Viewer("screen")
+    else:
+        found = Viewer("phone" if session.get("seen") or request.cookies else "stranger")
+    g.viewer = found
+    return found
+
+
+def screen_only(what: str) -> None:
+    """Refuse what names every piece (the simulated table) to any viewer but the table's screen."""
+    who = viewer()
+    if who.kind == "seat":
+        abort(403, description=f"{what} is not shown to a phone joined to a seat: it names every hidden piece")
+    if not who.screen:
+        abort(403, description=f"{what} is shown on the table's own screen only (it names every hidden piece): "
+                               "enter the panel PIN there, or pair that screen on the Board page")
+
+
+def catalogue(view: F) -> F:
+    """Mark a route whose answer holds only what is printed on the board and its pieces (their
+    markers as stuck on): sent as it is, not through the filter (which would rename the pieces)."""
+    view.catalogue = True  # type: ignore[attr-defined]
+    return view
+
+
+# ---------------------------------------------------------------------------------------- the one filter
+def redact_answer(response: Any) -> Any:
+    """Every JSON answer, as this request's viewer may read it (the one boundary of every route)."""
+    if response.mimetype != "application/json" or response.is_streamed or response.direct_passthrough:
+        return response
+    view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, "catalogue", False):
+        return response
+    companion = current_app.extensions["companion"]
+    session_ = getattr(companion, "session", None)
+    if session_ is None:
+        return response
+    snap = session_.snapshot()
+    if snap.state is None or not keeps_secrets(snap.game):
+        return response
+    try:
+        data = json.loads(response.get_data())
+    except ValueError:
+        return response
+    seat = viewer().seat if response.status_code != 421 else None
+    out = filter_for(snap.game, snap.state, seat).redact(data)
+    if out != data:
+        response.set_data(current_app.json.dumps(out) + "\n")
+    return response
