@@ -30,20 +30,14 @@ from tests.tables import sim_config
 from web_ui import create_app
 from web_ui.stream import hub_of
 
-# Routes a seat-less phone may GET that need not answer the same at both tables, and why.
-SHOWS_THE_TABLE = {
-    # the camera's own pictures: what anyone standing at the table sees (every marker as printed)
-    "/snapshot.jpg", "/stream.mjpg", "/api/fit/rectified.jpg",
-    # the simulated table's page is a test tool standing in for the physical table: hands move the
-    # tokens there, by id, as hands at a real table touch them (docs/architecture.md)
-    "/api/table",
-    # the codes a phone joins a seat with: drawn per table (from a key in its data directory), so two
-    # tables never show the same ones; who may read them is the seats' own rule (the PIN)
-    "/api/seats",
-}
-NOT_THE_GAME = {  # files and pages that hold no game at all: asked anyway, they must not differ either
-    "/static/<path:filename>",
-}
+# What only the table's own screen is shown, and why it may differ there: the simulated table's page
+# names every piece (it is the stand-in for the physical table, where hands move tokens by id), and
+# the seats' codes are drawn per table. To every other viewer these answer the same at both tables
+# (refused). The camera's own pictures show what anyone at the table sees: they are compared through
+# the overlay the panel draws on them (test_the_camera_overlay_names_no_hidden_piece).
+SCREEN_ONLY = {"/api/table", "/api/seats", "/api/seats/<seat>/qr.svg"}
+PICTURES = {"/snapshot.jpg", "/stream.mjpg", "/api/fit/rectified.jpg"}
+VIEWERS = ("screen", "phone", "stranger")
 
 
 def secret_games() -> list[str]:
@@ -52,26 +46,46 @@ def secret_games() -> list[str]:
             and type(get_game(n)).secrets_changed is not Game.secrets_changed]
 
 
-class Table:
-    """One companion with its panel, a game dealt on it, and a phone: joined to ``seat`` by its code,
-    or (``None``) to no seat."""
+PIN = "2468"
 
-    def __init__(self, tmp_path: Path, game: Game, state: Any, seat: str | None = None) -> None:
+
+class Table:
+    """One companion with its panel (a PIN set), a game dealt on it, and one viewer of the kind asked:
+    a phone joined to ``seat`` by the code the table's screen shows, the table's screen itself (the
+    PIN given), a phone at the table joined to no seat, or a stranger (no cookie, a script)."""
+
+    def __init__(self, tmp_path: Path, game: Game, state: Any, seat: str | None = None,
+                 kind: str = "phone") -> None:
         self.said = io.StringIO()  # what the companion prints: the service's journal
         self.companion = Companion(sim_config(tmp_path, **{"game.name": game.name}), out=self.said)
-        self.app: Flask = create_app(self.companion, {"DATA_DIR": str(tmp_path)})
-        self.phone = self.app.test_client()
+        self.app: Flask = create_app(self.companion, {"DATA_DIR": str(tmp_path), "PIN": PIN})
+        self.screen = self.app.test_client()
+        assert self._post(self.screen, "/api/unlock", {"pin": PIN}).status_code == 200
+        self.phone = self.screen if kind == "screen" else self.app.test_client()
+        if kind != "screen":  # a phone on the Wi-Fi, not the Pi's own display
+            self.phone.environ_base["REMOTE_ADDR"] = "192.168.1.23"
+        if kind == "phone":
+            self.phone.get("/")  # it opened the Board page before
         self.game, self.data_dir = game, str(tmp_path)
         self.game_id = self.companion.new_game(state, game=game)
         self.session = self.companion.session
-        self.seat = seat
+        self.seat, self.kind = seat, kind
+        self.code = ""
         if seat is not None:  # the phone joins its seat as a player does, with the code the table shows
-            code = next(s["code"] for s in self.phone.get("/api/seats").get_json()["seats"] if s["seat"] == seat)
-            joined = self.phone.post("/api/seats/join", data=json.dumps({"code": code}),
-                                     content_type="application/json")
+            self.code = code = next(s["code"] for s in self.screen.get("/api/seats").get_json()["seats"] if s["seat"] == seat)
+            joined = self._post(self.phone, "/api/seats/join", {"code": code})
             assert joined.status_code == 200 and joined.get_json()["seat"] == seat, joined.get_data(as_text=True)
         self.published: list[Any] = []  # every event the session publishes from here on
         self.listening = self.session.bus.subscribe(self.published.append)
+
+    @staticmethod
+    def _post(client: Any, path: str, body: dict[str, Any]) -> Any:
+        return client.post(path, data=json.dumps(body), content_type="application/json")
+
+    def post(self, path: str, body: dict[str, Any]) -> tuple[int, str]:
+        """What this viewer is answered when it sends ``body`` (its own answer, compared like a GET's)."""
+        response = self._post(self.phone, path, body)
+        return response.status_code, response.get_data(as_text=True).replace(self.game_id, "GAME")
 
     def see(self, picture: dict[str, tuple[str, ...]]) -> None:
         self.session.on_stable_change(picture)
@@ -80,7 +94,8 @@ class Table:
         response = self.phone.get(path)
         body = response.get_data(as_text=True) if response.mimetype.startswith(("application/json", "text/")) \
             else f"<{len(response.get_data())} bytes>"
-        return response.status_code, body.replace(self.game_id, "GAME").replace(self.data_dir, "DATA")
+        body = body.replace(self.game_id, "GAME").replace(self.data_dir, "DATA")
+        return response.status_code, body.replace(self.code, "CODE") if self.code else body
 
     def events(self) -> list[str]:
         """What the live stream says to this phone (as its seat may read it): its greeting, then every
@@ -93,7 +108,13 @@ class Table:
         assert self.listening.drain()
         hub = hub_of(self.app)
         said += [hub._render(event, True, self.seat).decode() for event in self.published]
+        said += [self.journal()]
         return [_timeless((0, text.replace(self.game_id, "GAME")))[1] for text in said]
+
+
+    def journal(self) -> str:
+        """The journal's lines so far (what a maintainer reads with journalctl), the game's id left out."""
+        return _timeless((0, self.said.getvalue().replace(self.game_id, "GAME")))[1]
 
 
 class ReadTable:
@@ -119,13 +140,17 @@ def same_table_answers(a: Table, b: Table) -> dict[str, tuple[Any, Any]]:
     """Every route the phone may GET, asked at both tables: those that differ."""
     differ: dict[str, tuple[Any, Any]] = {}
     paths: list[str] = []
-    for rule in a.app.url_map.iter_rules():
-        if "GET" not in (rule.methods or ()) or rule.rule in SHOWS_THE_TABLE | NOT_THE_GAME:
+    for rule in a.app.url_map.iter_rules():  # every route the app registers, a new one included
+        if "GET" not in (rule.methods or ()) or rule.rule in PICTURES or rule.rule == "/events":
             continue
-        path = rule.rule.replace("<game_id>", a.game_id)
-        if path == "/events":
+        if a.kind == "screen" and rule.rule in SCREEN_ONLY:
             continue
-        paths.append(path)
+        seats = a.game.seats(a.session.state) or ("nobody",)
+        for seat in seats if "<seat>" in rule.rule else (None,):
+            if seat is not None and seat == a.seat:
+                continue  # its own seat's QR code: the code it joined with, drawn per table
+            path = rule.rule.replace("<game_id>", a.game_id).replace("<seat>", str(seat))
+            paths.append(path.replace("<path:filename>", "panel.js"))
     paths += [f"/api/games/{a.game_id}/replay?step={n}" for n in range(4)]
     paths += [f"/api/targets?piece={p}" for p in sorted(a.game.layout(a.session.state).pieces)]
     for path in paths:
@@ -168,25 +193,26 @@ def the_same_move(a: Table, b: Table) -> tuple[str, str]:
     raise AssertionError("no move looks the same at both tables")
 
 
-def phones() -> list[tuple[str, str | None]]:
-    """Each secret game with a phone joined to no seat, and, in a game of seats, one joined to each seat."""
-    out: list[tuple[str, str | None]] = []
+def phones() -> list[tuple[str, str | None, str]]:
+    """Each secret game with every kind of viewer: the table's screen, a phone joined to no seat, a
+    stranger, and, in a game of seats, a phone joined to each seat."""
+    out: list[tuple[str, str | None, str]] = []
     for name in secret_games():
         game = get_game(name)
         state = new_game(game, min(n for n in game.players if n > 1), seed=5)
-        out += [(name, None)] + [(name, seat) for seat in game.seats(state)]
+        out += [(name, None, kind) for kind in VIEWERS] + [(name, seat, "seat") for seat in game.seats(state)]
     return out
 
 
-@pytest.fixture(params=phones(), ids=lambda p: f"{p[0]}-{p[1] or 'no-seat'}")
+@pytest.fixture(params=phones(), ids=lambda p: f"{p[0]}-{p[1] or p[2]}")
 def two_tables(request: Any, tmp_path: Path) -> Iterator[tuple[Table, Table]]:
-    name, seat = request.param
+    name, seat, kind = request.param
     game = get_game(name)
     players = min(n for n in game.players if n > 1)
     dealt = past_the_setup(game, new_game(game, players, seed=5))
     other = game.secrets_changed(dealt, seat, 11)  # what this phone's seat may not know, dealt otherwise
     assert game.to_json(dealt) != game.to_json(other), "the two tables must differ in their secrets"
-    a, b = Table(tmp_path / "a", game, dealt, seat), Table(tmp_path / "b", game, other, seat)
+    a, b = Table(tmp_path / "a", game, dealt, seat, kind), Table(tmp_path / "b", game, other, seat, kind)
     yield a, b
     a.companion.stop()
     b.companion.stop()
@@ -217,6 +243,36 @@ def test_no_phone_can_tell_apart_two_deals_of_what_its_seat_may_not_know(two_tab
         now = table.session.expected()
         table.see({**{c: ps for c, ps in now.items() if c != place}, far: now[far] + now[place]})
         assert table.session.status.out_of_sync is not None
+    assert same_table_answers(a, b) == {}
+
+    # the correction the panel would preview for it (the screen is shown it; a phone is asked the PIN)
+    assert a.post("/api/correction", {"preview": True}) == b.post("/api/correction", {"preview": True})
+
+    # the table put right again, and the move undone on the panel: the undone event says what to put back
+    for table in (a, b):
+        table.see(table.session.expected())
+        table.session.undo()
+    assert same_table_answers(a, b) == {}
+
+    # play on, the same public moves at both tables, the hands following each: a secret input (a fist
+    # closed) is compared when it comes, and the tables again at the next round
+    for table in (a, b):
+        table.see(table.session.expected())  # the hands put back what was undone
+    start, fisted = a.game.view(a.session.state).get("round"), False
+    for moves in range(40):
+        if a.game.outcome(a.session.state) is not None or a.game.view(a.session.state).get("round") != start:
+            break
+        try:
+            move_a, move_b = the_same_move(a, b)
+        except AssertionError:
+            break  # the rules brought the secret out (a live block set off): the tables part here
+        for table, move in ((a, move_a), (b, move_b)):
+            table.session.act(move)
+            table.see(table.session.expected())
+        if move_a.startswith("commit") and not fisted:
+            fisted = True
+            assert same_table_answers(a, b) == {}, move_a
+    print(f"{moves} moves played on at both tables; round {a.game.view(a.session.state).get('round')}")
     assert same_table_answers(a, b) == {}
 
     # a camera reads every piece by its marker, a face-down one too: the Camera page's picture of it
