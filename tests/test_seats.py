@@ -330,3 +330,20 @@ def test_a_satisfied_player_gives_spare_food_from_their_own_phone_in_words(table
     assert all(seen[who]["seat_share"] is None for who in ("natural", "red", "tv"))
     assert seen["tv"]["log"][-1] == "Natural gave 2 food to green"
     assert seen["green"]["log"][-1] == "Natural gave 2 food to you"
+
+
+def test_malformed_seat_requests_are_answered_400_in_words(table):
+    """A body nested a thousand deep, a code that is not text (a lone surrogate), an emoji for a code,
+    a header naming a seat in any letters: each is refused in words, and nobody joins anything."""
+    companion, app = table
+    phone = app.test_client()
+    deep = "[" * 1000 + "]" * 1000
+    res = phone.post("/api/seats/join", data=f'{{"code": {deep}}}', content_type="application/json")
+    assert res.status_code == 400 and "deeper" in res.get_json()["error"]
+    for code in ("\ud800AAAA", "\U0001F600" * 3, "AB-CD!"):
+        res = phone.post("/api/seats/join", data=json.dumps({"code": code}), content_type="application/json")
+        assert res.status_code == 400 and "code" in res.get_json()["error"], code
+    for header in ("\u00fc\u00e9", "abcdef", ""):
+        res = phone.get("/api/state", headers={"X-Fog-Seat": header})
+        assert res.status_code == 400 and "X-Fog-Seat" in res.get_json()["error"]
+    assert phone.get("/api/state").get_json()["seat"] is None

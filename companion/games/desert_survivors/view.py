@@ -209,6 +209,20 @@ def said(state: DesertState, text: str, seat: str | None) -> str:
     return _said(state, text, state.seats.index(seat) if seat in state.seats else None)
 
 
+def _last_fight(state: DesertState) -> dict[str, Any] | None:
+    """The last fight as the table saw it; a character of it turned face down again is no longer named
+    (None): which disc it is was seen only while it was face up, and the rules hid it again."""
+    if state.last_fight is None:
+        return None
+    out = state.last_fight.to_json()
+    places = {p: w for w, p in state.board.items()}
+    for key in ("attacker", "defender", "winner"):
+        disc = out.get(key)
+        if disc in places and disc not in state.face_up:
+            out[key] = None
+    return out
+
+
 def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
     """Everything ``seat`` may see (None: the public table)."""
     me = state.seats.index(seat) if seat in state.seats else None
@@ -234,7 +248,7 @@ def view(state: DesertState, seat: str | None = None) -> dict[str, Any]:
                       "food_value": food_value(c), "vp": victory_points(c)}
                   for g in state.groups for c in (f"{g}-{n}" for n in range(1, 7))},
         "pool_markers": state.pool, "x_beside": len(state.mix), "treasure_stacks": len(state.stacks),
-        "fight": fight, "last_fight": state.last_fight.to_json() if state.last_fight else None,
+        "fight": fight, "last_fight": _last_fight(state),
         "log": _log(state, me),
         "history": [_said(state, t, me) for t in state.history],  # as each event says it: the replay's key
         "turn_ends": turn_ends(state),
