@@ -308,20 +308,21 @@ class SecretsUnguardedError(FogCompanionError):
 
 
 def _secrets_choice(game: Any, data: dict[str, Any]) -> bool:
-    """A game whose players keep secrets from each other (seats) starts on a guarded panel (a PIN, or
-    a paired table's screen), or with ``"secrets": "unguarded"``: played so knowingly, and said on
-    every page. True: it is played unguarded."""
+    """A game whose players keep secrets from each other (seats) is started from the table's screen
+    (the PIN given, the Pi's own display, or the browser paired as the screen: the one that will show
+    the codes), or with ``"secrets": "unguarded"``: played so knowingly, and said on every page.
+    True: it is played unguarded."""
     choice = field(data, "secrets", str, required=False, check=lambda v: v in ("guarded", "unguarded"),
                    what="'unguarded' (play with the seats' secrets unguarded) or 'guarded'")
     if game.declaration.information != "per-seat":
         return False
     if choice == "unguarded":
         return True
-    if not security.pin_required() and not viewers.pairing().paired:
+    if not viewers.viewer().screen:
         raise SecretsUnguardedError(
             f"In {game.title} each player keeps secrets on their own phone, and this panel has no PIN: anyone on "
-            "the Wi-Fi could read the seats' codes and join another player's seat. Set a PIN, or make this the "
-            "table's screen, or play with the secrets unguarded.")
+            "the Wi-Fi could read the seats' codes and join another player's seat. Set a PIN, or make this "
+            "browser the table's screen (it alone then shows the codes), or play with the secrets unguarded.")
     return False
 
 
@@ -458,6 +459,7 @@ def _camera() -> Any:
 
 
 @bp.post("/table/move")
+@viewers.the_table
 @security.changes("table")
 def table_move() -> Any:
     """Move a token on the simulated table, as a hand would; the camera then sees it."""
@@ -480,6 +482,7 @@ def table_move() -> Any:
 
 
 @bp.post("/table/setup")
+@viewers.the_table
 @security.changes("table")
 def table_setup() -> Any:
     """Hands set the simulated table up as the game expects it (the generated setup, or now)."""
@@ -490,6 +493,7 @@ def table_setup() -> Any:
 
 
 @bp.post("/table/turn-over")
+@viewers.the_table
 @security.changes("table")
 def table_turn_over() -> Any:
     """Turn a token over on the simulated table, as a hand would: its marker is hidden, the token stays."""
@@ -502,6 +506,7 @@ def table_turn_over() -> Any:
 
 
 @bp.get("/table")
+@viewers.the_table
 def table() -> Any:
     """The simulated table; ``in_box``: the pieces its hands may draw from the box (a game's, null: any)."""
     camera, session, box = _camera(), companion().session, None
@@ -511,6 +516,7 @@ def table() -> Any:
 
 
 @bp.post("/table/hand")
+@viewers.the_table
 @security.changes("table")
 def table_hand() -> Any:
     """Hold a hand over the simulated board (``"random"``, ``"fiducial:N"``) or take it away (null)."""

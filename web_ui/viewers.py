@@ -290,13 +290,21 @@ def catalogue(view: F) -> F:
     return view
 
 
+def the_table(view: F) -> F:
+    """Mark a route of the simulated table (the stand-in for the physical table, where hands move
+    tokens by id): shown to the table's screen only (:func:`screen_only`, which the route calls) and
+    sent to it as it is, every piece by id, as the tokens lie on a real table for all to touch."""
+    view.the_table = True  # type: ignore[attr-defined]
+    return view
+
+
 # ---------------------------------------------------------------------------------------- the one filter
 def redact_answer(response: Any) -> Any:
     """Every JSON answer, as this request's viewer may read it (the one boundary of every route)."""
     if response.mimetype != "application/json" or response.is_streamed or response.direct_passthrough:
         return response
     view = current_app.view_functions.get(request.endpoint or "")
-    if getattr(view, "catalogue", False):
+    if getattr(view, "catalogue", False) or getattr(view, "the_table", False) and viewer().screen:
         return response
     companion = current_app.extensions["companion"]
     session_ = getattr(companion, "session", None)

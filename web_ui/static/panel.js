@@ -28,7 +28,7 @@ const Fog = (() => {
       }
     }
     if (res.status === 409) await refresh();  /* refused as the game stands now: this page may show a game that moved on */
-    if (!res.ok && data.kind !== "game-running" && !quiet) {  /* a running game is asked about on the page itself */
+    if (!res.ok && data.kind !== "game-running" && data.kind !== "secrets-unguarded" && !quiet) {  /* a running game is asked about on the page itself */
       flash(data.error || ("error " + res.status));
     }
     return {ok: res.ok, status: res.status, data};
@@ -486,4 +486,12 @@ const Fog = (() => {
 
   /* named: a piece's name to start a sentence with; name: the same inside one ("move the blue leader to H1") */
   return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place};
+})();
+
+/* Every page says so while the running game's secrets are played unguarded (chosen when it was started). */
+(async () => {
+  const r = await fetch("/api/seats", {headers: {"Accept": "application/json"}, cache: "no-store"}).catch(() => null);
+  const d = r && r.ok ? await r.json().catch(() => null) : null;
+  const banner = document.getElementById("secrets-unguarded");
+  if (banner && d && d.seats && d.seats.length && d.guarded === false) banner.hidden = false;
 })();

@@ -26,12 +26,16 @@
   }
 
   async function joinWith(code, quiet) {
-    const r = await Fog.api("POST", "/api/seats/join", {code}, true);
+    /* the claim this phone was given when it joined before: a restart that forgot the cookie keeps the seat */
+    const token = localStorage.getItem(KEY + "-token") || undefined;
+    const r = await Fog.api("POST", "/api/seats/join", {code, token}, true);
     if (r.ok) {
       localStorage.setItem(KEY, code);
+      localStorage.setItem(KEY + "-token", r.data.token);
       location.reload();  /* the live stream opens again as this seat */
     } else if (quiet) {
-      localStorage.removeItem(KEY);  /* a code of a game that is over: forgotten */
+      localStorage.removeItem(KEY);  /* a code of a game that is over, or a seat released: forgotten */
+      localStorage.removeItem(KEY + "-token");
     } else {
       say(r.data.error || "The seat could not be joined: try again.");  /* a wrong code, or the wait, in words */
       $("seat-code").value = code;  /* a scanned code is shown as a typed one is */
@@ -66,6 +70,17 @@
         code.textContent = s.code;
         li.append(": ", code);
       }
+      if (d.screen && s.held) {  /* the table's screen frees a seat whose phone is lost or changed */
+        const release = Fog.el("button", {type: "button", "class": "secondary seat-release"}, "Release");
+        release.setAttribute("aria-label", "Release " + s.name + "'s seat: another phone may then join it");
+        release.onclick = async () => {
+          if (await Fog.confirmBox(s.name + "'s seat is held by a phone. Release it, so that another phone can " +
+                                   "join it with the code?", [], "Release the seat", "Cancel")) {
+            if ((await Fog.api("POST", "/api/seats/" + encodeURIComponent(s.seat) + "/release", {})).ok) load();
+          }
+        };
+        li.append(" (held by a phone) ", release);
+      }
       if (s.qr && seat === null) {  /* for the table's screen: a joined phone needs no picture of its own seat */
         const img = document.createElement("img");
         img.className = "seat-qr";
@@ -77,7 +92,8 @@
       return li;
     }));
     const mine = d.seats.find((s) => s.seat === seat);
-    $("seat-codes-hidden").hidden = d.codes_shown || seat !== null;
+    $("seat-codes-hidden").hidden = d.codes_shown || seat !== null || d.can_pair;
+    $("seat-pair").hidden = $("seat-pair-why").hidden = !(d.can_pair && seat === null && !d.screen);
     $("seat-mine").textContent = mine ? mine.name + "'s seat" : "no seat: it shows only what everyone sees";
     $("seat-why").hidden = seat !== null;
     $("seat-join").hidden = seat !== null;
@@ -166,8 +182,12 @@
     const code = $("seat-code").value.trim();
     if (code) { say(""); joinWith(code, false); } else say("Type your seat's code first.");
   });
+  $("seat-pair").addEventListener("click", async () => {
+    if ((await Fog.api("POST", "/api/seats/screen", {pair: true})).ok) load();
+  });
   $("seat-leave").addEventListener("click", async () => {
     localStorage.removeItem(KEY);
+    localStorage.removeItem(KEY + "-token");
     if ((await Fog.api("POST", "/api/seats/leave", {})).ok) location.reload();
   });
   load().then(() => Fog.on("state", draw));

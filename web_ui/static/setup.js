@@ -173,6 +173,17 @@
         await Fog.confirmBox("A game is being played. Pause it and start the new one? The running game stays " +
                              "on the Games page, where Resume brings it back.", [], "Pause it and start", "Keep playing")) {
       res = await Fog.api("POST", "/api/games", {...body, confirm: true});
+      body.confirm = true;
+    }
+    if (res.status === 409 && res.data.kind === "secrets-unguarded") {
+      /* a game of seats on a panel anyone may open: this screen pairs as the table's, or the table plays
+         knowingly with its secrets unguarded (every page then says so), or sets a PIN first */
+      if (await Fog.confirmBox(res.data.error, [], "This is the table's screen", "Other ways")) {
+        if ((await Fog.api("POST", "/api/seats/screen", {pair: true})).ok) res = await Fog.api("POST", "/api/games", body);
+      } else if (await Fog.confirmBox("Play with the seats' secrets unguarded? Every page will say so. (Or set a PIN " +
+                                      "on this page first.)", [], "Play unguarded", "Cancel")) {
+        res = await Fog.api("POST", "/api/games", {...body, secrets: "unguarded"});
+      }
     }
     document.getElementById("setup-error").textContent = res.ok ? "" : res.data.error;
   };
