@@ -1,0 +1,187 @@
+"""Club night: five tables, each with its companion, publish to one Mosquitto, and the club page shows them all.
+
+Five companions (one for each game the door offers) play on the simulated table, their moves
+entered on the panel and made by hand, each publishing to a real broker on a loopback port. The
+club page, served by ``fog-companion club`` as a club's TV runs it, shows all five in Chromium at
+390 px. Then the broker dies mid-game (SIGKILL): the tables play on, each panel says the broker
+cannot be reached and that its messages wait, and when the broker is back every event reaches the
+club page once, in the order of the game's log, none lost and none shown twice.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import FogCompanionError
+from companion.games import get_game, names
+from companion.games.answers import new_game
+from companion.run import Companion
+from tests.club_broker import Broker
+from tests.tables import collect_output, sim_config, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path / "broker")
+    yield b
+    b.stop()
+
+
+def table_at(data: Path, broker: Broker, number: int, game_name: str) -> Companion:
+    """A companion at "Table N" of the club, its game dealt and its setup checked by the camera."""
+    config = sim_config(data, **{"game.name": game_name, "club.broker": broker.url, "club.table": f"Table {number}"})
+    companion = Companion(config, out=io.StringIO())
+    game = get_game(game_name)
+    companion.new_game(new_game(game, min(n for n in game.players if n > 1), seed=number), game=game)
+    companion.session.on_stable_change(companion.session.expected())
+    return companion
+
+
+def play_a_move(companion: Companion) -> None:
+    """A move entered on the panel (the first the rules offer that the session takes), made by hand."""
+    session = companion.session
+    for action in session.game.legal_actions(session.state):
+        try:
+            session.act(str(action))
+        except FogCompanionError:
+            continue
+        session.on_stable_change(session.expected())
+        return
+    raise AssertionError(f"no move the session takes at {companion.club.name if companion.club else '?'}")
+
+
+def logged(companion: Companion) -> list[tuple[int, str]]:
+    """The game's log as the table wrote it: (position, kind) of every event."""
+    read = companion.session.store.read_log(companion.session.game_id or "")
+    return [(int(seq), str(kind)) for seq, _at, kind, _data in read.rows]
+
+
+def club_api(port: int) -> dict[str, Any]:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/club", timeout=10) as answer:
+        return dict(json.loads(answer.read()))
+
+
+@pytest.fixture
+def club_page(tmp_path: Path, broker: Broker) -> Iterator[int]:
+    """``fog-companion club --broker ...`` as the club's TV runs it: its port."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "club", "--broker", broker.url, "--host", "127.0.0.1",
+                             "--port", "0", "--data-dir", str(tmp_path / "club")], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    lines = collect_output(proc)
+    assert wait_for(lambda: any("club page: http://" in x for x in lines) or proc.poll() is not None, 60), lines
+    port = next(int(m.group(1)) for x in lines if (m := re.search(r"club page: http://[^:]+:(\d+)/club", x)))
+    yield port
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_nothing(
+        tmp_path: Path, broker: Broker, club_page: int, browser: Any) -> None:
+    games = names()[:5]
+    assert len(games) == 5
+    tables = [table_at(tmp_path / f"table-{n}", broker, n, name) for n, name in enumerate(games, start=1)]
+    try:
+        for _ in range(3):
+            for table in tables:
+                play_a_move(table)
+        assert wait_for(lambda: all(t.club and t.club.outbox.waiting() == 0 for t in tables), 30)
+        # every table on the club page, each with its game and whose turn it is
+        assert wait_for(lambda: len([t for t in club_api(club_page)["tables"] if t["state"]]) == 5, 30)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"http://127.0.0.1:{club_page}/club")
+        page.wait_for_function("document.querySelectorAll('.club-table').length === 5", timeout=20000)
+        cards = page.locator(".club-table").all_inner_texts()
+        for n, name in enumerate(games, start=1):
+            card = next(c for c in cards if c.startswith(f"Table {n}"))
+            assert get_game(name).title in card and "turn" in card, card
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        from tests.test_browser import shot
+        shot(page, "club-five-tables-390")
+
+        # the broker dies with every message delivered; its sessions were saved since the page subscribed
+        subscribed = time.time()
+        assert wait_for(lambda: broker.saved_since(subscribed), 10), broker.log()
+        broker.kill()
+        for _ in range(2):
+            for table in tables:
+                play_a_move(table)  # the table never waits for the broker
+        assert all(t.club and t.club.outbox.waiting() > 0 for t in tables)
+        notices = tables[0].session.store.notices
+        assert wait_for(lambda: any("cannot be reached" in n for n in notices), 30), notices
+        assert any("message(s) wait" in n for n in notices), notices
+        broker.start()
+        assert wait_for(lambda: all(t.club and t.club.outbox.waiting() == 0 for t in tables), 60), broker.log()
+        assert wait_for(lambda: not any(n.startswith("club:") for n in notices), 10), notices
+
+        def shown() -> dict[str, list[int]]:
+            return {t["state"]["name"]: [e["seq"] for e in t["feed"]] for t in club_api(club_page)["tables"]}
+
+        # every event reached the club page once, in the game's order (the page keeps each table's latest)
+        for table in tables:
+            log = logged(table)
+            assert table.club is not None
+            assert wait_for(lambda: shown().get(table.club.name, [])[-3:] == [s for s, _ in log][-3:], 30), \
+                (table.club.name, shown(), log)
+        page.wait_for_function("document.querySelectorAll('.club-table').length === 5", timeout=20000)
+        shot(page, "club-after-broker-restart-390")
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        shot(page, "club-on-a-tv")
+        page.close()
+    finally:
+        for table in tables:
+            table.stop()
+
+
+def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Path, broker: Broker) -> None:
+    """Every message the broker carried, read by a listener subscribed to everything for the whole evening."""
+    import paho.mqtt.client as mqtt
+
+    heard: list[tuple[str, bytes]] = []
+    listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="listener", clean_session=False)
+    listener.on_connect = lambda c, *_a: c.subscribe("#", qos=1)
+    listener.on_message = lambda _c, _u, m: heard.append((m.topic, m.payload))
+    listener.connect("127.0.0.1", broker.port)
+    listener.loop_start()
+    table = table_at(tmp_path / "table", broker, 1, names()[0])
+    try:
+        assert wait_for(lambda: any(t.endswith("/state") for t, _ in heard), 20)
+        for _ in range(3):
+            play_a_move(table)
+        assert wait_for(lambda: table.club is not None and table.club.outbox.waiting() == 0, 20)
+        subscribed = time.time()
+        assert wait_for(lambda: broker.saved_since(subscribed), 10)
+        broker.kill()
+        for _ in range(4):
+            play_a_move(table)
+        broker.start()
+        assert wait_for(lambda: table.club is not None and table.club.outbox.waiting() == 0, 60), broker.log()
+        log = logged(table)
+        assert wait_for(lambda: len({json.loads(p)["seq"] for t, p in heard if t.endswith("/event")}) == len(log), 20)
+        events = [json.loads(p) for t, p in heard if t.endswith("/event")]
+        # QoS 1 may carry a message again when its acknowledgement died with the broker: the same message,
+        # never a new event; each log position is one event, and they came in the game's order
+        firsts = list(dict.fromkeys(json.dumps(e, sort_keys=True) for e in events))
+        assert [(e["seq"], e["kind"]) for e in map(json.loads, firsts)] == log
+    finally:
+        table.stop()
+        listener.loop_stop()
+        listener.disconnect()
+
+
+from tests.test_browser import browser  # noqa: E402,F401  (the module's Chromium)
