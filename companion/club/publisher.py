@@ -63,7 +63,6 @@ class Publisher:
 
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{ROOT}-{self.table}",
                              protocol=mqtt.MQTTv311, clean_session=True)
-        client.enable_logger(log)
         b = self.broker
         if b.username:
             client.username_pw_set(b.username, b.password or None)
