@@ -178,6 +178,15 @@ def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Pa
         # never a new event; each log position is one event, and they came in the game's order
         firsts = list(dict.fromkeys(json.dumps(e, sort_keys=True) for e in events))
         assert [(e["seq"], e["kind"]) for e in map(json.loads, firsts)] == log
+        # the table's own panel shows the club page too, and how its feed stands
+        from web_ui import create_app
+
+        phone = create_app(table, {"DATA_DIR": str(tmp_path / "table")}).test_client()
+        assert wait_for(lambda: any(t["state"] for t in phone.get("/api/club").get_json()["tables"]), 20)
+        club = phone.get("/api/club").get_json()
+        assert club["this_table"]["connected"] and club["this_table"]["waiting"] == 0, club["this_table"]
+        assert [t["state"]["name"] for t in club["tables"]] == ["Table 1"]
+        assert "Club night" in phone.get("/club").get_data(as_text=True)
     finally:
         table.stop()
         listener.loop_stop()

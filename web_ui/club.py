@@ -27,16 +27,16 @@ _boards_lock = threading.Lock()
 
 def board() -> ClubBoard:
     """The club board of this app: the standalone page's, else the companion's, made on first use."""
-    found = current_app.extensions.get("club-board")
+    found: ClubBoard | None = current_app.extensions.get("club-board")
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     companion = current_app.extensions.get("companion")
-    config = getattr(companion, "config", None)
+    config: Any = getattr(companion, "config", None)
     with _boards_lock:
         found = current_app.extensions.get("club-board")
         if found is None:
             broker = broker_of(config["club"]) if config is not None else None
-            if broker is None:
+            if broker is None or companion is None:
                 abort(404, "this companion belongs to no club: set [club] broker in its config (docs/club.md)")
             name = table_id(table_name(config["club"]))
             found = ClubBoard(broker, Path(companion.data_dir), client_id=f"fog-companion-club-{name}")

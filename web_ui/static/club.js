@@ -11,35 +11,35 @@
     return e;
   }
 
-  function tableCard(t) {
+  function tableBox(t) {
     const s = t.state || {};
-    const card = el("article", "club-table");
-    card.dataset.table = t.table;
+    const box = el("article", "club-table");
+    box.dataset.table = t.table;
     const faults = [];
     if (s.in_sync === false) faults.push("Out of sync" + (s.out_of_sync ? ": " + s.out_of_sync : ""));
     if (s.camera && s.camera !== "ok") faults.push("Camera " + s.camera);
     if (s.storage) faults.push("Storage: " + s.storage);
-    if (t.online === false) card.classList.add("offline");
-    else if (faults.length) card.classList.add("fault");
-    else if (s.over) card.classList.add("over");
-    card.append(el("h3", null, (s.name || t.table) + (t.online === false ? " (offline)" : "")));
-    card.append(el("p", "game", [s.title, s.label && s.label !== s.game_id ? "“" + s.label + "”" : null,
+    if (t.online === false) box.classList.add("offline");
+    else if (faults.length) box.classList.add("fault");
+    else if (s.over) box.classList.add("over");
+    box.append(el("h3", null, (s.name || t.table) + (t.online === false ? " (offline)" : "")));
+    box.append(el("p", "game", [s.title, s.label && s.label !== s.game_id ? "“" + s.label + "”" : null,
                                  s.phase ? "phase: " + s.phase : null, s.round ? "round " + s.round : null]
                                  .filter(Boolean).join(" · ")));
     if (s.over) {
-      card.append(el("p", "result", "Game over: " + ((s.winners || []).join(" and ") || "no winner") +
+      box.append(el("p", "result", "Game over: " + ((s.winners || []).join(" and ") || "no winner") +
                      (s.result ? " (" + s.result + ")" : "")));
     } else if (s.turn) {
-      card.append(el("p", "turn", s.turn + "'s turn"));
+      box.append(el("p", "turn", s.turn + "'s turn"));
     }
-    faults.forEach(function (f) { card.append(el("p", "flag", f)); });
+    faults.forEach(function (f) { box.append(el("p", "flag", f)); });
     const standing = (s.standing || []).filter(function (line) { return line.trim(); }).slice(0, 6);
     if (standing.length) {
       const ul = el("ul", "standing");
       standing.forEach(function (line) { ul.append(el("li", null, line.trim())); });
-      card.append(ul);
+      box.append(ul);
     }
-    return card;
+    return box;
   }
 
   function draw(club) {
@@ -49,7 +49,7 @@
     here.hidden = !(club.this_table && club.this_table.notice);
     if (!here.hidden) here.textContent = club.this_table.notice;
     const tables = document.getElementById("club-tables");
-    tables.replaceChildren.apply(tables, club.tables.filter(function (t) { return t.state; }).map(tableCard));
+    tables.replaceChildren.apply(tables, club.tables.filter(function (t) { return t.state; }).map(tableBox));
     document.getElementById("club-none").hidden = tables.children.length > 0;
     const body = document.querySelector("#club-league tbody");
     body.replaceChildren.apply(body, club.league.map(function (r) {
