@@ -63,6 +63,22 @@ def play_a_move(companion: Companion) -> None:
     raise AssertionError(f"no move the session takes at {companion.club.name if companion.club else '?'}")
 
 
+def play_to_the_end(companion: Companion) -> None:
+    """The game played out, move by move as at the table (the last move the rules offer each time)."""
+    session = companion.session
+    for _ in range(500):
+        if session.game.outcome(session.state) is not None:
+            return
+        for action in reversed(session.game.legal_actions(session.state)):
+            try:
+                session.act(str(action))
+            except FogCompanionError:
+                continue
+            session.on_stable_change(session.expected())
+            break
+    raise AssertionError("the game did not end")
+
+
 def logged(companion: Companion) -> list[tuple[int, str]]:
     """The game's log as the table wrote it: (position, kind) of every event."""
     read = companion.session.store.read_log(companion.session.game_id or "")
@@ -103,16 +119,17 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
         assert wait_for(lambda: all(t.club and t.club.outbox.waiting() == 0 for t in tables), 30)
         # every table on the club page, each with its game and whose turn it is
         assert wait_for(lambda: len([t for t in club_api(club_page)["tables"] if t["state"]]) == 5, 30)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)  # axe is the test's
+        page = context.new_page()
         page.goto(f"http://127.0.0.1:{club_page}/club")
-        page.wait_for_function("document.querySelectorAll('.club-table').length === 5", timeout=20000)
+        page.wait_for_function("() => document.querySelectorAll('.club-table').length === 5", timeout=20000)
         cards = page.locator(".club-table").all_inner_texts()
         for n, name in enumerate(games, start=1):
             card = next(c for c in cards if c.startswith(f"Table {n}"))
             assert get_game(name).title in card and "turn" in card, card
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        from tests.test_browser import shot
         shot(page, "club-five-tables-390")
+        axe_clean(page, "the club page at 390 px")
 
         # the broker dies with every message delivered; its sessions were saved since the page subscribed
         subscribed = time.time()
@@ -138,11 +155,29 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
             assert table.club is not None
             assert wait_for(lambda: shown().get(table.club.name, [])[-3:] == [s for s, _ in log][-3:], 30), \
                 (table.club.name, shown(), log)
-        page.wait_for_function("document.querySelectorAll('.club-table').length === 5", timeout=20000)
+        page.wait_for_function("() => document.querySelectorAll('.club-table').length === 5", timeout=20000)
+
+        # the first table's game is played out: the club page says who won, and the league counts it
+        play_to_the_end(tables[0])
+        outcome = tables[0].session.game.outcome(tables[0].session.state)
+        assert outcome is not None
+        page.wait_for_function("() => [...document.querySelectorAll('.club-table')].some(b => /Game over/.test(b.innerText))",
+                               timeout=20000)
+        over = next(c for c in page.locator(".club-table").all_inner_texts() if c.startswith("Table 1"))
+        assert f"Game over: {' and '.join(outcome.winners)}" in over, over
+        league = page.locator("#club-league tbody tr").all_inner_texts()
+        players = [p["name"] for p in tables[0].session.game.view(tables[0].session.state)["players"]]
+        assert sorted(row.split("\t")[0] for row in league) == sorted(players), league
+        assert all(row.split("\t")[1:] == [get_game(games[0]).title, "1", "1" if row.split("\t")[0] in
+                                             outcome.winners else "0"] for row in league), league
+        csv_text = page.request.get(f"http://127.0.0.1:{club_page}/api/club/league.csv").text()
+        assert csv_text.splitlines()[0] == "player,game,played,wins" and len(csv_text.splitlines()) == 1 + len(players)
         shot(page, "club-after-broker-restart-390")
         page.set_viewport_size({"width": 1920, "height": 1080})
         shot(page, "club-on-a-tv")
-        page.close()
+        axe_clean(page, "the club page on a TV")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+        context.close()
     finally:
         for table in tables:
             table.stop()
@@ -193,4 +228,5 @@ def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Pa
         listener.disconnect()
 
 
-from tests.test_browser import browser  # noqa: E402,F401  (the module's Chromium)
+from tests.test_browser import browser, shot  # noqa: E402,F401  (the module's Chromium, its screenshots)
+from tests.test_browser_tile_race import axe_clean  # noqa: E402

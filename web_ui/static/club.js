@@ -28,7 +28,7 @@
                                  .filter(Boolean).join(" · ")));
     if (s.over) {
       box.append(el("p", "result", "Game over: " + ((s.winners || []).join(" and ") || "no winner") +
-                     (s.result ? " (" + s.result + ")" : "")));
+                     (s.result && /\s/.test(s.result) ? " (" + s.result + ")" : "")));
     } else if (s.turn) {
       box.append(el("p", "turn", s.turn + "'s turn"));
     }
@@ -44,7 +44,7 @@
 
   function draw(club) {
     conn.textContent = club.connected ? "● live" : "● broker away";
-    conn.className = "conn " + (club.connected ? "ok" : "bad");
+    conn.classList.toggle("up", !!club.connected);
     const here = document.getElementById("club-this");
     here.hidden = !(club.this_table && club.this_table.notice);
     if (!here.hidden) here.textContent = club.this_table.notice;
@@ -64,7 +64,7 @@
     fetch("/api/club" + (version === null ? "" : "?since=" + version), {cache: "no-store"})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (club) { version = club.version; draw(club); setTimeout(ask, 50); })
-      .catch(function () { conn.textContent = "● reconnecting…"; conn.className = "conn bad"; setTimeout(ask, 2000); });
+      .catch(function () { conn.textContent = "● reconnecting…"; conn.classList.remove("up"); setTimeout(ask, 2000); });
   }
   ask();
 })();
