@@ -230,3 +230,79 @@ def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Pa
 
 from tests.test_browser import browser, shot  # noqa: E402,F401  (the module's Chromium, its screenshots)
 from tests.test_browser_tile_race import axe_clean  # noqa: E402
+
+
+def start_run(data: Path, config: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """``fog-companion run`` as its unit runs it, on the simulated table, with ``config`` as its file."""
+    path = data / "config.toml"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording", "FOG_CONFIG": str(path)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(data), "--players", "2"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    return proc, collect_output(proc)
+
+
+def test_the_service_publishes_with_its_login_and_never_says_the_password(tmp_path: Path, broker: Broker) -> None:
+    import paho.mqtt.client as mqtt
+
+    password = "club-night-s3cret"
+    data = tmp_path / "table"
+    data.mkdir()
+    (data / "config.toml").write_text(f'[camera]\nsource = "sim"\n[club]\nbroker = "{broker.url}"\n'
+                                      f'table = "Table 6"\nusername = "table6"\npassword = "{password}"\n')
+    # a config file every user of the Pi may read does not keep the broker's password: the service refuses it
+    (data / "config.toml").chmod(0o644)
+    proc, lines = start_run(data, "")
+    assert proc.wait(60) == 2
+    said = "".join(lines)
+    assert "chmod o-rw" in said and str(data / "config.toml") in said and password not in said, said
+
+    heard: dict[str, bytes] = {}
+    listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="tv")
+    listener.on_connect = lambda c, *_a: c.subscribe("fog-companion/#", qos=1)
+    listener.on_message = lambda _c, _u, m: heard.__setitem__(m.topic, m.payload)
+    listener.connect("127.0.0.1", broker.port)
+    listener.loop_start()
+    (data / "config.toml").chmod(0o640)
+    proc, lines = start_run(data, "")
+    try:
+        assert wait_for(lambda: heard.get("fog-companion/table-6/online") == b"true", 60), lines
+        assert wait_for(lambda: b'"name":"Table 6"' in heard.get("fog-companion/table-6/state", b""), 20)
+        assert any("club: connected to mqtt://table6@127.0.0.1" in x for x in lines), lines
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert wait_for(lambda: heard.get("fog-companion/table-6/online") == b"false", 20)  # stopped: offline
+    listener.loop_stop()
+    listener.disconnect()
+    assert password not in "".join(lines) and password not in broker.log()
+
+
+def test_a_table_publishes_over_tls_with_its_client_certificate(tmp_path: Path) -> None:
+    import paho.mqtt.client as mqtt
+
+    broker = Broker(tmp_path / "broker", tls=True)
+    certs = broker.folder
+    heard: dict[str, bytes] = {}
+    listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="tv")
+    listener.on_connect = lambda c, *_a: c.subscribe("fog-companion/#", qos=1)
+    listener.on_message = lambda _c, _u, m: heard.__setitem__(m.topic, m.payload)
+    listener.connect("127.0.0.1", broker.port)
+    listener.loop_start()
+    tls = {"club.broker": broker.tls_url, "club.ca_file": str(certs / "ca.crt")}
+    signed = Companion(sim_config(tmp_path / "signed", **tls, **{"club.table": "Table 7", "club.cert_file":
+                                  str(certs / "table.crt"), "club.key_file": str(certs / "table.key")}),
+                       out=io.StringIO())
+    unsigned = Companion(sim_config(tmp_path / "unsigned", **tls, **{"club.table": "Table 8"}), out=io.StringIO())
+    try:
+        assert wait_for(lambda: heard.get("fog-companion/table-7/online") == b"true", 20), broker.log()
+        # a table with no certificate is turned away: its panel says the broker cannot be reached
+        notices = unsigned.session.store.notices
+        assert wait_for(lambda: any("cannot be reached" in n for n in notices), 20), notices
+        assert "fog-companion/table-8/online" not in heard
+    finally:
+        signed.stop()
+        unsigned.stop()
+        listener.loop_stop()
+        listener.disconnect()
+        broker.stop()

@@ -42,7 +42,14 @@ def board() -> ClubBoard:
             found = ClubBoard(broker, Path(companion.data_dir), client_id=f"fog-companion-club-{name}")
             found.start()
             current_app.extensions["club-board"] = found
+            stopping: threading.Event = current_app.extensions["stopping"]  # set when the panel stops
+            threading.Thread(target=_stop_with, args=(found, stopping), name="club-board", daemon=True).start()
     return found
+
+
+def _stop_with(club: ClubBoard, stopping: threading.Event) -> None:
+    stopping.wait()
+    club.stop()
 
 
 @bp.get("/club")
