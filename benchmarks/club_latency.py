@@ -107,7 +107,7 @@ def main() -> int:
                     times.append(took)
             due = start + second + (n + 1) / args.tables
             time.sleep(max(0.0, due - time.monotonic()))
-    settled = wait_for(lambda: all(t.club is not None and t.club.outbox.waiting() == 0 for t in club), 60)
+    settled = wait_for(lambda: all(t.club is not None and t.club.idle() for t in club), 60)
     time.sleep(0.5)
     latencies = [got - event["at"] for got, event in list(board.received)]
     event_bytes = [len(f"fog-companion/{e['table']}/event") + len(json.dumps(e, separators=(",", ":")).encode())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import getpass
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -82,6 +83,11 @@ class Broker:
         assert self.proc is not None
         self.proc.kill()
         self.proc.wait()
+
+    def stall(self, stalled: bool) -> None:
+        """The broker stops answering while its connections stay open (SIGSTOP), or goes on (SIGCONT)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP if stalled else signal.SIGCONT)
 
     def saved_since(self, moment: float) -> bool:
         """The sessions were written to disk after ``moment`` (the autosave)."""

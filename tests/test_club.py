@@ -116,7 +116,7 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
         for _ in range(3):
             for table in tables:
                 play_a_move(table)
-        assert wait_for(lambda: all(t.club and t.club.outbox.waiting() == 0 for t in tables), 30)
+        assert wait_for(lambda: all(t.club is not None and t.club.idle() for t in tables), 30)
         # every table on the club page, each with its game and whose turn it is
         assert wait_for(lambda: len([t for t in club_api(club_page)["tables"] if t["state"]]) == 5, 30)
         context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)  # axe is the test's
@@ -138,12 +138,12 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
         for _ in range(2):
             for table in tables:
                 play_a_move(table)  # the table never waits for the broker
-        assert all(t.club and t.club.outbox.waiting() > 0 for t in tables)
+        assert wait_for(lambda: all(t.club is not None and t.club.outbox.waiting() > 0 for t in tables), 10)
         notices = tables[0].session.store.notices
         assert wait_for(lambda: any("cannot be reached" in n for n in notices), 30), notices
         assert any("message(s) wait" in n for n in notices), notices
         broker.start()
-        assert wait_for(lambda: all(t.club and t.club.outbox.waiting() == 0 for t in tables), 60), broker.log()
+        assert wait_for(lambda: all(t.club is not None and t.club.idle() for t in tables), 60), broker.log()
         assert wait_for(lambda: not any(n.startswith("club:") for n in notices), 10), notices
 
         def shown() -> dict[str, list[int]]:
@@ -198,14 +198,22 @@ def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Pa
         assert wait_for(lambda: any(t.endswith("/state") for t, _ in heard), 20)
         for _ in range(3):
             play_a_move(table)
-        assert wait_for(lambda: table.club is not None and table.club.outbox.waiting() == 0, 20)
+        assert wait_for(lambda: table.club is not None and table.club.idle(), 20)
+        # the broker stalls (connected, answering nothing): a move unacknowledged for long is said on the panel
+        notices = table.session.store.notices
+        broker.stall(True)
+        play_a_move(table)
+        assert wait_for(lambda: any("slow to acknowledge" in n for n in notices), 30), notices
+        broker.stall(False)
+        assert wait_for(lambda: not any(n.startswith("club:") for n in notices), 20), notices
         subscribed = time.time()
         assert wait_for(lambda: broker.saved_since(subscribed), 10)
         broker.kill()
         for _ in range(4):
             play_a_move(table)
+        assert wait_for(lambda: any("cannot be reached" in n and "message(s) wait" in n for n in notices), 30), notices
         broker.start()
-        assert wait_for(lambda: table.club is not None and table.club.outbox.waiting() == 0, 60), broker.log()
+        assert wait_for(lambda: table.club is not None and table.club.idle(), 60), broker.log()
         log = logged(table)
         assert wait_for(lambda: len({json.loads(p)["seq"] for t, p in heard if t.endswith("/event")}) == len(log), 20)
         events = [json.loads(p) for t, p in heard if t.endswith("/event")]

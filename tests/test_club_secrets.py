@@ -81,7 +81,7 @@ def test_a_listener_on_every_topic_cannot_tell_two_deals_apart(tmp_path: Path, b
 
         def quiet() -> None:
             """Everything sent and heard: the newest state of each table so far is kept for the comparison."""
-            assert wait_for(lambda: all(t.club is not None and t.club.outbox.waiting() == 0 for t in tables), 30)
+            assert wait_for(lambda: all(t.club is not None and t.club.idle() for t in tables), 30)
             # the broker hands on what it has in the order it got it: once our own mark is heard, all before it was
             mark = f"quiet/{len(steps)}"
             listener.publish(mark, b"", qos=1)

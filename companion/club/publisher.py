@@ -49,6 +49,7 @@ class Publisher:
         self.outbox = Outbox(data_dir / "club-outbox.db", club["queue_limit"])
         self.connected = False
         self.notice: str | None = None  # what the panel shows while the broker cannot be reached
+        self._why: str | None = None  # why it cannot (None: connected, or not tried yet)
         self.sent = 0
         self._titles: dict[str, str] = {}
         self._stopping = threading.Event()
@@ -112,6 +113,8 @@ class Publisher:
             message = event_message(event, self.table)
             self.outbox.put(topic(self.table, "event"), dumps(message), game=snap.game_id, seq=event.seq)
         self._put_state(snap)
+        if not self.connected and self._why is not None:
+            self._down(self._why)  # the notice's count of what waits follows the game
 
     def _put_state(self, snap: Any) -> None:
         if snap.game_id is None:
@@ -155,8 +158,7 @@ class Publisher:
             while info.mid not in self._acked and not self._stopping.is_set():
                 self._acks.wait(0.5)
                 if self.connected and time.monotonic() - asked > SLOW_SECONDS and self.notice is None:
-                    self._tell(f"club: the broker {self.broker} is slow to acknowledge; "
-                               f"{self.outbox.waiting()} message(s) wait and go out in order")
+                    self._tell(f"club: the broker {self.broker} is slow to acknowledge; {self._waiting_words()}")
             acked = info.mid in self._acked
             self._acked.discard(info.mid)
         if acked:
@@ -179,7 +181,7 @@ class Publisher:
         if self.home_assistant:
             for where, payload in discovery_messages(self.table, self.name):
                 client.publish(where, dumps(payload), qos=1, retain=True)
-        self.connected = True
+        self.connected, self._why = True, None
         self.say(f"club: connected to {self.broker}")
         self._tell(None)
         self.outbox.wake()
@@ -191,10 +193,18 @@ class Publisher:
 
     def _down(self, why: str) -> None:
         self.connected = False
+        self._why = why
         if self._stopping.is_set():
             return
         self._tell(f"club: the broker {self.broker} cannot be reached ({why}); the game goes on, "
-                   f"{self.outbox.waiting()} message(s) wait and go out in order when it is back")
+                   f"{self._waiting_words()} when it is back")
+
+    def _waiting_words(self) -> str:
+        words = f"{self.outbox.waiting()} message(s) wait and go out in order"
+        if self.outbox.dropped:
+            words = (f"{self.outbox.dropped} older event(s) were dropped (more than [club] queue_limit waited); "
+                     + words)
+        return words
 
     def _tell(self, text: str | None) -> None:
         """Show ``text`` among the panel's notices in place of the last one (None: clear it)."""
@@ -213,6 +223,11 @@ class Publisher:
                                            snapshot=self.session.snapshot()))
         except Exception:  # noqa: BLE001 - telling the pages must never stop the feed
             log.exception("telling the panel about the club broker failed")
+
+    def idle(self) -> bool:
+        """Every event so far is in the outbox and the broker acknowledged all of it (tests, the benchmark)."""
+        handed = self._subscription is None or self._subscription.drain(timeout=0.0)
+        return bool(handed) and self.outbox.waiting() == 0
 
     def status(self) -> dict[str, Any]:
         """For the club page and the panel: connected or not, what waits, what was dropped."""
