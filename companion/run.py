@@ -115,6 +115,7 @@ class Companion:
             self.say(f"game log: {notice}")
         self.store.on_notice = lambda text: self.session.bus.publish(
             Event("storage-notice", {"message": text}, snapshot=self.session.snapshot()))
+        self.club = start_publisher(self)  # [club] broker set: the game is published to the club (companion.club)
         self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
         self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
@@ -130,7 +131,6 @@ class Companion:
         self.panel: Any = None
         self.panel_url: str | None = None
         self._stopped = False
-        self.club = start_publisher(self)  # [club] broker set: the game is published to the club (companion.club)
 
     @property
     def game(self) -> Any:

@@ -131,6 +131,22 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
         shot(page, "club-five-tables-390")
         axe_clean(page, "the club page at 390 px")
 
+        # at table 2 the pieces of one place are put down on another, far off; table 3's camera is unplugged
+        wrong, session = tables[1], tables[1].session
+        now = session.expected()
+        place, far = sorted(now)[0], sorted(now)[-1]
+        session.on_stable_change({**{c: ps for c, ps in now.items() if c != place}, far: now[far] + now[place]})
+        assert session.status.out_of_sync is not None
+        tables[2].session.camera_lost("the camera's cable is out")
+        page.wait_for_function("() => document.querySelectorAll('.club-table.fault').length === 2", timeout=20000)
+        boxes = page.locator(".club-table.fault").all_inner_texts()
+        assert "Out of sync: " + session.status.out_of_sync.reason in boxes[0], boxes
+        assert "Camera fault: the camera's cable is out" in boxes[1], boxes
+        shot(page, "club-out-of-sync-and-camera-fault-390")
+        session.on_stable_change(now)  # put back: in sync again
+        tables[2].session.camera_back()
+        page.wait_for_function("() => document.querySelectorAll('.club-table.fault').length === 0", timeout=20000)
+
         # the broker dies with every message delivered; its sessions were saved since the page subscribed
         subscribed = time.time()
         assert wait_for(lambda: broker.saved_since(subscribed), 10), broker.log()

@@ -57,6 +57,13 @@
       [r.player, r.game, r.played, r.wins].forEach(function (v) { tr.append(el("td", null, v)); });
       return tr;
     }));
+    if (!club.league.length) {
+      const none = el("td", "hint", "No finished game yet.");
+      none.colSpan = 4;
+      const tr = el("tr");
+      tr.append(none);
+      body.append(tr);
+    }
     document.body.dataset.version = club.version;
   }
 
