@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 
-from companion.club import ClubError, broker_of, table_id, table_name
+from companion.club import ClubError, broker_of, check_secret_file, table_id, table_name
 from companion.club.board import ClubBoard
 
 bp = Blueprint("club", __name__)
@@ -98,6 +98,7 @@ def serve(args: Any) -> int:
     from web_ui.server import PanelServer
 
     config = config_mod.load(args.config).with_overrides({"club.broker": args.broker})
+    check_secret_file(config.source, config["club"])
     broker = broker_of(config["club"])
     if broker is None:
         raise ClubError("the club page needs a broker: --broker mqtt://HOST:1883 or [club] broker in the config")

@@ -97,8 +97,11 @@ class Publisher:
         self.outbox.wake()
         self._thread.join(timeout=5)
         if self.connected:
-            info = self._client.publish(topic(self.table, "online"), b"false", qos=1, retain=True)
-            info.wait_for_publish(timeout=2)
+            try:
+                info = self._client.publish(topic(self.table, "online"), b"false", qos=1, retain=True)
+                info.wait_for_publish(timeout=2)
+            except (RuntimeError, ValueError):  # the broker went meanwhile: its last will says it for us
+                pass
         self._client.disconnect()
         self._client.loop_stop()
         self.outbox.close()
