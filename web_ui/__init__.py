@@ -36,7 +36,7 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 
-    from web_ui import api, assembly, camera, club, fit, lens, pages, seats, security, stream
+    from web_ui import api, assembly, camera, fit, lens, pages, seats, security, stream
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
@@ -47,7 +47,8 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.register_blueprint(fit.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(assembly.bp)
-    app.register_blueprint(club.bp)
+    from web_ui.club import bp as club_bp  # the club page (docs/club.md)
+    app.register_blueprint(club_bp)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
