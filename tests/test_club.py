@@ -200,11 +200,14 @@ def test_five_tables_on_one_club_page_and_a_broker_that_dies_mid_game_loses_noth
 
 
 def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Path, broker: Broker) -> None:
-    """Every message the broker carried, read by a listener subscribed to everything for the whole evening."""
+    """Every message the broker carried, read by a listener subscribed to everything for the whole evening:
+    the broker stalls, then dies mid-game; the table plays on, is stopped and started again before the
+    broker is back, and sends what it owed, once, in the game's order."""
     import paho.mqtt.client as mqtt
 
     heard: list[tuple[str, bytes]] = []
     listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="listener", clean_session=False)
+    listener.reconnect_delay_set(min_delay=1, max_delay=2)
     listener.on_connect = lambda c, *_a: c.subscribe("#", qos=1)
     listener.on_message = lambda _c, _u, m: heard.append((m.topic, m.payload))
     listener.connect("127.0.0.1", broker.port)
@@ -228,7 +231,12 @@ def test_every_event_arrives_once_in_order_through_a_broker_restart(tmp_path: Pa
         for _ in range(4):
             play_a_move(table)
         assert wait_for(lambda: any("cannot be reached" in n and "message(s) wait" in n for n in notices), 30), notices
+        # the evening's end comes first: the companion is stopped with those moves still owed, kept on its disk
+        game_id, config = table.session.game_id, table.config
+        table.stop()
         broker.start()
+        table = Companion(config, out=io.StringIO())  # started again: it resumes the game and sends what it owed
+        assert table.session.game_id == game_id
         assert wait_for(lambda: table.club is not None and table.club.idle(), 60), broker.log()
         log = logged(table)
         assert wait_for(lambda: len({json.loads(p)["seq"] for t, p in heard if t.endswith("/event")}) == len(log), 20)

@@ -50,7 +50,7 @@ class ClubBoard:
             client.username_pw_set(b.username, b.password or None)
         if b.tls:
             client.tls_set(ca_certs=b.ca_file or None, certfile=b.cert_file or None, keyfile=b.key_file or None)
-        client.reconnect_delay_set(min_delay=1, max_delay=8)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message

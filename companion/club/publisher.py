@@ -70,7 +70,7 @@ class Publisher:
         if b.tls:
             client.tls_set(ca_certs=b.ca_file or None, certfile=b.cert_file or None, keyfile=b.key_file or None)
         client.will_set(topic(self.table, "online"), b"false", qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=8)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
