@@ -179,8 +179,8 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("ca_file", str, "", "for `mqtts://`: the certificate authority file that signed the broker's certificate "
             "(empty: the system's)"),
         Key("cert_file", str, "", "for `mqtts://`: a client certificate to log in with (empty: none)"),
-        Key("key_file", str, "", "the client certificate's private key (the config file's permissions are checked "
-            "as for a password)"),
+        Key("key_file", str, "", "the client certificate's private key: it must not be readable by other users "
+            "(`chmod o-rw`), or the companion does not start"),
         Key("home_assistant", bool, False, "also publish Home Assistant's MQTT discovery messages: the table appears "
             "as a device with sensors (game, phase, whose turn, round, in sync) and a game-over event"),
         Key("queue_limit", int, 5000, "events kept on disk while the broker cannot be reached; past it the oldest are "

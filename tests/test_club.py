@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from companion.club import ClubError
 from companion.errors import FogCompanionError
 from companion.games import get_game, names
 from companion.games.answers import new_game
@@ -322,9 +323,13 @@ def test_a_table_publishes_over_tls_with_its_client_certificate(tmp_path: Path) 
     listener.connect("127.0.0.1", broker.port)
     listener.loop_start()
     tls = {"club.broker": broker.tls_url, "club.ca_file": str(certs / "ca.crt")}
-    signed = Companion(sim_config(tmp_path / "signed", **tls, **{"club.table": "Table 7", "club.cert_file":
-                                  str(certs / "table.crt"), "club.key_file": str(certs / "table.key")}),
-                       out=io.StringIO())
+    with_key = sim_config(tmp_path / "signed", **tls, **{"club.table": "Table 7", "club.cert_file":
+                                                          str(certs / "table.crt"), "club.key_file": str(certs / "table.key")})
+    (certs / "table.key").chmod(0o644)  # a private key every user of the Pi may read: refused, by name
+    with pytest.raises(ClubError, match=r"table\.key is the club certificate's private key .*`chmod o-rw"):
+        Companion(with_key, out=io.StringIO())
+    (certs / "table.key").chmod(0o600)
+    signed = Companion(with_key, out=io.StringIO())
     unsigned = Companion(sim_config(tmp_path / "unsigned", **tls, **{"club.table": "Table 8"}), out=io.StringIO())
     try:
         assert wait_for(lambda: heard.get("fog-companion/table-7/online") == b"true", 20), broker.log()

@@ -106,17 +106,20 @@ def broker_of(club: dict[str, Any]) -> Broker | None:
 
 
 def check_secret_file(source: Path | None, club: dict[str, Any]) -> None:
-    """A config file holding the broker's password must not be readable by every user of the machine:
-    the companion refuses to start with it so, naming the file and the fix (never the password)."""
-    if source is None or not (club["password"] or club["key_file"]):
-        return
-    try:
-        mode = os.stat(source).st_mode
-    except OSError:
-        return
-    if mode & (stat.S_IROTH | stat.S_IWOTH):
-        raise ClubError(f"{source} holds the club broker's password and every user of this machine may read it "
-                        f"(mode {stat.filemode(mode)}): `chmod o-rw {source}` (the service's group may keep reading)")
+    """A config file holding the broker's password (or the client certificate's key file) must not be
+    readable by every user of the machine: the companion refuses to start with it so, naming the file
+    and the fix (never the password)."""
+    secrets = [(source, "holds the club broker's password")] if source is not None and club["password"] else []
+    if club["key_file"]:
+        secrets.append((Path(club["key_file"]), "is the club certificate's private key"))
+    for path, what in secrets:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # a key file missing is said by the TLS setup, by name
+        if mode & (stat.S_IROTH | stat.S_IWOTH):
+            raise ClubError(f"{path} {what} and every user of this machine may read it (mode "
+                            f"{stat.filemode(mode)}): `chmod o-rw {path}` (the service's group may keep reading)")
 
 
 def arguments(p: Any) -> None:
