@@ -311,10 +311,17 @@ def test_the_service_publishes_with_its_login_and_never_says_the_password(tmp_pa
     assert password not in "".join(lines) and password not in broker.log()
 
 
-def test_a_table_publishes_over_tls_with_its_client_certificate(tmp_path: Path) -> None:
+@pytest.fixture
+def tls_broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path / "broker", tls=True)
+    yield b
+    b.stop()
+
+
+def test_a_table_publishes_over_tls_with_its_client_certificate(tmp_path: Path, tls_broker: Broker) -> None:
     import paho.mqtt.client as mqtt
 
-    broker = Broker(tmp_path / "broker", tls=True)
+    broker = tls_broker
     certs = broker.folder
     heard: dict[str, bytes] = {}
     listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="tv")
@@ -342,4 +349,3 @@ def test_a_table_publishes_over_tls_with_its_client_certificate(tmp_path: Path) 
         unsigned.stop()
         listener.loop_stop()
         listener.disconnect()
-        broker.stop()
