@@ -6,8 +6,9 @@
 
 Each command creates its virtual environment on first use (``.venv`` to run, ``.venv-test``
 for the tests) and reinstalls the project into it whenever ``pyproject.toml`` changes, then
-hands over to the real program. The tests also need Debian's ``chromium`` for the browser tests;
-it is installed with apt-get when missing and this runs as root (or with password-less sudo).
+hands over to the real program. The tests also need Debian's ``chromium`` for the browser tests
+and Debian's ``mosquitto`` (an MQTT broker) for the club tests; each is installed with apt-get when
+missing and this runs as root (or with password-less sudo).
 The accessibility checks use axe-core from npm, installed into ``build/axe`` on first use.
 Only the standard library is used here.
 """
@@ -46,26 +47,37 @@ def ensure_env(kind: str) -> Path:
 
 
 BROWSER = "/usr/bin/chromium"
+MOSQUITTO = "/usr/sbin/mosquitto"
 
 
-def ensure_browser() -> None:
-    """The browser tests drive Debian's Chromium (never a downloaded one): install it when missing."""
-    if Path(BROWSER).exists():
+def ensure_debian_package(path: str, package: str, why: str) -> None:
+    """Install Debian's ``package`` with apt-get when ``path`` is missing (never a downloaded build)."""
+    if Path(path).exists():
         return
     if os.name != "posix" or not Path("/usr/bin/apt-get").exists():
-        print("note: no /usr/bin/chromium and no apt-get here; the browser tests will be skipped", flush=True)
+        print(f"note: no {path} and no apt-get here; {why} will be skipped", flush=True)
         return
     prefix: list[str] = []
     if os.geteuid() != 0:
         if subprocess.call(["sudo", "-n", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) != 0:
-            print("note: installing chromium needs root (sudo apt-get install chromium); "
-                  "the browser tests will be skipped", flush=True)
+            print(f"note: installing {package} needs root (sudo apt-get install {package}); "
+                  f"{why} will be skipped", flush=True)
             return
         prefix = ["sudo", "-n"]
-    print("installing Debian's chromium for the browser tests ...", flush=True)
+    print(f"installing Debian's {package} for {why} ...", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.call([*prefix, "apt-get", "update", "-qq"], env=env)
-    subprocess.call([*prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env)
+    subprocess.call([*prefix, "apt-get", "install", "-y", "-qq", "--no-install-recommends", package], env=env)
+
+
+def ensure_browser() -> None:
+    """The browser tests drive Debian's Chromium (never a downloaded one): install it when missing."""
+    ensure_debian_package(BROWSER, "chromium", "the browser tests")
+
+
+def ensure_broker() -> None:
+    """The club tests start Debian's Mosquitto on a loopback port: install it when missing."""
+    ensure_debian_package(MOSQUITTO, "mosquitto", "the club tests (an MQTT broker)")
 
 
 AXE_VERSION = "4.14.1"
@@ -102,6 +114,7 @@ def main(argv: list[str]) -> int:
         cmd = [str(py), "-m", "companion", *(rest or ["run"])]
     else:
         ensure_browser()
+        ensure_broker()
         ensure_axe()
         cmd = [str(py), "-m", "pytest", *rest]
     return subprocess.call(cmd, cwd=ROOT)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import __version__
+from companion.club import arguments as club_arguments
 from companion.errors import FogCompanionError, StateFormatError
 from companion.games import Game, Layout, command_line_answers, get_game, names, new_game
 from companion.statefile import read_game_state, write_out
@@ -298,6 +299,15 @@ def _export_args(p: argparse.ArgumentParser) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     write_out(json.dumps(_store(args).export(args.game), indent=1), args.output)
     return 0
+
+
+# ----------------------------------------------------------------------------- club
+@command("club", "serve the club page: every table publishing to the broker, live, and the league (docs/club.md)",
+         club_arguments)
+def cmd_club(args: argparse.Namespace) -> int:
+    from companion.run import club_page  # the page is the panel's (web_ui), wired where the packages meet
+
+    return club_page(args)
 
 
 # ----------------------------------------------------------------------------- main

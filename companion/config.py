@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.club import broker_problem, shown_broker
 from companion.errors import FogCompanionError
 from companion.games import LED_ROLES, names
 from companion.leds import former_names_note, segments_problem
@@ -43,6 +44,7 @@ class Key:
     low: float | None = None
     high: float | None = None
     check: Callable[[Any], str | None] | None = None
+    shown: Callable[[Any], str] = repr  # how a bad value is quoted back (a secret never is)
 
     def problem(self, value: Any) -> str | None:
         kinds = self.kind if isinstance(self.kind, tuple) else (self.kind,)
@@ -165,6 +167,25 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
             "its own addresses, `localhost`, its host name and `HOSTNAME.local` are always allowed",
             check=_hosts_problem),
     )),
+    "club": ("A club of tables: this companion publishes its game to an MQTT broker (Mosquitto) that one club "
+             "page and Home Assistant read (see docs/club.md). Only what the shared table may read is published.", (
+        Key("broker", str, "", "the broker: `mqtt://host:1883`, or `mqtts://host:8883` for TLS (empty: no club)",
+            check=broker_problem, shown=shown_broker),
+        Key("table", str, "", "this table's name on the club page, e.g. `Table 3` (its topics: "
+            "`fog-companion/table-3/...`; empty: the machine's host name)"),
+        Key("username", str, "", "the broker login's user name (empty: none)"),
+        Key("password", str, "", "the broker login's password: the config file must then not be readable by other "
+            "users (`chmod o-rw`), or the companion does not start; it is never logged", shown=lambda _v: "(hidden)"),
+        Key("ca_file", str, "", "for `mqtts://`: the certificate authority file that signed the broker's certificate "
+            "(empty: the system's)"),
+        Key("cert_file", str, "", "for `mqtts://`: a client certificate to log in with (empty: none)"),
+        Key("key_file", str, "", "the client certificate's private key: it must not be readable by other users "
+            "(`chmod o-rw`), or the companion does not start"),
+        Key("home_assistant", bool, False, "also publish Home Assistant's MQTT discovery messages: the table appears "
+            "as a device with sensors (game, phase, whose turn, round, in sync) and a game-over event"),
+        Key("queue_limit", int, 5000, "events kept on disk while the broker cannot be reached; past it the oldest are "
+            "dropped (and the panel says so)", low=100, high=1000000),
+    )),
     "data": ("Where games are kept.", (
         Key("dir", str, "", "data directory (empty: `$FOG_DATA_DIR`, else `$STATE_DIRECTORY` under systemd, "
             "else ~/.local/share/fog-companion)"),
@@ -227,7 +248,7 @@ def parse(text: str, source: str = "<config>") -> dict[str, dict[str, Any]]:
                 continue
             why = key.problem(value)
             if why:
-                problems.append(f"[{section}] {name} = {value!r}: {why}")
+                problems.append(f"[{section}] {name} = {key.shown(value)}: {why}")
             else:
                 values[section][name] = float(value) if key.kind is float else value
     if problems:

@@ -41,6 +41,7 @@ import threading  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from companion import console  # noqa: E402
+from companion.club.publisher import start_publisher  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.errors import FogCompanionError  # noqa: E402
 from companion.leds import by_role  # noqa: E402
@@ -114,6 +115,7 @@ class Companion:
             self.say(f"game log: {notice}")
         self.store.on_notice = lambda text: self.session.bus.publish(
             Event("storage-notice", {"message": text}, snapshot=self.session.snapshot()))
+        self.club = start_publisher(self)  # [club] broker set: the game is published to the club (companion.club)
         self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
         self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
@@ -342,6 +344,8 @@ class Companion:
         if self.camera is not None:
             self.camera.stop()
         self.reconciler.stop()
+        if self.club is not None:
+            self.club.stop()  # what the broker has not acknowledged stays in the outbox for the next start
         self.hardware.close()
         self.subscription.close()
         left = self.session.flush_pending() if self.session.pending else 0
@@ -366,6 +370,13 @@ def _reachable_host(host: str) -> str:
             return str(s.getsockname()[0])
     except OSError:
         return socket.gethostname()
+
+
+def club_page(args: Any) -> int:
+    """``fog-companion club``: the club page alone, on any machine that reaches the broker."""
+    from web_ui.club import serve
+
+    return serve(args)
 
 
 def run_companion(args: Any) -> int:

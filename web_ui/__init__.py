@@ -50,6 +50,8 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.register_blueprint(fit.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(assembly.bp)
+    from web_ui.club import bp as club_bp  # the club page (docs/club.md)
+    app.register_blueprint(club_bp)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
