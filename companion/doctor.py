@@ -236,5 +236,10 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
                    f"far as {marks.path.name} says it got")
     except sqlite3.Error as exc:
         report(False, "game log", f"{path} cannot be read: {exc}", start)
+        known = sorted(HighWater(path, tidy=False).marks.values(), key=lambda m: m.game_id)
+        if known:  # what the marks say was logged: the start says which of it comes back, and from where
+            listed = ", ".join(f"{m.game_id} ({m.seq} events)" for m in known[:10])
+            report(False, "game log", f"{len(known)} game(s) were logged in it: {listed}"
+                   f"{f' and {len(known) - 10} more' if len(known) > 10 else ''}", start)
     finally:
         db.close()

@@ -156,6 +156,15 @@ class Session(PicturePath, WayOut):
             self._check_sync("resuming the game")
         return True
 
+    def check_paused(self) -> None:
+        """At start: every paused game replayed, so one that no longer does is said (and its good prefix
+        copied) now, not only when someone tries to resume it."""
+        for record in [g for g in self.store.games() if g.status == "paused"]:
+            try:
+                replay_states(get_game(record.game), self.store.setup(record.id), self.store.events(record.id))
+            except (DamagedGameError, DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
+                self.store.retire(record.id, exc)
+
     def replayed(self) -> Any:
         """The state rebuilt from the log alone (equals ``state`` at all times)."""
         game_id = self._game()

@@ -329,7 +329,7 @@ class GameStore(StoreFile):
             if read.damage is not None:
                 self._retire(read.record, read.damage)
             elif self.marks.get(record.id) is None:  # a log from before the marks, or the marks file was lost
-                rows = [(e.seq, e.kind, json.dumps(e.data, sort_keys=True)) for e in read.events]
+                rows = [(seq, kind, data) for seq, _at, kind, data in read.rows[:len(read.events)]]  # as stored
                 unmarked.append(Mark(record.id, len(rows), len(rows), checksum_of(rows)))
         known = {r.id for r in self.games()}  # the copies just made included
         for mark in [m for game_id, m in self.marks.marks.items() if game_id not in known]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from companion.damage import Damage, cut
 from companion.errors import StoreCorruptError, StoreError, StoreUnavailableError
 from companion.journal import WatchedFiles
+from companion.records import HighWater
 
 if TYPE_CHECKING:
     from companion.store import GameLog, GameRecord
@@ -108,6 +109,7 @@ class StoreFile(WatchedFiles):
     recovered_from: Path | None
     _copied: float
     _uncopied: bool
+    marks: HighWater
     if TYPE_CHECKING:  # the store's own, which recovery uses to retire the games that lost rows
         def games(self) -> list[GameRecord]: ...
         def read_log(self, game_id: str) -> GameLog: ...
@@ -242,6 +244,12 @@ class StoreFile(WatchedFiles):
                                lost=True)
             if found is not None and record.status != "damaged":
                 self._retire(record, found)
+            elif record.id in recovery.orphans:
+                mark = self.marks.get(record.id)
+                self._notice(f"game {record.id}: its setup and title were lost with the damaged file; "
+                             f"{recovery.orphans[record.id]} of its events could be read"
+                             f"{f', of {mark.seq} acknowledged' if mark else ''}. It is listed as damaged and cannot be "
+                             f"resumed; `fog-companion export {record.id}` gives what was read")
         return db
 
     def close(self) -> None:
