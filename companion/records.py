@@ -17,6 +17,7 @@ when it grows, by a write to a new file, an fsync and a rename, so a cut never l
 from __future__ import annotations
 
 import logging
+import math
 import os
 import zlib
 from collections.abc import Callable, Iterable
@@ -149,6 +150,24 @@ class HighWater:
                 os.close(dir_fd)
         except OSError as exc:  # the appended file still holds every mark: rewriting is only tidying
             log.warning("rewriting %s failed: %s", self.path, exc)
+
+
+def matches(rows: list[tuple[Any, Any, Any, Any]], mark: Mark) -> bool:
+    """Are ``rows`` (seq, at, kind, data; in order) exactly the events acknowledged under ``mark``?
+
+    Then they read as they did when written and need no parsing (the start checks a large log in a
+    tenth of the time): numbered 1..n without a gap, each time a finite number, and the checksum
+    of numbers, kinds and texts the mark's.
+    """
+    if len(rows) != mark.seq:
+        return False
+    total = 0
+    for n, (seq, at, kind, data) in enumerate(rows, 1):
+        if seq != n or type(seq) is not int or type(at) is not float or not math.isfinite(at) \
+                or type(kind) is not str or type(data) is not str:
+            return False
+        total = chained(total, seq, kind, data)
+    return total == mark.checksum
 
 
 def judged(game_id: str, rows: list[tuple[Any, Any, Any, Any]], raw_setup: Any, mark: Mark | None,

@@ -30,6 +30,7 @@ store's errors are in :mod:`companion.errors` and importable from here as before
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import threading
@@ -43,7 +44,7 @@ from typing import Any
 from companion.damage import Damage, LoggedEvent, cut, decode_json, readable_row, text_value
 from companion.errors import (DamagedGameError, NoSuchGameError, StoreCorruptError, StoreError,
                               StoreUnavailableError)
-from companion.records import HighWater, Mark, chained, checksum_of, judged
+from companion.records import HighWater, Mark, chained, checksum_of, judged, matches
 from companion.storefile import StoreFile, column_text, log, transaction, unavailable
 
 __all__ = ["Damage", "DamagedGameError", "GameLog", "GameRecord", "GameStore", "LoggedEvent", "NoSuchGameError",
@@ -315,22 +316,28 @@ class GameStore(StoreFile):
         a game the marks know but the file lost is listed as a damaged stand-in. Games already
         ``damaged`` were said when they became so.
         """
-        records = self.games()
-        unmarked: list[Mark] = []
-        for record in records:
+        records = {r.id: r for r in self.games()}
+        for record in records.values():
             if record.status not in STATUSES:
                 note = f"its status read {cut(record.status, 40)!r}, which no fog-companion writes"
                 self._write("written", ("UPDATE games SET status='paused', note=? WHERE id=?", (note, record.id)))
                 self._notice(f"game {record.id}: {note}; it is kept as paused and not resumed on its own: check the "
                              "table, then resume it on the Games page")
-            elif record.status == "damaged":
-                continue
-            read = self.read_log(record.id)
-            if read.damage is not None:
-                self._retire(read.record, read.damage)
-            elif self.marks.get(record.id) is None:  # a log from before the marks, or the marks file was lost
-                rows = [(seq, kind, data) for seq, _at, kind, data in read.rows[:len(read.events)]]  # as stored
-                unmarked.append(Mark(record.id, len(rows), len(rows), checksum_of(rows)))
+        found: list[tuple[str, Damage]] = []
+        unmarked: list[Mark] = []
+        for game_id, rows, raw_setup in self._every_log(records):
+            mark = self.marks.get(game_id)
+            if mark is not None and matches(rows, mark) and decode_json(raw_setup, "setup")[0] is not None:
+                continue  # exactly the rows acknowledged: they read as they did when written
+            events, damage = judged(game_id, rows, raw_setup, mark, self.marks.history)
+            if damage is not None:
+                found.append((game_id, damage))
+            elif mark is None or mark.seq < len(events):  # no mark (a log from before them, the file lost) or
+                # the log ran ahead of it (a cut between a commit and its mark): marked as it reads now
+                kept = [(seq, kind, data) for seq, _at, kind, data in rows[:len(events)]]  # as stored
+                unmarked.append(Mark(game_id, len(kept), len(kept), checksum_of(kept)))
+        for game_id, damage in found:
+            self._retire(self.record(game_id), damage)
         known = {r.id for r in self.games()}  # the copies just made included
         for mark in [m for game_id, m in self.marks.marks.items() if game_id not in known]:
             self._write("written", ("INSERT INTO games (id, created, game, title, status, setup, note) "
@@ -345,6 +352,35 @@ class GameStore(StoreFile):
                 self.marks.write(*unmarked)
             except OSError as exc:
                 log.warning("writing %s failed: %s", self.marks.path, exc)
+
+    def _every_log(self, records: dict[str, GameRecord]) -> Iterator[tuple[str, list[Any], Any]]:
+        """Each game not yet ``damaged``: its rows (seq, at, kind, data) and raw setup, from one scan of the
+        table in game order (SQLite sorts it; one game's rows are in memory at a time), games without rows too.
+        The caller must not use the connection meanwhile (the scan decodes text its own way)."""
+        wanted = {game_id for game_id, r in records.items() if r.status != "damaged"}
+        seen: set[str] = set()
+        with self._lock:
+            self._db.text_factory = text_value  # a row that is not UTF-8 is judged, not an error
+            try:
+                cursor = self._db.execute("SELECT game_id, seq, at, kind, data FROM events NOT INDEXED "
+                                          "ORDER BY game_id, seq")
+                for game_id, group in itertools.groupby(cursor, key=lambda row: row[0]):
+                    name = column_text(game_id)
+                    if name in wanted:
+                        seen.add(name)
+                        rows = [tuple(row[1:]) for row in group]
+                        rows.sort(key=lambda r: (0, r[0]) if isinstance(r[0], int) else (1, 0))
+                        yield name, rows, self._setup_of(game_id)
+                for name in sorted(wanted - seen):
+                    yield name, [], self._setup_of(name)
+            except sqlite3.Error as exc:
+                raise unavailable(self.path, exc, "read") from exc
+            finally:
+                self._db.text_factory = str
+
+    def _setup_of(self, game_id: Any) -> Any:
+        row = self._db.execute("SELECT setup FROM games NOT INDEXED WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else row[0]
 
     def unfinished(self) -> str | None:
         """The most recent game still being played (resumed on start), if all of its log reads.
