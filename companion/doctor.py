@@ -213,11 +213,14 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
         if found != ["ok"]:
             report(False, "game log", f"{path}: the integrity check finds {'; '.join(found[:3])}", start)
         marks = HighWater(path, tidy=False)  # how far each game got, written apart from the file
-        games = db.execute("SELECT id, status, note, setup FROM games NOT INDEXED ORDER BY created").fetchall()
+        games = db.execute("SELECT id, status, note, setup, game FROM games NOT INDEXED ORDER BY created").fetchall()
         damaged = 0
-        for game_id, status, note, setup in games:
+        for game_id, status, note, setup, name in games:
             rows = db.execute("SELECT seq, at, kind, data FROM events NOT INDEXED WHERE game_id=?", (game_id,))
-            _, damage = judged(str(game_id), rows.fetchall(), setup, marks.get(str(game_id)), marks.history)
+            events, unread = judged(str(game_id), rows.fetchall(), setup, marks.get(str(game_id)), marks.history)
+            damage: object = unread
+            if unread is None and status in ("playing", "paused"):  # it would be resumed: it must replay too
+                damage = _unreplayable(str(game_id), str(name), setup, events)
             if damage is not None or status not in STATUSES or status == "damaged":
                 damaged += 1
                 said = (f"its status {cut(column_text(status), 40)!r} is none a fog-companion writes: the next start "
@@ -243,3 +246,18 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
                    f"{f' and {len(known) - 10} more' if len(known) > 10 else ''}", start)
     finally:
         db.close()
+
+
+def _unreplayable(game_id: str, name: str, setup: str, events: list[Any]) -> str | None:
+    """Why a game that reads whole does not replay (the next start retires it), or None."""
+    import json
+
+    from companion.damage import cut
+    from companion.games import get_game
+    from companion.replay import replay_states
+
+    try:
+        replay_states(get_game(name), json.loads(setup), events)
+    except (FogCompanionError, ValueError, KeyError, TypeError) as exc:
+        return cut(f"game {game_id}: {exc}")
+    return None

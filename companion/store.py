@@ -77,6 +77,10 @@ class GameLog:
     raw_setup: Any = None
 
 
+class _Undecodable(Exception):
+    """A row that is not UTF-8 met by the fast scan: read again with the decoder that keeps bytes."""
+
+
 class GameStore(StoreFile):
     """One SQLite file in the data directory holding every game. Thread-safe.
 
@@ -323,19 +327,10 @@ class GameStore(StoreFile):
                 self._write("written", ("UPDATE games SET status='paused', note=? WHERE id=?", (note, record.id)))
                 self._notice(f"game {record.id}: {note}; it is kept as paused and not resumed on its own: check the "
                              "table, then resume it on the Games page")
-        found: list[tuple[str, Damage]] = []
-        unmarked: list[Mark] = []
-        for game_id, rows, raw_setup in self._every_log(records):
-            mark = self.marks.get(game_id)
-            if mark is not None and matches(rows, mark) and decode_json(raw_setup, "setup")[0] is not None:
-                continue  # exactly the rows acknowledged: they read as they did when written
-            events, damage = judged(game_id, rows, raw_setup, mark, self.marks.history)
-            if damage is not None:
-                found.append((game_id, damage))
-            elif mark is None or mark.seq < len(events):  # no mark (a log from before them, the file lost) or
-                # the log ran ahead of it (a cut between a commit and its mark): marked as it reads now
-                kept = [(seq, kind, data) for seq, _at, kind, data in rows[:len(events)]]  # as stored
-                unmarked.append(Mark(game_id, len(kept), len(kept), checksum_of(kept)))
+        try:
+            found, unmarked = self._judge_all(records, decode=False)
+        except _Undecodable:
+            found, unmarked = self._judge_all(records, decode=True)
         for game_id, damage in found:
             self._retire(self.record(game_id), damage)
         known = {r.id for r in self.games()}  # the copies just made included
@@ -353,14 +348,33 @@ class GameStore(StoreFile):
             except OSError as exc:
                 log.warning("writing %s failed: %s", self.marks.path, exc)
 
-    def _every_log(self, records: dict[str, GameRecord]) -> Iterator[tuple[str, list[Any], Any]]:
+    def _judge_all(self, records: dict[str, GameRecord], decode: bool) -> tuple[list[tuple[str, Damage]], list[Mark]]:
+        """Every game's first damage (if any), and the marks of games read whole that have none (or a lower one)."""
+        found: list[tuple[str, Damage]] = []
+        unmarked: list[Mark] = []
+        for game_id, rows, raw_setup in self._every_log(records, decode):
+            mark = self.marks.get(game_id)
+            if mark is not None and matches(rows, mark) and decode_json(raw_setup, "setup")[0] is not None:
+                continue  # exactly the rows acknowledged: they read as they did when written
+            events, damage = judged(game_id, rows, raw_setup, mark, self.marks.history)
+            if damage is not None:
+                found.append((game_id, damage))
+            elif mark is None or mark.seq < len(events):  # no mark (a log from before them, the file lost) or
+                # the log ran ahead of it (a cut between a commit and its mark): marked as it reads now
+                kept = [(seq, kind, data) for seq, _at, kind, data in rows[:len(events)]]  # as stored
+                unmarked.append(Mark(game_id, len(kept), len(kept), checksum_of(kept)))
+        return found, unmarked
+
+    def _every_log(self, records: dict[str, GameRecord], decode: bool) -> Iterator[tuple[str, list[Any], Any]]:
         """Each game not yet ``damaged``: its rows (seq, at, kind, data) and raw setup, from one scan of the
         table in game order (SQLite sorts it; one game's rows are in memory at a time), games without rows too.
         The caller must not use the connection meanwhile (the scan decodes text its own way)."""
         wanted = {game_id for game_id, r in records.items() if r.status != "damaged"}
         seen: set[str] = set()
         with self._lock:
-            self._db.text_factory = text_value  # a row that is not UTF-8 is judged, not an error
+            # Python's own decoding is fast; a row that is not UTF-8 makes the scan start again with a decoder
+            # that keeps its bytes (the caller's rows so far are thrown away and read again)
+            self._db.text_factory = text_value if decode else str
             try:
                 cursor = self._db.execute("SELECT game_id, seq, at, kind, data FROM events NOT INDEXED "
                                           "ORDER BY game_id, seq")
@@ -373,13 +387,17 @@ class GameStore(StoreFile):
                         yield name, rows, self._setup_of(game_id)
                 for name in sorted(wanted - seen):
                     yield name, [], self._setup_of(name)
+            except sqlite3.OperationalError as exc:
+                if decode or "decode" not in str(exc):
+                    raise unavailable(self.path, exc, "read") from exc
+                raise _Undecodable() from exc
             except sqlite3.Error as exc:
                 raise unavailable(self.path, exc, "read") from exc
             finally:
                 self._db.text_factory = str
 
-    def _setup_of(self, game_id: Any) -> Any:
-        row = self._db.execute("SELECT setup FROM games NOT INDEXED WHERE id=?", (game_id,)).fetchone()
+    def _setup_of(self, game_id: Any) -> Any:  # by the games' key (checked whole by the integrity check)
+        row = self._db.execute("SELECT setup FROM games WHERE id=?", (game_id,)).fetchone()
         return None if row is None else row[0]
 
     def unfinished(self) -> str | None:

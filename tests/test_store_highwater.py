@@ -206,6 +206,7 @@ def test_the_first_row_that_does_not_read_or_replay_is_named_and_its_start_kept_
     edit(tmp_path, "UPDATE events SET kind='zzz' WHERE game_id=? AND seq=5", playing)
     edit(tmp_path, "UPDATE events SET data='{\"action\": \"nonsense\"}' WHERE game_id=? AND seq=7", earlier)
     (tmp_path / "games.db.marks").unlink()  # a log from before the marks: its rows and replay alone tell
+    assert f"PROBLEM  damaged game: {earlier} (paused): game {earlier}: event 7 (action: " in doctor_says(tmp_path)
     companion, said = start(tmp_path)
     try:
         assert f"game {playing}: event 5 cannot be read (its kind 'zzz' is none the log writes" in said, said
@@ -255,3 +256,20 @@ def test_a_row_of_five_million_characters_keeps_every_notice_note_and_listing_sm
             assert len(note) < 400 and (marks or "characters in all)" in note), note
         finally:
             companion.stop()
+
+
+def test_a_paused_game_cut_short_while_the_companion_runs_is_caught_when_it_is_resumed(tmp_path: Path):
+    earlier, playing = evening(tmp_path)
+    companion, _ = start(tmp_path)
+    try:
+        assert companion.session.game_id == playing
+        edit(tmp_path, "DELETE FROM events WHERE game_id=? AND seq > 8", earlier)  # another program, meanwhile
+        client = create_app(companion).test_client()
+        refused = client.post(f"/api/games/{earlier}/resume", json={"confirm": True})
+        words = f"game {earlier} came back at event 8 of 12: events 9-12 were lost with the damaged file"
+        assert refused.status_code == 409 and words in refused.get_json()["error"], refused.get_json()
+        assert companion.session.game_id == playing  # the game in play goes on, untouched
+        assert any(words in n for n in client.get("/api/state").get_json()["storage"]["notices"])
+        assert any(g.title == f"{earlier} (up to event 8)" and g.status == "paused" for g in companion.store.games())
+    finally:
+        companion.stop()
