@@ -119,13 +119,22 @@ class HighWater:
         return found
 
     def write(self, *marks: Mark) -> None:
-        """Append marks and fsync them: only then may the events they mark be acknowledged."""
+        """Append marks and fsync them: only then may the events they mark be acknowledged.
+
+        A game id no line can hold (a space, a control character: a stand-in for a game whose row was
+        recovered damaged) gets no mark; its log is what it is."""
+        marks = tuple(m for m in marks if m.game_id.isprintable() and " " not in m.game_id and m.game_id)
+        if not marks:
+            return
+        new = not self.path.exists()
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             os.write(fd, b"".join(_line(m) for m in marks))
             os.fsync(fd)
         finally:
             os.close(fd)
+        if new:  # the file's name must outlive a power cut as well as its lines
+            _fsync_dir(self.path.parent)
         self.marks.update((m.game_id, m) for m in marks)
 
     def _rewrite(self, raw: bytes = b"") -> None:
@@ -143,11 +152,7 @@ class HighWater:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(fresh, self.path)
-            dir_fd = os.open(self.path.parent, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+            _fsync_dir(self.path.parent)
         except OSError as exc:  # the appended file still holds every mark: rewriting is only tidying
             log.warning("rewriting %s failed: %s", self.path, exc)
 
@@ -168,6 +173,14 @@ def matches(rows: list[tuple[Any, Any, Any, Any]], mark: Mark) -> bool:
     # a CRC chained row by row is the CRC of the rows' texts one after the other: computed in one call
     return zlib.crc32("".join([f"{seq}\x1f{kind}\x1f{data}\x1e" for seq, _at, kind, data in rows])
                       .encode("utf-8", "surrogatepass")) == mark.checksum
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def judged(game_id: str, rows: list[tuple[Any, Any, Any, Any]], raw_setup: Any, mark: Mark | None,

@@ -100,6 +100,9 @@ class GameStore(StoreFile):
         self._copied, self._uncopied = 0.0, False  # when commits were last copied into the file; any since?
         self.marks = HighWater(self.path)  # how far each game got, kept apart from the file
         self._db = self._open()
+        if self.marks.unreadable or self.marks.torn > 1:  # one torn line is a cut in its last write: nothing lost
+            self._notice(self.marks.unreadable or f"{self.marks.torn} line(s) of {self.marks.path.name} did not "
+                         "read (the file was damaged): the games they marked are checked against the lines that did")
         self.check_games()
 
     # ------------------------------------------------------------------ writing

@@ -252,6 +252,7 @@ def test_a_row_of_five_million_characters_keeps_every_notice_note_and_listing_sm
             assert any(f"game {playing}" in n and "event 5" in n for n in notices), notices
             assert all(len(n) <= 1100 for n in notices) and len(said) < 5000
             assert len(client.get("/api/games").data) < 5000
+            assert len(client.get(f"/api/games/{playing}/replay?step=30").data) < 20000  # its Replay page too
             note = companion.store.record(playing).note
             assert len(note) < 400 and (marks or "characters in all)" in note), note
         finally:
