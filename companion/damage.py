@@ -27,7 +27,9 @@ class LoggedEvent:
 
 @dataclass(frozen=True)
 class Damage:
-    """The first unreadable row of one game: where it is, why, and how much before it is good."""
+    """The first row of one game that does not read (or replay): where it is, why, how much before it is
+    good, and, when its high-water mark is known, how many events were acknowledged and whether the
+    rest is gone from the file."""
 
     game_id: str
     where: str  # "setup", "event 12", "the row after event 11"
@@ -38,24 +40,25 @@ class Damage:
     lost: bool = False  # the rows past ``good`` are gone from the file (not merely unreadable)
 
     def __str__(self) -> str:
+        """In words; the reason (which may quote a row) cut to 200 characters, so where and how much always show."""
+        why, ack = cut(self.reason, 200), self.acknowledged
         if self.where == "setup":
-            return cut(f"game {self.game_id}: its setup cannot be read ({self.reason}); no position can be rebuilt")
-        ack = self.acknowledged
+            return f"game {self.game_id}: its setup cannot be read ({why}); no position can be rebuilt"
         if self.lost and ack is not None and ack > self.good:
             came = f"with no event of {ack}" if self.good == 0 else f"at event {self.good} of {ack}"
-            why = f" ({self.reason})" if self.reason else ""
             gone = f"event {ack} was" if self.good + 1 == ack else f"events {self.good + 1}-{ack} were"
-            return cut(f"game {self.game_id} came back {came}: {gone} lost with the damaged file{why}")
+            return f"game {self.game_id} came back {came}: {gone} lost with the damaged file" + (
+                f" ({why})" if why else "")
         of = f", of {ack} acknowledged" if ack is not None and ack > self.good else ""
         if self.where == "checksum":
-            return cut(f"game {self.game_id}: its events 1-{ack} no longer match the checksum written with them "
-                       f"({self.reason}); {_prefix(self.good)} read, but which row changed cannot be told")
+            return (f"game {self.game_id}: its events 1-{ack} no longer match the checksum written with them ({why}); "
+                    f"{_prefix(self.good)} read, but which row changed cannot be told")
         if self.reason.startswith("its checksum is not"):
-            return cut(f"game {self.game_id}: {self.where} is not the row that was acknowledged ({self.reason}); "
-                       f"{_prefix(self.good)} read{of}")
+            return (f"game {self.game_id}: {self.where} is not the row that was acknowledged ({why}); "
+                    f"{_prefix(self.good)} read{of}")
         if self.reason.startswith(self.where + " "):  # a row that reads but does not replay says so itself
-            return cut(f"game {self.game_id}: {self.reason}; {_prefix(self.good)} read{of}")
-        return cut(f"game {self.game_id}: {self.where} cannot be read ({self.reason}); {_prefix(self.good)} read{of}")
+            return f"game {self.game_id}: {why}; {_prefix(self.good)} read{of}"
+        return f"game {self.game_id}: {self.where} cannot be read ({why}); {_prefix(self.good)} read{of}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"where": self.where, "seq": self.seq, "reason": cut(self.reason), "good": self.good,

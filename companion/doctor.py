@@ -216,7 +216,8 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
         games = db.execute("SELECT id, status, note, setup, game FROM games NOT INDEXED ORDER BY created").fetchall()
         damaged = 0
         for game_id, status, note, setup, name in games:
-            rows = db.execute("SELECT seq, at, kind, data FROM events NOT INDEXED WHERE game_id=?", (game_id,))
+            rows = db.execute("SELECT seq, at, kind, data FROM events " + ("" if found == ["ok"] else "NOT INDEXED ")
+                              + "WHERE game_id=?", (game_id,))  # the index only when the integrity check trusts it
             events, unread = judged(str(game_id), rows.fetchall(), setup, marks.get(str(game_id)), marks.history)
             damage: object = unread
             if unread is None and status in ("playing", "paused"):  # it would be resumed: it must replay too

@@ -231,8 +231,8 @@ class GameStore(StoreFile):
         if not isinstance(damage, Damage):
             good = getattr(exc, "good", None)
             mark = self.marks.get(game_id)
-            damage = Damage(game_id, "setup", None, cut(str(exc)), 0) if not isinstance(good, int) else Damage(
-                game_id, f"event {good + 1}", good + 1, cut(str(exc)), good, mark.seq if mark else None)
+            damage = Damage(game_id, "setup", None, str(exc), 0) if not isinstance(good, int) else Damage(
+                game_id, f"event {good + 1}", good + 1, str(exc), good, mark.seq if mark else None)  # said cut
         return self._retire(record, damage)
 
     # ------------------------------------------------------------------ reading
