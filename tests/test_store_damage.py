@@ -270,9 +270,9 @@ def test_a_file_past_repair_is_moved_aside_and_every_readable_game_comes_back(tm
         for game in hurt:
             assert games[game][0] == "damaged"
             note = companion.store.record(game).note
-            assert re.search(rf"game {game} came back (at event \d+|with no event) of 20: events? [\d-]+ (was|were) lost "
-                             rf"with the damaged file|game {game}: event \d+ cannot be read \(it is missing.*of 20 "
-                             "acknowledged", note), note  # said against what was acknowledged
+            assert re.search(rf"game {game} came back (at event \d+|with no event) of 20: events? [\d-]+ "
+                             rf"(was|were) lost with the damaged file|game {game}: event \d+ cannot be read "
+                             r"\(it is missing.*of 20 acknowledged", note), note  # said against what was acknowledged
             assert f"{game} (up to event" in said
         client = create_app(companion).test_client()
         replay = client.get(f"/api/games/{finished[2][0]}/replay?step=99").get_json()

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 from argparse import Namespace
 from pathlib import Path
 from typing import Any
@@ -27,9 +31,10 @@ from companion.games.fog.setup import new_game
 from companion.run import Companion
 from companion.session import Session
 from companion.store import GameStore
-from tests.tables import BOARD, sim_config
+from tests.tables import BOARD, collect_output, http_call, sim_config, wait_for
 from web_ui import create_app
 
+ROOT = Path(__file__).resolve().parent.parent
 PAGE = 4096
 
 
@@ -117,27 +122,37 @@ def test_every_page_zeroed_alone_or_with_the_last_leaf_never_loses_an_event_sile
 
 
 def test_the_events_index_and_last_leaf_zeroed_say_where_the_game_came_back_and_offer_its_start(tmp_path: Path):
+    """``fog-companion run`` as the unit starts it (no standard input) on a log that lost two pages."""
     earlier, playing = evening(tmp_path)
     path = tmp_path / "games.db"
     zero(path, pages_of(path, "sqlite_autoindex_events_1")[-1], pages_of(path, "events", "leaf")[-1])
-    companion, said = start(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--camera", "sim", "--host", "127.0.0.1",
+                             "--port", "0", "--data-dir", str(tmp_path)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "FOG_LED_BACKEND": "recording"})
+    lines = collect_output(proc)
     try:
-        good = companion.store.read_log(playing).events
-        assert 0 < len(good) < 30
-        words = f"game {playing} came back at event {len(good)} of 30: events {len(good) + 1}-30 were lost with the " \
-                "damaged file"
-        assert words in said and companion.session.state is None, said  # the terminal; nothing resumed
-        client = create_app(companion).test_client()
-        assert any(words in n for n in client.get("/api/state").get_json()["storage"]["notices"])  # the panel
-        games = {g["id"]: g for g in client.get("/api/games").get_json()["games"]}
+        assert wait_for(lambda: any(x.startswith("panel: http://") for x in lines) or proc.poll() is not None, 90)
+        said = "".join(lines)
+        port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
+        came = re.search(rf"game {playing} came back at event (\d+) of 30: ", said)
+        assert came is not None, said
+        good = int(came.group(1))
+        words = f"game {playing} came back at event {good} of 30: events {good + 1}-30 were lost with the damaged file"
+        assert 0 < good < 30 and f"game log: {words}" in said, said  # the terminal (the journal)
+        code, state = http_call(port, "GET", "/api/state")
+        assert state["phase"] == "setup" and any(words in n for n in state["storage"]["notices"])  # the panel
+        games = {g["id"]: g for g in http_call(port, "GET", "/api/games")[1]["games"]}
         assert games[playing]["status"] == "damaged" and words in games[playing]["note"]
-        [copy] = [g for g in games.values() if g["title"] == f"{playing} (up to event {len(good)})"]
-        refused = client.post(f"/api/games/{playing}/resume", json={"confirm": True})
-        assert refused.status_code == 409 and "damaged" in refused.get_json()["error"]
-        assert client.post(f"/api/games/{copy['id']}/resume", json={"confirm": True}).status_code == 200
-        assert companion.session.last_seq == len(good)  # play goes on from the readable start, nothing skipped
+        [copy] = [g for g in games.values() if g["title"] == f"{playing} (up to event {good})"]
+        code, refused = http_call(port, "POST", f"/api/games/{playing}/resume", {"confirm": True})
+        assert code == 409 and "damaged" in refused["error"]
+        code, resumed = http_call(port, "POST", f"/api/games/{copy['id']}/resume", {"confirm": True})
+        assert code == 200 and resumed["state"]["seq"] == good  # play goes on from the readable start
     finally:
-        companion.stop()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    assert "Traceback" not in "".join(lines)
     assert f"PROBLEM  damaged game: {playing} (damaged): {words}" in doctor_says(tmp_path)  # and the doctor
 
 
