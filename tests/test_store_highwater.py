@@ -28,6 +28,7 @@ import pytest
 from companion.doctor import doctor
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
+from companion.records import HighWater
 from companion.run import Companion
 from companion.session import Session
 from companion.store import GameStore
@@ -101,8 +102,9 @@ def test_every_page_zeroed_alone_or_with_the_last_leaf_never_loses_an_event_sile
     live = tmp_path / "live"
     live.mkdir()
     earlier, playing = evening(live)
-    acknowledged = {earlier: 12, playing: 30}
     path = live / "games.db"
+    acknowledged = {game: mark.seq for game, mark in HighWater(path, tidy=False).marks.items()}
+    assert len(acknowledged) == 3 and acknowledged[earlier] == 12 and acknowledged[playing] == 30
     pages = path.stat().st_size // PAGE
     last_leaf = pages_of(path, "events", "leaf")[-1]
     index = pages_of(path, "sqlite_autoindex_events_1")
