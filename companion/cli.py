@@ -63,6 +63,14 @@ def _players_help() -> str:
     return f"how many play (default: 1 with --solo, else the most the game seats); by --game, {each}"
 
 
+class _PlayersHelp(str):
+    """``--players``'s help, made from the games only when help is shown: making it imports every game,
+    and a running companion holds in memory only the games it plays (docs/service.md, Resources)."""
+
+    def __mod__(self, params: Any) -> str:
+        return _players_help() % params
+
+
 def _game(args: argparse.Namespace) -> Game:
     return get_game(getattr(args, "game", None) or "fog")
 
@@ -76,7 +84,7 @@ def new_state(args: argparse.Namespace) -> Any:
 
 def _new_game_args(p: argparse.ArgumentParser) -> None:
     _game_arg(p)
-    p.add_argument("--players", type=int, help=_players_help())
+    p.add_argument("--players", type=int, help=_PlayersHelp("how many play"))
     p.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     p.add_argument("--seed", type=int, default=0, help="seed of the random setup")
     p.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "
@@ -228,7 +236,7 @@ def _run_args(p: argparse.ArgumentParser) -> None:
                    "is not a terminal (they are read from a terminal anyway; the service reads none)")
     g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
     g.add_argument("--game", choices=names(), help="which game (default from the config: fog)")
-    g.add_argument("--players", type=int, help=_players_help())
+    g.add_argument("--players", type=int, help=_PlayersHelp("how many play"))
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
     g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
     g.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "

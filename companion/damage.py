@@ -27,22 +27,56 @@ class LoggedEvent:
 
 @dataclass(frozen=True)
 class Damage:
-    """The first unreadable row of one game: where it is, why, and how much before it is good."""
+    """The first row of one game that does not read (or replay): where it is, why, how much before it is
+    good, and, when its high-water mark is known, how many events were acknowledged and whether the
+    rest is gone from the file."""
 
     game_id: str
     where: str  # "setup", "event 12", "the row after event 11"
     seq: int | None  # the bad row's sequence number (None for the setup, or a sequence that is not a number)
     reason: str
     good: int  # how many events before it read (the good prefix)
+    acknowledged: int | None = None  # how many events were acknowledged (the high-water mark), if known
+    lost: bool = False  # the rows past ``good`` are gone from the file (not merely unreadable)
 
     def __str__(self) -> str:
+        """In words; the reason (which may quote a row) cut to 200 characters, so where and how much always show."""
+        why, ack = cut(self.reason, 200), self.acknowledged
         if self.where == "setup":
-            return f"game {self.game_id}: its setup cannot be read ({self.reason}); no position can be rebuilt"
-        return (f"game {self.game_id}: {self.where} cannot be read ({self.reason}); "
-                f"{_prefix(self.good)} read")
+            return f"game {self.game_id}: its setup cannot be read ({why}); no position can be rebuilt"
+        if self.lost and ack is not None and ack > self.good:
+            came = f"with no event of {ack}" if self.good == 0 else f"at event {self.good} of {ack}"
+            gone = f"event {ack} was" if self.good + 1 == ack else f"events {self.good + 1}-{ack} were"
+            return f"game {self.game_id} came back {came}: {gone} lost with the damaged file" + (
+                f" ({why})" if why else "")
+        of = f", of {ack} acknowledged" if ack is not None and ack > self.good else ""
+        if self.where == "checksum":
+            return (f"game {self.game_id}: its events 1-{ack} no longer match the checksum written with them ({why}); "
+                    f"{_prefix(self.good)} read, but which row changed cannot be told")
+        if self.reason.startswith("its checksum is not"):
+            return (f"game {self.game_id}: {self.where} is not the row that was acknowledged ({why}); "
+                    f"{_prefix(self.good)} read{of}")
+        if self.reason.startswith(self.where + " "):  # a row that reads but does not replay says so itself
+            return f"game {self.game_id}: {why}; {_prefix(self.good)} read{of}"
+        return f"game {self.game_id}: {self.where} cannot be read ({why}); {_prefix(self.good)} read{of}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"where": self.where, "seq": self.seq, "reason": self.reason, "good": self.good}
+        return {"where": self.where, "seq": self.seq, "reason": cut(self.reason), "good": self.good,
+                "acknowledged": self.acknowledged, "lost": self.lost}
+
+
+NOTE_LIMIT = 300  # characters of a row's text said in a notice or a note: a hand-edited row may hold megabytes
+
+
+def cut(text: str, limit: int = NOTE_LIMIT) -> str:
+    """``text`` as said to people: at most ``limit`` characters, and when cut its whole size said."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (cut: {len(text):,} characters in all)"
+
+
+# What the session writes into the log, and what each kind's data must hold (any other row was not written here).
+KINDS = {"action": "action", "undo": None}
 
 
 def _prefix(good: int) -> str:
@@ -88,11 +122,14 @@ def decode_event(seq: Any, at: Any, kind: Any, data: Any) -> tuple[LoggedEvent |
         return None, f"its sequence number {_shown(seq)} is not a whole number"
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
         return None, f"its time {_shown(at)} is not a number"
-    if not isinstance(kind, str) or not kind:
-        return None, f"its kind {_shown(kind)} is not a word"
+    if not isinstance(kind, str) or kind not in KINDS:
+        return None, f"its kind {_shown(kind)} is none the log writes ({', '.join(KINDS)})"
     parsed, why = decode_json(data, "data")
     if parsed is None:
         return None, why
+    field = KINDS[kind]
+    if field is not None and not isinstance(parsed.get(field), str):
+        return None, f"its data has no {field} text"
     return LoggedEvent(seq, float(at), kind, parsed), None
 
 
@@ -113,12 +150,12 @@ def good_prefix(game_id: str, rows: Iterable[tuple[Any, Any, Any, Any]]) -> tupl
     for seq, at, kind, data in ordered:
         expected = len(events) + 1
         if seq == expected and type(seq) is int and type(at) is float and type(kind) is str and type(data) is str \
-                and kind and data[:1] == "{" and math.isfinite(at):  # the usual row, read at once
+                and kind in KINDS and data[:1] == "{" and math.isfinite(at):  # the usual row, read at once
             try:
                 parsed = json.loads(data)
             except ValueError:
                 parsed = None
-            if type(parsed) is dict:
+            if type(parsed) is dict and (KINDS[kind] is None or type(parsed.get(KINDS[kind])) is str):
                 events.append(LoggedEvent(seq, at, kind, parsed))
                 continue
         after = f"the row after event {len(events)}" if events else "the first event row"

@@ -189,7 +189,10 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
     """The game log, read only: its integrity, every game that does not read whole, the files kept aside."""
     import sqlite3
 
-    from companion.damage import decode_json, good_prefix, text_value
+    from companion.damage import cut, text_value
+    from companion.records import HighWater, judged
+    from companion.store import STATUSES
+    from companion.storefile import column_text
 
     start = "start the companion: it rebuilds broken indexes, or moves the file aside and recovers every readable row"
     for kept in sorted(path.parent.glob(path.name + ".corrupt-*")) + sorted(path.parent.glob(path.name + ".saved-*")):
@@ -209,21 +212,53 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
         found = [str(r[0]) for r in db.execute("PRAGMA integrity_check(20)").fetchall()]
         if found != ["ok"]:
             report(False, "game log", f"{path}: the integrity check finds {'; '.join(found[:3])}", start)
-        games = db.execute("SELECT id, status, note, setup FROM games NOT INDEXED ORDER BY created").fetchall()
+        marks = HighWater(path, tidy=False)  # how far each game got, written apart from the file
+        games = db.execute("SELECT id, status, note, setup, game FROM games NOT INDEXED ORDER BY created").fetchall()
         damaged = 0
-        for game_id, status, note, setup in games:
-            rows = db.execute("SELECT seq, at, kind, data FROM events NOT INDEXED WHERE game_id=?", (game_id,))
-            _, damage = good_prefix(str(game_id), rows.fetchall())
-            why = decode_json(setup, "setup")[1]
-            if why is not None or damage is not None or status == "damaged":
+        for game_id, status, note, setup, name in games:
+            rows = db.execute("SELECT seq, at, kind, data FROM events " + ("" if found == ["ok"] else "NOT INDEXED ")
+                              + "WHERE game_id=?", (game_id,))  # the index only when the integrity check trusts it
+            events, unread = judged(str(game_id), rows.fetchall(), setup, marks.get(str(game_id)), marks.history)
+            damage: object = unread
+            if unread is None and status in ("playing", "paused"):  # it would be resumed: it must replay too
+                damage = _unreplayable(str(game_id), str(name), setup, events)
+            if damage is not None or status not in STATUSES or status == "damaged":
                 damaged += 1
-                said = f"its setup cannot be read ({why})" if why else str(damage) if damage else note
-                report(False, "damaged game", f"{game_id} ({status}): {said}",
+                said = (f"its status {cut(column_text(status), 40)!r} is none a fog-companion writes: the next start "
+                        "keeps it as paused" if status not in STATUSES else
+                        cut(column_text(note)) if status == "damaged" and note or damage is None else str(damage))
+                report(False, "damaged game", f"{game_id} ({cut(column_text(status), 40)}): {said}",
                        f"it replays as far as it reads on the Games page; `fog-companion export {game_id}` gives "
                        "every row")
+        for lost in set(marks.marks) - {str(g[0]) for g in games}:
+            damaged += 1
+            report(False, "damaged game", f"{lost}: missing from {path.name}, with its setup and "
+                   f"{marks.marks[lost].seq} acknowledged event(s) (a damaged file, or one replaced by an older copy)",
+                   start)
         if found == ["ok"] and not damaged:
-            report(True, "game log", f"{path}: {len(games)} game(s), integrity ok, every game reads whole")
+            report(True, "game log", f"{path}: {len(games)} game(s), integrity ok, every game reads whole and as "
+                   f"far as {marks.path.name} says it got")
     except sqlite3.Error as exc:
         report(False, "game log", f"{path} cannot be read: {exc}", start)
+        known = sorted(HighWater(path, tidy=False).marks.values(), key=lambda m: m.game_id)
+        if known:  # what the marks say was logged: the start says which of it comes back, and from where
+            listed = ", ".join(f"{m.game_id} ({m.seq} events)" for m in known[:10])
+            report(False, "game log", f"{len(known)} game(s) were logged in it: {listed}"
+                   f"{f' and {len(known) - 10} more' if len(known) > 10 else ''}", start)
     finally:
         db.close()
+
+
+def _unreplayable(game_id: str, name: str, setup: str, events: list[Any]) -> str | None:
+    """Why a game that reads whole does not replay (the next start retires it), or None."""
+    import json
+
+    from companion.damage import cut
+    from companion.games import get_game
+    from companion.replay import replay_states
+
+    try:
+        replay_states(get_game(name), json.loads(setup), events)
+    except (FogCompanionError, ValueError, KeyError, TypeError) as exc:
+        return cut(f"game {game_id}: {exc}")
+    return None

@@ -32,6 +32,7 @@ class Recovery:
     events: int = 0
     playing: list[str] = field(default_factory=list)  # games that were being played (now paused)
     listed: dict[str, int] = field(default_factory=dict)  # game id -> its last event by the old file's index
+    orphans: dict[str, int] = field(default_factory=dict)  # games whose row was lost -> how many of their events read
 
 
 def recover_into(db: sqlite3.Connection, kept: Path) -> Recovery:
@@ -61,6 +62,7 @@ def recover_into(db: sqlite3.Connection, kept: Path) -> Recovery:
             if game_id not in found.games:
                 orphans.setdefault(game_id, []).append(values)
         for game_id, rows in orphans.items():
+            result.orphans[game_id] = len(rows)
             times = [r[2] for r in rows if isinstance(r[2], (int, float))]
             _insert(db, f"INSERT INTO games {GAME_COLUMNS} VALUES (?, ?, '', ?, 'damaged', '', ?)",
                     (game_id, min(times, default=0.0), f"{game_id} (its game row was lost)",

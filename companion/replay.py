@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from companion.damage import cut
 from companion.errors import FogCompanionError, SessionError
 from companion.games import Game
 from companion.store import LoggedEvent
@@ -39,7 +40,7 @@ def replay_states(game: Game, setup: dict[str, Any], events: Sequence[LoggedEven
                 states.pop()
         except (FogCompanionError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise DamagedLogError(f"event {event.seq} ({event.kind}: {str(event.data)[:120]}) does not replay: "
-                                  f"{exc}", done, states[-1][1]) from exc
+                                  f"{cut(str(exc))}", done, states[-1][1]) from exc  # a game may quote a huge row
     return states
 
 

@@ -111,6 +111,7 @@ class Companion:
             self.say(f"new game {self.session.game_id}")
         else:
             self.say("no game yet: start one on the panel's setup page")
+        self.session.check_paused()  # a paused game that no longer replays is said now, not at its resume
         for notice in self.store.notices:  # what opening the log found: said here and on every page
             self.say(f"game log: {notice}")
         self.store.on_notice = lambda text: self.session.bus.publish(

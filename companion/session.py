@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import DecisionPendingError, OutOfSyncError, SessionError, StateFormatError
+from companion.errors import DamagedGameError, DecisionPendingError, OutOfSyncError, SessionError, StateFormatError
 from companion.events import Event, EventBus
 from companion.games import Game, get_game
 from companion.picture_path import PicturePath
@@ -136,13 +136,12 @@ class Session(PicturePath, WayOut):
             game_id = game_id or self.store.unfinished()
             if game_id is None:
                 return False
-            events = self.store.events(game_id)
-            try:
+            try:  # read against the game's high-water mark, then replayed: a game short of either is retired
+                events = self.store.events(game_id)
                 game = get_game(self.store.game_name(game_id))
                 states = replay_states(game, self.store.setup(game_id), events)
-            except (DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
-                self.store.mark_damaged(game_id, str(exc))
-                self.damaged = f"game {game_id} cannot be resumed and was marked damaged: {exc}"
+            except (DamagedGameError, DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
+                self.damaged = f"game {game_id} cannot be resumed: {self.store.retire(game_id, exc)}"
                 return False
             if chosen and self.game_id != game_id:
                 self.store.switch_to(game_id, pauses=self.running())
@@ -156,6 +155,15 @@ class Session(PicturePath, WayOut):
             self._publish("game-resumed", {"game": game_id, "name": game.name, "verifying": self.status.verifying})
             self._check_sync("resuming the game")
         return True
+
+    def check_paused(self) -> None:
+        """At start: every paused game replayed, so one that no longer does is said (and its good prefix
+        copied) now, not only when someone tries to resume it."""
+        for record in [g for g in self.store.games() if g.status == "paused"]:
+            try:
+                replay_states(get_game(record.game), self.store.setup(record.id), self.store.events(record.id))
+            except (DamagedGameError, DamagedLogError, StateFormatError, ValueError, KeyError, TypeError) as exc:
+                self.store.retire(record.id, exc)
 
     def replayed(self) -> Any:
         """The state rebuilt from the log alone (equals ``state`` at all times)."""

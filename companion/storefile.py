@@ -28,9 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.damage import Damage
+from companion.damage import Damage, cut
 from companion.errors import StoreCorruptError, StoreError, StoreUnavailableError
 from companion.journal import WatchedFiles
+from companion.records import HighWater
 
 if TYPE_CHECKING:
     from companion.store import GameLog, GameRecord
@@ -108,10 +109,11 @@ class StoreFile(WatchedFiles):
     recovered_from: Path | None
     _copied: float
     _uncopied: bool
+    marks: HighWater
     if TYPE_CHECKING:  # the store's own, which recovery uses to retire the games that lost rows
         def games(self) -> list[GameRecord]: ...
         def read_log(self, game_id: str) -> GameLog: ...
-        def _retire(self, record: GameRecord, damage: Damage, offer: bool) -> None: ...
+        def _retire(self, record: GameRecord, damage: Damage, offer: bool = True) -> str: ...
 
     # A commit is copied into the file at once, unless the last copy is younger than this (a burst of
     # commits is copied once, by the next one past it or by ``tick``). None: left to SQLite (the
@@ -119,6 +121,7 @@ class StoreFile(WatchedFiles):
     CHECKPOINT_EVERY: float | None = 0.5
 
     def _notice(self, text: str) -> None:
+        text = cut(text, 1000)  # a row's text in it is cut already; this bounds the rest
         self.notices.append(text)
         log.warning("%s", text)
         if self.on_notice is not None:
@@ -237,9 +240,16 @@ class StoreFile(WatchedFiles):
             found, listed = read.damage, recovery.listed.get(record.id, 0)
             if found is None and listed > len(read.events):  # its last rows were on a page that was lost
                 found = Damage(record.id, f"event {len(read.events) + 1}", len(read.events) + 1,
-                               f"it is missing: the damaged file's index lists events up to {listed}", len(read.events))
+                               f"the damaged file's index lists events up to {listed}", len(read.events), listed,
+                               lost=True)
             if found is not None and record.status != "damaged":
-                self._retire(record, found, offer=record.id in recovery.playing)
+                self._retire(record, found)
+            elif record.id in recovery.orphans:
+                mark = self.marks.get(record.id)
+                self._notice(f"game {record.id}: its setup and title were lost with the damaged file; "
+                             f"{recovery.orphans[record.id]} of its events could be read"
+                             f"{f', of {mark.seq} acknowledged' if mark else ''}. It is listed as damaged and cannot be "
+                             f"resumed; `fog-companion export {record.id}` gives what was read")
         return db
 
     def close(self) -> None:

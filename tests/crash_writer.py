@@ -15,5 +15,5 @@ game = store.unfinished() or store.create_game({"setup": "crash test"})
 n = len(store.events(game))  # read once: the log is not read again for every event (that grew as n squared)
 while True:
     n += 1
-    seq = store.append(game, "move", {"n": n, "text": "move run blue-elder-1 E4>F4"})
+    seq = store.append(game, "action", {"action": f"move run blue-elder-1 E4>F4 ({n})"})
     print(f"ack {seq}", flush=True)

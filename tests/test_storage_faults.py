@@ -206,8 +206,9 @@ def test_one_damaged_event_marks_the_game_damaged_and_the_companion_starts(tmp_p
         assert companion.session.state is None and "marked damaged" in out.getvalue()
         assert "event 5" in out.getvalue()
         client = create_app(companion).test_client()
-        [listed] = client.get("/api/games").get_json()["games"]
+        listed, copy = client.get("/api/games").get_json()["games"]
         assert listed["status"] == "damaged" and "event 5" in listed["note"]
+        assert (copy["status"], copy["events"]) == ("paused", 4)  # the good prefix, kept playable
         exported = client.get(f"/api/games/{game}").get_json()
         assert len(exported["events"]) == seq  # every event kept, the bad one included
         replay = client.get(f"/api/games/{game}/replay?step={seq}").get_json()

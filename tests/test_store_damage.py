@@ -126,6 +126,7 @@ def test_a_damaged_setup_answers_export_replay_and_board_with_what_is_readable(t
     try:
         assert companion.session.state is None
         assert f"game {playing}: its setup cannot be read (its setup is not UTF-8 text)" in out.getvalue()
+        assert f"game {finished}: its setup cannot be read (its setup is not JSON" in out.getvalue()  # said at start
         assert len(companion.store.games()) == 2  # nothing to copy: no position can be rebuilt without a setup
         client = create_app(companion).test_client()
         for game, why in ((finished, "is not JSON"), (playing, "not UTF-8")):
@@ -142,7 +143,7 @@ def test_a_damaged_setup_answers_export_replay_and_board_with_what_is_readable(t
             assert client.get(f"/games/{game}").status_code == 200
         assert len(client.get(f"/api/games/{finished}").get_json()["events"]) == seq
         listed = client.get("/api/games").get_json()["games"]
-        assert {g["id"]: g["status"] for g in listed} == {finished: "finished", playing: "damaged"}
+        assert {g["id"]: g["status"] for g in listed} == {finished: "damaged", playing: "damaged"}
     finally:
         companion.stop()
 
@@ -262,16 +263,20 @@ def test_a_file_past_repair_is_moved_aside_and_every_readable_game_comes_back(tm
         assert f"moved aside to {kept.name}" in said and "recovered from it row by row" in said, said
         assert companion.session.state is None  # the game being played is paused, to be checked first
         games = statuses(companion.store)
-        assert games[playing] == ("paused", playing, playing_seq) and len(games) == 7
+        assert games[playing] == ("paused", playing, playing_seq)
         hurt = [g for g, seq in finished if games[g] != ("finished", g, seq)]
         assert finished[2][0] in hurt and len(hurt) < len(finished)  # the rest came back whole
+        assert len(games) == 7 + len(hurt)  # each hurt game's good prefix is kept as a paused copy
         for game in hurt:
             assert games[game][0] == "damaged"
             note = companion.store.record(game).note
-            assert re.search(rf"game {game}: event \d+ cannot be read \(it is missing", note), note
+            assert re.search(rf"game {game} came back (at event \d+|with no event) of 20: events? [\d-]+ "
+                             rf"(was|were) lost with the damaged file|game {game}: event \d+ cannot be read "
+                             r"\(it is missing.*of 20 acknowledged", note), note  # said against what was acknowledged
+            assert f"{game} (up to event" in said
         client = create_app(companion).test_client()
         replay = client.get(f"/api/games/{finished[2][0]}/replay?step=99").get_json()
-        assert replay["damage"]["where"].startswith("event ") and "missing" in replay["damaged"]
+        assert replay["damage"]["where"].startswith("event ") and "of 20" in replay["damaged"]
         assert client.post(f"/api/games/{playing}/resume", json={}).status_code == 200
         assert companion.session.game_id == playing and companion.session.last_seq == playing_seq
     finally:
@@ -324,7 +329,7 @@ def test_rows_only_in_the_journal_of_a_killed_companion_are_recovered_too(tmp_pa
     game = store.create_game({"seed": 1}, title="Tuesday")
     for n in range(20):
         store.append(game, "action", {"action": f"move {n}"})
-    for suffix in ("", "-wal"):  # the files as the kill leaves them
+    for suffix in ("", "-wal", ".marks"):  # the files as the kill leaves them
         (crashed / f"games.db{suffix}").write_bytes((live / f"games.db{suffix}").read_bytes())
     zero_page(crashed / "games.db", leaf_page(live / "games.db", "events", older[0]))  # and a block lost
     store.close()
@@ -333,7 +338,9 @@ def test_rows_only_in_the_journal_of_a_killed_companion_are_recovered_too(tmp_pa
     assert recovered.recovered_from is not None
     assert statuses(recovered)[game] == ("paused", "Tuesday", 20)  # every row of it was only in the journal
     assert [e.data["action"] for e in recovered.events(game)] == [f"move {n}" for n in range(20)]
-    assert len(recovered.games()) == 5
+    listed = statuses(recovered)
+    assert set(older) < set(listed) and listed[older[0]][0] == "damaged"  # its lost block is said, not rewound
+    assert any(f"game {older[0]}" in n and "of 40" in n for n in recovered.notices), recovered.notices
     recovered.close()
 
 

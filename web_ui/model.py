@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.damage import cut
 from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
 from companion.session import DamagedLogError, Snapshot, replay_log, replay_states
@@ -124,7 +125,7 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
     except DamagedLogError as exc:
         state, step, damaged, corrected = exc.state, exc.good, str(exc), ()
         bad = events[exc.good].seq
-        damage = {"where": f"event {bad}", "seq": bad, "reason": str(exc.__cause__ or exc), "good": exc.good}
+        damage = {"where": f"event {bad}", "seq": bad, "reason": cut(str(exc.__cause__ or exc)), "good": exc.good}
     except FogCompanionError as exc:  # the setup is unreadable, or not a position of this game
         damage = damage or {"where": "setup", "seq": None, "reason": str(exc), "good": 0}
         return {"placement": {}, "owners": {}, "game": game_id, "game_name": game.name, "step": 0, "steps": steps,

@@ -40,9 +40,10 @@ from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
 from waitress.buffers import OverflowableBuffer  # type: ignore[import-untyped]
 from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
 from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
-from waitress.task import ThreadedTaskDispatcher, WSGITask  # type: ignore[import-untyped]
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask  # type: ignore[import-untyped]
 
 from companion.errors import FogCompanionError
+from web_ui.security import HEADERS
 from web_ui.stream import FEED, HANDOFF, Feed
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,16 @@ REFRESH_AFTER = 64 << 10  # a stream's drained buffer is replaced once it has ca
 ROTATE_AFTER = 256 << 10  # a stream's buffer that never drains is continued in a fresh one after this
 
 
+# What every answer carries, the app's (web_ui/security.py) and those the server writes itself alike: a
+# 413, 400 or 500 from waitress, a 408 or 503 from the I/O loop is a page a browser shows too.
+SERVER_HEADERS = [(name, value) for name, value in HEADERS.items()] + [("Cache-Control", "no-store")]
+
+
 def _plain(status: str, text: str, *headers: str) -> bytes:
     """A whole short answer the I/O loop writes itself (no worker, no app): status, headers, one line."""
     body = text.encode() + b"\r\n"
     head = [f"HTTP/1.1 {status}", "Connection: close", "Content-Type: text/plain; charset=utf-8",
-            f"Content-Length: {len(body)}", *headers]
+            f"Content-Length: {len(body)}", *headers, *(f"{name}: {value}" for name, value in SERVER_HEADERS)]
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
@@ -194,10 +200,19 @@ class PanelTask(WSGITask):
                 feed.release()
 
 
+class PanelErrorTask(ErrorTask):
+    """An answer waitress writes itself (413 body too large, 400 malformed request, 500), with the app's headers."""
+
+    def execute(self) -> None:
+        self.response_headers.extend(SERVER_HEADERS)
+        super().execute()
+
+
 class PanelChannel(HTTPChannel):
     """A connection: times its requests from their first byte; becomes a stream's pipe when asked."""
 
     task_class = PanelTask
+    error_task_class = PanelErrorTask
     feed: Feed | None = None
     request_began: float | None = None  # monotonic time of the first byte of the request still arriving
     close_when_flushed: bool  # waitress's: close once the output is sent
