@@ -259,7 +259,7 @@ def test_no_phone_can_tell_apart_two_deals_of_what_its_seat_may_not_know(two_tab
     for table in (a, b):
         table.see(table.session.expected())  # the hands put back what was undone
     start, fisted = a.game.view(a.session.state).get("round"), False
-    for moves in range(40):
+    for moves in range(8):
         if a.game.outcome(a.session.state) is not None or a.game.view(a.session.state).get("round") != start:
             break
         try:

@@ -51,7 +51,7 @@ MAX_WAIT = 300.0
 MAX_CLIENTS = 16384  # clients remembered for the back-off (the one least held back is forgotten first)
 BUDGET = 10  # wrong guesses per WINDOW from all devices together past which the panel is "under attack"
 WINDOW = 60.0  # seconds
-ATTACK_WAIT = 30.0  # under attack: the first wait of an address after its one free try; doubles each time
+ATTACK_WAIT = 60.0  # under attack: an address's wait after each wrong guess, from the first; doubles each time
 
 # What a state-changing request changes. The PIN guards these kinds ...
 GUARDED = {"setup": "starting or resuming a game", "correction": "a correction", "undo": "undo",
@@ -191,8 +191,8 @@ class Backoff:
 
     Each address has a few free tries, then a wait that doubles with every further miss. Counted for
     the panel as a whole too: past ``budget`` wrong guesses in ``window`` seconds the panel is under
-    attack, and then an address that guessed wrong has one free try only and waits far longer
-    (:data:`ATTACK_WAIT`, doubling). An address that has not guessed wrong is always checked at once:
+    attack, and then every wrong guess makes its address wait far longer (:data:`ATTACK_WAIT`, doubling):
+    one guess a minute per address at most. An address that has not guessed wrong is checked at once:
     the right PIN or code from the owner's phone gets through whatever thousands of other addresses
     do (the old panel-wide stop refused it too). ``benchmarks/guessing.py`` measures what gets checked.
 
@@ -220,7 +220,7 @@ class Backoff:
             if until > now:
                 return until - now, "device"
             attack = len(self._recent) >= self.budget
-            free, first = (1, ATTACK_WAIT) if attack else (FREE_TRIES, FIRST_WAIT)
+            free, first = (0, ATTACK_WAIT) if attack else (FREE_TRIES, FIRST_WAIT)
             if len(self._recent) < 16 * MAX_CLIENTS:
                 self._recent.append(now)
             misses += 1
