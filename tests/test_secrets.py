@@ -306,3 +306,33 @@ def test_a_secret_is_dealt_from_more_than_the_seed_and_a_resumed_game_keeps_its_
         assert game.to_json(again.session.state) == game.to_json(deals[0])
     finally:
         again.stop()
+
+
+@pytest.mark.parametrize("name", [n for n in secret_games() if get_game(n).declaration.information == "per-seat"])
+def test_the_camera_overlay_names_no_hidden_piece(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Camera page's picture is drawn over what the camera read: at two tables dealt differently
+    in what nobody may know, the real detector reads a rendered frame of each, and the overlay the
+    panel draws on it (the labels beside each piece, the unknown and doubled markers) says the same
+    at both, without the id or the marker number of a face-down piece."""
+    from companion.secrecy import filter_for
+    from vision import overlay
+    from vision.detect import BoardDetector
+    from vision.render import render_state
+
+    game = get_game(name)
+    dealt = past_the_setup(game, new_game(game, min(n for n in game.players if n > 1), seed=5))
+    labels: dict[str, list[str]] = {}
+    for table, state in (("a", dealt), ("b", game.secrets_changed(dealt, None, 11))):
+        layout = game.layout(state)
+        frame = render_state(layout, game.expected(state), seed=2, clean=True).frame
+        seen = BoardDetector(layout).detect(frame)
+        conceal = frozenset(filter_for(game, state, None).secret)
+        assert conceal and any(p.partition("^")[0] in conceal for p in seen.pieces), "face-down pieces read"
+        said: list[str] = []
+        monkeypatch.setattr(overlay, "_label", lambda img, text, *rest: said.append(text))
+        overlay.draw_overlay(frame, seen, layout, conceal)
+        hidden = {str(m) for p in conceal for m in (layout.pieces[p].marker, *layout.pieces[p].faces.values())}
+        assert not [t for t in said if set(t.replace("[", " ").replace("]", " ").replace(",", " ").split()) & hidden]
+        assert not [t for t in said if any(p in t for p in conceal)]
+        labels[table] = sorted(t for t in said if " ms" not in t)  # the detector's time differs, nothing else
+    assert labels["a"] == labels["b"]
