@@ -336,3 +336,46 @@ def test_the_camera_overlay_names_no_hidden_piece(name: str, monkeypatch: pytest
         assert not [t for t in said if any(p in t for p in conceal)]
         labels[table] = sorted(t for t in said if " ms" not in t)  # the detector's time differs, nothing else
     assert labels["a"] == labels["b"]
+
+
+def later_moments(name: str) -> list[tuple[str, str, str | None, str]]:
+    """Each secret game at its next round and at its end, for a phone with no seat and for the first seat."""
+    game = get_game(name)
+    state = new_game(game, min(n for n in game.players if n > 1), seed=5)
+    kinds = [(None, "phone")] + [(seat, "seat") for seat in game.seats(state)[:1]]
+    return [(name, moment, seat, kind) for moment in ("round 2", "the end") for seat, kind in kinds]
+
+
+@pytest.mark.parametrize("name, moment, seat, kind", [m for n in secret_games() for m in later_moments(n)],
+                         ids=lambda v: str(v))
+def test_at_the_next_round_and_at_the_end_no_viewer_can_tell_two_deals_apart(name: str, moment: str,
+                                                                              seat: str | None, kind: str,
+                                                                              tmp_path: Path) -> None:
+    """Played on at random to the next round (the desert's new layout of counters) and to the game's
+    end, the table is dealt again in what this viewer may not know: every route, the event stream and
+    the journal say the same at both tables, with the table as the game has it and with it wrong."""
+    import random
+
+    game = get_game(name)
+    state, rng = past_the_setup(game, new_game(game, min(n for n in game.players if n > 1), seed=5)), random.Random(3)
+    start = game.view(state).get("round")
+    for played in range(3000):
+        if game.outcome(state) is not None or (moment == "round 2" and game.view(state).get("round") != start) or \
+                (moment == "round 2" and start is None and played == 50):
+            break
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+    a = Table(tmp_path / "a", game, state, seat, kind)
+    b = Table(tmp_path / "b", game, game.secrets_changed(state, seat, 11), seat, kind)
+    try:
+        for table in (a, b):
+            table.see(table.session.expected())
+        assert same_table_answers(a, b) == {}
+        place, far = sorted(a.session.expected())[0], sorted(a.session.expected())[-1]
+        for table in (a, b):  # a place's pieces put down on another: out of sync, naming them
+            now = table.session.expected()
+            table.see({**{c: ps for c, ps in now.items() if c != place}, far: now[far] + now[place]})
+        assert same_table_answers(a, b) == {}
+        assert a.post("/api/correction", {"preview": True}) == b.post("/api/correction", {"preview": True})
+    finally:
+        a.companion.stop()
+        b.companion.stop()

@@ -449,7 +449,8 @@ def correction() -> Any:
 
 # ---------------------------------------------------------------------------------------- the simulated table
 def _camera() -> Any:
-    seats.not_on_a_seat("the simulated table")  # it names each face-down piece by id: never on a player's phone
+    if keeps_secrets(companion().session.game):  # it names each face-down piece by id: the table's screen only
+        seats.not_on_a_seat("the simulated table")
     camera = getattr(companion(), "camera", None)
     if camera is None:
         abort(409, description="no camera is running")

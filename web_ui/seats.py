@@ -129,7 +129,8 @@ def guessed_seat(code: str) -> str | None:
 
 
 def not_on_a_seat(what: str) -> None:
-    """Refuse what names every piece by id (the simulated table) to anyone but the table's screen."""
+    """Refuse what names every piece by id (the simulated table of a game with secrets) to anyone but
+    the table's screen."""
     viewers.screen_only(what)
 
 
