@@ -346,3 +346,5 @@ def test_malformed_seat_requests_are_answered_400_in_words(table):
         res = phone.get("/api/state", headers={"X-Fog-Seat": header})
         assert res.status_code == 400 and "X-Fog-Seat" in res.get_json()["error"]
     assert phone.get("/api/state").get_json()["seat"] is None
+    assert phone.get("/api/state").get_json()["game"] == companion.session.game_id  # the game's id, as docs/api.md says
+    assert phone.get("/api/state").get_json()["game"] == companion.session.game_id  # the game's id, as docs/api.md says

@@ -343,7 +343,8 @@ def later_moments(name: str) -> list[tuple[str, str, str | None, str]]:
     game = get_game(name)
     state = new_game(game, min(n for n in game.players if n > 1), seed=5)
     kinds = [(None, "phone")] + [(seat, "seat") for seat in game.seats(state)[:1]]
-    return [(name, moment, seat, kind) for moment in ("round 2", "the end") for seat, kind in kinds]
+    moments = ("a fist closed", "round 2", "the end") if game.declaration.simultaneous else ("round 2", "the end")
+    return [(name, moment, seat, kind) for moment in moments for seat, kind in kinds]
 
 
 @pytest.mark.parametrize("name, moment, seat, kind", [m for n in secret_games() for m in later_moments(n)],
@@ -351,19 +352,22 @@ def later_moments(name: str) -> list[tuple[str, str, str | None, str]]:
 def test_at_the_next_round_and_at_the_end_no_viewer_can_tell_two_deals_apart(name: str, moment: str,
                                                                               seat: str | None, kind: str,
                                                                               tmp_path: Path) -> None:
-    """Played on at random to the next round (the desert's new layout of counters) and to the game's
-    end, the table is dealt again in what this viewer may not know: every route, the event stream and
+    """Played on at random to a fist closed by one side of a fight, to the next round (the desert's new
+    layout of counters) and to the game's end, the table is dealt again in what this viewer may not know: every route, the event stream and
     the journal say the same at both tables, with the table as the game has it and with it wrong."""
     import random
 
     game = get_game(name)
     state, rng = past_the_setup(game, new_game(game, min(n for n in game.players if n > 1), seed=5)), random.Random(3)
-    start = game.view(state).get("round")
+    start, last = game.view(state).get("round"), ""
     for played in range(3000):
         if game.outcome(state) is not None or (moment == "round 2" and game.view(state).get("round") != start) or \
-                (moment == "round 2" and start is None and played == 50):
+                (moment == "round 2" and start is None and played == 50) or \
+                (moment == "a fist closed" and last.startswith("commit")):  # one side's secret input is in
             break
-        state = game.apply(state, rng.choice(game.legal_actions(state)))
+        last = str(rng.choice(game.legal_actions(state)))
+        state = game.apply(state, last)
+    assert moment != "a fist closed" or last.startswith("commit"), "no fist was closed"
     a = Table(tmp_path / "a", game, state, seat, kind)
     b = Table(tmp_path / "b", game, game.secrets_changed(state, seat, 11), seat, kind)
     try:
