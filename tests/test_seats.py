@@ -348,3 +348,19 @@ def test_malformed_seat_requests_are_answered_400_in_words(table):
     assert phone.get("/api/state").get_json()["seat"] is None
     assert phone.get("/api/state").get_json()["game"] == companion.session.game_id  # the game's id, as docs/api.md says
     assert phone.get("/api/state").get_json()["game"] == companion.session.game_id  # the game's id, as docs/api.md says
+
+
+def test_only_a_seat_s_own_phone_or_the_table_s_screen_closes_its_fist(table):
+    """Ann and Bo fight. A phone on the Wi-Fi that holds no seat tries to close green's fist for Bo:
+    refused, naming whose it is. The table's screen (the PIN given) may enter it on Bo's behalf."""
+    companion, app = table
+    companion.session.act("attack B3 B4")
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.168.1.50"
+    res = send(stranger, "POST", "/api/act", {"action": "commit green 0"})
+    assert res.status_code == 403 and "own phone" in res.get_json()["error"]
+    assert companion.session.state.fight.commits == (None, None)
+    screen = app.test_client()
+    screen.environ_base["REMOTE_ADDR"] = "192.168.1.51"
+    assert send(screen, "POST", "/api/unlock", {"pin": PIN}).status_code == 200
+    assert send(screen, "POST", "/api/act", {"action": "commit green 0"}).status_code == 200
