@@ -20,7 +20,7 @@ stands as a value in the output, alone or inside a text (``correct A1=natural-3`
 alike); a marker number beside such a piece is left out; an action's text is said as the table may
 read it (:meth:`~companion.games.base.Game.said`: another seat's fist without its markers); a list
 of pieces is put in the order of what it says, so not even the order of the ids shows through. A
-mapping's keys are places or pieces as printed (a character's card beside the board): kept. A game that declares no hidden information passes through untouched.
+mapping's keys are places or pieces as printed (a piece's tally kept beside the board): kept. A game that declares no hidden information passes through untouched.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from companion.games.base import Game, unfaced
 # keys whose text is an action in the game's notation: said as the reader may read it
 ACTION_KEYS = frozenset({"action", "undone", "actions"})
 # keys whose texts the game wrote for this very reader (its view's log in words, its actions said):
-# an id there names what is public of the piece (a character's card fed), never where it lies
+# an id there names what is public of the piece (its tally beside the board), never where it lies
 TRUSTED_KEYS = frozenset({"history", "log"})
 HIDDEN = "a hidden piece"
 # keys that carry a marker's number next to the piece a dict names: left out with a hidden piece
@@ -106,7 +106,7 @@ class Filter:
     def text(self, value: str, placed: bool = False) -> str:
         """A text with every id of a piece the reader may not name replaced: a piece named alone (a
         list's ``green-5^back``) is where it lies, in the game's public words ("the face-down green
-        disc on D1"); inside a text, where the id could stand for what is public of it (a card fed),
+        disc on D1"); inside a text, where the id could stand for what is public of it (its tally),
         it is "a hidden piece", unless ``placed``: the text places pieces (a correction's ``D1=green-5``)."""
         if self._pattern is None or not value:
             return value
@@ -157,7 +157,7 @@ class Filter:
                 continue
             if isinstance(v, list) and k in ("unknown_markers", "duplicates", "markers"):
                 v = [m for m in v if not self.conceals_marker(m)]
-            # a key is kept as it is: keys are places, or pieces as printed (a character's card, face up
+            # a key is kept as it is: keys are places, or pieces as printed (a piece's tally, face up
             # beside the board, with its food), never where a hidden piece lies
             out[k] = self._walk(v, k if isinstance(k, str) else None)
         return out
