@@ -158,7 +158,7 @@ class Filter:
             if isinstance(v, list) and k in ("unknown_markers", "duplicates", "markers"):
                 v = [m for m in v if not self.conceals_marker(m)]
             # a key is kept as it is: keys are places, or pieces as printed (a piece's tally, face up
-            # beside the board, with its food), never where a hidden piece lies
+            # beside the board), never where a hidden piece lies
             out[k] = self._walk(v, k if isinstance(k, str) else None)
         return out
 
