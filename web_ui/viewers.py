@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, g, request, session
+from werkzeug.exceptions import HTTPException
 
 from companion.secrecy import filter_for, keeps_secrets
 from web_ui import security
@@ -304,20 +305,23 @@ def redact_answer(response: Any) -> Any:
     if response.mimetype != "application/json" or response.is_streamed or response.direct_passthrough:
         return response
     view = current_app.view_functions.get(request.endpoint or "")
-    if getattr(view, "catalogue", False) or getattr(view, "the_table", False) and viewer().screen:
+    if getattr(view, "catalogue", False):
         return response
-    companion = current_app.extensions["companion"]
-    session_ = getattr(companion, "session", None)
-    if session_ is None:
+    session_ = getattr(current_app.extensions["companion"], "session", None)
+    snap = session_.snapshot() if session_ is not None else None
+    if snap is None or snap.state is None or not keeps_secrets(snap.game):
         return response
-    snap = session_.snapshot()
-    if snap.state is None or not keeps_secrets(snap.game):
+    try:
+        who = viewer()
+    except HTTPException:  # a PIN header the guard holds back (429): this answer is the shared table's
+        who = Viewer("stranger")
+    if getattr(view, "the_table", False) and who.screen:
         return response
     try:
         data = json.loads(response.get_data())
     except ValueError:
         return response
-    seat = viewer().seat if response.status_code != 421 else None
+    seat = who.seat if response.status_code != 421 else None
     out = filter_for(snap.game, snap.state, seat).redact(data)
     if out != data:
         response.set_data(current_app.json.dumps(out) + "\n")
