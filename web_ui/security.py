@@ -256,6 +256,27 @@ class Backoff:
         return self.misses() >= self.budget
 
 
+def load_private(path: Path | None) -> Any:
+    """A small JSON file the panel keeps in the data directory (the PIN, the paired screen, the seats'
+    claims), or None when there is none or it does not read (asked again rather than guessed)."""
+    if path is None or not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def save_private(path: Path | None, data: Any) -> None:
+    """Write such a file whole or not at all, readable by the companion's user only (OSError: not written)."""
+    if path is None:
+        return
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
 class PinStore:
     """The panel's PIN: the config's, else one chosen in the setup wizard (kept hashed in the data directory).
 
@@ -272,12 +293,7 @@ class PinStore:
         self._saved: dict[str, Any] = self._load()
 
     def _load(self) -> dict[str, Any]:
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # unreadable: asked again rather than guessed
+        data = load_private(self.path)
         return data if isinstance(data, dict) and data.get("choice") in ("set", "open") else {}
 
     @property
@@ -310,11 +326,7 @@ class PinStore:
             data = {"choice": "set", "salt": salt.hex(),
                     "hash": hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, 100_000).hex()}
         with self._lock:
-            if self.path is not None:
-                tmp = self.path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(data), encoding="utf-8")
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, self.path)
+            save_private(self.path, data)
             self._saved = data
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
-import os
 import secrets
 import threading
 from collections.abc import Callable
@@ -84,21 +83,15 @@ class ScreenPairing:
         self._saved: dict[str, Any] = self._load()
 
     def _load(self) -> dict[str, Any]:
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # unreadable: nothing paired, nothing unguarded (the safe way round)
+        data = security.load_private(self.path)  # unreadable: nothing paired, nothing unguarded (the safe way)
         return data if isinstance(data, dict) else {}
 
     def _save(self, data: dict[str, Any]) -> None:
         with self._lock:
-            if self.path is not None:
-                tmp = self.path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(data), encoding="utf-8")
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, self.path)
+            try:
+                security.save_private(self.path, data)
+            except OSError:  # a full or read-only disk: kept until the panel restarts
+                pass
             self._saved = data
 
     @property
@@ -175,23 +168,13 @@ class Claims:
         self._claims: dict[str, dict[str, str]] = self._load()
 
     def _load(self) -> dict[str, dict[str, str]]:
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}  # unreadable: every seat free again; the phones join again with their codes
+        data = security.load_private(self.path)  # unreadable: every seat free; phones join again with their codes
         return {g: {s: t for s, t in c.items() if isinstance(t, str)} for g, c in data.items()
                 if isinstance(g, str) and isinstance(c, dict)} if isinstance(data, dict) else {}
 
     def _save(self) -> None:
-        if self.path is None:
-            return
         try:
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self._claims), encoding="utf-8")
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
+            security.save_private(self.path, self._claims)
         except OSError:  # a full or read-only disk: the claims hold until the panel restarts
             pass
 
