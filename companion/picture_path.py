@@ -39,6 +39,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
@@ -47,6 +48,7 @@ from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _diffe
 
 Placement = Mapping[str, Sequence[str]]
 log = logging.getLogger(__name__)
+CAMERA = "the move read by the camera"
 
 BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
                "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
@@ -248,9 +250,14 @@ class PicturePath:
         return answer
 
     # ------------------------------------------------------------------ 8. settled
-    def _settle(self, answer: Reconciliation, seen: Picture, what: str = "the move read by the camera"
+    def _settle(self, answer: Reconciliation, seen: Picture, what: str = CAMERA
                 ) -> Reconciliation:
-        """Several readings are put to the players; one is applied."""
+        """Several readings are put to the players; one is applied. A reading of the camera's is first
+        held to what the picture shows (:func:`companion.witnessed.judge`): never a move nobody made."""
+        if what == CAMERA:
+            answer = witnessed.judge(self.game, self.state, seen, answer)
+            if not answer.ok:
+                return self._out_of_sync(answer, seen)
         if answer.ambiguous:
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen

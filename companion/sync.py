@@ -13,7 +13,7 @@ from typing import Any
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
-from companion.steps_said import named_on, to_follow as to_follow  # the step words, said through this module too
+from companion.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -213,27 +213,6 @@ def _on(cell: str | None, words: Mapping[str, str]) -> str:
 def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
     return [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
-
-
-def _alike_said(m: Misplaced, words: Mapping[str, str]) -> str:
-    """A look-alike piece out of place, by kind and place: no particular one of them is meant."""
-    name = words.get(m.piece, m.piece)
-    if m.seen and m.belongs:
-        return f"{name} {_on(m.seen, words)} where the game has one {_on(m.belongs, words)}"
-    return f"{name} {_on(m.seen, words)} that the game does not have" if m.seen else \
-        f"{name} missing from {words.get(str(m.belongs), m.belongs)}"
-
-
-def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, str]) -> str:
-    """The out-of-sync reason for pieces found where the game does not have them after a change,
-    pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none."""
-    return "the camera sees " + "; ".join(
-        _alike_said(m, words) if m.kind else
-        f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
-        if not m.facing or m.seen != m.belongs else
-        f"{named_on(words.get(m.piece, m.piece), m.seen, words)} facing {m.facing[1]} where the game has it facing "
-        f"{m.facing[0]}" for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
-        f" (checked after {after})")
 
 
 def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -> bool:
