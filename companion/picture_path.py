@@ -43,6 +43,7 @@ from companion import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
+from companion.sight import Viewpoint, viewpoint_of
 from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
@@ -67,6 +68,7 @@ class PicturePath:
     step_hold: float
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
+    viewpoint: Viewpoint | None = None  # where the camera took its last picture from, when it knows
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     if TYPE_CHECKING:  # the session's own, which the path uses
@@ -86,6 +88,7 @@ class PicturePath:
         and the buttons are never held up by it; if the game moved on meanwhile it is read again.
         """
         picture = _canonical(seen)
+        self.viewpoint = viewpoint_of(seen) or self.viewpoint  # a tall piece hides what lies behind it from there
         while True:
             with self._lock:
                 self._game()
@@ -152,7 +155,8 @@ class PicturePath:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen))[0])
+            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen),
+                                                        view=viewpoint_of(seen) or self.viewpoint)[0])
             self.status.setup_differences = diffs
             if not diffs:
                 self.status.verifying = False
@@ -163,7 +167,8 @@ class PicturePath:
     def _stripped(self, picture: Picture) -> Picture:
         """The picture as the game is compared with it; the pieces the rules took off and the players
         still have to clear away are said (a chore, not a disagreement) when they change."""
-        seen, left = strip(self.game, self.state, picture, self.status.excused, self.status.excused_alike)
+        seen, left = strip(self.game, self.state, picture, self.status.excused, self.status.excused_alike,
+                           self.viewpoint)
         if left != self.status.to_clear:
             self.status.to_clear = left
             self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})

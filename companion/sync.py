@@ -13,6 +13,7 @@ from typing import Any
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
+from companion.sight import Viewpoint, out_of_sight, tall_seen
 from companion.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
@@ -231,10 +232,11 @@ def follow_of(pieces: Sequence[Misplaced]) -> dict[str, tuple[str | None, str | 
 
 
 def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None,
-          excused_alike: list[tuple[str, str | None, str | None]] | None = None
+          excused_alike: list[tuple[str, str | None, str | None]] | None = None, view: Viewpoint | None = None
           ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
-    pieces the game says are hidden (under another) put where the game has them, and so are the
+    pieces the game says are hidden (under another) put where the game has them, and so are pieces a
+    tall piece hides from the camera's place (``view``, :func:`companion.sight.out_of_sight`), and the
     pieces the players excused (``excused``, see :func:`excuse`) while the camera
     still reads them as it did and the game still has them where it did (a lapsed excuse is dropped
     from ``excused``); look-alike pieces the players excused (``excused_alike``) likewise, by kind and
@@ -254,6 +256,10 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
                 kept.setdefault(cell, []).append(piece)
     for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
+    if view is not None and tall_seen(game.layout(state), kept):  # behind a tall piece, from where the camera is
+        expected = game.expected(state)
+        for piece, cell in out_of_sight(game.layout(state), view, expected, kept, kinds(game, state, expected, kept)).items():
+            kept.setdefault(cell, []).append(piece)
     if excused:
         kept = excuse(kept, _where(game.expected(state)), excused)
     named = game.alike(state, kept)  # look-alike pieces named as expected
