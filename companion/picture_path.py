@@ -105,6 +105,7 @@ class PicturePath:
                     return None
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)  # 5. read, outside the lock
+            answer = witnessed.named_mover(self.game, state, seen_c, answer)  # 7. said by the piece set down
             with self._lock:
                 if version != self._version:
                     continue  # a move from the panel or a button came first: read the picture again

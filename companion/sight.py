@@ -101,14 +101,23 @@ def tall_seen(layout: Layout, seen: Mapping[str, Sequence[str]]) -> bool:
 
 
 def out_of_sight(layout: Layout, view: Viewpoint | None, expected: Mapping[str, Sequence[str]],
-                 seen: Mapping[str, Sequence[str]], alike: Mapping[str, str] | None = None) -> dict[str, str]:
+                 seen: Mapping[str, Sequence[str]], alike: Mapping[str, str] | None = None,
+                 counted: Mapping[str, Sequence[str]] | None = None) -> dict[str, str]:
     """Pieces the game has on a place (``expected``) that the picture (``seen``) lacks and a tall piece
     it shows on another place hides from the camera: piece -> its place, named as ``expected`` names
     it (with its facing). A look-alike piece (``alike``: piece -> its kind, see
-    :func:`companion.sync.kinds`) is lacking when the picture shows fewer of its kind on that place."""
+    :func:`companion.sync.kinds`) is lacking when the picture shows fewer of its kind on that place,
+    and hidden only while the picture shows fewer of its kind in all (``counted``: the picture as the
+    rules count it, supplies left out) than the game has: one lacking here and come on another place
+    was moved, not hidden."""
     if view is None:
         return {}
     cells, alike = layout.cells, alike or {}
+    deficit: dict[str, int] = {}
+    for picture, sign in ((expected, 1), (counted if counted is not None else seen, -1)):
+        for p in (q for ps in picture.values() for q in ps):
+            if p in alike:
+                deficit[alike[p]] = deficit.get(alike[p], 0) + sign
     tall = [(p, cells[c].center_mm) for c, ps in seen.items() if c in cells for p in (unfaced(e)[0] for e in ps)
             if _tall(layout, p)]
     if not tall:
@@ -126,8 +135,12 @@ def out_of_sight(layout: Layout, view: Viewpoint | None, expected: Mapping[str, 
             if kind is not None and kind in here:
                 here.remove(kind)  # one of its kind is seen there
                 continue
+            if kind is not None and deficit.get(kind, 0) <= 0:
+                continue  # as many of its kind are seen as the game has: this one was moved
             if kind is None and (piece in shown or entry in seen.get(cell, ())):
                 continue
             if any(hides(layout, view, t, t_at, piece, at) for t, t_at in tall if t_at != at):
                 out[entry] = cell
+                if kind is not None:
+                    deficit[kind] -= 1
     return out

@@ -258,7 +258,8 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
         kept.setdefault(cell, []).append(piece)
     if view is not None and tall_seen(game.layout(state), kept):  # behind a tall piece, from where the camera is
         expected = game.expected(state)
-        for piece, cell in out_of_sight(game.layout(state), view, expected, kept, kinds(game, state, expected, kept)).items():
+        for piece, cell in out_of_sight(game.layout(state), view, expected, kept, kinds(game, state, expected, kept),
+                                        game.alike(state, kept)).items():
             kept.setdefault(cell, []).append(piece)
     if excused:
         kept = excuse(kept, _where(game.expected(state)), excused)

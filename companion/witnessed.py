@@ -142,3 +142,41 @@ def judge(game: Game, state: Any, seen: Picture, answer: Reconciliation) -> Reco
                                       [m.piece for m in lost(game, state, seen)], "not-seen")
     question = f"{covered(game, state, seen)} If not, which move was made?" if doubt else answer.question
     return replace(answer, choices=tuple(kept.values()), question=question)
+
+
+def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str, ...]] | None:
+    """The picture with each piece the camera lost put back on its place when another piece was set down
+    there (one the game does not have on that place): covered by it, as a token set on another hides
+    it. None when there is none such. A place whose pieces pile or stack (``Cell.facts``) is the game's
+    own to read (a card laid on the one before replaces it)."""
+    expected = _canonical(game.expected(state))
+    alike = kinds(game, state, expected, seen)
+    cells = game.layout(state).cells
+    out = {c: list(ps) for c, ps in seen.items()}
+    for m in lost(game, state, seen):
+        cell = str(m.belongs)
+        facts = cells[cell].facts if cell in cells else {}
+        if facts.get("pile") or facts.get("stack"):
+            continue
+        ident = [alike.get(p) or unfaced(p)[0] for p in expected.get(cell, ())]
+        if any((alike.get(p) or unfaced(p)[0]) not in ident for p in seen.get(cell, ())):
+            out.setdefault(cell, []).append(next((p for p in expected[cell] if unfaced(p)[0] == m.piece), m.piece))
+    picture = _canonical(out)
+    return None if picture == _canonical(seen) else picture
+
+
+def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -> Reconciliation:
+    """A picture no legal play reaches, said by the piece that moved: when the camera lost a piece on a
+    place where another was set down, the piece set down covers it, and the picture is read again with
+    the covered one where it lies. The game's reason then names the piece set down (the islander put on
+    a driftwood token), not the covered one as moved; anything else keeps the first reason."""
+    if answer.ok or answer.part_way:
+        return answer
+    under = under_arrivals(game, state, seen)
+    if under is None:
+        return answer
+    again = game.reconcile(state, under)
+    if again.ok or again.part_way or not again.offenders:
+        return answer
+    gone = {m.piece for m in lost(game, state, seen)}
+    return again if set(again.offenders) - gone else answer
