@@ -197,7 +197,7 @@ class PicturePath:
             return False
         step.says = to_follow(left, self.game.words(self.state), step.by)
         step.to_move = tuple(m.piece for m in left)
-        step.seen, step.since = seen, self.clock()
+        step.seen, step.since, step.hold = seen, self.clock(), self.step_hold * max(1, len(left))
         self._publish("step", step.to_dict())
         return True
 
@@ -341,9 +341,12 @@ class PicturePath:
         if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
             # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
+            # the hold time for each token still to lay, as for a move the hands make in parts (a round
+            # ended on a phone leaves the next round's whole layout to lay)
             st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
-                                                 tuple(m.piece for m in pieces), seen, self.clock(), self.step_hold,
-                                                 follow=follow_of(pieces), by=self._entered_by)
+                                                 tuple(m.piece for m in pieces), seen, self.clock(),
+                                                 self.step_hold * max(1, len(pieces)), follow=follow_of(pieces),
+                                                 by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
         st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),
