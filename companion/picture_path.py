@@ -44,7 +44,7 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.sight import Viewpoint, viewpoint_of
-from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
+from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
 Placement = Mapping[str, Sequence[str]]
@@ -197,7 +197,7 @@ class PicturePath:
             return False
         step.says = to_follow(left, self.game.words(self.state), step.by)
         step.to_move = tuple(m.piece for m in left)
-        step.seen, step.since, step.hold = seen, self.clock(), self.step_hold * max(1, len(left))
+        step.seen, step.since, step.hold = seen, self.clock(), self._hold_for(left)
         self._publish("step", step.to_dict())
         return True
 
@@ -236,9 +236,12 @@ class PicturePath:
             if step.reading is not None:  # not the first part of a move after all: the players say what it was
                 self._settle(step.reading, step.seen)
                 return False
+            # a change entered on the panel: the game has its pieces where they go; one never found there may
+            # lie there unread
+            tip = witnessed.unfound(self.game, self.state, step.seen) if step.follow is not None else ""
             self._out_of_sync(Reconciliation.illegal(
-                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
-                step.to_move, "step-left"), step.seen)
+                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back"
+                + (f"; {tip}" if tip else ""), step.to_move, "step-left"), step.seen)
             return True
 
     # ------------------------------------------------------------------ 7. out of sync
@@ -304,6 +307,10 @@ class PicturePath:
         self._forced()
         self._check_sync(what)
 
+    def _hold_for(self, pieces: Sequence[Misplaced]) -> float:
+        """How long a change may take to follow on the table: the hold time for each token still to lay."""
+        return self.step_hold * max(1, sum(m.seen is None for m in pieces))
+
     def _check_sync(self, after: str) -> None:
         """Compare what the game expects now with the last stable camera picture, and say which it is.
 
@@ -341,12 +348,11 @@ class PicturePath:
         if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
             # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
-            # the hold time for each token still to lay, as for a move the hands make in parts (a round
-            # ended on a phone leaves the next round's whole layout to lay)
+            # the hold time for each token still to lay (not on the table yet), as for a move the hands make
+            # in parts (a round ended on a phone leaves the next round's whole layout to lay)
             st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
                                                  tuple(m.piece for m in pieces), seen, self.clock(),
-                                                 self.step_hold * max(1, len(pieces)), follow=follow_of(pieces),
-                                                 by=self._entered_by)
+                                                 self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
         st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),

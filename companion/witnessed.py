@@ -148,7 +148,7 @@ def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str
     """The picture with each piece the camera lost put back on its place when another piece was set down
     there (one the game does not have on that place): covered by it, as a token set on another hides
     it. None when there is none such. A place whose pieces pile or stack (``Cell.facts``) is the game's
-    own to read (a card laid on the one before replaces it)."""
+    own to read (a sheet laid on the one before replaces it)."""
     expected = _canonical(game.expected(state))
     alike = kinds(game, state, expected, seen)
     cells = game.layout(state).cells
@@ -168,7 +168,7 @@ def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str
 def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -> Reconciliation:
     """A picture no legal play reaches, said by the piece that moved: when the camera lost a piece on a
     place where another was set down, the piece set down covers it, and the picture is read again with
-    the covered one where it lies. The game's reason then names the piece set down (the islander put on
+    the covered one where it lies. The game's reason then names the piece set down (a figure put on
     a driftwood token), not the covered one as moved; anything else keeps the first reason."""
     if answer.ok or answer.part_way:
         return answer
@@ -180,3 +180,13 @@ def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -
         return answer
     gone = {m.piece for m in lost(game, state, seen)}
     return again if set(again.offenders) - gone else answer
+
+
+def unfound(game: Game, state: Any, seen: Picture) -> str:
+    """What to try for pieces the game has on the table that the camera has not found (a marker never
+    read at that spot, in a hand, or lying there unread), said with the piece and its place; "" if none."""
+    gone = lost(game, state, seen)
+    if not gone:
+        return ""
+    return (f"the camera does not find {_said(gone, game.words(state))}: if {'it lies' if len(gone) == 1 else 'they lie'}"
+            " there, move it a little, check that its sticker is clean and flat, and that no lamp glares on it")

@@ -41,3 +41,28 @@ def test_a_layout_entered_on_a_phone_is_given_the_hold_time_for_each_token_still
             assert not session.step_overdue() and session.status.out_of_sync is None
     assert session.status.step is None and session.status.out_of_sync is None
     assert session.state.history[-1].startswith("lay ")
+
+
+def test_a_token_the_camera_never_finds_is_named_with_what_to_try_when_the_hold_time_is_up(tmp_path):
+    """A play entered on a phone: the hands move the pawn and lay the card, but the camera never reads
+    the card (a glare on its sticker). When the hold time is up, red names the card and where the game
+    has it, and says what to try."""
+    race = get_game("partner-race")
+    state = race.new_game(4, seed=3)
+    play = next(str(a) for a in race.legal_actions(state) if str(a).startswith("play "))
+    now = [1000.0]
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=race, clock=lambda: now[0])
+    session.start(state, verify=False)
+    session.on_stable_change(race.expected(state))
+    session.act(play)
+    after = race.expected(session.state)
+    spot, card = next((c, ps[-1]) for c, ps in after.items() if any(p.startswith("card-") for p in ps))
+    picture = {c: [p for p in ps if p != card] for c, ps in after.items()}
+    session.on_stable_change(picture)  # the pawn moved, the card laid but not read
+    assert session.status.step is not None and session.status.out_of_sync is None
+    now[0] += session.status.step.hold + 0.5
+    assert session.step_overdue()
+    reason = session.status.out_of_sync.reason
+    words = race.words(session.state)
+    assert f"the camera does not find {words.get(card, card)} on {words.get(spot, spot)}" in reason, reason
+    assert "move it a little, check that its sticker is clean and flat" in reason, reason
