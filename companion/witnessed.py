@@ -72,16 +72,20 @@ def verdicts(game: Game, state: Any, seen: Picture, choice: Choice) -> list[str 
         states.append(game.apply(states[-1], text))
     pictures = [_canonical(game.expected(s)) for s in states]
     alike = kinds(game, state, seen, *pictures)
-    mover = game.actor(state, game.parse_action(choice.actions[0])) if choice.actions else None
+    movers: list[str | None] = []  # the player to move, asked only when an action shows nothing (a view costs)
+
+    def mover() -> str | None:
+        if not movers:
+            movers.append(game.actor(state, game.parse_action(choice.actions[0])))
+        return movers[0]
     out: list[str | None] = []
     for text, before, after, here in zip(choice.actions, pictures, pictures[1:], states, strict=False):
         changes = misplaced(before, after, alike)
-        who = game.actor(here, game.parse_action(text)) or mover
         if not changes:
             out.append(None)
         elif any(_shows(m, after, start, seen, alike) for m in changes):
             out.append(SHOWN)
-        elif mover is not None and who != mover:
+        elif mover() is not None and (game.actor(here, game.parse_action(text)) or mover()) != mover():
             out.append(UNSHOWN)
         else:
             was, now = _where_piece(before), _where_piece(after)

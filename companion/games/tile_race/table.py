@@ -348,6 +348,8 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
             to = sorted(ends)[:4]
             where = to[0] if len(to) == 1 else f"{', '.join(to[:-1])} or {to[-1]}"
             laid = sorted(c for c, kinds in want.items() if kinds == ("tile",) and c not in state.tiles)
+            if not laid:  # no tile laid ahead of the pawn: only tiles gone, which a covered tile explains as well
+                return None
             tiles = f"the tile on {laid[0]} lies" if len(laid) == 1 else f"the tiles on {words.listed(laid)} lie"
             return Reconciliation.partial(f"{tiles} where a movement of {words.pawn(state, pawn)} leaves "
                                           f"{'it' if len(laid) == 1 else 'them'}: now move the pawn, to {where}",
