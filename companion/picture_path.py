@@ -39,14 +39,17 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sync import (OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
+from companion.sight import Viewpoint, viewpoint_of
+from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
 Placement = Mapping[str, Sequence[str]]
 log = logging.getLogger(__name__)
+CAMERA = "the move read by the camera"
 
 BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was moved, the camera reads pieces "
                "where the game does not have them. Look on the Camera page: if they are read a cell off, fit the "
@@ -65,6 +68,7 @@ class PicturePath:
     step_hold: float
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
+    viewpoint: Viewpoint | None = None  # where the camera took its last picture from, when it knows
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     if TYPE_CHECKING:  # the session's own, which the path uses
@@ -84,6 +88,7 @@ class PicturePath:
         and the buttons are never held up by it; if the game moved on meanwhile it is read again.
         """
         picture = _canonical(seen)
+        self.viewpoint = viewpoint_of(seen) or self.viewpoint  # a tall piece hides what lies behind it from there
         while True:
             with self._lock:
                 self._game()
@@ -100,6 +105,7 @@ class PicturePath:
                     return None
                 state, version = self.state, self._version
             answer = self.game.reconcile(state, seen_c)  # 5. read, outside the lock
+            answer = witnessed.named_mover(self.game, state, seen_c, answer)  # 7. said by the piece set down
             with self._lock:
                 if version != self._version:
                     continue  # a move from the panel or a button came first: read the picture again
@@ -150,7 +156,8 @@ class PicturePath:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen))[0])
+            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen),
+                                                        view=viewpoint_of(seen) or self.viewpoint)[0])
             self.status.setup_differences = diffs
             if not diffs:
                 self.status.verifying = False
@@ -161,7 +168,8 @@ class PicturePath:
     def _stripped(self, picture: Picture) -> Picture:
         """The picture as the game is compared with it; the pieces the rules took off and the players
         still have to clear away are said (a chore, not a disagreement) when they change."""
-        seen, left = strip(self.game, self.state, picture, self.status.excused, self.status.excused_alike)
+        seen, left = strip(self.game, self.state, picture, self.status.excused, self.status.excused_alike,
+                           self.viewpoint)
         if left != self.status.to_clear:
             self.status.to_clear = left
             self._publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
@@ -189,7 +197,7 @@ class PicturePath:
             return False
         step.says = to_follow(left, self.game.words(self.state), step.by)
         step.to_move = tuple(m.piece for m in left)
-        step.seen, step.since = seen, self.clock()
+        step.seen, step.since, step.hold = seen, self.clock(), self._hold_for(left)
         self._publish("step", step.to_dict())
         return True
 
@@ -228,9 +236,12 @@ class PicturePath:
             if step.reading is not None:  # not the first part of a move after all: the players say what it was
                 self._settle(step.reading, step.seen)
                 return False
+            # a change entered on the panel: the game has its pieces where they go; one never found there may
+            # lie there unread
+            tip = witnessed.unfound(self.game, self.state, step.seen) if step.follow is not None else ""
             self._out_of_sync(Reconciliation.illegal(
-                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
-                step.to_move, "step-left"), step.seen)
+                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back"
+                + (f"; {tip}" if tip else ""), step.to_move, "step-left"), step.seen)
             return True
 
     # ------------------------------------------------------------------ 7. out of sync
@@ -248,9 +259,14 @@ class PicturePath:
         return answer
 
     # ------------------------------------------------------------------ 8. settled
-    def _settle(self, answer: Reconciliation, seen: Picture, what: str = "the move read by the camera"
+    def _settle(self, answer: Reconciliation, seen: Picture, what: str = CAMERA
                 ) -> Reconciliation:
-        """Several readings are put to the players; one is applied."""
+        """Several readings are put to the players; one is applied. A reading of the camera's is first
+        held to what the picture shows (:func:`companion.witnessed.judge`): never a move nobody made."""
+        if what == CAMERA:
+            answer = witnessed.judge(self.game, self.state, seen, answer)
+            if not answer.ok:
+                return self._out_of_sync(answer, seen)
         if answer.ambiguous:
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
@@ -291,6 +307,10 @@ class PicturePath:
         self._forced()
         self._check_sync(what)
 
+    def _hold_for(self, pieces: Sequence[Misplaced]) -> float:
+        """How long a change may take to follow on the table: the hold time for each token still to lay."""
+        return self.step_hold * max(1, sum(m.seen is None for m in pieces))
+
     def _check_sync(self, after: str) -> None:
         """Compare what the game expects now with the last stable camera picture, and say which it is.
 
@@ -328,9 +348,11 @@ class PicturePath:
         if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
             # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
+            # the hold time for each token still to lay (not on the table yet), as for a move the hands make
+            # in parts (a round ended on a phone leaves the next round's whole layout to lay)
             st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
-                                                 tuple(m.piece for m in pieces), seen, self.clock(), self.step_hold,
-                                                 follow=follow_of(pieces), by=self._entered_by)
+                                                 tuple(m.piece for m in pieces), seen, self.clock(),
+                                                 self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
         st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),

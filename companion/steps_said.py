@@ -62,3 +62,33 @@ def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "
         else:
             said.append(verb)
     return f"{by}, now on the table: " + "; ".join(said[:4]) + (f" (and {len(said) - 4} more)" if len(said) > 4 else "")
+
+
+def _alike_said(m: Misplaced, words: Mapping[str, str]) -> str:
+    """A look-alike piece out of place, by kind and place: no particular one of them is meant."""
+    name = words.get(m.piece, m.piece)
+    if m.seen and m.belongs:
+        return f"{name} {_on(m.seen, words)} where the game has one {_on(m.belongs, words)}"
+    return f"{name} {_on(m.seen, words)} that the game does not have" if m.seen else \
+        f"{name} missing from {words.get(str(m.belongs), m.belongs)}"
+
+
+def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, str]) -> str:
+    """The out-of-sync reason for pieces found where the game does not have them after a change,
+    pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none.
+    A piece the camera sees nowhere is said as lost where the game has it, with the question that
+    finds it (a tall piece or a hand covers a marker as often as a piece is lifted)."""
+    shown = pieces[:4]
+    lost = [m for m in shown if m.seen is None and m.belongs is not None and not m.facing]
+    parts = [_alike_said(m, words) if m.kind else
+             f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
+             if not m.facing or m.seen != m.belongs else
+             f"{named_on(words.get(m.piece, m.piece), m.seen, words)} facing {m.facing[1]} where the game has it "
+             f"facing {m.facing[0]}" for m in shown if m not in lost]
+    said = ["the camera sees " + "; ".join(parts)] if parts else []
+    if lost:
+        said.append("the camera no longer sees " + " and ".join(
+            f"{words.get(m.piece, m.piece)} on {words.get(str(m.belongs), m.belongs)}" for m in lost) +
+            f" - is something covering {'it' if len(lost) == 1 else 'them'}?")
+    return "; ".join(said) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
+        f" (checked after {after})")

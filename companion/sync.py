@@ -13,7 +13,8 @@ from typing import Any
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
-from companion.steps_said import named_on, to_follow as to_follow  # the step words, said through this module too
+from companion.sight import Viewpoint, out_of_sight, tall_seen
+from companion.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -215,27 +216,6 @@ def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
 
 
-def _alike_said(m: Misplaced, words: Mapping[str, str]) -> str:
-    """A look-alike piece out of place, by kind and place: no particular one of them is meant."""
-    name = words.get(m.piece, m.piece)
-    if m.seen and m.belongs:
-        return f"{name} {_on(m.seen, words)} where the game has one {_on(m.belongs, words)}"
-    return f"{name} {_on(m.seen, words)} that the game does not have" if m.seen else \
-        f"{name} missing from {words.get(str(m.belongs), m.belongs)}"
-
-
-def disagreement(pieces: Sequence[Misplaced], after: str, words: Mapping[str, str]) -> str:
-    """The out-of-sync reason for pieces found where the game does not have them after a change,
-    pieces and places in the game's words (``words``: :meth:`Game.words`), an id only where it has none."""
-    return "the camera sees " + "; ".join(
-        _alike_said(m, words) if m.kind else
-        f"{words.get(m.piece, m.piece)} {_on(m.seen, words)} where the game has it {_on(m.belongs, words)}"
-        if not m.facing or m.seen != m.belongs else
-        f"{named_on(words.get(m.piece, m.piece), m.seen, words)} facing {m.facing[1]} where the game has it facing "
-        f"{m.facing[0]}" for m in pieces[:4]) + (f" (and {len(pieces) - 4} more)" if len(pieces) > 4 else "") + (
-        f" (checked after {after})")
-
-
 def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -> bool:
     """Whether a piece that still differs is one of a change the hands are making (``Step.follow``):
     where the table had it or in a hand. A look-alike one by its kind and places, whichever it is."""
@@ -252,10 +232,11 @@ def follow_of(pieces: Sequence[Misplaced]) -> dict[str, tuple[str | None, str | 
 
 
 def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | None, str | None]] | None = None,
-          excused_alike: list[tuple[str, str | None, str | None]] | None = None
+          excused_alike: list[tuple[str, str | None, str | None]] | None = None, view: Viewpoint | None = None
           ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
-    pieces the game says are hidden (under another) put where the game has them, and so are the
+    pieces the game says are hidden (under another) put where the game has them, and so are pieces a
+    tall piece hides from the camera's place (``view``, :func:`companion.sight.out_of_sight`), and the
     pieces the players excused (``excused``, see :func:`excuse`) while the camera
     still reads them as it did and the game still has them where it did (a lapsed excuse is dropped
     from ``excused``); look-alike pieces the players excused (``excused_alike``) likewise, by kind and
@@ -275,6 +256,11 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
                 kept.setdefault(cell, []).append(piece)
     for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
+    if view is not None and tall_seen(game.layout(state), kept):  # behind a tall piece, from where the camera is
+        expected = game.expected(state)
+        for piece, cell in out_of_sight(game.layout(state), view, expected, kept, kinds(game, state, expected, kept),
+                                        game.alike(state, kept)).items():
+            kept.setdefault(cell, []).append(piece)
     if excused:
         kept = excuse(kept, _where(game.expected(state)), excused)
     named = game.alike(state, kept)  # look-alike pieces named as expected

@@ -445,7 +445,12 @@ def test_a_picture_one_change_away_from_play_says_which_rule_it_breaks_and_how_t
     assert out_of_turn.reason == "it is Ada's turn, not Bo's. Put Bo's blue pawn 1 back on G7"
 
     two = reconcile(state, {**table, "D5": ["T09"], "E4": ["T10"]})
-    assert two.rule == "move" and two.reason == "no play of Ada leaves the table like this (it differs on D5, E4)"
+    assert two.rule == "move" and two.reason == ("no play of Ada leaves the table like this (the camera sees a tile "
+                                                 "on D5 and a tile on E4 that the game does not have)")
+    # an edge is said by the two squares it lies between, and a piece the camera lost is said so
+    lost = reconcile(state, {**table, "D4": [], "B3|C3": ["W05"], "F7|G7": ["W06"]})
+    assert lost.reason is not None and "|" not in lost.reason, lost.reason
+    assert "a wall stand between B3 and C3" in lost.reason and "it does not see a tile on D4" in lost.reason
 
 
 def test_places_follow_a_preposition_and_the_supplies_add_up_with_the_pieces_beside_the_board():

@@ -26,6 +26,7 @@ from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
 from vision.sources import MIN_SIDE, CameraError, FrameError, FrameSource, SimulatedTable
 from companion.games.base import faced, unfaced
+from companion.sight import Seen, Viewpoint
 from vision.facing import FacingStabiliser
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
@@ -131,6 +132,7 @@ class LiveCamera:
         self.on_blocked = on_blocked  # called when something starts/stops resting over the board
         self.on_board_moved = on_board_moved  # called when the board (or camera) was found moved and re-fitted
         self.blocked = False
+        self.viewpoint: Viewpoint | None = None  # where the camera is over the board, as the last fit told it
         self.markers = MarkerWatch()
         self.clock = clock
         self.observer = StreamObserver(self._detector(board, lens))
@@ -250,6 +252,8 @@ class LiveCamera:
             self._step_failed(exc)
             return None
         self._good()
+        if obs.camera is not None:
+            self.viewpoint = Viewpoint(obs.camera.nadir, obs.camera.above_mm)
         with self._new_frame:
             self.latest_frame, self.latest_obs = frame, obs
             self.frames += 1
@@ -287,9 +291,11 @@ class LiveCamera:
         return _placement(self.stabiliser.stable)
 
     def _hand_on(self, placement: Placement, first: bool) -> None:
+        """The settled picture handed on with the place it was taken from (companion/sight.py: what a
+        tall piece hides from there is counted where the game has it)."""
         self._announced = True
         if self.on_picture is not None:
-            self.on_picture(placement, first)
+            self.on_picture(Seen.taken(placement, self.viewpoint), first)
 
     def _frame_problem(self, frame: np.ndarray) -> str | None:
         small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)

@@ -348,6 +348,8 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
             to = sorted(ends)[:4]
             where = to[0] if len(to) == 1 else f"{', '.join(to[:-1])} or {to[-1]}"
             laid = sorted(c for c, kinds in want.items() if kinds == ("tile",) and c not in state.tiles)
+            if not laid:  # no tile laid ahead of the pawn: only tiles gone, which a covered tile explains as well
+                return None
             tiles = f"the tile on {laid[0]} lies" if len(laid) == 1 else f"the tiles on {words.listed(laid)} lie"
             return Reconciliation.partial(f"{tiles} where a movement of {words.pawn(state, pawn)} leaves "
                                           f"{'it' if len(laid) == 1 else 'them'}: now move the pawn, to {where}",
@@ -462,13 +464,38 @@ def _why_not(state: TileRaceState, picture: Picture, gave_up: bool = False, expl
     if named_rule is not None:
         return named_rule
     changed = sorted({c for c in set(have) | set(picture) if _form({c: have.get(c, ())}) != _form({c: picture.get(c, ())})})
-    where = ", ".join(changed[:6]) or "no place"
+    where = _differs(state, have, picture, changed)
     if gave_up:  # a movement along so many tiles that the search stopped: the players say what it was
         return Reconciliation.illegal(f"no play of {state.name_of(state.active)} found in the {MAX_STATES} positions "
-                                      f"looked at leaves the table like this (it differs on {where}): if it was a "
+                                      f"looked at leaves the table like this ({where}): if it was a "
                                       "legal turn, record it on the panel as a correction", moved, "search")
-    return Reconciliation.illegal(f"no play of {state.name_of(state.active)} leaves the table like this (it differs "
-                                  f"on {where})", moved, "move")
+    return Reconciliation.illegal(f"no play of {state.name_of(state.active)} leaves the table like this ({where})",
+                                  moved, "move")
+
+
+def _token(state: TileRaceState, kind: str) -> str:
+    """A piece of the table as players call it: a pawn by its colour and number, else by its kind."""
+    if kind in state.pawns:
+        return words.pawn(state, kind)
+    if is_mountain(kind):
+        return f"{state.name_of(owner_of_kind(kind))}'s mountain"
+    return {"tile": "a tile", "wall": "a wall stand"}.get(kind, kind)
+
+
+def _differs(state: TileRaceState, have: Picture, picture: Picture, changed: Sequence[str]) -> str:
+    """What differs in words, an edge by the two squares it lies between, never its id ("the camera sees
+    a wall stand between F6 and G6 that the game does not have; it does not see a tile on G6")."""
+    extra: list[str] = []
+    short: list[str] = []
+    for cell in changed:
+        place = words.between(cell) if "|" in cell else f"on {cell}"
+        want = [k for _, ks in _form({cell: have.get(cell, ())}) for k in ks]
+        seen = [k for _, ks in _form({cell: picture.get(cell, ())}) for k in ks]
+        extra += [f"{_token(state, k)} {place}" for k in dict.fromkeys(seen) if seen.count(k) > want.count(k)]
+        short += [f"{_token(state, k)} {place}" for k in dict.fromkeys(want) if want.count(k) > seen.count(k)]
+    said = ([f"the camera sees {words.listed(extra[:4])} that the game does not have"] if extra else []) + \
+        ([f"it does not see {' or '.join(short[:4])}"] if short else [])
+    return "; ".join(said) or "nothing the rules count"
 
 
 def correction(state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
