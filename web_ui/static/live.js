@@ -50,7 +50,14 @@
   });
   board = await Fog.board("board", {
     zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
-    onPiece: async (id) => {
+    onPiece: (id) => tap(id),
+    onTarget: (piece, cell) => pick(piece, cell),
+    /* a supply beside the board (the tiles, the mountains not placed) is tapped as a piece is: its dots
+       are where what it holds can be laid */
+    onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); }
+                        else if (state && state.supplies && cell in state.supplies) tap(cell); },
+  });
+  async function tap(id) {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); idle(); return; }
       selected = id; draw();
       if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the place where it really stands."); return; }
@@ -62,11 +69,12 @@
       const reach = (state && state.reach || {})[id];
       /* no dots but places its move can end on: the game takes the move from the table, not a tap */
       if (reach) { sayReach(id, reach, cells.length ? "Tap a dot to move it there." : (reach.moves || []).length ? "" : "It cannot move now."); return; }
+      if (state && state.supplies && id in state.supplies) {
+        hint(cells.length ? Fog.place(id) + ": tap a dot to lay one there." : Fog.place(id) + ": nothing of it can be laid now.");
+        return;
+      }
       hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
-    },
-    onTarget: (piece, cell) => pick(piece, cell),
-    onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
-  });
+  }
   /* A tapped piece's reach (the view's reach) in words under the board, each list after a key drawn as
      its places are shaded: "Ada's red tank 1 (range 4) can hit E6; its move can end on E5, E4." */
   function sayReach(id, reach, then) {

@@ -72,7 +72,8 @@ const Fog = (() => {
      Places as the game says them ("the yellow starting space") or as printed on the board (H1, T14). */
   let pieces = {};
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
-  const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) || id;
+  const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) ||
+    (last && last.places && last.places[id]) || printed[id] || id;  /* a supply tapped as a piece: its place name */
   const place = (cell) => (last && last.places && last.places[cell]) || printed[cell] || cell;
   let printed = {};  /* cell -> the board's label (a page with a board): for a place the game gives no words */
 

@@ -186,7 +186,9 @@ def turn_ends(state: DesertState) -> str:
     if state.phase == "over":
         return ""
     if feeders(state):
-        return "Play waits until the food held is put on the characters' cards, on each player's phone."
+        who = [state.names[k] if k < len(state.names) else f"the {state.seats[k]} player" for k in feeders(state)]
+        return (f"Play waits for {', '.join(who[:-1]) + ' and ' if len(who) > 1 else ''}{who[-1]} to put the food "
+                "held on the characters' cards, each on their own phone.")
     if state.phase == "setup":
         return "A turn ends when the disc is laid face down on a free sand space."
     if state.phase == "move":
