@@ -150,6 +150,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert token is not None and pile is not None and token["width"] < pile["width"] / 2, (token, pile)
         assert page.evaluate(SUPPLY_UNREAD) == []
         drag(page, wall, "B1|B2")
+        assert page.locator("#board g.piece.selected").count() == 0  # dropped: nothing stays held for the next tap
         state = wait_until(page, base, lambda s: len(s["history"]) == 4 and s["out_of_sync"] is None)
         assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo stands a wall between B1 and B2"
         # Ada's second pawn onto G1, and a wall tapped in the list and then on the edge D4|D5 (a tap on an edge);
@@ -172,7 +173,12 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.locator('#board g.piece[data-piece="blue-2"]').click()
         page.wait_for_selector('#board g.piece.selected[data-piece="blue-2"]')
         assert page.locator("#table-status").inner_text() == \
-            "Bo's blue pawn 2: tap the place to put it on (tap it again to leave it)"
+            "Bo's blue pawn 2: tap the place to put it on, or take it off the table (tap it again to leave it)"
+        # taken off the table by tapping, as a hand lifts it away, then brought back from the pieces off it
+        page.locator('#table-offer button:has-text("Take it off the table")').click()
+        page.wait_for_selector("#table-status:has-text(\"Bo's blue pawn 2 taken off the table\")")
+        assert page.locator("#board g.piece.selected").count() == 0
+        page.locator('#off-table button[data-piece="blue-2"]').click()
         page.locator('[data-cell="A7"]').click()
         page.wait_for_selector("#table-status:has-text(\"Bo's blue pawn 2 put on A7\")")
         page.locator('#off-table button[data-piece^="T"]').click()

@@ -639,7 +639,11 @@ const FogBoard = (() => {
         title.textContent = look.label || id;
         g.appendChild(title);
       }
-      g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
+      g.addEventListener("click", (e) => {
+        e.stopPropagation();
+        if (this.dropped === id) { this.dropped = null; return; }  /* the click that ends a drag is no tap */
+        if (this.opts.onPiece) this.opts.onPiece(id);
+      });
       g.addEventListener("keydown", (e) => {
         if ((e.key === "Enter" || e.key === " ") && this.opts.onPiece) { e.preventDefault(); this.opts.onPiece(id); }
       });
@@ -669,6 +673,8 @@ const FogBoard = (() => {
             setTimeout(redraw);  /* after the tap's click, which goes to this piece */
             return;
           }
+          this.dropped = id;  /* a drag and drop: the click the browser sends after it selects nothing */
+          setTimeout(() => { if (this.dropped === id) this.dropped = null; });
           Promise.resolve(this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy))).finally(redraw);
         };
         g.addEventListener("pointermove", move);
