@@ -94,8 +94,9 @@ class Session(PicturePath, WayOut):
                                                 f"({self.status.storage_fault}); free space first",
                                                 self.status.storage_reason or "disk-full")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
-            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running,
-                                             replaced_status="paused")
+            # untitled, a game is listed and exported under its game's name (the Games page gives the date)
+            game_id = self.store.create_game(game.to_json(state), title=title or game.title, game=game.name,
+                                             replaces=running, replaced_status="paused")
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = [(None, state)]

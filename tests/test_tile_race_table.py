@@ -462,6 +462,6 @@ def test_places_follow_a_preposition_and_the_supplies_add_up_with_the_pieces_bes
         "put Bo's blue pawn 2 on the start space below G1")
     assert said["start-A1-W"] == "the start space left of A1" and said["supply-tiles"] == "the tile supply"
     supplies = GAME.view(state)["supplies"]
-    assert state.supply == 38 and supplies["supply-tiles"] == "38 tiles left; 1 more as a wall"
+    assert state.supply == 38 and supplies["supply-tiles"] == "38 tiles left; 1 more standing as a wall"
     assert supplies["supply-mountains"] == "Ada 2, Bo 3"  # under the supply's name, "mountains not placed"
     assert GAME.view(state)["in_hand"] == {"mountain-red": 2, "mountain-blue": 3}  # what the Table page offers

@@ -291,9 +291,11 @@ const Fog = (() => {
       /* what the hands do with them, as the game says it (blocks set off are taken off, never turned over) */
       const clear = (s.declaration || {}).clear || "turn them over or take them off the board";
       if (n <= 4) {
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took these: " + clear + ": " + chores.join(", ") + "."));
+        /* "Block 4 on B4: the rules took it; take it off the board." */
+        b.appendChild(el("p", {id: "turn-over-banner"}, cap(chores.join(", ")) + ": the rules took " + (n === 1 ? "it" : "them") +
+          "; " + clear.replace(/\bthem\b/g, n === 1 ? "it" : "them") + "."));
       } else {  /* a long list would push the board off the screen: the count, the list in a fold */
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took " + n + " pieces: " + clear +
+        b.appendChild(el("p", {id: "turn-over-banner"}, "The rules took " + n + " pieces: " + clear +
           " (they have a dashed ring on the board)."));
         const fold = el("details", {id: "turn-over-list"});
         fold.open = turnOverOpen;  /* the banner is drawn anew on every change: keep the fold as the user left it */

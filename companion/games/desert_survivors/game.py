@@ -171,8 +171,9 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                  "help": "Seats in order: natural, green, red, blue, purple, yellow (two players play two "
                          "groups each: natural and red, green and blue)."},
                 {"name": "arrangement", "label": "Mapboards", "kind": "text", "max": 120,
-                 "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each board as laid, "
-                         "BOARD@SPACE[/TURN]: 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)"
+                 "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each mapboard as "
+                         "laid: its number, @, the space its top left corner covers, and /90, /180 or /270 when "
+                         "it is turned that far clockwise, e.g. 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)"
                          + (", or read from the table by the camera." if readable else "."),
                  **({"read_from_table": True} if readable else {})},
                 {"name": "memory_aid", "label": "Memory aid (your own face-down discs on your phone)",

@@ -105,7 +105,7 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
         return f"{state.name_of(owner)} placed a {colour_of(act.disc)} disc face down on {act.space}"
     if isinstance(act, Commit):
         if state.seats.index(act.seat) == me:
-            return f"You closed your fist on {_markers(act.markers)}"
+            return f"You closed your fist on {_markers(act.markers)}" if act.markers else "You closed your fist empty"
         return f"{who(act.seat)} closed a fist"
     said = {"swap": lambda: f"The disc on {words[1]} changed places with the piece on {words[2]}",
             "reveal": lambda: f"The disc on {words[1]} was turned face up",

@@ -109,7 +109,7 @@ def _supplies(state: TileRaceState) -> dict[str, str]:
     name alone, under the supply's own name ("mountains not placed"). Short words: written in the
     supply's narrow place beside the grid, they stay whole on a phone, four players' too."""
     tiles = f"{_count(state.supply, 'tile')} left"
-    extra = [f"{_count(len(state.walls), 'more')} as {'walls' if len(state.walls) != 1 else 'a wall'}"
+    extra = [f"{len(state.walls)} more standing as {'walls' if len(state.walls) != 1 else 'a wall'}"
              if state.walls else "", f"{state.lost} lost" if state.lost else ""]
     return {boards.TILE_SUPPLY: "; ".join([tiles, *filter(None, extra)]),
             boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
