@@ -112,7 +112,7 @@
     const why = !s.placement ? "No game yet: start one on Setup." :
       s.outcome ? "The game is over." :
       s.verifying ? "The camera checks the setup first." :
-      picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first." :
+      picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first: it is made on the Setup page." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
       (s.step && camera && !s.step.whole) ? "A move is under way on the table: finish it first." : "";
@@ -121,8 +121,9 @@
     document.getElementById("end-turn").hidden = hidden;
     document.getElementById("end-turn").disabled = !!why;
     /* ... and what the turn in hand still owes, when the game's view says it ("move blue soldier 1 four squares") */
-    text("end-turn-why", hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
-      why || (s.outcome ? "" : s.turn_ends || ""));
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);  /* a line starts as a sentence: "Red to roll" */
+    text("end-turn-why", up(hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
+      why || (s.outcome ? "" : s.turn_ends || "")));
     /* what else a player may do without a piece (fold): each asks first */
     const box = document.getElementById("turn-actions");
     box.replaceChildren();
@@ -192,7 +193,7 @@
     log.replaceChildren();
     const history = s.log || s.history || [];  /* the game's words for each move; its notation if it has none */
     log.start = history.length;
-    history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
+    history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a.charAt(0).toUpperCase() + a.slice(1))));
     draw();
     board.turnTo(s);  /* a board wider than the screen turns to the pieces of the player to move */
   });
