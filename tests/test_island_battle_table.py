@@ -405,3 +405,13 @@ def test_a_move_entered_on_the_panel_with_characters_facing_a_way_on_the_pads_is
     table["A1"] = ["red-j1^N"]
     session.on_stable_change(table)
     assert session.status.out_of_sync is None and session.status.step is None
+
+
+def test_a_move_entered_on_the_board_page_tells_the_hands_the_way_it_ends_facing():
+    """The report: a turn tapped on the Board page ("to D3 facing east") told the hands only "put red
+    soldier 2 on D3", then blamed them for the way they set it down. The way is part of what to do."""
+    from companion.steps_said import to_follow
+    from companion.sync import Misplaced
+
+    said = to_follow([Misplaced("red-s2", "D3", "D2", ("E", "N"))], GAME.words(GAME.new_game(2, seed=3)))
+    assert said == "entered on the panel, now on the table: put red soldier 2 on D3 to face east", said

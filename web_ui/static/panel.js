@@ -218,7 +218,12 @@ const Fog = (() => {
     }
     if (s.step && !s.out_of_sync && !s.outcome) {  /* a move made in parts, part-way: calm, a hand finishes it */
       b.classList.add("ask");
-      b.appendChild(el("p", {id: "step-banner"}, "Move under way: " + s.step.says + "."));
+      const step = el("p", {id: "step-banner"}, "Move under way: " + s.step.says + ".");
+      /* the simulated table: the hands that make a move entered here are the Table page's, said before any alarm */
+      if (s.camera && s.camera.simulated && /now on the table/.test(s.step.says) && document.body.dataset.page !== "table") {
+        step.append(" The table here is simulated: make it on ", el("a", {href: "/table"}, "the Table page"), ".");
+      }
+      b.appendChild(step);
     }
     if (s.out_of_sync) {
       b.classList.add("alert");

@@ -320,6 +320,11 @@ class IslandBattleGame(Game[IslandState, Action]):
         pieces break where they were put, not only their names."""
         return words.refusal(state, seen, table.reconcile(state, seen))
 
+    def words(self, state: IslandState) -> dict[str, str]:
+        """Pieces and places as the pages call them, and each way a piece faces (``^E``: "to face
+        east"), so a move the hands make is said with the way it ends facing."""
+        return {**super().words(state), **{f"^{way}": f"to face {name}" for way, name in words.WAYS.items()}}
+
     def targets(self, state: IslandState, piece: str) -> dict[str, tuple[Choice, ...]]:
         """The panel's dots for a tapped piece: where its legal moves end, each way there (the facing it
         ends in) a choice of its own (``words.targets``)."""
