@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from tests.test_browser import AXE, api_state, browser, centre, drag, panel_url, shot, smallest  # noqa: F401
+from tests.test_browser_island_battle import wide_board_says_so
 from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_until
 
 # What a finger meets at the middle of each element ``selector`` finds, when it is not that element.
@@ -209,6 +210,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
 
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="W01"]')
+        wide_board_says_so(page)
         shot(page, "tile-race-03-board")
         # a pawn tapped shows its hint; Escape puts it down, its dots and its hint gone
         page.locator('g.piece[data-piece="blue-1"]').click()
@@ -300,7 +302,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
 
         # The Games page and the replay: the board after each move, the moves in words
         page.goto(f"{base}/games")
-        page.wait_for_selector("text=Tile race")
+        page.wait_for_selector("a.game-title:has-text('Tile race')")
         assert "Ada won" in visible_text(page)
         page.goto(f"{base}/games/{state['game']}")
         page.wait_for_selector("#moves button")
