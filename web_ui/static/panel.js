@@ -347,7 +347,9 @@ const Fog = (() => {
   function stepper(s) {
     const box = document.getElementById("stepper");
     if (!box) return;
-    const own = ((s.declaration || {}).phases || []).filter((p) => p.step);
+    /* the Setup page while another game is chosen there: the strip and the title are that game's setup */
+    const chosen = document.body.dataset.choosing, other = !!chosen && chosen !== s.game_name;
+    const own = other ? [] : ((s.declaration || {}).phases || []).filter((p) => p.step);
     box.querySelectorAll("li[data-phase]").forEach((li) => { if (!own.some((p) => p.name === li.dataset.step)) li.remove(); });
     own.forEach((p) => {
       if (!box.querySelector('li[data-phase][data-step="' + p.name + '"]')) {
@@ -355,10 +357,10 @@ const Fog = (() => {
       }
     });
     const order = ["setup", "check", ...own.map((p) => p.name), "play", "score"];
-    const now = !s.placement ? "setup" : s.verifying ? "check" : own.some((p) => p.name === s.phase) ? s.phase :
+    const now = other || !s.placement ? "setup" : s.verifying ? "check" : own.some((p) => p.name === s.phase) ? s.phase :
       s.phase === "finished" ? "score" : "play";
     const brand = document.querySelector(".brand");
-    const title = shortTitle(s);
+    const title = other ? "New game: " + document.body.dataset.choosingTitle : shortTitle(s);
     if (brand && title && brand.textContent !== title) {
       brand.textContent = title;
       document.title = document.title.split(" · ")[0] + " · " + title + " · fog-companion";
@@ -493,5 +495,8 @@ const Fog = (() => {
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
   /* named: a piece's name to start a sentence with; name: the same inside one ("move the blue leader to H1") */
-  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place};
+  /* the Setup page's game choice changed: the strip and the title follow it (restep) */
+  const restep = () => { if (last) stepper(last); };
+  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place,
+          restep};
 })();
