@@ -82,8 +82,10 @@
     const list = (cells) => cells.map((c) => Fog.place(c)).join(", ");
     const shots = reach.shots || [], moves = reach.moves || [];
     const box = document.getElementById("mode-hint");
-    box.replaceChildren(Fog.named(id) + (reach.note ? " (" + reach.note + ")" : "") + " can hit ",
-      ...(shots.length ? [key("shot"), list(shots)] : ["nothing from here"]),
+    /* a square aimed at with nobody on it is said so: "can hit" only where a piece stands */
+    const empty = shots.length > 0 && shots.every((c) => !((state && state.placement || {})[c] || []).length);
+    box.replaceChildren(Fog.named(id) + (reach.note ? " (" + reach.note + ")" : "") + (empty ? " aims at " : " can hit "),
+      ...(shots.length ? [key("shot"), list(shots)] : ["nothing from here"]), ...(empty ? [" (nothing there now)"] : []),
       ...(moves.length ? ["; its move can end on ", key("move"), list(moves)] : []), "." + (then ? " " + then : ""));
   }
   /* a game whose tokens show no icons or marks has nothing to explain there: the box is hidden */
