@@ -250,6 +250,15 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada 3, Bo 3"  # mountains not placed
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
         shot(page, "tile-race-04-supplies")
+        # the tile supply tapped as a piece is: its dots, where a tile or a wall can be laid now, said in words
+        box = page.locator('#board .cell[data-cell="supply-tiles"]').bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + 4, box["y"] + 4)  # its corner: the words written in it are no control
+        page.wait_for_selector("#mode-hint:has-text('The tile supply: ')")
+        dots = page.locator("#board .target").count()
+        assert page.locator("#mode-hint").inner_text() == (
+            "The tile supply: tap a dot to lay one there." if dots else "The tile supply: nothing of it can be laid now.")
+        page.keyboard.press("Escape")
         # the Camera page: every piece on the picture, a wall too, is a thumb's size to tap
         page.goto(f"{base}/calibration")
         page.wait_for_selector('#camera-marks g.found[data-piece^="W"]')

@@ -70,7 +70,8 @@
       /* no dots but places its move can end on: the game takes the move from the table, not a tap */
       if (reach) { sayReach(id, reach, cells.length ? "Tap a dot to move it there." : (reach.moves || []).length ? "" : "It cannot move now."); return; }
       if (state && state.supplies && id in state.supplies) {
-        hint(cells.length ? Fog.place(id) + ": tap a dot to lay one there." : Fog.place(id) + ": nothing of it can be laid now.");
+        const what = Fog.place(id).charAt(0).toUpperCase() + Fog.place(id).slice(1);
+        hint(cells.length ? what + ": tap a dot to lay one there." : what + ": nothing of it can be laid now.");
         return;
       }
       hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
