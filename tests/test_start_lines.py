@@ -46,3 +46,29 @@ def test_each_readme_start_line_gives_its_game_and_a_bare_run_resumes_the_last(t
                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     statuses = [line.split()[3] for line in listed.stdout.splitlines()]
     assert statuses == ["paused"] * (len(named) - 1) + ["playing"], listed.stdout
+
+
+def test_the_game_a_start_line_paused_is_said_on_every_page_of_the_panel(tmp_path: Path):
+    import io
+
+    from companion.games import command_line_answers, new_game
+    from companion.run import Companion
+    from tests.tables import sim_config
+    from web_ui.model import state_json
+
+    def started(name: str) -> Companion:
+        game = get_game(name)
+        players, answers = command_line_answers(game, None)
+        return Companion(sim_config(tmp_path, **{"game.name": name}),
+                         lambda: new_game(game, players, 1, answers, files=True), out=io.StringIO())
+
+    first = started("tile-race")
+    running = first.session.game_id
+    first.stop()
+    second = started("island-battle")
+    try:
+        notices = state_json(second)["storage"]["notices"]
+        assert f"game {running} (Tile race) is paused: resume it from the panel's Games page" in notices, notices
+        assert second.session.game.name == "island-battle"
+    finally:
+        second.stop()
