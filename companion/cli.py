@@ -234,11 +234,12 @@ def _run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-panel", action="store_true", help="do not start the web panel")
     p.add_argument("--console", action="store_true", help="read terminal commands from standard input even when it "
                    "is not a terminal (they are read from a terminal anyway; the service reads none)")
-    g = p.add_argument_group("a new game right away (otherwise the last game resumes, or the panel starts one)")
+    g = p.add_argument_group("a new game right away, any of these given (the game that ran is paused: the panel's "
+                             "Games page resumes it); none given, the last game resumes, or the panel starts one")
     g.add_argument("--game", choices=names(), help="which game (default from the config: fog)")
     g.add_argument("--players", type=int, help=_PlayersHelp("how many play"))
     g.add_argument("--solo", metavar="SCENARIO", help="solo play with a scenario id or file")
-    g.add_argument("--seed", type=int, default=0, help="seed of the random setup")
+    g.add_argument("--seed", type=int, help="seed of the random setup (default 0)")
     g.add_argument("--options", default="", help="the game's options, comma-separated: a switch or name=value "
                    "(as the Setup page's Options question asks them; docs/state-format.md)")
     g.add_argument("--names", default="", help="comma-separated player names in seating order")

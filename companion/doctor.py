@@ -172,13 +172,17 @@ def _doctor_hardware(config: Config, report: Callable[..., None], environ: dict[
     else:
         wanted = (environ if environ is not None else os.environ).get("FOG_LED_BACKEND", config["leds"]["backend"])
         fell_back = "using the recording backend" in message
-        report(not fell_back or wanted == "recording", "LEDs", message,
+        # the simulated table (the default camera) on a machine with no strip: the recording backend is expected
+        simulated = str(config["camera"]["source"]).strip().lower() == "sim"
+        report(not fell_back or wanted == "recording" or simulated, "LEDs", message + (
+            "; expected with the simulated table: the Board page shows the LEDs" if fell_back and simulated else ""),
                "on a Pi 4: install .[pi] and run as root for PWM, or use [leds] backend = \"spi\" "
                "(Pi 5: SPI only; enable it with raspi-config and add the user to the spi group)")
     controls = Controls(controls_config(config))
     try:
         mock = "mock pins" in controls.message
-        report(not mock, "buttons", controls.message,
+        report(not mock or simulated, "buttons", controls.message + (
+            "; expected with the simulated table: the panel's buttons stand in" if mock and simulated else ""),
                "on a Pi add the user to the gpio group (systemd/install.sh does this); elsewhere the panel's "
                "buttons stand in")
     finally:

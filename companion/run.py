@@ -98,22 +98,22 @@ class Companion:
         self.store = GameStore(self.data_dir / "games.db")
         self.session = Session(self.store, game=get_game(config["game"]["name"]),
                                step_hold=config["detector"]["step_hold_seconds"])
-        if self.session.resume():
-            self.say(f"resumed game {self.session.game_id} ({self.session.game.title})")
-        elif self.session.damaged:
+        self._paused: str | None = None  # the game a start line paused, said on the panel's pages too
+        resumed = self.session.resume()
+        if self.session.damaged:
             self.say(self.session.damaged + " (its log stays in the data directory; `fog-companion export` "
                      "gives it as JSON)")
-            if state_factory is not None:
-                self.session.start(state_factory(), verify=True)
-                self.say(f"new game {self.session.game_id}")
-        elif state_factory is not None:
-            self.session.start(state_factory(), verify=True)
-            self.say(f"new game {self.session.game_id}")
-        else:
+        if state_factory is not None:  # a start line that names a game starts it; the one that ran waits
+            self._start_named(state_factory(), get_game(config["game"]["name"]))
+        elif resumed:
+            self.say(f"resumed game {self.session.game_id} ({self.session.game.title})")
+        elif not self.session.damaged:
             self.say("no game yet: start one on the panel's setup page")
         self.session.check_paused()  # a paused game that no longer replays is said now, not at its resume
         for notice in self.store.notices:  # what opening the log found: said here and on every page
             self.say(f"game log: {notice}")
+        if self._paused:
+            self.store.notices.append(self._paused)
         self.store.on_notice = lambda text: self.session.bus.publish(
             Event("storage-notice", {"message": text}, snapshot=self.session.snapshot()))
         self.club = start_publisher(self)  # [club] broker set: the game is published to the club (companion.club)
@@ -132,6 +132,17 @@ class Companion:
         self.panel: Any = None
         self.panel_url: str | None = None
         self._stopped = False
+
+    def _start_named(self, state: Any, game: Any) -> None:
+        """The game a start line names, begun now: the game that ran is paused, not lost, and said so
+        on the terminal and on the panel's pages (it resumes from the Games page)."""
+        running, title = self.session.running(), self.session.game.title
+        self.session.start(state, verify=True, game=game)
+        if running is not None:
+            paused = f"game {running} ({title}) is paused: resume it from the panel's Games page"
+            self.say(paused)
+            self._paused = paused
+        self.say(f"new game {self.session.game_id} ({game.title})")
 
     @property
     def game(self) -> Any:
@@ -388,12 +399,14 @@ def run_companion(args: Any) -> int:
     config = config_mod.load(args.config).with_overrides({
         "camera.source": args.camera, "panel.host": args.host, "panel.port": args.port, "data.dir": args.data_dir,
         "game.board": args.board, "game.name": getattr(args, "game", None)})
-    wants_game = args.players is not None or args.solo is not None
+    # a start line that names a game, its players or its seed starts that game; a bare ``run`` resumes
+    wants_game = any(getattr(args, name, None) not in (None, "") for name in ("game", "players", "solo", "seed",
+                                                                              "names", "options"))
     state = None
     if wants_game:  # checked before anything starts, as the panel's answers are: a bad one is refused by name
         game = get_game(config["game"]["name"])
         players, answers = command_line_answers(game, args.players, args.names, args.solo, args.options)
-        state = new_game(game, players, args.seed, answers, board=config["game"]["board"], files=True)
+        state = new_game(game, players, args.seed or 0, answers, board=config["game"]["board"], files=True)
     tune_malloc()
     companion = Companion(config, (lambda: state) if wants_game else None)
     stopping = threading.Event()

@@ -94,8 +94,9 @@ class Session(PicturePath, WayOut):
                                                 f"({self.status.storage_fault}); free space first",
                                                 self.status.storage_reason or "disk-full")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
-            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running,
-                                             replaced_status="paused")
+            # untitled, a game is listed and exported under its game's name (the Games page gives the date)
+            game_id = self.store.create_game(game.to_json(state), title=title or game.title, game=game.name,
+                                             replaces=running, replaced_status="paused")
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = [(None, state)]
@@ -335,13 +336,21 @@ class Session(PicturePath, WayOut):
             self._game()
             if len(self._states) < 2:
                 raise SessionError("nothing to undo")
-            seq = self._log("undo", {"undone": self._states[-1][0]})
-            if seq is not None:
-                self.last_seq = seq
+            # what the rules did by themselves after a person's action (the companion's roll) goes with it:
+            # undone alone, the rules would stand waiting for it with no button to make it again
+            count = 1
+            while count < len(self._states) - 1 and str(self.game.forced_action(self._states[-count - 1][1])) \
+                    == self._states[-count][0]:
+                count += 1
+            for k in range(count):
+                seq = self._log("undo", {"undone": self._states[-1 - k][0]})
+                if seq is not None:
+                    self.last_seq = seq
             # the table as it stands: the players asked for the undo, so the hands now put it back, a calm
             # step until the hold time passes (as a move entered on the panel), not a disagreement at once
             self._entered, self._entered_by = self.expected(), "undone"
-            undone, gone = self._states.pop()
+            for _ in range(count):
+                undone, gone = self._states.pop()
             self._version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state

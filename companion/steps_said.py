@@ -45,8 +45,9 @@ def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "
             groups.setdefault(("turn", way), []).append(named_on(name, m.belongs, words))
         elif m.seen is None and m.belongs:
             groups.setdefault(("put", name), []).append(m.belongs)
-        else:
-            groups.setdefault(("put " + named_on(name, m.belongs, words), ""), [])
+        else:  # moved, and turned with it: the way it ends facing is part of the move ("facing east")
+            way = f" {words.get(f'^{m.facing[0]}', f'to face {m.facing[0]}')}" if m.facing else ""
+            groups.setdefault(("put " + named_on(name, m.belongs, words) + way, ""), [])
     said: list[str] = []
     for (verb, what), items in groups.items():
         if verb == "turn":

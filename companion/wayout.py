@@ -45,6 +45,7 @@ class WayOut:
         def expected(self) -> Picture: ...
         def _game(self) -> str: ...
         def _apply(self, action: str) -> None: ...
+        def _forced(self) -> None: ...
         def _check_sync(self, after: str) -> None: ...
         def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
 
@@ -171,6 +172,7 @@ class WayOut:
                 except IllegalMoveError as exc:
                     self.status.decision, self.status.question = asked.decision, asked.question
                     raise SessionError(str(exc)) from exc
+                self._forced()  # what the rules do by themselves next (a roll), as after the move itself
             self._excuse(kept)
             self._check_sync("the correction")
             return self.state
@@ -198,6 +200,7 @@ class WayOut:
                     self._apply(action)
                 except IllegalMoveError as exc:
                     raise SessionError(str(exc)) from exc
+                self._forced()
             elif read == cell:
                 words = self.game.words(self.state)
                 raise SessionError(f"nothing to correct: the camera sees {words.get(piece, piece)} "

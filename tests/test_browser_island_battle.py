@@ -126,6 +126,14 @@ def hands_at_the_simulated_table(page: Any, data: Path) -> None:
         shot(page, "island-battle-06-table")
 
 
+
+def wide_board_says_so(page: Any) -> None:
+    """A board wider than the phone scrolls, and the page says so above it (with the sides it hides)."""
+    wide = page.evaluate("(() => { const b = document.getElementById('board'); "
+                         "return b.scrollWidth > b.clientWidth + 2; })()")
+    hint = page.locator("#board").locator("xpath=preceding-sibling::p[contains(@class, 'scroll-hint')]")
+    assert not wide or (hint.is_visible() and "swipe it sideways" in hint.inner_text()), wide
+
 def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: str,  # noqa: F811
                                                       tmp_path_factory: pytest.TempPathFactory):
     base = panel_url
@@ -160,6 +168,7 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         # The Board page: Ada presses Roll; the roll in words and on the LEDs' card
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="red-t1"]')
+        wide_board_says_so(page)  # 12 columns at a thumb's size: wider than the phone, and said so
         assert page.locator('[data-counter="rolled"]').inner_text().endswith("Ada to roll")
         assert page.locator('[data-counter="blast"]').inner_text().endswith("–")  # nothing told before a blast
         for_players(page, "the Board page before the roll")

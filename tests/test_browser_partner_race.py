@@ -236,7 +236,7 @@ def test_the_partner_race_on_the_panel_at_phone_size(browser: Any, panel_url: st
 
         # The Games page and the replay
         page.goto(f"{base}/games")
-        page.wait_for_selector("text=Partner card race")
+        page.wait_for_selector("a.game-title:has-text('Partner card race')")
         game_id = api_state(page, base)["game"]
         page.goto(f"{base}/games/{game_id}")
         page.wait_for_selector("#moves button")

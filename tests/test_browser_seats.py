@@ -26,6 +26,7 @@ import pytest
 
 from companion.games import get_game
 from companion.games.desert_survivors.actions import Attack, Reveal
+from companion.games.desert_survivors.pieces import colour_of
 from tests.test_browser import browser, running_panel, shot  # noqa: F401
 from tests.test_browser_partner_race import PHONE, visible_text, wait_until
 
@@ -236,10 +237,25 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         assert {c: cards[c]["food"] for c in ("natural-1", "natural-3")} == {
             c: plan.count(f"feed {c}") for c in ("natural-1", "natural-3")}, cards
 
-        # the table is played to the first fight; the attacker attacks from her own phone, in words
-        for action in [a for a in played[:-1] if a not in plan]:
-            res = table.request.post(f"{base}/api/act", data={"action": action})
-            assert res.ok, (action, res.text())
+        # the table is played to the first fight; the first disc turned face up is turned on the tablet's
+        # Board page by tapping it (by its back: "natural-disc@F2") and then the dot on its own space; the
+        # attacker attacks from her own phone, in words
+        copy, tapped = get_game("desert-survivors").new_game(players=3, seed=SEED, seats=[{"name": n} for n in NAMES]), 0
+        for action in played[:-1]:
+            if action.startswith("reveal ") and not tapped:
+                space = action.split()[1]
+                shown = f"{colour_of(copy.board[space])}-disc@{space}"
+                before = len(table.request.get(f"{base}/api/state").json()["history"])
+                table.locator(f'#board g.piece[data-piece="{shown}"]').click()
+                table.wait_for_selector(f"#mode-hint:has-text(\"tap a dot\")")
+                table.locator(f'#board .target[data-target="{space}"]').click()
+                tapped = len(wait_until(table, base, lambda s: len(s["history"]) == before + 1)["history"])
+                assert table.locator("#sync-banner").count() == 0  # a legal play tapped: never red
+            elif action not in plan:
+                res = table.request.post(f"{base}/api/act", data={"action": action})
+                assert res.ok, (action, res.text())
+            copy = get_game("desert-survivors").apply(copy, action)
+        assert tapped
         attack = played[-1]
         sides = [fight_state.seats[fight_state.seat_of(fight_state.board[w])]
                  for w in (fight_state.fight.attacker, fight_state.fight.defender)]

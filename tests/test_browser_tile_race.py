@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from tests.test_browser import AXE, api_state, browser, centre, drag, panel_url, shot, smallest  # noqa: F401
+from tests.test_browser_island_battle import wide_board_says_so
 from tests.test_browser_partner_race import PHONE, no_fog, visible_text, wait_until
 
 # What a finger meets at the middle of each element ``selector`` finds, when it is not that element.
@@ -150,6 +151,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert token is not None and pile is not None and token["width"] < pile["width"] / 2, (token, pile)
         assert page.evaluate(SUPPLY_UNREAD) == []
         drag(page, wall, "B1|B2")
+        assert page.locator("#board g.piece.selected").count() == 0  # dropped: nothing stays held for the next tap
         state = wait_until(page, base, lambda s: len(s["history"]) == 4 and s["out_of_sync"] is None)
         assert state["history"][-1] == "wall blue B1|B2" and state["log"][-1] == "Bo stands a wall between B1 and B2"
         # Ada's second pawn onto G1, and a wall tapped in the list and then on the edge D4|D5 (a tap on an edge);
@@ -172,7 +174,12 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.locator('#board g.piece[data-piece="blue-2"]').click()
         page.wait_for_selector('#board g.piece.selected[data-piece="blue-2"]')
         assert page.locator("#table-status").inner_text() == \
-            "Bo's blue pawn 2: tap the place to put it on (tap it again to leave it)"
+            "Bo's blue pawn 2: tap the place to put it on, or take it off the table (tap it again to leave it)"
+        # taken off the table by tapping, as a hand lifts it away, then brought back from the pieces off it
+        page.locator('#table-offer button:has-text("Take it off the table")').click()
+        page.wait_for_selector("#table-status:has-text(\"Bo's blue pawn 2 taken off the table\")")
+        assert page.locator("#board g.piece.selected").count() == 0
+        page.locator('#off-table button[data-piece="blue-2"]').click()
         page.locator('[data-cell="A7"]').click()
         page.wait_for_selector("#table-status:has-text(\"Bo's blue pawn 2 put on A7\")")
         page.locator('#off-table button[data-piece^="T"]').click()
@@ -203,6 +210,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
 
         page.goto(f"{base}/")
         page.wait_for_selector('g.piece[data-piece="W01"]')
+        wide_board_says_so(page)
         shot(page, "tile-race-03-board")
         # a pawn tapped shows its hint; Escape puts it down, its dots and its hint gone
         page.locator('g.piece[data-piece="blue-1"]').click()
@@ -242,6 +250,15 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         assert page.locator('[data-supply="supply-mountains"]').text_content() == "Ada 3, Bo 3"  # mountains not placed
         page.locator('[data-supply="supply-tiles"]').scroll_into_view_if_needed()
         shot(page, "tile-race-04-supplies")
+        # the tile supply tapped as a piece is: its dots, where a tile or a wall can be laid now, said in words
+        box = page.locator('#board .cell[data-cell="supply-tiles"]').bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + 4, box["y"] + 4)  # its corner: the words written in it are no control
+        page.wait_for_selector("#mode-hint:has-text('The tile supply: ')")
+        dots = page.locator("#board .target").count()
+        assert page.locator("#mode-hint").inner_text() == (
+            "The tile supply: tap a dot to lay one there." if dots else "The tile supply: nothing of it can be laid now.")
+        page.keyboard.press("Escape")
         # the Camera page: every piece on the picture, a wall too, is a thumb's size to tap
         page.goto(f"{base}/calibration")
         page.wait_for_selector('#camera-marks g.found[data-piece^="W"]')
@@ -294,7 +311,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
 
         # The Games page and the replay: the board after each move, the moves in words
         page.goto(f"{base}/games")
-        page.wait_for_selector("text=Tile race")
+        page.wait_for_selector("a.game-title:has-text('Tile race')")
         assert "Ada won" in visible_text(page)
         page.goto(f"{base}/games/{state['game']}")
         page.wait_for_selector("#moves button")

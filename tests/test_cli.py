@@ -167,3 +167,31 @@ def test_the_terminal_game_drafts_ends_turns_and_quits():
 def test_python_dash_m_companion_is_the_console_script():
     result = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("fog-companion ")
+
+
+def test_the_readme_s_markers_line_writes_a_named_sheet_and_says_how_to_print_and_stick_it(tmp_path, capsys,
+                                                                                        monkeypatch):
+    """`fog-companion markers --game desert-survivors` as the README has it: no -o needed; the sheet
+    is named after the game and the terminal says how to print it, how to check the print and what
+    each sticker goes on."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["markers", "--game", "island-battle"]) == 0
+    said = capsys.readouterr().out
+    assert (tmp_path / "island-battle-markers.pdf").stat().st_size > 0
+    assert "wrote island-battle-markers.pdf" in said and 'print it at 100 % ("actual size"' in said
+    assert 'the black square of "board corner 1" measures 30 mm a side' in said
+    for where in ("18 mm (cut along its circle): each soldier its label names (10)",
+                  "14 mm: each block its label names (10)", "14 mm: each die its label names, one on each of its faces (6)",
+                  "30 mm: the board's corners, where the board file puts them (`fog-companion board --game island-battle`"):
+        assert where in said, said
+
+
+def test_the_board_command_lists_every_place_of_the_tile_race(capsys):
+    from companion.games import get_game
+
+    assert main(["board", "--game", "tile-race"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    plan = get_game("tile-race").layout()
+    listed = {line.split(":")[0] for line in lines}
+    assert set(plan.cells) <= listed and "corner marker 0" in listed, lines[:5]
+    assert "supply-tiles: supply (tile supply) at 597, 162.6 mm" in lines

@@ -115,6 +115,13 @@ def test_doctor_on_the_simulated_table_sees_the_fiducials(tmp_path: Path):
     doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,
            environ={"FOG_LED_BACKEND": "recording", "XDG_CONFIG_HOME": str(tmp_path)})
     assert "ok       fiducials: 4 of 4 corner markers seen" in out.getvalue()
+    # a machine with no strip and no GPIO, as a newcomer's: the simulated table expects the stand-ins
+    out = io.StringIO()
+    code = doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,
+                  environ={"XDG_CONFIG_HOME": str(tmp_path), "GPIOZERO_PIN_FACTORY": "nowhere"})
+    said = out.getvalue()
+    assert "PROBLEM  LEDs" not in said and "PROBLEM  buttons" not in said, said
+    assert "expected with the simulated table: the Board page shows the LEDs" in said or "ok       LEDs" in said
 
 
 def test_doctor_names_a_broken_lens_calibration_and_one_made_for_another_camera_mode(tmp_path: Path):

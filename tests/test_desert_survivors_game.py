@@ -335,7 +335,8 @@ def test_the_desert_names_its_columns_and_rows_for_the_rulers():
     assert (plan.cells["C4"].to_json()["column"], plan.cells["C4"].to_json()["row"]) == ("C", "4")
     assert {c.to_json()["column"] for c in plan.cells.values()} == set("ABCDEFGH")
     assert GAME.view(GAME.new_game(3), None)["turn_ends"] == \
-        "Play waits until the food held is put on the characters' cards, on each player's phone."
+        "Play waits for the natural player, the green player and the red player to put the food held on the " \
+        "characters' cards, each on their own phone."
 
 
 NAMED = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]

@@ -67,7 +67,7 @@ def test_the_desert_is_laid_as_the_players_choose_and_checked():
     assert {"E3", "G2"} <= turned.rocks and "H1" not in turned.kinds and "E4" in turned.kinds
     for bad, why in (("1@A1 2@E1 3@A4", "rounded up"), ("1@A1 4@C1 2@A4", "overlap"),
                      ("1@A1 4@F1 2@A4", "edge to edge"), ("1@A1 4@E1", "needs 3"), ("1@A1 1@E1 2@A4", "twice"),
-                     ("1@A1 4@E1/45 2@A4", "BOARD@SPACE")):
+                     ("1@A1 4@E1/45 2@A4", "is not a mapboard as laid: its number 1-6")):
         with pytest.raises(AnswerError, match=why):
             new_game(3, arrangement=bad)
 

@@ -337,7 +337,7 @@ def test_the_board_page_says_what_the_turn_still_owes_and_words_its_buttons_as_c
     assert view["end_turn"] is False and view["turn_ends"] == (
         "Red rolled a 0: choose one: bring a character in from the pad at the table: put red jeep 1 on A1 or red "
         "jeep 2 on B1 or red jeep 3 on C1 or red tank 1 on D1 or red tank 2 on E1 facing north; or move the pad with "
-        "the next roll (a button below); or turn a character on the spot (a button below)")  # B1's block stops nobody
+        "the next roll (a button above); or turn a character on the spot (a button above)")  # B1's block stops nobody
     labels = [t["label"] for t in view["turn_actions"]]
     assert labels[0] == "Move the pad with the next roll" and "Turn red soldier 1 on the spot to face west" in labels
     owed = GAME.view(GAME.apply(GAME.apply(zero, "turn red-s5 E"), "roll red 4"))["turn_ends"]

@@ -338,3 +338,26 @@ def test_random_battles_end_with_a_ruler_never_changing_a_state_and_every_action
         s = after
     assert outcome(s) is not None
     assert from_json(json.loads(json.dumps(to_json(s)))) == s
+
+
+def test_the_pads_five_go_down_in_any_order_by_either_player():
+    """"The five island characters are placed alternately, one at a time; the pad's five in any order":
+    Ada fills her pad in one go, out of order, and Bo may lay one on his meanwhile; the table's reading agrees."""
+    from companion.games import get_game
+
+    s = new_game(seed=3)
+    for n, (col, row) in enumerate(zip("ABCDEFGHIJ", (3, 4, 5, 6, 7, 8, 9, 10, 11, 12))):
+        s = act(s, f"block {'red' if n % 2 == 0 else 'blue'} block-{n + 1} {col}{row}")
+    for n, k in enumerate(("s1", "s2", "s3", "s4", "s5")):
+        s = act(s, f"deploy red red-{k} {LETTERS[n + 1]}1 N", f"deploy blue blue-{k} {LETTERS[n + 1]}12 S")
+    game = get_game("island-battle")
+    seen = {c: list(ps) for c, ps in game.expected(act(s, "deploy red red-j2 pad3")).items()}
+    assert game.reconcile(s, seen).ok  # the camera reads red's jeep 2 on the pad's place 3: no red
+    assert s.player == "red" and game.reconcile(s, {c: list(ps) for c, ps in game.expected(
+        act(s, "deploy blue blue-t1 pad2")).items()}).ok  # nor Bo's tank on his pad in Ada's turn
+    for k, place in (("j2", 3), ("t1", 1), ("j1", 5), ("t2", 2), ("j3", 4)):
+        s = act(s, f"deploy red red-{k} pad{place}")
+    assert s.stage == "deploy" and s.player == "blue"  # only Bo's pad is left to fill
+    for n, k in enumerate(("j1", "j2", "j3", "t1", "t2")):
+        s = act(s, f"deploy blue blue-{k} pad{n + 1}")
+    assert s.stage in ("roll", "move") and s.player == "red"

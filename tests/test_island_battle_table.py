@@ -153,11 +153,11 @@ def test_the_sticker_sheet_has_a_marker_for_each_face_of_the_die_and_one_for_eac
     from vision.markers import sheet_items
 
     labels = {i.label: i.marker for i in sheet_items(GAME.layout())}
-    assert [labels[f"die {face}"] for face in "012345"] == [34, 35, 36, 37, 38, 39]
-    assert (labels["pad-red"], labels["pad-blue"]) == (40, 41)
+    assert [labels[f"the die, {face} face"] for face in "012345"] == [34, 35, 36, 37, 38, 39]
+    assert (labels["red's pad"], labels["blue's pad"]) == (40, 41)  # a sticker by the piece's name, not its id
     assert main(["markers", "--game", "island-battle", "-o", str(tmp_path / "island.pdf")]) == 0
     pdf = (tmp_path / "island.pdf").read_bytes().decode("latin-1")
-    assert "(34 die 0)" in pdf and "(39 die 5)" in pdf and "(41 pad-blue)" in pdf
+    assert "(the die, 0 face  #34)" in pdf and "(the die, 5 face  #39)" in pdf and "(blue's pad  #41)" in pdf
 
 
 
@@ -405,3 +405,13 @@ def test_a_move_entered_on_the_panel_with_characters_facing_a_way_on_the_pads_is
     table["A1"] = ["red-j1^N"]
     session.on_stable_change(table)
     assert session.status.out_of_sync is None and session.status.step is None
+
+
+def test_a_move_entered_on_the_board_page_tells_the_hands_the_way_it_ends_facing():
+    """The report: a turn tapped on the Board page ("to D3 facing east") told the hands only "put red
+    soldier 2 on D3", then blamed them for the way they set it down. The way is part of what to do."""
+    from companion.steps_said import to_follow
+    from companion.sync import Misplaced
+
+    said = to_follow([Misplaced("red-s2", "D3", "D2", ("E", "N"))], GAME.words(GAME.new_game(2, seed=3)))
+    assert said == "entered on the panel, now on the table: put red soldier 2 on D3 to face east", said

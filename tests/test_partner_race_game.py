@@ -186,9 +186,9 @@ def test_the_sticker_sheet_has_the_pawns_and_a_whole_deck_of_card_markers(tmp_pa
     from vision.markers import sheet_items
 
     items = sheet_items(GAME.layout())
-    cards = [i for i in items if i.label.startswith("card-")]
+    cards = [i for i in items if i.label.endswith(" card")]  # each sticker by its name ("swap card"), short
     assert len(cards) == 112 and len({i.marker for i in cards}) == 14
-    assert len([i for i in items if i.label.startswith(("yellow-", "green-", "blue-", "red-"))]) == 16
+    assert len([i for i in items if i.label.startswith(("yellow pawn", "green pawn", "blue pawn", "red pawn"))]) == 16
     assert main(["markers", "--game", "partner-race", "-o", str(tmp_path / "stickers.pdf")]) == 0
     pdf = (tmp_path / "stickers.pdf").read_bytes().decode("latin-1")
     assert pdf.startswith("%PDF")

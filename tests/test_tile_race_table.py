@@ -467,6 +467,24 @@ def test_places_follow_a_preposition_and_the_supplies_add_up_with_the_pieces_bes
         "put Bo's blue pawn 2 on the start space below G1")
     assert said["start-A1-W"] == "the start space left of A1" and said["supply-tiles"] == "the tile supply"
     supplies = GAME.view(state)["supplies"]
-    assert state.supply == 38 and supplies["supply-tiles"] == "38 tiles left; 1 more as a wall"
+    assert state.supply == 38 and supplies["supply-tiles"] == "38 tiles left; 1 more standing as a wall"
     assert supplies["supply-mountains"] == "Ada 2, Bo 3"  # under the supply's name, "mountains not placed"
     assert GAME.view(state)["in_hand"] == {"mountain-red": 2, "mountain-blue": 3}  # what the Table page offers
+
+
+def test_the_tiles_of_a_collect_and_drop_moved_one_at_a_time_are_calm_steps():
+    """The report: moving a collect-and-drop's tiles one at a time, as the README says, turned red
+    before the second tile was down. Ada's red pawn 1 on A1 will collect the tiles on A2 and A3 and
+    drop them further on; her hand moves the tile of A3 first, then the other: each picture on the way
+    is part of a legal movement, a calm step saying what is left; a tile put nowhere the movement
+    could leave it is still said at once."""
+    state = apply_all(GAME.new_game(2, seed=1, seats=[{"name": "Ada"}, {"name": "Bo"}]),
+                      ("move red-1 A1", "tile red A2", "move blue-1 G7", "tile blue A3"))
+    table = {c: list(ps) for c, ps in GAME.expected(state).items()}
+    first = {**{c: ps for c, ps in table.items() if c != "A3"}, "A5": table["A3"]}
+    answer = reconcile(state, first)
+    assert answer.part_way and answer.step.startswith(
+        "the tiles are on their way where a movement of Ada's red pawn 1 leaves them: move the rest of them, "
+        "then the pawn, to "), answer.step
+    astray = {**{c: ps for c, ps in table.items() if c != "A3"}, "F6": table["A3"]}
+    assert not reconcile(state, astray).ok and not reconcile(state, astray).part_way

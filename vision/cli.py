@@ -60,7 +60,8 @@ def _lens(setting: str) -> Lens | None:
 
 
 def markers_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--output", required=True, help="sheet.pdf or sheet.png")
+    p.add_argument("-o", "--output", help="sheet.pdf or sheet.png (default: GAME-markers.pdf, or lens-sheet.pdf with "
+                   "--charuco, in the current folder)")
     p.add_argument("--board", default="standard", help="packaged board name or board file")
     p.add_argument("--charuco", action="store_true",
                    help="the lens calibration sheet instead (see calibrate-camera), A4 landscape")
@@ -73,11 +74,41 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
     if not 72 <= args.dpi <= 1200:
         raise FogCompanionError(f"--dpi must be between 72 and 1200, not {args.dpi}")
-    paths = write_charuco_sheet(args.output, dpi=args.dpi) if args.charuco else \
-        write_sheet(_layout(args.board, args.game), args.output, dpi=args.dpi)
+    output = args.output or ("lens-sheet.pdf" if args.charuco else f"{args.game}-markers.pdf")
+    board = _layout(args.board, args.game)
+    paths = write_charuco_sheet(output, dpi=args.dpi) if args.charuco else write_sheet(board, output, dpi=args.dpi)
     for path in paths:
-        print(f"wrote {path}" + (" (print at 100 %: each square 35 mm)" if args.charuco else ""))
+        print(f"wrote {path}")
+    print("print it at 100 % (\"actual size\"; never \"fit to page\"), on matte paper")
+    if args.charuco:
+        print("check the print with a ruler: each square measures 35 mm a side")
+        return 0
+    for line in _printing(board, args.game):
+        print(line)
     return 0
+
+
+def _printing(board: Layout, game: str) -> list[str]:
+    """How to check the printed sheet and where each sticker goes, said after it is written: a sheet
+    printed scaled reads every distance wrong, and a sticker on the wrong piece is a wrong game."""
+    from vision.markers import sheet_items
+
+    items = sheet_items(board)
+    corner = next((i for i in items if i.label.startswith("board corner")), items[0])
+    lines = [f"check the print with a ruler: the black square of \"{corner.label}\" measures {corner.size_mm:g} mm "
+             "a side; any other length means the printer scaled the sheet: print it again at 100 %",
+             "each sticker is labelled with what it goes on:"]
+    on = {m: p for p in board.pieces.values() for m in (p.faces.values() or [p.marker])}
+    kinds: dict[str, int] = {}
+    for item in items:
+        piece = on.get(item.marker) if not item.label.startswith("board corner") else None
+        where = (f"the board's corners, where the board file puts them (`fog-companion board --game {game}` "
+                 "lists every place)" if piece is None and item.label.startswith("board corner") else
+                 f"each {piece.kind} its label names, one on each of its faces" if piece and piece.faces else
+                 f"each {piece.kind} its label names" if piece is not None else "where its label says")
+        head = f"  {item.size_mm:g} mm" + (" (cut along its circle)" if item.round_mm else "") + ": " + where
+        kinds[head] = kinds.get(head, 0) + 1
+    return lines + [f"{head} ({n})" for head, n in kinds.items()]
 
 
 def detect_args(p: argparse.ArgumentParser) -> None:

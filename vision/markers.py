@@ -10,6 +10,8 @@ size around its marker, to cut the sticker along: a square sticker on a round to
 
 from __future__ import annotations
 
+from collections import Counter
+
 import struct
 import zlib
 from collections.abc import Mapping
@@ -65,7 +67,9 @@ def sheet_items(board: Layout) -> list[SheetItem]:
              for i, f in enumerate(board.fiducials)]
     # a piece the game has several of alike (a deck's cards of one kind) is printed as often; a piece
     # with a marker on each face (Piece.faces: a die, a two-faced disc) has one sticker per face
-    items += [SheetItem(m, f"{p.id} {face}" if face else p.id, p.marker_mm, _round_top(p.facts))
+    called = Counter(p.label for p in board.pieces.values())  # a piece by its name where no other has it
+    items += [SheetItem(m, (p.label.split(":")[0] if p.label and called[p.label] == 1 else p.id)
+                        + (f", {face} face" if face else ""), p.marker_mm, _round_top(p.facts))
               for p in board.pieces.values() for face, m in (p.faces.items() or [("", p.marker)])
               for _ in range(max(1, int(p.facts.get("copies", 1))))]
     items += [SheetItem(m, f"{name} marker", board.marker_mm) for name, m in board.special_markers.items()]
@@ -153,7 +157,7 @@ def _placed_pages(dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> list[lis
     for p in placed:
         img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
         pages[p.page].append(PageImage(f"M{p.item.marker}", img, p.x_mm, p.y_mm, p.item.size_mm, p.item.size_mm,
-                                       f"{p.item.marker} {p.item.label}", p.item.round_mm))
+                                       f"{p.item.label}  #{p.item.marker}", p.item.round_mm))
     return pages
 
 
@@ -248,7 +252,7 @@ def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, f
             label = it.label.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             if it.ring_mm:
                 ops.append(_circle(x + w / 2, y + h / 2, it.ring_mm / 2 * pt))
-            ops.append(f"BT /F1 6 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - it.label_drop_mm * pt:.3f} Td ({label}) Tj ET")
+            ops.append(f"BT /F1 7 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - it.label_drop_mm * pt:.3f} Td ({label}) Tj ET")
         stream = "\n".join(ops).encode("latin-1", "replace")
         contents_ids.append(add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"))
     parent_id = len(objects) + len(pages) + 1

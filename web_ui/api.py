@@ -7,8 +7,6 @@ rejected request never changes the state.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, jsonify, request
@@ -21,7 +19,8 @@ from web_ui import seats, security, viewers
 from web_ui.bodies import MAX_DEPTH, body, field, text_ok
 from web_ui.camera import with_pieces_seen
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
-from web_ui.public import keeps_secrets, named_pieces, public_export
+from web_ui.public import keeps_secrets, public_export
+from web_ui.taps import shown_play, tappable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -41,8 +40,7 @@ def ok(**extra: Any) -> Any:
 
 
 def _state_or_409() -> Any:
-    state = companion().session.state
-    if state is None:
+    if (state := companion().session.state) is None:
         abort(409, description="no game is running: start one on the setup page")
     return state
 
@@ -75,13 +73,11 @@ def get_targets() -> Any:
     state = _state_or_409()
     piece = request.args.get("piece", "")
     session = companion().session
-    hidden = keeps_secrets(session.game) and piece not in named_pieces(session.game.view(state, seats.current_seat()))
-    if piece not in session.game.layout(state).pieces or hidden:  # a face-down piece: where it is is a secret
+    if not tappable(session.game, state, piece, seats.current_seat()):
         abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
     targets = session.game.targets(state, piece)
-    return jsonify(piece=piece, targets=[{"cell": c, "action": ways[0].actions[0],
-                                          "choices": [{"action": w.actions[0], "summary": w.summary} for w in ways]}
-                                         for c, ways in targets.items() if ways])
+    return jsonify(piece=piece, targets=[{"cell": c, "action": ways[0].actions[0], "choices": [
+        {"action": w.actions[0], "summary": w.summary} for w in ways]} for c, ways in targets.items() if ways])
 
 
 @bp.get("/leds")
@@ -369,12 +365,15 @@ def move() -> Any:
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id")
     action = field(data, "action", str, required=False, check=lambda v: 0 < len(v) <= 400,
                    what="one of the actions /api/targets offers for that cell")
-    layout = companion().session.game.layout(state)
-    if piece not in layout.pieces:
-        abort(400, description=f"'piece': no piece {piece!r} on this board")
+    session = companion().session
+    layout = session.game.layout(state)
     if cell is not None and cell not in layout.cells:
-        abort(400, description=f"'cell': no cell {cell!r} on this board")
-    answer = companion().session.move(piece, cell, action)
+        abort(400, description="'cell': no such place on this board")
+    if piece not in layout.pieces:  # a face-down piece as the page names it: its plays go by that name
+        seats.check_actor(play := shown_play(session.game, state, piece, cell, action, seats.current_seat()))
+        session.act(play)
+        return ok(ambiguous=False)
+    answer = session.move(piece, cell, action)
     return ok(ambiguous=bool(answer and answer.ambiguous))
 
 

@@ -20,6 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from companion.errors import BoardFileError
 from companion.games.assembly import Assembly
+from companion.games.boardfile import every_place
 from companion.games.declaration import GameType
 from companion.games.leds import (FORMER_SEGMENT_NAMES, LED_ROLES, OFF_LIGHT, Count, LedScene,  # noqa: F401  (the door's values)
                                  Light)
@@ -585,9 +586,7 @@ class Game(ABC, Generic[StateT, ActionT]):
 
     def describe_board(self, board: str | None = None) -> str:
         """The named board in words (the ``board`` command); by default what its layout holds."""
-        plan = self.layout(board=board)
-        return (f"board {plan.name}, {plan.size_mm[0]:.0f} x {plan.size_mm[1]:.0f} mm, markers "
-                f"{plan.marker_dictionary}: {len(plan.cells)} places, {len(plan.pieces)} pieces")
+        return "\n".join(every_place(self.layout(board=board)))
 
     def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
                      edits: Sequence[Mapping[str, Any]] = ()) -> str:

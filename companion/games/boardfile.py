@@ -80,3 +80,15 @@ class BoardText:
                 raise self.fail(f"colours.{colour}", f"expected [r, g, b] 0-255, got {v!r}")
             rgb[colour] = (v[0], v[1], v[2])
         return rgb
+
+
+def every_place(plan: Any) -> list[str]:
+    """A board's layout in words, a line each: its size and markers, then every corner marker and every
+    place, where it lies (mm from the board's top left corner): what a printed board is checked
+    against and where each corner marker is glued."""
+    head = (f"board {plan.name}, {plan.size_mm[0]:.0f} x {plan.size_mm[1]:.0f} mm, markers {plan.marker_dictionary}: "
+            f"{len(plan.cells)} places, {len(plan.pieces)} pieces")
+    corners = [f"corner marker {f['id']}: {f['size_mm']:g} mm, centred at {f['center_mm'][0]:g}, "
+               f"{f['center_mm'][1]:g} mm" for f in plan.fiducials]
+    return [head, *corners] + [f"{c.id}: {c.kind}" + (f" ({c.label})" if c.label and c.label != c.id else "") +
+                               f" at {c.center_mm[0]:g}, {c.center_mm[1]:g} mm" for c in plan.cells.values()]

@@ -71,6 +71,7 @@ const FogBoard = (() => {
         }
       }
       this.pinRulers();
+      this.scrollHint();
       if (document.body.dataset.page === "setup") return;
       if (phone) { svg.style.maxHeight = ""; return; }
       let below = 0;  /* a hint under the board stays in view with it */
@@ -78,6 +79,26 @@ const FogBoard = (() => {
       const top = svg.getBoundingClientRect().top + window.scrollY;
       svg.style.maxHeight = Math.max(320, Math.floor(window.innerHeight - top - 12 - below)) + "px";
       this.pinRulers();  /* the names' size at the board's height-bound scale */
+    }
+    /* A board wider than the screen says so above it, with the sides it still hides ("◀ ... ▶"):
+       a column scrolled out of view is never taken for a board without it. */
+    scrollHint() {
+      const box = this.container;
+      let hint = box.previousElementSibling;
+      if (!hint || !hint.classList.contains("scroll-hint")) {
+        hint = document.createElement("p");
+        hint.className = "hint scroll-hint";
+        hint.setAttribute("aria-live", "off");
+        box.insertAdjacentElement("beforebegin", hint);
+        box.addEventListener("scroll", () => this.scrollHint(), {passive: true});
+      }
+      const wide = box.classList.contains("zoomed") && box.scrollWidth > box.clientWidth + 2;
+      hint.hidden = !wide;
+      if (!wide) return;
+      const left = box.scrollLeft > 2, right = box.scrollLeft + box.clientWidth < box.scrollWidth - 2;
+      hint.textContent = (left ? "◀ " : "") + "The board is wider than the screen: swipe it sideways" +
+        (left && right ? " (more on both sides)" : left ? " (more on the left)" : right ? " (more on the right)" : "") +
+        (right ? " ▶" : "");
     }
     /* The cells' extent in board millimetres, each with its own size around its centre. */
     _extent(cells) {
@@ -96,6 +117,7 @@ const FogBoard = (() => {
       box.scrollLeft = ((e[0] + e[2]) / 2 - this.frame[0]) * k - box.clientWidth / 2;
       box.scrollTop = ((e[1] + e[3]) / 2 - this.frame[1]) * k - box.clientHeight / 2;
       this.pinRulers();  /* a scroll event comes too, a frame later */
+      this.scrollHint();
     }
     /* Once a turn, the view turns to the pieces of the player to move (a state from /api/state): a
        player who scrolled the board to look elsewhere is left there until the turn passes. */
@@ -639,7 +661,11 @@ const FogBoard = (() => {
         title.textContent = look.label || id;
         g.appendChild(title);
       }
-      g.addEventListener("click", (e) => { e.stopPropagation(); this.opts.onPiece && this.opts.onPiece(id); });
+      g.addEventListener("click", (e) => {
+        e.stopPropagation();
+        if (this.dropped === id) { this.dropped = null; return; }  /* the click that ends a drag is no tap */
+        if (this.opts.onPiece) this.opts.onPiece(id);
+      });
       g.addEventListener("keydown", (e) => {
         if ((e.key === "Enter" || e.key === " ") && this.opts.onPiece) { e.preventDefault(); this.opts.onPiece(id); }
       });
@@ -669,6 +695,8 @@ const FogBoard = (() => {
             setTimeout(redraw);  /* after the tap's click, which goes to this piece */
             return;
           }
+          this.dropped = id;  /* a drag and drop: the click the browser sends after it selects nothing */
+          setTimeout(() => { if (this.dropped === id) this.dropped = null; });
           Promise.resolve(this.opts.onDrop(id, this.cellAt(x0 + dx, y0 + dy))).finally(redraw);
         };
         g.addEventListener("pointermove", move);

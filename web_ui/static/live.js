@@ -50,7 +50,14 @@
   });
   board = await Fog.board("board", {
     zoom: true,  /* on a phone: places a thumb can hit, the board scrolling sideways if it must */
-    onPiece: async (id) => {
+    onPiece: (id) => tap(id),
+    onTarget: (piece, cell) => pick(piece, cell),
+    /* a supply beside the board (the tiles, the mountains not placed) is tapped as a piece is: its dots
+       are where what it holds can be laid */
+    onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); }
+                        else if (state && state.supplies && cell in state.supplies) tap(cell); },
+  });
+  async function tap(id) {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); idle(); return; }
       selected = id; draw();
       if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the place where it really stands."); return; }
@@ -62,11 +69,13 @@
       const reach = (state && state.reach || {})[id];
       /* no dots but places its move can end on: the game takes the move from the table, not a tap */
       if (reach) { sayReach(id, reach, cells.length ? "Tap a dot to move it there." : (reach.moves || []).length ? "" : "It cannot move now."); return; }
+      if (state && state.supplies && id in state.supplies) {
+        const what = Fog.place(id).charAt(0).toUpperCase() + Fog.place(id).slice(1);
+        hint(cells.length ? what + ": tap a dot to lay one there." : what + ": nothing of it can be laid now.");
+        return;
+      }
       hint(cells.length ? Fog.named(id) + ": tap a dot to move it there." : Fog.named(id) + " cannot move now.");
-    },
-    onTarget: (piece, cell) => pick(piece, cell),
-    onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); } },
-  });
+  }
   /* A tapped piece's reach (the view's reach) in words under the board, each list after a key drawn as
      its places are shaded: "Ada's red tank 1 (range 4) can hit E6; its move can end on E5, E4." */
   function sayReach(id, reach, then) {
@@ -74,8 +83,10 @@
     const list = (cells) => cells.map((c) => Fog.place(c)).join(", ");
     const shots = reach.shots || [], moves = reach.moves || [];
     const box = document.getElementById("mode-hint");
-    box.replaceChildren(Fog.named(id) + (reach.note ? " (" + reach.note + ")" : "") + " can hit ",
-      ...(shots.length ? [key("shot"), list(shots)] : ["nothing from here"]),
+    /* a square aimed at with nobody on it is said so: "can hit" only where a piece stands */
+    const empty = shots.length > 0 && shots.every((c) => !((state && state.placement || {})[c] || []).length);
+    box.replaceChildren(Fog.named(id) + (reach.note ? " (" + reach.note + ")" : "") + (empty ? " aims at " : " can hit "),
+      ...(shots.length ? [key("shot"), list(shots)] : ["nothing from here"]), ...(empty ? [" (nothing there now)"] : []),
       ...(moves.length ? ["; its move can end on ", key("move"), list(moves)] : []), "." + (then ? " " + then : ""));
   }
   /* a game whose tokens show no icons or marks has nothing to explain there: the box is hidden */
@@ -104,7 +115,7 @@
     const why = !s.placement ? "No game yet: start one on Setup." :
       s.outcome ? "The game is over." :
       s.verifying ? "The camera checks the setup first." :
-      picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first." :
+      picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first: it is made on the Setup page." :
       (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
       (s.step && camera && !s.step.whole) ? "A move is under way on the table: finish it first." : "";
@@ -113,8 +124,9 @@
     document.getElementById("end-turn").hidden = hidden;
     document.getElementById("end-turn").disabled = !!why;
     /* ... and what the turn in hand still owes, when the game's view says it ("move blue soldier 1 four squares") */
-    text("end-turn-why", hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
-      why || (s.outcome ? "" : s.turn_ends || ""));
+    const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);  /* a line starts as a sentence: "Red to roll" */
+    text("end-turn-why", up(hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
+      why || (s.outcome ? "" : s.turn_ends || "")));
     /* what else a player may do without a piece (fold): each asks first */
     const box = document.getElementById("turn-actions");
     box.replaceChildren();
@@ -184,7 +196,7 @@
     log.replaceChildren();
     const history = s.log || s.history || [];  /* the game's words for each move; its notation if it has none */
     log.start = history.length;
-    history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a)));
+    history.slice(-40).reverse().forEach((a) => log.appendChild(Fog.el("li", {}, a.charAt(0).toUpperCase() + a.slice(1))));
     draw();
     board.turnTo(s);  /* a board wider than the screen turns to the pieces of the player to move */
   });

@@ -72,7 +72,8 @@ const Fog = (() => {
      Places as the game says them ("the yellow starting space") or as printed on the board (H1, T14). */
   let pieces = {};
   const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
-  const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) || id;
+  const named = (id) => (last && last.names && last.names[id]) || (pieces[id] && pieces[id].label) ||
+    (last && last.places && last.places[id]) || printed[id] || id;  /* a supply tapped as a piece: its place name */
   const place = (cell) => (last && last.places && last.places[cell]) || printed[cell] || cell;
   let printed = {};  /* cell -> the board's label (a page with a board): for a place the game gives no words */
 
@@ -217,7 +218,12 @@ const Fog = (() => {
     }
     if (s.step && !s.out_of_sync && !s.outcome) {  /* a move made in parts, part-way: calm, a hand finishes it */
       b.classList.add("ask");
-      b.appendChild(el("p", {id: "step-banner"}, "Move under way: " + s.step.says + "."));
+      const step = el("p", {id: "step-banner"}, "Move under way: " + s.step.says + ".");
+      /* the simulated table: the hands that make a move entered here are the Table page's, said before any alarm */
+      if (s.camera && s.camera.simulated && /now on the table/.test(s.step.says) && document.body.dataset.page !== "table") {
+        step.append(" The table here is simulated: make it on ", el("a", {href: "/table"}, "the Table page"), ".");
+      }
+      b.appendChild(step);
     }
     if (s.out_of_sync) {
       b.classList.add("alert");
@@ -290,9 +296,11 @@ const Fog = (() => {
       /* what the hands do with them, as the game says it (blocks set off are taken off, never turned over) */
       const clear = (s.declaration || {}).clear || "turn them over or take them off the board";
       if (n <= 4) {
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took these: " + clear + ": " + chores.join(", ") + "."));
+        /* "Block 4 on B4: the rules took it; take it off the board." */
+        b.appendChild(el("p", {id: "turn-over-banner"}, cap(chores.join(", ")) + ": the rules took " + (n === 1 ? "it" : "them") +
+          "; " + clear.replace(/\bthem\b/g, n === 1 ? "it" : "them") + "."));
       } else {  /* a long list would push the board off the screen: the count, the list in a fold */
-        b.appendChild(el("p", {id: "turn-over-banner"}, shortTitle(s) + " took " + n + " pieces: " + clear +
+        b.appendChild(el("p", {id: "turn-over-banner"}, "The rules took " + n + " pieces: " + clear +
           " (they have a dashed ring on the board)."));
         const fold = el("details", {id: "turn-over-list"});
         fold.open = turnOverOpen;  /* the banner is drawn anew on every change: keep the fold as the user left it */
@@ -339,7 +347,9 @@ const Fog = (() => {
   function stepper(s) {
     const box = document.getElementById("stepper");
     if (!box) return;
-    const own = ((s.declaration || {}).phases || []).filter((p) => p.step);
+    /* the Setup page while another game is chosen there: the strip and the title are that game's setup */
+    const chosen = document.body.dataset.choosing, other = !!chosen && chosen !== s.game_name;
+    const own = other ? [] : ((s.declaration || {}).phases || []).filter((p) => p.step);
     box.querySelectorAll("li[data-phase]").forEach((li) => { if (!own.some((p) => p.name === li.dataset.step)) li.remove(); });
     own.forEach((p) => {
       if (!box.querySelector('li[data-phase][data-step="' + p.name + '"]')) {
@@ -347,10 +357,10 @@ const Fog = (() => {
       }
     });
     const order = ["setup", "check", ...own.map((p) => p.name), "play", "score"];
-    const now = !s.placement ? "setup" : s.verifying ? "check" : own.some((p) => p.name === s.phase) ? s.phase :
+    const now = other || !s.placement ? "setup" : s.verifying ? "check" : own.some((p) => p.name === s.phase) ? s.phase :
       s.phase === "finished" ? "score" : "play";
     const brand = document.querySelector(".brand");
-    const title = shortTitle(s);
+    const title = other ? "New game: " + document.body.dataset.choosingTitle : shortTitle(s);
     if (brand && title && brand.textContent !== title) {
       brand.textContent = title;
       document.title = document.title.split(" · ")[0] + " · " + title + " · fog-companion";
@@ -485,7 +495,10 @@ const Fog = (() => {
   function colourOf(geometry, name) { return (geometry && geometry.colours[name]) || "#999"; }
 
   /* named: a piece's name to start a sentence with; name: the same inside one ("move the blue leader to H1") */
-  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place};
+  /* the Setup page's game choice changed: the strip and the title follow it (restep) */
+  const restep = () => { if (last) stepper(last); };
+  return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place,
+          restep};
 })();
 
 /* Every page says so while the running game's secrets are played unguarded (chosen when it was started). */

@@ -72,13 +72,14 @@
   if (log.ok) {
     const when = new Date(log.data.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
     document.getElementById("replay-title").textContent = "Replay: " +
-      (log.data.title && log.data.title !== game ? log.data.title : "game of " + when);
+      (log.data.title && log.data.title !== game ? log.data.title + ", " : "game of ") + when;
     const list = document.getElementById("moves");
     lines = await inWords(log.data.events);
     log.data.events.forEach((e, i) => {
       const li = Fog.el("li");
       const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, lines[i] || say(e));
-      b.onclick = () => show(i + 1);
+      /* the board is above the list: a move tapped far down brings it back into view, drawn at that move */
+      b.onclick = async () => { await show(i + 1); document.getElementById("board").scrollIntoView({block: "nearest"}); };
       li.appendChild(b);
       list.appendChild(li);
     });

@@ -21,6 +21,9 @@
   let ask = {};
   function questions() {
     const game = choices.games.find((g) => g.name === gameSelect.value) || choices.games[0];
+    document.body.dataset.choosing = game.name;  /* the header and the strip say the game being set up */
+    document.body.dataset.choosingTitle = game.title.split(":")[0];
+    Fog.restep();
     ask = Object.fromEntries(game.schema.map((f) => [f.name, f]));
     const counts = (ask.players && ask.players.choices) || game.players;
     const before = count.value;
@@ -148,6 +151,12 @@
     if (res.ok) setTimeout(() => location.reload(), 800);
   };
   const pinOpen = document.getElementById("pin-open");
+  /* left open on purpose: the offer of a PIN waits at the foot of the page, no longer first */
+  const pinCard = document.getElementById("pin-card");
+  if (!pinOpen && !pinCard.hidden) {
+    pinCard.parentNode.appendChild(pinCard);
+    pinCard.querySelector("h2").textContent = "Protect this panel (it is open to everyone on this Wi-Fi)";
+  }
   if (pinOpen) pinOpen.onclick = async () => {
     const res = await Fog.api("POST", "/api/pin", {open: true});
     if (res.ok) location.reload(); else pinStatus.textContent = res.data.error;

@@ -69,10 +69,11 @@
   /* A token tapped on the board is held (drawn picked) until a place is tapped; a drag moves it at once. */
   function lift(piece) {
     lifted = piece;
-    showOffer(null);
+    /* one on the table can also be taken off it by tapping, as a hand lifts it away */
+    showOffer(piece && entryOf(piece) ? [["Take it off the table", () => put(piece, null)], ["Leave it", () => lift(null)]] : null);
     board.selected = piece;
     draw(shown);
-    status(piece ? Fog.named(piece) + ": tap the place to put it on (tap it again to leave it)" : "");
+    status(piece ? Fog.named(piece) + ": tap the place to put it on, or take it off the table (tap it again to leave it)" : "");
   }
   async function put(piece, cell) {
     lifted = null;

@@ -101,8 +101,8 @@ def parse_arrangement(text: str) -> Arrangement:
     for word in text.split():
         m = _PLACED.match(word)
         if not m:
-            raise AnswerError(f"mapboards: {word[:30]!r} is not BOARD@SPACE[/TURN] (a board 1-6, the space of its "
-                              "top left corner, turned 0, 90, 180 or 270 degrees clockwise: 4@E1/90)")
+            raise AnswerError(f"mapboards: {word[:30]!r} is not a mapboard as laid: its number 1-6, @, the space "
+                              "of its top left corner, and /90, /180 or /270 when turned that far clockwise (4@E1/90)")
         x, y = coords(m.group(2))
         placed.append(Placed(int(m.group(1)), x, y, int(m.group(3) or 0)))
     return tuple(placed)

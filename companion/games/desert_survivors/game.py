@@ -152,7 +152,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         closed fist always); a fight's two sides commit at once. It counts the round and the markers in
         the common pool; a turn ends with the swap or reveal made, or by itself after a road."""
         return GameType(self.name, self.title, self.players, chance="setup", information="per-seat",
-                        simultaneous=True,
+                        simultaneous=True, turn_actions=("end", "give", "pass"),
                         counters=(Counter("round", "Round", total="rounds"),
                                   Counter("pool_markers", "Fight markers in the pool"),
                                   Counter("x_beside", "X-counters beside the desert")),
@@ -171,8 +171,9 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                  "help": "Seats in order: natural, green, red, blue, purple, yellow (two players play two "
                          "groups each: natural and red, green and blue)."},
                 {"name": "arrangement", "label": "Mapboards", "kind": "text", "max": 120,
-                 "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each board as laid, "
-                         "BOARD@SPACE[/TURN]: 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)"
+                 "help": "Empty: laid from the seed. 'beginner': the beginner's desert. Or each mapboard as "
+                         "laid: its number, @, the space its top left corner covers, and /90, /180 or /270 when "
+                         "it is turned that far clockwise, e.g. 1@A1 4@E1/90 2@A4 (boards 1-3 have the oasis)"
                          + (", or read from the table by the camera." if readable else "."),
                  **({"read_from_table": True} if readable else {})},
                 {"name": "memory_aid", "label": "Memory aid (your own face-down discs on your phone)",
@@ -276,14 +277,20 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         return table.words(state, {c: cell.label for c, cell in self.layout(state).cells.items()})
 
     def targets(self, state: DesertState, piece: str) -> dict[str, tuple[Choice, ...]]:
-        """Where a face-down disc of the player to move can change places (the panel's dots)."""
-        where = {p: w for w, p in state.board.items()}.get(piece)
-        out: dict[str, tuple[Choice, ...]] = {}
+        """Where the piece tapped on the Board page can act (the panel's dots), in the words of a seat's
+        buttons: a face-down disc of the player to move (named as the pages name it, ``red-disc@B3``)
+        changes places with a piece, or is turned face up on its own space; a character takes the food
+        on a space, attacks the one on a space, or is sacrificed on its own."""
+        where = piece.partition("@")[2] or {p: w for w, p in state.board.items()}.get(piece)
+        out: dict[str, list[Choice]] = {}
         for action in rules.legal_actions(state):
             words = str(action).split()
-            if words[0] == "swap" and words[1] == where:
-                out[words[2]] = (Choice((str(action),), f"changes places with the piece on {words[2]}"),)
-        return out
+            if len(words) < 2 or words[1] != where or words[0] not in ("swap", "reveal", "take", "attack", "sacrifice"):
+                continue
+            said = (f"Change places with the piece on {words[2]}" if words[0] == "swap"
+                    else seat_words.choice(state, action, "") or str(action))
+            out.setdefault(words[2] if len(words) > 2 else where, []).append(Choice((str(action),), said))
+        return {cell: tuple(ways) for cell, ways in out.items()}
 
     def actor(self, state: DesertState, action: Action) -> str | None:
         """Whose phone enters ``action``: a commit is its side's (each fist is closed on its owner's
@@ -326,7 +333,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         out = view(state, seat)
         out["looks"] = _looks(self.layout(state), state, out["placement"])
         out.update({"phase": VIEW_PHASE.get(state.phase, state.phase), "rounds": ROUNDS,
-                    "end_turn": False, "standing": Score(state).lines(),
+                    "end_turn": False, "standing": Score(state).lines(), "turn_actions": _buttons(state),
                     "next": state.seats[(state.turn + 1) % len(state.seats)]})
         return out
 
@@ -356,3 +363,11 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
 
 
 GAME = DesertSurvivorsGame()
+
+
+def _buttons(state: DesertState) -> list[dict[str, str]]:
+    """What the player to move may do without a piece, as the Board page's buttons (in the words of
+    their phone's): stop after a road, give spare food, pass. A piece's own plays are its dots."""
+    active = state.seats[state.turn] if state.phase not in ("setup", "over") else ""
+    return [{"action": str(a), "label": seat_words.choice(state, a, active) or str(a)}
+            for a in rules.legal_actions(state) if isinstance(a, (End, Give, Pass))]

@@ -105,7 +105,7 @@ def _in_words(state: DesertState, text: str, me: int | None) -> str:
         return f"{state.name_of(owner)} placed a {colour_of(act.disc)} disc face down on {act.space}"
     if isinstance(act, Commit):
         if state.seats.index(act.seat) == me:
-            return f"You closed your fist on {_markers(act.markers)}"
+            return f"You closed your fist on {_markers(act.markers)}" if act.markers else "You closed your fist empty"
         return f"{who(act.seat)} closed a fist"
     said = {"swap": lambda: f"The disc on {words[1]} changed places with the piece on {words[2]}",
             "reveal": lambda: f"The disc on {words[1]} was turned face up",
@@ -186,7 +186,9 @@ def turn_ends(state: DesertState) -> str:
     if state.phase == "over":
         return ""
     if feeders(state):
-        return "Play waits until the food held is put on the characters' cards, on each player's phone."
+        who = [state.names[k] if k < len(state.names) else f"the {state.seats[k]} player" for k in feeders(state)]
+        return (f"Play waits for {', '.join(who[:-1]) + ' and ' if len(who) > 1 else ''}{who[-1]} to put the food "
+                "held on the characters' cards, each on their own phone.")
     if state.phase == "setup":
         return "A turn ends when the disc is laid face down on a free sand space."
     if state.phase == "move":

@@ -297,7 +297,8 @@ class IslandBattleGame(Game[IslandState, Action]):
         """``roll`` (the panel's Roll, the table's roll button) with the roll left to the players: the
         companion's roll, drawn as :meth:`forced_action` draws it, so the log holds the face."""
         words = text.split()
-        if words in (["roll"], ["roll", state.player]) and state.die == "table" and state.stage == "roll":
+        if words in (["roll"], ["roll", state.player]) and state.stage == "roll":  # (the companion's die: a roll
+            # due that it did not make, as after a way out of a disagreement, is made on the button as well)
             return str(Roll(state.player, rules.companion_roll(state)))
         return text.strip()
 
@@ -318,6 +319,11 @@ class IslandBattleGame(Game[IslandState, Action]):
         """The picture read as legal actions; one none explains is refused with the rule the moved
         pieces break where they were put, not only their names."""
         return words.refusal(state, seen, table.reconcile(state, seen))
+
+    def words(self, state: IslandState) -> dict[str, str]:
+        """Pieces and places as the pages call them, and each way a piece faces (``^E``: "to face
+        east"), so a move the hands make is said with the way it ends facing."""
+        return {**super().words(state), **{f"^{way}": f"to face {name}" for way, name in words.WAYS.items()}}
 
     def targets(self, state: IslandState, piece: str) -> dict[str, tuple[Choice, ...]]:
         """The panel's dots for a tapped piece: where its legal moves end, each way there (the facing it
@@ -341,7 +347,8 @@ class IslandBattleGame(Game[IslandState, Action]):
         off says what it was in ``revealed``), and not the seed the deal was drawn from."""
         ended = rules.outcome(state)
         legal = rules.legal_actions(state)
-        roll_button = state.die == "table" and any(isinstance(a, Roll) for a in legal)  # the companion rolls on it
+        # the companion rolls on it: with the die at the table, and whenever a roll is due that it did not make
+        roll_button = any(isinstance(a, Roll) for a in legal)
         return {"phase": _phase(state), "stage": state.stage, "active": state.actor, "next": opponent(state.actor),
                 "players": [{"name": state.name_of(p), "colours": [p]} for p in PLAYERS],
                 "turn_order": [PLAYERS[(state.start + k) % 2] for k in range(2)],

@@ -90,6 +90,22 @@ def _setup_actions(state: IslandState) -> list[Action]:
         home = home_rows(player, state.size)
         free = [sq for sq in squares(state.size) if coords(sq)[1] in home and sq not in taken]
         return [Deploy(player, ch, sq, f) for ch in box for sq in free for f in FACINGS]
+    return _pad_deploys(state, player) + _pad_deploys(state, opponent(player))
+
+
+def _any_order(state: IslandState, action: Action) -> bool:
+    """A character put on its own pad once its player's five island characters are down: the pad's
+    five are placed in any order, so by either player whoever's turn it is."""
+    return state.stage == "deploy" and isinstance(action, Deploy) and pad_place(action.where) is not None \
+        and len(state.on_island(action.player)) >= PAD_PLACES
+
+
+def _pad_deploys(state: IslandState, player: str) -> list[Action]:
+    """``player``'s characters put on free places of their pad: once their five island characters are
+    down, in any order (the pad's five are not placed alternately), whoever's turn it is."""
+    if len(state.on_island(player)) < PAD_PLACES:
+        return []
+    box = [c for c in characters(player) if state.where[c] == BOX]
     used = {state.places[c] for c in characters(player) if c in state.places}
     return [Deploy(player, ch, f"{PAD}{n}") for ch in box for n in range(1, PAD_PLACES + 1) if n not in used]
 
@@ -112,7 +128,13 @@ def _setup(state: IslandState, action: Block | Deploy) -> IslandState:
     else:
         where[action.character], places[action.character] = PAD, place
     after = replace(state, where=MappingProxyType(where), facing=MappingProxyType(facing),
-                    places=MappingProxyType(places), turn=1 - state.turn)
+                    places=MappingProxyType(places))
+    # the island's five are placed alternately; the pad's in any order: after one on a pad the turn is
+    # with a player who still places on the island, else stays with one who still has characters to place
+    k = PLAYERS.index(action.player)
+    placing = [j for j in (1 - k, k) if len(after.on_island(PLAYERS[j])) < PAD_PLACES] if place is not None else [1 - k]
+    boxed = [j for j in (1 - k, k) if any(where[c] == BOX for c in characters(PLAYERS[j]))]
+    after = replace(after, turn=(placing or boxed or [1 - k])[0])
     return _begin(after, state.start) if BOX not in where.values() else after
 
 
@@ -255,7 +277,7 @@ def why_not(state: IslandState, action: Action) -> str | None:
     block set down, a character put down, stepped on from its pad or moved)."""
     if outcome(state) is not None:
         return "the battle is over"
-    if action.player != state.actor:
+    if action.player != state.actor and not _any_order(state, action):
         return f"it is {state.actor}'s turn, not {action.player}'s"
     if state.stage in ("blocks", "deploy"):
         if isinstance(action, Block) and state.stage == "blocks":
@@ -370,7 +392,7 @@ def apply(state: IslandState, action: Action | str) -> IslandState:
         action = parse_action(action)
     if outcome(state) is not None:
         raise IllegalMoveError("the battle is over")
-    if action.player != state.actor:
+    if action.player != state.actor and not _any_order(state, action):
         raise IllegalMoveError(f"it is {state.actor}'s to act, not {action.player}'s")
     if isinstance(action, Correct):
         after = _corrected(state, action)

@@ -119,8 +119,8 @@ def owed(state: IslandState, legal: Sequence[Action]) -> str:
     if stage == "roll":
         return f"{who} throws the die into the tray (or taps Roll)" if state.die == "table" else f"{who} rolls"
     if stage == "options":
-        choices = [c for c in (_entries(state, legal), "move the pad with the next roll (a button below)",
-                               "turn a character on the spot (a button below)") if c]
+        choices = [c for c in (_entries(state, legal), "move the pad with the next roll (a button above)",
+                               "turn a character on the spot (a button above)") if c]
         return f"{who} rolled a 0: choose one: " + "; or ".join(choices)
     if stage == "move":
         if End(state.player) in legal:
@@ -138,7 +138,7 @@ def owed(state: IslandState, legal: Sequence[Action]) -> str:
         return f"{who}'s island is empty: " + _entries(state, legal)
     if stage == "done":
         shots = any(isinstance(a, Shoot) for a in legal)
-        return f"{who} has moved: {'shoot (a button below) or ' if shots else ''}end the turn"
+        return f"{who} has moved: {'shoot (a button above) or ' if shots else ''}end the turn"
     if stage == "penalty":
         where = "island" if state.penalty == "island" else "pad"
         return (f"{who} may remove one of {state.name_of(state.player)}'s characters from the {where}, or spare "

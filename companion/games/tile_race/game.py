@@ -17,7 +17,7 @@ from companion.games.base import Game, Layout, LedScene, Light, Outcome, Reconci
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.tile_race import board as boards
 from companion.games.tile_race import rules, table, words
-from companion.games.tile_race.actions import Action, Correct, Move
+from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
 from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
 
@@ -109,7 +109,7 @@ def _supplies(state: TileRaceState) -> dict[str, str]:
     name alone, under the supply's own name ("mountains not placed"). Short words: written in the
     supply's narrow place beside the grid, they stay whole on a phone, four players' too."""
     tiles = f"{_count(state.supply, 'tile')} left"
-    extra = [f"{_count(len(state.walls), 'more')} as {'walls' if len(state.walls) != 1 else 'a wall'}"
+    extra = [f"{len(state.walls)} more standing as {'walls' if len(state.walls) != 1 else 'a wall'}"
              if state.walls else "", f"{state.lost} lost" if state.lost else ""]
     return {boards.TILE_SUPPLY: "; ".join([tiles, *filter(None, extra)]),
             boards.MOUNTAIN_SUPPLY: ", ".join(f"{state.name_of(c)} {n}" for c, n in
@@ -141,7 +141,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
         return GameType(self.name, self.title, self.players, chance="none", information="none",
                         counters=(Counter("supply.tiles", "Tiles in the supply"),
                                   Counter("supply.mountains", "Mountains left")),
-                        phases=(Phase("playing", "Playing"),),
+                        phases=(Phase("playing", "Playing"),), turn_actions=("pass", "undo"),
                         turn_ends="A turn ends when the pawn has moved and the one action is made.")
 
     # ------------------------------------------------------------------ setup
@@ -233,13 +233,23 @@ class TileRaceGame(Game[TileRaceState, Action]):
         return table.named(seen)
 
     def targets(self, state: TileRaceState, piece: str) -> dict[str, tuple[Any, ...]]:
-        """Where a pawn can step now (one square), for the panel's dots."""
+        """The Board page's dots: where a pawn can step now (one square); for the tile supply tapped,
+        where a tile can be laid and a wall stood; for the mountains not placed, where the player to
+        move can put one; for a wall standing, its own place (take it away). Said as the log says it."""
         from companion.games.base import Choice
 
+        placed = {p: c for c, ps in self.expected(state).items() for p in ps}
         out: dict[str, tuple[Choice, ...]] = {}
         for action in rules.legal_actions(state):
             if isinstance(action, Move) and action.pawn == piece and action.path[-1] != OUT:
-                out[action.path[-1]] = (Choice((str(action),), f"{piece} steps onto {action.path[-1]}"),)
+                cell, said = action.path[-1], f"{words.pawn(state, piece)} steps onto {action.path[-1]}"
+            elif isinstance(action, (Tile, Wall)) and piece == boards.TILE_SUPPLY or \
+                    isinstance(action, Mountain) and piece == boards.MOUNTAIN_SUPPLY or \
+                    isinstance(action, Remove) and placed.get(piece) == action.edge:
+                cell, said = getattr(action, "square", None) or getattr(action, "edge"), words.told(state, action)
+            else:
+                continue
+            out[cell] = (Choice((str(action),), said[:1].upper() + said[1:]),)
         return out
 
     def view(self, state: TileRaceState, seat: str | None = None) -> dict[str, Any]:
@@ -265,7 +275,9 @@ class TileRaceGame(Game[TileRaceState, Action]):
                 "history": list(state.history), "standing": Score(state).lines(),
                 "log": words.log(state),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
-                "end_turn": False, "turn_actions": []}
+                "end_turn": False, "turn_actions": [
+                    {"action": str(a), "label": (lambda t: t[:1].upper() + t[1:])(words.told(state, a))}
+                    for a in rules.legal_actions(state) if isinstance(a, (Pass, Undo))]}
 
     def led_scene(self, state: TileRaceState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to move (a waiting question blinks) and, dim, who is next; ``status``:

@@ -321,8 +321,10 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
     want = dict(_form(picture))
     if any(want.get(c) != kinds for c, kinds in _state_form(state) if kinds != ("tile",)):
         return None  # a pawn, a wall or a mountain differs: not only tiles moved ahead of the pawn
+    base = dict(_state_form(state))
     for pawn in pawns_of(state.active):
         ends: dict[str, None] = {}
+        between: dict[str, None] = {}  # the tiles moved one at a time: some where the movement leaves them
         level, visited = [state], {_key(state)}
         while level and not ends and len(visited) < MAX_STATES:
             nxt = []
@@ -332,9 +334,10 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
                         continue
                     visited.add(_key(after))
                     mv = after.moving
-                    if mv is not None:  # only along tiles the picture lacks, dropping only where it shows one
-                        if all(want.get(c) != ("tile",) for c in mv.taken) and \
-                                all(want.get(c) == ("tile",) for c in mv.dropped):
+                    if mv is not None:  # only along tiles the picture lacks (or still shows, not yet moved),
+                        # dropping only where it shows one (or nothing yet)
+                        if all(want.get(c) != ("tile",) or base.get(c) == ("tile",) for c in mv.taken) and \
+                                all(want.get(c) in (("tile",), base.get(c)) for c in mv.dropped):
                             nxt.append(after)
                         continue
                     end = after.pawns[pawn]
@@ -343,7 +346,15 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
                     wanted = {c: k for c, k in want.items() if c != where_pawn(state, pawn)}
                     if have == wanted and end not in want:
                         ends.setdefault(end, None)
+                    elif end not in want and _part_way(base, have, want, {where_pawn(state, pawn), end}):
+                        between.setdefault(end, None)
             level = nxt
+        if between and not ends:  # one tile laid ahead of the others and of the pawn: still a calm step
+            to = sorted(between)[:4]
+            where = to[0] if len(to) == 1 else f"{', '.join(to[:-1])} or {to[-1]}"
+            return Reconciliation.partial(f"the tiles are on their way where a movement of {words.pawn(state, pawn)} "
+                                          f"leaves them: move the rest of them, then the pawn, to {where}",
+                                          (pawn,), "pawn-to-follow")
         if ends:
             to = sorted(ends)[:4]
             where = to[0] if len(to) == 1 else f"{', '.join(to[:-1])} or {to[-1]}"
@@ -355,6 +366,15 @@ def _to_be_moved(state: TileRaceState, picture: Picture) -> Reconciliation | Non
                                           f"{'it' if len(laid) == 1 else 'them'}: now move the pawn, to {where}",
                                           (pawn,), "pawn-to-follow")
     return None
+
+
+def _part_way(base: Mapping[str, tuple[str, ...]], end: Mapping[str, tuple[str, ...]],
+              seen: Mapping[str, tuple[str, ...]], pawn_squares: set[str | None]) -> bool:
+    """The picture lies between the turn's start and a movement's end, tile by tile: every square as it
+    was or as the movement leaves it, and at least one as it leaves it (the pawn's squares aside)."""
+    squares = (set(base) | set(end) | set(seen)) - pawn_squares
+    return all(seen.get(c) in (base.get(c), end.get(c)) for c in squares) and \
+        any(seen.get(c) != base.get(c) for c in squares)
 
 
 def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation | None:

@@ -1,0 +1,86 @@
+"""Every play by tapping on the Board page, through the panel's API as the page sends it.
+
+The page taps what it draws: a face-down desert disc by the name the shared table gives it
+(``red-disc@B3``, never its number), a supply beside the board by its place; the dots the panel
+answers are in the players' words, and the dot tapped is the play logged.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.games import get_game
+from companion.run import Companion
+from tests.tables import sim_config
+from web_ui import create_app
+
+IDS = re.compile(r"\b[a-z]+-(?:disc|[a-z]*\d)\b|@|\bsupply-|\b[A-Z]\d+\|[A-Z]\d+\b")
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Companion]:
+    c = Companion(sim_config(tmp_path), out=io.StringIO())
+    yield c
+    c.stop()
+
+
+def post(client: Any, path: str, body: Any) -> Any:
+    return client.post(path, data=json.dumps(body), headers={"Content-Type": "application/json"})
+
+
+def playing(companion: Companion, name: str, until: Any) -> Any:
+    """A game of ``name`` played by the rules' first choices until ``until(view)``, started on the panel."""
+    game = get_game(name)
+    state = game.new_game(max(game.players), 3)
+    while not until(game.view(state)):
+        state = game.apply(state, game.legal_actions(state)[0])
+    companion.session.start(state, verify=False, game=game)
+    return create_app(companion).test_client()
+
+
+def dots(client: Any, piece: str) -> list[dict[str, Any]]:
+    res = client.get(f"/api/targets?piece={piece}")
+    assert res.status_code == 200, res.get_json()
+    for t in res.get_json()["targets"]:  # said to the players: no id in the words of a dot
+        assert all(not IDS.search(c["summary"]) for c in t["choices"]), t
+    return list(res.get_json()["targets"])
+
+
+def test_a_face_down_disc_tapped_on_the_board_page_swaps_or_turns_over(companion: Companion):
+    client = playing(companion, "desert-survivors", lambda v: v["phase"] == "move")
+    view = client.get("/api/state").get_json()
+    mine = [p for ps in view["placement"].values() for p in ps if p.startswith(view["active"] + "-disc@")]
+    disc = next(p for p in mine if dots(client, p))  # the report's 'natural-disc@F2': "no piece on this board"
+    where = disc.partition("@")[2]
+    targets = {t["cell"]: t["choices"] for t in dots(client, disc)}
+    assert targets[where][0]["summary"] == f"Turn your disc on {where} face up"
+    swap_to, ways = next((c, w) for c, w in targets.items() if c != where)
+    assert ways[0]["summary"] == f"Change places with the piece on {swap_to}"
+    refused = post(client, "/api/move", {"piece": disc, "cell": swap_to, "action": "reveal " + where})
+    assert refused.status_code == 400 and "tap one of the dots" in refused.get_json()["error"]  # not that dot's play
+    res = post(client, "/api/move", {"piece": disc, "cell": swap_to, "action": ways[0]["action"]})
+    assert res.status_code == 200, res.get_json()
+    assert companion.session.state.history[-1] == f"swap {where} {swap_to}"
+
+
+def test_a_tile_a_wall_and_a_mountain_are_laid_from_the_supplies_by_tapping(companion: Companion):
+    client = playing(companion, "tile-race", lambda v: v["has_moved"])
+    supplies = client.get("/api/state").get_json()["supplies"]
+    tiles, mountains = sorted(supplies)[::-1]  # supply-tiles, supply-mountains
+    laid = {t["cell"]: t["choices"][0] for t in dots(client, tiles)}
+    square = next(c for c in laid if "|" not in c)
+    wall = next(c for c in laid if "|" in c)
+    a, b = wall.split("|")
+    assert laid[square]["summary"].endswith(f"lays a tile on {square}")
+    assert laid[wall]["summary"].endswith(f"stands a wall between {a} and {b}")
+    assert any(t["choices"][0]["summary"].endswith("puts a mountain on " + t["cell"]) for t in dots(client, mountains))
+    res = post(client, "/api/move", {"piece": tiles, "cell": square, "action": laid[square]["action"]})
+    assert res.status_code == 200, res.get_json()
+    assert companion.session.state.history[-1] == laid[square]["action"]
