@@ -314,14 +314,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 @command("club", "serve the club page: every table publishing to the broker, live, and the league (docs/club.md)",
          club_arguments)
 def cmd_club(args: argparse.Namespace) -> int:
-    from companion.run import club_page  # the page is the panel's (web_ui), wired where the packages meet
+    from companion.commands import club_page  # the page is the panel's (web_ui), wired where the packages meet
 
     return club_page(args)
 
 
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
-    from companion.run import extra_commands
+    from companion.commands import extra_commands
 
     parser = argparse.ArgumentParser(prog="fog-companion", description="A companion for The FOG at the table.")
     parser.add_argument("--version", action="version", version=f"fog-companion {__version__}")

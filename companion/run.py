@@ -1,33 +1,13 @@
 """The one place that wires the packages together: vision, hardware and the panel plug in here.
 
 The rules core and the session never import ``vision``, ``hardware`` or ``web_ui``; this module
-does, so the command line can offer their commands.
+does (and ``companion/commands.py``, the other packages' commands for the command line).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-
-
-def extra_commands() -> dict[str, tuple[Callable[..., int], Callable[..., None], str]]:
-    """Commands contributed by the other packages, when they can be imported here."""
-    commands: dict[str, Any] = {}
-    try:
-        from vision.cli import COMMANDS as vision_commands
-    except ImportError as exc:  # OpenCV missing: the rules commands still work
-        missing = str(exc)
-
-        def unavailable(_args: Any, _why: str = missing) -> int:
-            from companion.errors import FogCompanionError
-
-            raise FogCompanionError(f"the camera commands need OpenCV and NumPy: {_why}")
-
-        for name in ("markers", "detect", "render"):
-            commands[name] = (unavailable, lambda p: p.add_argument("rest", nargs="*"), "(needs OpenCV)")
-    else:
-        commands.update(vision_commands)
-    return commands
 
 
 # --------------------------------------------------------------------------------------------------
@@ -382,13 +362,6 @@ def _reachable_host(host: str) -> str:
             return str(s.getsockname()[0])
     except OSError:
         return socket.gethostname()
-
-
-def club_page(args: Any) -> int:
-    """``fog-companion club``: the club page alone, on any machine that reaches the broker."""
-    from web_ui.club import serve
-
-    return serve(args)
 
 
 def run_companion(args: Any) -> int:
