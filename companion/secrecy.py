@@ -127,27 +127,29 @@ class Filter:
         return self.text(action, placed=True) if action.startswith("correct") else action
 
     # ------------------------------------------------------------------------------ data
-    def redact(self, value: Any) -> Any:
-        """``value`` (an answer, an event's data, a message: JSON-like) as this reader may read it."""
+    def redact(self, value: Any, said: bool = False) -> Any:
+        """``value`` (an answer, an event's data, a message: JSON-like) as this reader may read it.
+        ``said``: its actions are said already, each in the state it was made in (an export, a replay):
+        their texts are kept as they are, as the game's own words for this reader."""
         if not self.active:
             return value
-        return self._walk(value, None)
+        return self._walk(value, None, said)
 
-    def _walk(self, value: Any, key: str | None) -> Any:
+    def _walk(self, value: Any, key: str | None, said: bool) -> Any:
         if isinstance(value, str):
-            if key in TRUSTED_KEYS:
+            if key in TRUSTED_KEYS or key in ACTION_KEYS and said:
                 return value
             return self.said(value) if key in ACTION_KEYS else self.text(value)
         if isinstance(value, dict):
-            return self._mapping(value)
+            return self._mapping(value, said)
         if isinstance(value, (list, tuple)):
-            out = [self._walk(v, key) for v in value]
+            out = [self._walk(v, key, said) for v in value]
             if out != list(value) and all(self._is_piece(v) for v in value):
                 out.sort(key=lambda v: json.dumps(v, sort_keys=True, default=str))  # no order of ids shows
             return out
         return value
 
-    def _mapping(self, value: dict[Any, Any]) -> dict[Any, Any]:
+    def _mapping(self, value: dict[Any, Any], said: bool) -> dict[Any, Any]:
         hidden = any(isinstance(value.get(k), str) and self.conceals(value[k]) for k in PIECE_KEYS)
         out: dict[Any, Any] = {}
         for k, v in value.items():
@@ -159,7 +161,7 @@ class Filter:
                 v = [m for m in v if not self.conceals_marker(m)]
             # a key is kept as it is: keys are places, or pieces as printed (a piece's tally, face up
             # beside the board), never where a hidden piece lies
-            out[k] = self._walk(v, k if isinstance(k, str) else None)
+            out[k] = self._walk(v, k if isinstance(k, str) else None, said)
         return out
 
     def _is_piece(self, value: Any) -> bool:

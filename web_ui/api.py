@@ -135,6 +135,7 @@ def list_games() -> Any:
 
 
 @bp.get("/games/<game_id>")
+@viewers.said_already
 def export_game(game_id: str) -> Any:
     """A game's setup and every logged row; a damaged one whole too, ``damaged`` saying where it breaks."""
     try:
@@ -174,6 +175,7 @@ def game_board(game_id: str) -> Any:
 
 
 @bp.get("/games/<game_id>/replay")
+@viewers.said_already
 def replay(game_id: str) -> Any:
     """The game after ``step`` events; a damaged one as far as it reads (``damaged``, ``damage``)."""
     raw = request.args.get("step", "0")

@@ -274,6 +274,13 @@ def catalogue(view: F) -> F:
     return view
 
 
+def said_already(view: F) -> F:
+    """Mark a route whose actions are said already, each in the state it was made in (the export, the
+    replay: ``web_ui/public.py``): the filter keeps their texts and takes out only hidden pieces."""
+    view.said_already = True  # type: ignore[attr-defined]
+    return view
+
+
 def the_table(view: F) -> F:
     """Mark a route of the simulated table (the stand-in for the physical table, where hands move
     tokens by id): shown to the table's screen only (:func:`screen_only`, which the route calls) and
@@ -305,7 +312,7 @@ def redact_answer(response: Any) -> Any:
     except ValueError:
         return response
     seat = who.seat if response.status_code != 421 else None
-    out = filter_for(snap.game, snap.state, seat).redact(data)
+    out = filter_for(snap.game, snap.state, seat).redact(data, said=getattr(view, "said_already", False))
     if out != data:
         response.set_data(current_app.json.dumps(out) + "\n")
     return response
