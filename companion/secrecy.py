@@ -103,6 +103,10 @@ class Filter:
         """Is ``marker`` the number of a marker on a piece this reader may not name?"""
         return self.active and isinstance(marker, int) and marker in self.markers
 
+    def names_hidden(self, value: str) -> bool:
+        """Does ``value`` (an action's text, a piece asked about) name a piece this reader may not name?"""
+        return self._pattern is not None and self._pattern.search(value) is not None
+
     def text(self, value: str, placed: bool = False) -> str:
         """A text with every id of a piece the reader may not name replaced: a piece named alone (a
         list's ``green-5^back``) is where it lies, in the game's public words ("the face-down green

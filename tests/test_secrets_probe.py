@@ -85,7 +85,6 @@ def asked_at_both(a: Table, b: Table, path: str, bodies: list[dict[str, Any]]) -
     return []
 
 
-@pytest.mark.xfail(strict=True, reason='a refusal of "place" says "already placed" (companion/games/desert_survivors/rules.py why_not)')
 @pytest.mark.parametrize("two_deals", ["placing"], indirect=True)
 def test_a_refused_placement_does_not_say_which_disc_lies_face_down(two_deals: tuple[Table, Table]) -> None:
     """Green laid a disc face down. Eve sends 'place green-N' on an oasis for each N: the
@@ -96,7 +95,6 @@ def test_a_refused_placement_does_not_say_which_disc_lies_face_down(two_deals: t
     assert asked_at_both(a, b, "/api/act", probes) == []
 
 
-@pytest.mark.xfail(strict=True, reason='a refusal of "lay" says where a counter lies (rules.why_not_lay), and a stranger\'s lay is taken')
 @pytest.mark.parametrize("two_deals", ["dealt"], indirect=True)
 def test_a_refused_lay_does_not_say_where_a_face_down_counter_lies(two_deals: tuple[Table, Table]) -> None:
     """The X-counters were just dealt face down. Eve sends 'lay SPACE=xN' for each counter: the
@@ -107,7 +105,6 @@ def test_a_refused_lay_does_not_say_where_a_face_down_counter_lies(two_deals: tu
     assert asked_at_both(a, b, "/api/act", probes) == []
 
 
-@pytest.mark.xfail(strict=True, reason="/api/move names the piece in the session's words, which say where it lies (picture_path.py _entered_move)")
 @pytest.mark.parametrize("two_deals", ["dealt"], indirect=True)
 def test_a_move_entered_for_a_hidden_disc_does_not_say_where_it_lies(two_deals: tuple[Table, Table]) -> None:
     """Eve asks the panel to move each disc, by its id, to one space: the refusal must not name the
@@ -120,7 +117,6 @@ def test_a_move_entered_for_a_hidden_disc_does_not_say_where_it_lies(two_deals: 
     assert asked_at_both(a, b, "/api/move", probes) == []
 
 
-@pytest.mark.xfail(strict=True, reason='seat_choice asks seat_of() of an X-counter: ValueError, 500 (web_ui/seats.py check_actor)')
 def test_a_phone_with_no_seat_is_answered_in_words_when_it_names_a_food_counter_to_attack(tmp_path: Path) -> None:
     """In the eating phase Eve names a face-up food counter as the one to attack: the refusal is a 4xx
     in words, never the internal error (the seat check asked whose character the counter is)."""
@@ -178,7 +174,6 @@ def post(client: Any, path: str, body: dict[str, Any]) -> Any:
     return client.post(path, data=json.dumps(body), content_type="application/json")
 
 
-@pytest.mark.xfail(strict=True, reason="a seat's code never changes: the old phone joins again first (web_ui/seats.py code_for, seats.js joinWith)")
 def test_a_released_seat_is_not_taken_back_by_the_phone_that_kept_its_code(open_table: tuple[Companion, Any]) -> None:
     """Ada moves to a new phone; the table's screen releases her seat. Her old phone's page keeps the code
     in its storage and sends it again when it reloads: it must not take the seat back before the new phone
@@ -197,7 +192,6 @@ def test_a_released_seat_is_not_taken_back_by_the_phone_that_kept_its_code(open_
     assert (again.status_code, new.status_code) != (200, 409), "the old phone took the released seat back"
 
 
-@pytest.mark.xfail(strict=True, reason='public_export replays undone actions as if kept (web_ui/public.py)')
 def test_the_export_says_what_was_played_after_an_undo(open_table: tuple[Companion, Any]) -> None:
     """A placement undone and laid again: the export a phone downloads says each later action in the
     table's words, not "an action (the log does not replay here)" for the rest of the game."""

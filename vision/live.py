@@ -448,7 +448,7 @@ class LiveCamera:
                  conceal: frozenset[str] = frozenset()) -> bytes | None:
         """The latest frame as JPEG, with the detection overlay drawn (encoded once per frame for all
         viewers); the pieces in ``conceal`` drawn without id or marker (vision/overlay.py)."""
-        from vision.overlay import draw_overlay
+        from vision.overlay import draw_overlay, mask_concealed
 
         with self._frame_lock:
             frame, obs, number = self.latest_frame, self.latest_obs, self.frames
@@ -458,6 +458,8 @@ class LiveCamera:
         cached = self._jpeg
         if cached is not None and cached[0] == key:
             return cached[1]
+        if conceal and obs is not None:  # a hidden piece's marker is painted over, with or without the overlay
+            frame = mask_concealed(frame, obs, self.board, conceal)
         image = draw_overlay(frame, obs, self.board, conceal) if overlay and obs is not None else frame.copy()
         if image.shape[1] > max_width:
             scale = max_width / image.shape[1]

@@ -91,6 +91,26 @@ def draw_overlay(frame: np.ndarray, obs: Observation | None, board: Layout,
     return img
 
 
+def mask_concealed(frame: np.ndarray, obs: Observation | None, board: Layout, conceal: frozenset[str]) -> np.ndarray:
+    """``frame`` with the marker of every piece in ``conceal`` painted over where it was read: a face-down
+    disc's back marker is numbered, and a picture sent to a phone must not let any ArUco reader say
+    which disc lies there. A copy; the frame itself is untouched."""
+    img = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if obs is None or obs.homography is None or obs.to_image(np.zeros((1, 2))) is None:
+        return img
+    for piece, cell_id in obs.pieces.items():
+        own = piece.partition("^")[0]
+        xy, cell = obs.image_xy.get(piece), board.cells.get(cell_id)
+        if own not in conceal or xy is None or cell is None or own not in board.pieces:
+            continue
+        cx, cy = cell.center_mm
+        a, b = _project(obs, np.array([[cx, cy], [cx + 10.0, cy]], np.float64))
+        px_per_mm = float(np.hypot(*(b - a))) / 10.0
+        radius = max(4, int(0.9 * board.pieces[own].marker_mm * px_per_mm))
+        cv2.circle(img, (int(xy[0]), int(xy[1])), radius, (128, 128, 128), -1, cv2.LINE_AA)
+    return img
+
+
 def overlay_data(obs: Observation | None, board: Layout, frame_size: tuple[int, int]) -> dict[str, object]:
     """The same things as :func:`draw_overlay` as data in image pixels, for a page to draw at a size
     people can read on any screen (text burnt into a 1920-px frame is unreadable on a phone)."""

@@ -35,13 +35,17 @@ def public_export(data: dict[str, Any]) -> dict[str, Any]:
     if "raw_setup" in data:
         data["raw_setup"] = WITHHELD
     state = _state(game, setup)
+    kept: list[Any] = []  # the states before each action still kept: an undo takes the last one back
     for row in data.get("events", []):
         if "raw" in row:
             row["raw"] = WITHHELD
         said = row.get("data")
         if not isinstance(said, dict):
             continue
+        if row.get("kind") == "undo" and kept:
+            state = kept.pop()
         if row.get("kind") == "action" and isinstance(said.get("action"), str):
+            kept.append(state)
             state = _applied(game, state, said["action"])
             said["action"] = _said(game, state, said["action"])
         if isinstance(said.get("undone"), str):

@@ -91,8 +91,12 @@ def _key() -> bytes:
 
 
 def code_for(game_id: str, seat: str) -> str:
-    """The short code a phone enters to join ``seat`` of the game ``game_id``."""
-    digest = hmac.new(_key(), f"{game_id}\n{seat}".encode(), hashlib.sha256).digest()
+    """The short code a phone enters to join ``seat`` of the game ``game_id``: a new one each time the
+    table's screen releases the seat, so a phone that kept (or someone who once read) the old code
+    cannot take the seat back."""
+    released = claims().released(game_id, seat)
+    digest = hmac.new(_key(), f"{game_id}\n{seat}".encode() + (f"\n{released}".encode() if released else b""),
+                      hashlib.sha256).digest()
     return "".join(ALPHABET[b % len(ALPHABET)] for b in digest[:CODE_LENGTH])
 
 
@@ -148,13 +152,17 @@ def check_actor(action: str) -> None:
         parsed = snap.game.parse_action(action)
     except FogCompanionError:
         return  # the session names what does not parse
-    whose = snap.game.actor(snap.state, parsed)
+    try:
+        whose = snap.game.actor(snap.state, parsed)
+        own_input = whose is not None and snap.game.seat_choice(snap.state, parsed, whose) is not None
+    except (FogCompanionError, KeyError, ValueError, TypeError, IndexError):
+        return  # an action naming what the rules cannot place (a food counter attacked): the session says why
     if whose is None:
         return
     who = viewers.viewer()
     if who.seat is not None and whose != who.seat:
         raise SeatError(f"this phone is {who.seat}'s seat: {whose} enters that on their own phone")
-    if who.seat is None and not who.screen and snap.game.seat_choice(snap.state, parsed, whose) is not None:
+    if who.seat is None and not who.screen and own_input:
         name = _names(snap, (whose,))[whose]
         abort(403, description=f"only {name}'s own phone (or the table's screen) enters that for {name}: "
                                "join your seat with its code first")
@@ -246,6 +254,7 @@ def list_seats() -> Any:
     return jsonify(game=game_id, seat=mine, codes_shown=who.screen, screen=who.screen,
                    guarded=viewers.guarded(), pin_required=security.pin_required(),
                    can_pair=not security.pin_required() and not viewers.pairing().paired,
+                   paired_here=viewers.pairing().is_screen(session.get("screen")),
                    seats=[{"seat": s, "name": names[s],
                            "code": code_for(str(game_id), s) if told[s] else None,
                            "held": held[s] if who.screen else None,
@@ -316,8 +325,8 @@ def release(seat: str) -> Any:
         abort(404, description=f"this game has no seat {seat[:20]!r}")
     if not viewers.viewer().screen:
         abort(403, description="a seat is released on the table's own screen (with the panel PIN)")
-    freed = claims().release(game_id, seat)
-    return jsonify(ok=True, seat=seat, released=freed)
+    freed = claims().release(game_id, seat, new_code=True)
+    return jsonify(ok=True, seat=seat, released=freed, code=code_for(game_id, seat))
 
 
 @bp.post("/screen")
@@ -334,7 +343,9 @@ def screen() -> Any:
     pairing, who = viewers.pairing(), viewers.viewer()
     if pair:
         if pairing.paired and not who.screen:
-            raise SeatError("another browser is paired as the table's screen already: unpair it there first")
+            raise SeatError("another browser is paired as the table's screen already: unpair it there (Seats, "
+                            "Unpair this screen), or set a panel PIN on the Setup page: whoever gives the PIN is "
+                            "then the table's screen")
         session["screen"] = pairing.pair()
         session.permanent = True
     else:

@@ -432,9 +432,9 @@ class StreamHub:
 
 def picture(camera: Any, overlay: bool, conceal: frozenset[str] = frozenset()) -> bytes | None:
     """The frame a viewer is sent: what the camera shows now, or a picture saying its fault when it has
-    one; its overlay names no piece in ``conceal`` (:func:`concealed`)."""
+    one; the markers of the pieces in ``conceal`` (:func:`concealed`) painted over, and its overlay naming none."""
     view = getattr(camera, "view_jpeg", None) or camera.snapshot
-    return view(overlay=overlay, conceal=conceal) if conceal and overlay else view(overlay=overlay)
+    return view(overlay=overlay, conceal=conceal) if conceal else view(overlay=overlay)
 
 
 def concealed(companion: Any) -> frozenset[str]:

@@ -59,6 +59,7 @@ class Viewer:
 def init_app(app: Flask) -> None:
     app.extensions["screen"] = ScreenPairing(app.config.get("DATA_DIR") or None)
     app.before_request(no_seat_header)
+    app.before_request(refuse_hidden_names)
     app.after_request(redact_answer)
 
 
@@ -144,9 +145,9 @@ def is_screen() -> bool:
 
 def guarded() -> bool:
     """Are the running game's secrets guarded: a PIN, or a paired screen, and not given up on purpose?"""
-    if pairing().unguarded(_running_game_id()):
-        return False
-    return security.pin_required() or pairing().paired
+    if security.pin_required():
+        return True  # a PIN set since: whoever gave it is the screen, however the game was started
+    return pairing().paired and not pairing().unguarded(_running_game_id())
 
 
 # ---------------------------------------------------------------------------------------- seats held
@@ -195,11 +196,21 @@ class Claims:
             self._save()
         return token
 
-    def release(self, game_id: str, seat: str) -> bool:
+    def release(self, game_id: str, seat: str, new_code: bool = False) -> bool:
+        """Free ``seat``; ``new_code``: the table's screen released it, and its code changes with it."""
         with self._lock:
             held = self._claims.get(game_id, {}).pop(seat, None)
+            if new_code:
+                counts = self._claims.setdefault(game_id, {})
+                counts[f"released:{seat}"] = str(int(counts.get(f"released:{seat}", "0")) + 1)
             self._save()
         return held is not None
+
+    def released(self, game_id: str, seat: str) -> int:
+        """How many times the table's screen released ``seat`` (its code is drawn anew each time)."""
+        with self._lock:
+            count = self._claims.get(game_id, {}).get(f"released:{seat}", "0")
+        return int(count) if count.isdigit() else 0
 
 
 def claims() -> Claims:
@@ -287,6 +298,68 @@ def the_table(view: F) -> F:
     sent to it as it is, every piece by id, as the tokens lie on a real table for all to touch."""
     view.the_table = True  # type: ignore[attr-defined]
     return view
+
+
+# ---------------------------------------------------------------------------------------- what comes in
+NAMES_NOTHING = frozenset({"api.unlock", "api.choose_pin", "seats.join", "seats.screen"})
+
+
+def refuse_hidden_names() -> None:
+    """No request may name a piece hidden from whoever sends it (a face-down disc's id is its number).
+
+    The filter keeps a hidden piece's id out of every answer; this keeps it out of every question, so
+    no refusal can answer "is green 5 the disc on B4?" (a rule that says "already placed" for one id
+    and "an oasis" for another would). Hands make such moves at the table, and the pages name a
+    face-down piece by what its back shows (``red-disc@B3``); only the table's screen, on the simulated
+    table's own routes, and the operator who gave the PIN (a correction in the notation), name pieces
+    by id."""
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE") and not request.args:
+        return
+    endpoint = request.endpoint or ""
+    if endpoint in NAMES_NOTHING or not endpoint:
+        return
+    session_ = getattr(current_app.extensions["companion"], "session", None)
+    snap = session_.snapshot() if session_ is not None else None
+    if snap is None or snap.state is None or not keeps_secrets(snap.game):
+        return
+    if getattr(current_app.view_functions.get(endpoint), "the_table", False) and viewer().screen:
+        return
+    if security.pin_required() and security.unlocked() and viewer().seat is None:
+        return  # the operator, who holds the PIN: a correction in the notation names pieces by id
+    seen = filter_for(snap.game, snap.state, viewer().seat)
+    texts = [*request.args.values()]
+    if request.method != "GET":
+        data = request.get_json(silent=True)
+        texts += list(_strings(data))
+    if any(seen.names_hidden(t) and not _own_input(snap, t) for t in texts):
+        abort(403, description="that names a piece whose face is hidden from this phone: make the move at the "
+                               "table, or tap the piece on the Board page")
+
+
+def _own_input(snap: Any, text: str) -> bool:
+    """A seat's own input (``Game.seat_choice``: food put on a character's tally) names the piece as
+    its tally, which everyone sees, not where it lies: let through to the seat rules (web_ui/seats.py)."""
+    game, state = snap.game, snap.state
+    try:
+        for action in game.legal_actions(state):
+            if str(action) == text.strip():
+                whose = game.actor(state, action)
+                return whose is not None and game.seat_choice(state, action, whose) is not None
+    except (ValueError, KeyError, TypeError, IndexError):
+        return False
+    return False
+
+
+def _strings(value: Any) -> Any:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
 
 
 # ---------------------------------------------------------------------------------------- the one filter

@@ -94,6 +94,8 @@
     const mine = d.seats.find((s) => s.seat === seat);
     $("seat-codes-hidden").hidden = d.codes_shown || seat !== null || d.can_pair;
     $("seat-pair").hidden = $("seat-pair-why").hidden = !(d.can_pair && seat === null && !d.screen);
+    $("seat-codes-pin").hidden = !d.pin_required;
+    $("seat-unpair").hidden = !(d.screen && d.paired_here);
     $("seat-mine").textContent = mine ? mine.name + "'s seat" : "no seat: it shows only what everyone sees";
     $("seat-why").hidden = seat !== null;
     $("seat-join").hidden = seat !== null;
@@ -181,6 +183,9 @@
     e.preventDefault();
     const code = $("seat-code").value.trim();
     if (code) { say(""); joinWith(code, false); } else say("Type your seat's code first.");
+  });
+  $("seat-unpair").addEventListener("click", async () => {
+    if ((await Fog.api("POST", "/api/seats/screen", {pair: false})).ok) load();
   });
   $("seat-pair").addEventListener("click", async () => {
     if ((await Fog.api("POST", "/api/seats/screen", {pair: true})).ok) load();
