@@ -35,5 +35,5 @@ def test_the_pdf_sheet_places_each_marker_at_its_size_in_millimetres(tmp_path):
     # the islander markers are drawn 14 mm = 39.685 pt wide
     sizes = {float(m) for m in re.findall(rb"q ([0-9.]+) 0 0 [0-9.]+ [0-9.]+ [0-9.]+ cm", pdf)}
     assert any(abs(s - 14 * 72 / 25.4) < 0.01 for s in sizes) and any(abs(s - 30 * 72 / 25.4) < 0.01 for s in sizes)
-    assert b"(10 blue-leader-1) Tj" in pdf
+    assert b"(blue leader \xb7 pushes  #10) Tj" in pdf  # the piece as players call it, and its marker's number
     assert b"q 0.75 G" not in pdf  # the FOG's tokens are cut square: no round cut line on its sheet

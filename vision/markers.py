@@ -10,10 +10,10 @@ size around its marker, to cut the sticker along: a square sticker on a round to
 
 from __future__ import annotations
 
-from collections import Counter
-
+import functools
 import struct
 import zlib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +38,10 @@ class MarkerError(FogCompanionError, ValueError):
     """A marker dictionary or sheet request is not possible."""
 
 
+@functools.lru_cache(maxsize=8)
 def dictionary(name: str) -> cv2.aruco.Dictionary:
-    """The OpenCV predefined dictionary with this name (e.g. ``DICT_4X4_100``)."""
+    """The OpenCV predefined dictionary with this name (e.g. ``DICT_4X4_100``), made once: every
+    picture read (the assembly reader's too) shares it, and nobody changes it."""
     code = getattr(cv2.aruco, name, None)
     if not isinstance(code, int) or not name.startswith("DICT_"):
         raise MarkerError(f"unknown ArUco dictionary {name!r} (use one of OpenCV's DICT_... names)")
