@@ -137,7 +137,6 @@ def test_a_phone_with_no_seat_is_answered_in_words_when_it_names_a_food_counter_
         table.companion.stop()
 
 
-@pytest.mark.xfail(strict=True, reason='secrets_changed gives a side more markers committed than it holds')
 def test_secrets_changed_in_a_fight_is_still_a_position_of_the_game() -> None:
     """The property tests deal the other table with ``secrets_changed``: in a fight where one fist is
     closed, the other table's state must still read (no side committing more markers than it holds)."""

@@ -75,7 +75,9 @@ def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertS
     fight = state.fight
     if fight is not None:
         sides = (state.seat_of(state.board[fight.attacker]), state.seat_of(state.board[fight.defender]))
-        a, d = (c if s == me or c is None else c + 1 for c, s in zip(fight.commits, sides, strict=True))
+        # another count the side could have closed its fist on (never more markers than it holds)
+        a, d = (c if s == me or c is None else c + 1 if c < markers[s] else max(0, c - 1)
+                for c, s in zip(fight.commits, sides, strict=True))
         fight = replace(fight, commits=(a, d))
     return replace(state, board=MappingProxyType(board), mix=tuple(pile[len(spaces):]), markers=tuple(markers),
                    fight=fight)
