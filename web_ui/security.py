@@ -227,8 +227,13 @@ class Backoff:
             wait = 0.0 if misses <= free else min(MAX_WAIT, first * 2 ** (misses - free - 1))
             self._clients.pop(client, None)
             if len(self._clients) >= MAX_CLIENTS:
-                # forget the client held back least (never one still waiting while others have served out)
-                del self._clients[min(self._clients, key=lambda c: self._clients[c][1])]
+                # forget every client that has served out its wait, all at once (one pass for many
+                # new clients); only when every one still waits, the one held back least
+                served = [c for c, (_, until_, _) in self._clients.items() if until_ <= now]
+                for gone in served:
+                    del self._clients[gone]
+                if not served:
+                    del self._clients[min(self._clients, key=lambda c: self._clients[c][1])]
             self._clients[client] = (misses, now + wait, now)
             return 0.0, ""
 
