@@ -315,6 +315,9 @@ def _secrets_choice(game: Any, data: dict[str, Any]) -> bool:
     if game.declaration.information != "per-seat":
         return False
     if choice == "unguarded":
+        if viewers.pairing().paired and not viewers.viewer().screen:
+            raise SecretsUnguardedError("a table's screen is paired on this panel: start the game there, where the "
+                                        "seats' codes are shown")
         return True
     if not viewers.viewer().screen:
         raise SecretsUnguardedError(
