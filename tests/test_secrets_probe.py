@@ -210,3 +210,26 @@ def test_the_export_says_what_was_played_after_an_undo(open_table: tuple[Compani
     rows = client_at(app, "192.168.1.23").get(f"/api/games/{game_id}").get_json()["events"]
     after = [r["data"].get("action") for r in rows[[r["kind"] for r in rows].index("undo") + 1:]]
     assert after and not any(re.search(r"does not replay", str(a)) for a in after), after
+
+
+def test_on_an_open_panel_a_game_of_seats_is_started_from_the_table_s_screen(open_table: tuple[Companion, Any]) -> None:
+    """No PIN. A phone on the Wi-Fi asks for desert survivors: it is told the three ways to guard the
+    seats' secrets. The tablet pairs as the table's screen; from then on the phone can neither start
+    the game nor start it unguarded, and the tablet starts it."""
+    companion, app = open_table
+    body = {"game": "desert-survivors", "players": [{"name": n} for n in ("Ada", "Bo", "Cy")], "seed": 5}
+    phone, tablet = client_at(app, "192.168.1.23"), client_at(app, "192.168.1.30")
+
+    def post(client: Any, path: str, data: dict[str, Any]) -> Any:
+        return client.post(path, data=json.dumps(data), content_type="application/json")
+
+    asked = post(phone, "/api/games", body)
+    assert asked.status_code == 409 and asked.get_json()["kind"] == "secrets-unguarded"
+    assert "PIN" in asked.get_json()["error"] and "screen" in asked.get_json()["error"]
+    assert post(tablet, "/api/seats/screen", {"pair": True}).status_code == 200
+    assert post(phone, "/api/seats/screen", {"pair": True}).status_code == 409  # paired once
+    assert post(phone, "/api/games", {**body, "secrets": "unguarded"}).status_code == 409
+    assert post(tablet, "/api/games", body).status_code == 200
+    assert phone.get("/api/seats").get_json()["guarded"] is True
+    assert all(s["code"] is None for s in phone.get("/api/seats").get_json()["seats"])
+    assert all(s["code"] for s in tablet.get("/api/seats").get_json()["seats"])
