@@ -174,18 +174,20 @@ def test_every_game_runs_as_the_service_starts_it_and_shows_on_the_panel(install
             port = panel_port(lines)
             assert port is not None
             code, state = http_call(port, "GET", "/api/state")
-            assert code == 200 and state["game_name"] == name and state["phase"] == "setup", state
+            # a start line that names a game starts it (README): its first phase, nothing played yet
+            assert code == 200 and state["game_name"] == name and not state.get("history"), state
             status, body = page(port, "/")
             assert status == 200 and "<html" in body.lower(), body[:500]
             code, choices = http_call(port, "GET", "/api/setup/choices")
             assert code == 200 and [g["name"] for g in choices["games"]] == list(installed.games), choices
-            # the players start it on the Setup page, as on a fresh Pi
+            # the players start another on the Setup page, pausing the one the start line began
             code, started = http_call(port, "POST", "/api/games",
-                                      {"game": name, "players": [{} for _ in range(players[-1])], "seed": 1})
+                                      {"game": name, "players": [{} for _ in range(players[-1])], "seed": 1,
+                                       "confirm": True})
             assert code == 200, started
             code, state = http_call(port, "GET", "/api/state")
             assert code == 200 and state["game_name"] == name, state
-            assert state["game"] and state["phase"] != "setup", state  # the game is live on the panel
+            assert state["game"] == started["game"] and state["phase"] != "setup", state  # live on the panel
             code, board = http_call(port, "GET", "/api/board")
             assert code == 200 and board["cells"], board
         finally:
