@@ -49,7 +49,7 @@ def test_every_mapboard_has_its_own_four_corner_markers_on_the_sticker_sheet(tmp
     pdf = (tmp_path / "stickers.pdf").read_bytes()
     for board, (tl, tr, br, bl) in own.items():
         for marker, corner in ((tl, "top left"), (tr, "top right"), (br, "bottom right"), (bl, "bottom left")):
-            assert f"({marker} mapboard {board} {corner}) Tj".encode() in pdf
+            assert f"(mapboard {board} {corner}  #{marker}) Tj".encode() in pdf  # its place, then its number
 
 
 def test_a_board_file_without_the_mapboards_markers_loads_with_the_arrangement_typed_and_a_clash_is_named(tmp_path):

@@ -310,9 +310,8 @@ def refuse_hidden_names() -> None:
     The filter keeps a hidden piece's id out of every answer; this keeps it out of every question, so
     no refusal can answer "is green 5 the disc on B4?" (a rule that says "already placed" for one id
     and "an oasis" for another would). Hands make such moves at the table, and the pages name a
-    face-down piece by what its back shows (``red-disc@B3``); only the table's screen, on the simulated
-    table's own routes, and the operator who gave the PIN (a correction in the notation), name pieces
-    by id."""
+    face-down piece by what its back shows (``red-disc@B3``); only the table's screen, the operator's
+    (its simulated table names every piece; a correction in the notation), names pieces by id."""
     if request.method not in ("POST", "PUT", "PATCH", "DELETE") and not request.args:
         return
     endpoint = request.endpoint or ""
@@ -322,10 +321,8 @@ def refuse_hidden_names() -> None:
     snap = session_.snapshot() if session_ is not None else None
     if snap is None or snap.state is None or not keeps_secrets(snap.game):
         return
-    if getattr(current_app.view_functions.get(endpoint), "the_table", False) and viewer().screen:
-        return
-    if security.pin_required() and security.unlocked() and viewer().seat is None:
-        return  # the operator, who holds the PIN: a correction in the notation names pieces by id
+    if viewer().screen:
+        return  # the operator's: the simulated table names every piece, a correction in the notation too
     seen = filter_for(snap.game, snap.state, viewer().seat)
     texts = [*request.args.values()]
     if request.method != "GET":
