@@ -161,3 +161,53 @@ def run_at_the_simulated_table(data: Any, *args: str, config: str = "") -> tuple
     assert wait_for(lambda: any(re.match(r"panel: http://", x) for x in lines) or proc.poll() is not None, 90), lines
     port = next(int(m.group(1)) for x in lines if (m := re.match(r"panel: http://[^:]+:(\d+)/", x)))
     return proc, lines, port
+
+
+class FrameByFrame:
+    """A companion reading a simulated table frame by frame with the real detector, on a clock the test
+    moves (0.2 s a frame): what happens between two frames is in the test's hands, never the machine's
+    speed. ``kinds``: every event the session published, in order. Use it as a context manager."""
+
+    def __init__(self, data_dir: Any, game: str, start: Any, pose: Any = None) -> None:
+        import io
+
+        from companion.run import Companion
+        from vision.live import LiveCamera
+        from vision.sources import SimulatedTable
+
+        self.companion = Companion(sim_config(data_dir, **{"game.name": game}), lambda: start, out=io.StringIO())
+        self.session = self.companion.session
+        self.clock = _Clock()
+        self.source = SimulatedTable(self.companion.layout, self.session.expected(), clean=True)
+        if pose is not None:
+            self.source.pose = pose
+        self.source.open()
+        self.camera = LiveCamera(self.source, self.companion.layout, self.companion._on_picture,
+                                 self.companion._on_health, clock=self.clock)
+        self.camera.stabiliser.clock = self.clock
+        self.companion.camera = self.camera
+        self.kinds: list[str] = []
+        self._sub = self.session.bus.subscribe(lambda e: self.kinds.append(e.kind))
+
+    def frames(self, n: int) -> None:
+        """``n`` frames, 0.2 s apart, each read and its events handed on before the next."""
+        for _ in range(n):
+            self.clock.now += 0.2
+            self.camera.step()
+            assert self.companion.reconciler.wait_idle(60)  # the picture is read on its own thread
+            assert self.companion.subscription.drain(60) and self._sub.drain(60)  # and the events handed on
+
+    def __enter__(self) -> FrameByFrame:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._sub.close()
+        self.companion.stop()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

@@ -262,14 +262,6 @@ def test_riders_read_against_the_pad_s_old_places_count_on_their_own_till_the_ca
     assert shuffled["pad-red-2"] == ("red-j1",)  # nothing the slide explains: left as seen
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_pad_slid_with_its_riders_is_read_then_the_camera_reads_its_new_places(tmp_path) -> None:
     """Ada rolled a 0, chose the pad and rolled a 2. At the simulated table (the real detector, frame by
     frame) her hands slide the pad two squares with its five characters riding it. The camera, still
@@ -278,32 +270,12 @@ def test_a_pad_slid_with_its_riders_is_read_then_the_camera_reads_its_new_places
     own place (taken back on the panel and slid again, it is followed both ways, calmly). Bo
     throws a 1 and moves a soldier; Ada throws a 0 and sets her jeep from place 1 of the
     pad on C1, the square in front of that place now: the reinforcement is read."""
-    import io
-
-    from companion.run import Companion
-    from tests.tables import sim_config
-    from vision.live import LiveCamera
-    from vision.sources import SimulatedTable
+    from tests.tables import FrameByFrame
 
     start = GAME.apply(GAME.apply(GAME.apply(armies_down(blocks_down(GAME.new_game(
         2, seed=3, options="die=table"))), "roll red 0"), "pad red"), "roll red 2")
-    companion = Companion(sim_config(tmp_path, **{"game.name": "island-battle"}), lambda: start, out=io.StringIO())
-    session, clock = companion.session, _Clock()
-    source = SimulatedTable(companion.layout, session.expected(), clean=True)
-    source.open()
-    camera = LiveCamera(source, companion.layout, companion._on_picture, companion._on_health, clock=clock)
-    camera.stabiliser.clock = clock
-    companion.camera = camera
-    kinds: list[str] = []
-    sub = session.bus.subscribe(lambda e: kinds.append(e.kind))
-
-    def frames(n: int) -> None:
-        for _ in range(n):
-            clock.now += 0.2
-            camera.step()
-            assert companion.reconciler.wait_idle(60)  # the picture is read on its own thread
-            assert companion.subscription.drain(60) and sub.drain(60)  # and the events handed on
-    try:
+    with FrameByFrame(tmp_path, "island-battle", start) as at:
+        session, camera, source, frames, kinds = at.session, at.camera, at.source, at.frames, at.kinds
         frames(6)
         assert not session.status.verifying and session.state == start
         slid = GAME.layout(GAME.apply(start, "slide red E"))
@@ -343,9 +315,6 @@ def test_a_pad_slid_with_its_riders_is_read_then_the_camera_reads_its_new_places
         frames(6)
         assert session.state.history[-1] == "enter red-j1 C1", session.state.history[-3:]
         assert "out-of-sync" not in kinds and session.status.out_of_sync is None
-    finally:
-        sub.close()
-        companion.stop()
 
 
 # ------------------------------------------------------------------ characters set down on the pads facing a way

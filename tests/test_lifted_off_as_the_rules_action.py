@@ -9,7 +9,6 @@ no question and never red.
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -17,15 +16,7 @@ import pytest
 
 from companion.games import Game, get_game
 from companion.sync import compare
-from tests.tables import sim_config
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.tables import FrameByFrame
 
 
 def a_table_where(game: Game, verb: str) -> tuple[Any, str]:
@@ -47,32 +38,13 @@ def a_table_where(game: Game, verb: str) -> tuple[Any, str]:
 @pytest.mark.parametrize(("name", "verb"), [("tile-race", "remove"), ("desert-survivors", "take"),
                                             ("desert-survivors", "sacrifice"), ("island-battle", "remove")])
 def test_a_piece_lifted_off_as_the_rules_action_is_read_as_that_action(name: str, verb: str, tmp_path) -> None:
-    from companion.run import Companion
-    from vision.live import LiveCamera
-    from vision.sources import SimulatedTable
-
     game = get_game(name)
     start, action = a_table_where(game, verb)
     after = game.apply(start, action)
     lifted = compare(game, after, game.expected(start), game.expected(after))
     assert lifted and all(m.seen is None for m in lifted), f"{action} is not a lift: {lifted}"
-    companion = Companion(sim_config(tmp_path, **{"game.name": name}), lambda: start, out=io.StringIO())
-    session, clock = companion.session, _Clock()
-    source = SimulatedTable(companion.layout, session.expected(), clean=True)
-    source.open()
-    camera = LiveCamera(source, companion.layout, companion._on_picture, companion._on_health, clock=clock)
-    camera.stabiliser.clock = clock
-    companion.camera = camera
-    kinds: list[str] = []
-    sub = session.bus.subscribe(lambda e: kinds.append(e.kind))
-
-    def frames(n: int) -> None:
-        for _ in range(n):
-            clock.now += 0.2
-            camera.step()
-            assert companion.reconciler.wait_idle(60)  # the picture is read on its own thread
-            assert companion.subscription.drain(60) and sub.drain(60)
-    try:
+    with FrameByFrame(tmp_path, name, start) as at:
+        session, camera, source, frames, kinds = at.session, at.camera, at.source, at.frames, at.kinds
         frames(6)
         assert not session.status.verifying and session.state == start
         source.set_hand("random")  # a hand comes over the board
@@ -88,6 +60,3 @@ def test_a_piece_lifted_off_as_the_rules_action_is_read_as_that_action(name: str
         logged = list(session.state.history[len(start.history):])
         assert logged[:1] == [action], (action, logged, session.status.question, session.status.out_of_sync)
         assert "out-of-sync" not in kinds and session.status.out_of_sync is None and not session.status.decision
-    finally:
-        sub.close()
-        companion.stop()

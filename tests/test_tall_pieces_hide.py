@@ -10,7 +10,6 @@ camera places, stands on every edge of the board beside tiles and mountains on e
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
@@ -61,14 +60,6 @@ def test_every_flat_piece_the_camera_misses_beside_a_stand_is_one_the_camera_mod
         assert missed_all > 0  # from aside, stands do hide squares: the model is put to work
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def a_stand_that_hides_a_tile(pose: Any) -> tuple[Any, str, str]:
     """A position of a random game where the player to move may stand a wall that, seen from ``pose``,
     hides the tile on a square beside it (the real detector misses it): the position, the action and
@@ -100,31 +91,12 @@ def test_a_wall_stood_beside_a_tile_it_hides_is_read_and_the_tile_is_counted_whe
     tile on the square behind it. Frame by frame with the real detector: the wall is logged, the tile
     is counted where it lies, and nothing is red, asked or invented (before, the other pawn was logged
     stepping onto the tile and back)."""
-    from companion.run import Companion
-    from tests.tables import sim_config
-    from vision.live import LiveCamera
-    from vision.sources import SimulatedTable
+    from tests.tables import FrameByFrame
 
     pose = make_pose(LAYOUT, *PLACES["tilted 30 from the west"])
     start, action, square = a_stand_that_hides_a_tile(pose)
-    companion = Companion(sim_config(tmp_path, **{"game.name": "tile-race"}), lambda: start, out=io.StringIO())
-    session, clock = companion.session, _Clock()
-    source = SimulatedTable(companion.layout, session.expected(), clean=True)
-    source.pose = pose
-    source.open()
-    camera = LiveCamera(source, companion.layout, companion._on_picture, companion._on_health, clock=clock)
-    camera.stabiliser.clock = clock
-    companion.camera = camera
-    kinds: list[str] = []
-    sub = session.bus.subscribe(lambda e: kinds.append(e.kind))
-
-    def frames(n: int) -> None:
-        for _ in range(n):
-            clock.now += 0.2
-            camera.step()
-            assert companion.reconciler.wait_idle(60)
-            assert companion.subscription.drain(60) and sub.drain(60)
-    try:
+    with FrameByFrame(tmp_path, "tile-race", start, pose) as at:
+        session, camera, source, frames, kinds = at.session, at.camera, at.source, at.frames, at.kinds
         frames(6)
         assert not session.status.verifying and session.state == start
         source.set_placement(GAME.expected(GAME.apply(start, action)))  # the stand put on its edge
@@ -134,6 +106,3 @@ def test_a_wall_stood_beside_a_tile_it_hides_is_read_and_the_tile_is_counted_whe
         assert list(session.state.history[len(start.history):]) == [action], session.state.history[-3:]
         assert session.status.out_of_sync is None and not session.status.decision and session.status.step is None
         assert "out-of-sync" not in kinds and session.last_picture is not None
-    finally:
-        sub.close()
-        companion.stop()
