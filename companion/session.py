@@ -94,9 +94,10 @@ class Session(PicturePath, WayOut):
                                                 f"({self.status.storage_fault}); free space first",
                                                 self.status.storage_reason or "disk-full")
             # Abandoning the running game and creating the new one is one transaction: either both or neither.
-            # untitled, a game is listed and exported under its game's name (the Games page gives the date)
-            game_id = self.store.create_game(game.to_json(state), title=title or game.title, game=game.name,
-                                             replaces=running, replaced_status="paused")
+            # untitled, a game keeps its id as its title in the log (a damaged copy says whose start it is);
+            # the Games page lists it under its game's name and its date
+            game_id = self.store.create_game(game.to_json(state), title=title, game=game.name, replaces=running,
+                                             replaced_status="paused")
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = [(None, state)]

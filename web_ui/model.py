@@ -176,5 +176,6 @@ def game_summary(store: Any, record: Any, cache: dict[str, tuple[tuple[int, str]
         except (DamagedLogError, FogCompanionError, KeyError, TypeError, ValueError) as exc:
             found["result"] = {"winners": [], "reason": f"the log does not replay: {exc}"[:200]}
         cache[record.id] = (key, found)
-    return {"id": record.id, "game": record.game, "title": record.title, "status": record.status,
+    title = found["game_title"] if record.title == record.id else record.title  # untitled: its game's name
+    return {"id": record.id, "game": record.game, "title": title, "status": record.status,
             "created": record.created, "events": record.events, "note": record.note, **found}
