@@ -15,6 +15,7 @@ Pure: standard library only.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from companion.errors import NotationError
@@ -57,6 +58,7 @@ def colour_of(piece: str) -> str:
     return piece.rpartition("-")[0]
 
 
+@functools.lru_cache(maxsize=4096)  # asked of every piece at every candidate a reading tries
 def is_disc(piece: str) -> bool:
     colour, dash, n = piece.rpartition("-")
     return bool(dash) and colour in COLOURS and (n == MONKEY or n in {str(k) for k in NUMBERS})

@@ -72,6 +72,12 @@ def _face_down(state: DesertState, seat: int) -> list[str]:
     return [s for s, p in state.board.items() if is_disc(p) and colour_of(p) in own and p not in state.face_up]
 
 
+def _lies_face_down(state: DesertState, seat: int, space: str) -> bool:
+    """Is ``space`` one of :func:`_face_down`'s (asked of every candidate: the one space looked at)."""
+    p = state.board.get(space)
+    return p is not None and is_disc(p) and colour_of(p) in state.colours_of(seat) and p not in state.face_up
+
+
 def _unplaced(state: DesertState, seat: int) -> list[str]:
     on = set(state.board.values())
     return [d for g in state.colours_of(seat) for d in discs_of(g) if d not in on]
@@ -122,7 +128,7 @@ def _why_not_move(state: DesertState, act: Action) -> str | None:
     if not isinstance(act, (Swap, Reveal)):
         return "it is the movement phase: swap or reveal one of your face-down discs"
     source = act.source if isinstance(act, Swap) else act.space
-    if source not in _face_down(state, state.turn):
+    if not _lies_face_down(state, state.turn, source):
         return f"no face-down disc of {state.active}'s lies on {source}"
     if isinstance(act, Reveal):
         return None

@@ -190,8 +190,10 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
     full, lay, _ = drawing.relabel(state, _canonical(seen))  # the counters the hands drew, taken as the deal's
     first = (str(lay),) if lay is not None else ()
-    before, picture, shown = _spots(expected(state)), _spots(full), _faces(full)
-    changed = {c for c in set(full) | set(expected(state)) if full.get(c) != expected(state).get(c)}
+    now = expected(state)
+    before, picture, shown = _spots(now), _spots(full), _faces(full)
+    changed = {c for c in set(full) | set(now) if full.get(c) != now.get(c)}
+    was = _where(before)  # asked of every legal action tried: read once
     if not changed:
         if first:
             return Reconciliation((Choice(first, drawing.LAID),))
@@ -212,7 +214,7 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
             drawn, laid, _ = drawing.relabel(after, full)
             pic, faces, then = _spots(drawn), _faces(drawn), (str(laid),) if laid is not None else ()
         target = _spots(expected(after))
-        shifted = {p for p, c in _where(target).items() if _where(before).get(p) != c}
+        shifted = {p for p, c in _where(target).items() if was.get(p) != c}
         if target == pic and _faces_fit(faces, state, after, shifted):
             reading = Choice(first + (str(action),) + then, _summary(state, action))
             owed = sorted(p for p, up in faces.items() if up == BACK and face(after, p) == FRONT)
@@ -241,11 +243,12 @@ def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconcil
         return laying
     if len(steps) == 1:
         return Reconciliation.partial(steps[0][0], steps[0][1], tokens=steps[0][2])
+    where = _where(picture)
     if steps:  # a piece lifted that could go to several places: the rest of the move will say which
-        held = sorted(p for p in _where(before) if p not in _where(picture))
+        held = sorted(p for p in was if p not in where)
         return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
-    moved = sorted(p for p, c in _where(picture).items() if _where(before).get(p) != c)
-    gone = sorted(p for p in _where(before) if p not in _where(picture))
+    moved = sorted(p for p, c in where.items() if was.get(p) != c)
+    gone = sorted(p for p in was if p not in where)
     early: list[str] = [p for p in _too_early(state, full) if p not in moved]
     if early and not moved and not gone:  # a face shown that no move of this turn reveals
         return Reconciliation.illegal(

@@ -252,6 +252,11 @@ class TileRaceGame(Game[TileRaceState, Action]):
             out[cell] = (Choice((str(action),), said[:1].upper() + said[1:]),)
         return out
 
+    def actor(self, state: TileRaceState, action: Action) -> str | None:
+        """The player to move, as the view's ``active`` says it (without building the whole view: the
+        check of every reading asks it)."""
+        return state.active
+
     def view(self, state: TileRaceState, seat: str | None = None) -> dict[str, Any]:
         ended = rules.outcome(state)
         phase = "finished" if ended is not None else "playing"

@@ -38,6 +38,7 @@ def square(col: int, row: int) -> str:
     return f"{LETTERS[col - 1]}{row}"
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def coords(name: str) -> tuple[int, int]:
     """Column and row of a square's name (NotationError for text that is not one)."""
     m = _SQUARE.match(name)
@@ -46,6 +47,7 @@ def coords(name: str) -> tuple[int, int]:
     return LETTERS.index(m.group(1)) + 1, int(m.group(2))
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def on_grid(name: str, size: int) -> bool:
     """Is ``name`` a square of a grid ``size`` squares wide?"""
     m = _SQUARE.match(name)
@@ -65,11 +67,13 @@ def neighbours(name: str, size: int) -> tuple[str, ...]:
                  if 1 <= c + dc <= size and 1 <= r + dr <= size)
 
 
+@functools.cache
 def corners(size: int) -> tuple[str, ...]:
     return (square(1, 1), square(size, 1), square(1, size), square(size, size))
 
 
 # ------------------------------------------------------------------------------------------ edges
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def edge(a: str, b: str) -> str:
     """The edge between two adjacent squares, named lower square first (so each edge has one name)."""
     (ca, ra), (cb, rb) = coords(a), coords(b)
@@ -86,6 +90,7 @@ def parse_edge(text: str) -> str:
     return edge(a, b)
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def ends(name: str) -> tuple[str, str]:
     a, _, b = name.partition("|")
     return a, b
@@ -116,6 +121,7 @@ def side_of(colour: str, count: int) -> str:
     return SIDES[count][COLOURS.index(colour)]
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def _side_corners(side: str, size: int) -> tuple[str, str]:
     """A side's two corners, left then right as seen by the player sitting there facing the grid."""
     n = size
@@ -123,12 +129,14 @@ def _side_corners(side: str, size: int) -> tuple[str, str]:
             "W": (square(1, n), square(1, 1)), "E": (square(n, 1), square(n, n))}[side]
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def entry(pawn: str, count: int, size: int) -> str:
     """The corner square a pawn steps onto from its start: ``-1`` at its player's left, ``-2`` at the right."""
     left, right = _side_corners(side_of(colour_of(pawn), count), size)
     return left if pawn.endswith("-1") else right
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every step a reading tries
 def exits(pawn: str, count: int, size: int) -> tuple[str, ...]:
     """The corners ``pawn`` may leave the grid from: the two of the far side, or in a 2-player game the
     one diagonally across from its entry (the rulebook's crossing)."""

@@ -24,6 +24,7 @@ explains each reading of the text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -51,9 +52,20 @@ class _Ground:
 
 
 def _ground(state: TileRaceState, pawn: str) -> _Ground:
-    others = frozenset(sq for sq, p in state.pawn_squares().items() if p != pawn)
-    return _Ground(state.size, state.walls, state.mountains, others, state.open_exits(pawn),
-                   entry(pawn, len(state.players), state.size))
+    key = (pawn, state.size, len(state.players), tuple(state.pawns.items()), state.walls, state.mountains)
+    known = _GROUNDS.get(key)
+    if known is None:
+        others = frozenset(sq for sq, p in state.pawn_squares().items() if p != pawn)
+        known = _Ground(state.size, state.walls, state.mountains, others, state.open_exits(pawn),
+                        entry(pawn, len(state.players), state.size))
+        if len(_GROUNDS) >= 4096:
+            _GROUNDS.clear()
+        _GROUNDS[key] = known
+    return known
+
+
+# Each pawn's ground by all it reads (the pawns, walls and mountains): a reading asks it at every step.
+_GROUNDS: dict[tuple[object, ...], _Ground] = {}
 
 
 def _barred(g: _Ground, tiles: frozenset[str] | set[str], here: str, to: str, dropping: bool) -> str | None:
@@ -105,8 +117,21 @@ def movement_possible(state: TileRaceState, colour: str | None = None) -> bool:
     """Has ``colour`` (the player to play) a whole movement to make from this position? A player
     without one skips the movement (the rulebook leaves the case open; see the interpretations)."""
     colour = colour or state.active
-    return any(_finishes(_ground(state, p), set(state.tiles), state.pawns[p], 0, False, True)
-               for p in pawns_of(colour) if state.exited(p) is None)
+    key = (colour, state.size, len(state.players), frozenset(state.pawns.items()), state.tiles, state.walls,
+           state.mountains)
+    known = _POSSIBLE.get(key)
+    if known is None:
+        known = any(_finishes(_ground(state, p), set(state.tiles), state.pawns[p], 0, False, True)
+                    for p in pawns_of(colour) if state.exited(p) is None)
+        if len(_POSSIBLE) >= 4096:  # a reading asks of a few hundred positions; a game moves on
+            _POSSIBLE.clear()
+        _POSSIBLE[key] = known
+    return known
+
+
+# What ``movement_possible`` answered, by all it reads: a reading asks it again at every step it tries
+# (the same pawns, tiles, walls and mountains), and the answer depends on nothing else.
+_POSSIBLE: dict[tuple[object, ...], bool] = {}
 
 
 def _targets(state: TileRaceState, pawn: str, here: str) -> list[str]:
@@ -249,13 +274,22 @@ def _placing_reason(state: TileRaceState, action: Placing, can_move: bool) -> st
     return None
 
 
-def _placings(state: TileRaceState, can_move: bool) -> list[Action]:
+def _placing_candidates(state: TileRaceState) -> Iterator[Placing]:
     colour = state.active
-    candidates: list[Placing] = [Tile(colour, s) for s in squares(state.size)]
-    candidates += [Wall(colour, e) for e in edges(state.size)]
-    candidates += [Remove(colour, e) for e in sorted(state.walls)]
-    candidates += [Mountain(colour, s) for s in squares(state.size)]
-    return [a for a in candidates if _placing_reason(state, a, can_move) is None]
+    yield from (Tile(colour, s) for s in squares(state.size))
+    yield from (Wall(colour, e) for e in edges(state.size))
+    yield from (Remove(colour, e) for e in sorted(state.walls))
+    yield from (Mountain(colour, s) for s in squares(state.size))
+
+
+def _placings(state: TileRaceState, can_move: bool) -> list[Action]:
+    return [a for a in _placing_candidates(state) if _placing_reason(state, a, can_move) is None]
+
+
+def _can_place(state: TileRaceState, can_move: bool) -> bool:
+    """Whether any action is open: stops at the first (a pass and a blocked race ask only this, and
+    a reading tries a pass at every position it reaches)."""
+    return any(_placing_reason(state, a, can_move) is None for a in _placing_candidates(state))
 
 
 def _place(state: TileRaceState, action: Placing, can_move: bool) -> TileRaceState:
@@ -302,7 +336,7 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
         raise IllegalMoveError(f"{colour} has made this turn's action: one action per turn, no more")
     can_move = not state.moved and movement_possible(state)
     if isinstance(action, Pass):
-        if (not state.moved and can_move) or _placings(state, can_move):
+        if (not state.moved and can_move) or _can_place(state, can_move):
             raise IllegalMoveError(f"{colour} can still {'move' if can_move else 'act'}: a turn is passed only "
                                    "when no action is left")
         removed = list(state.removed)
@@ -419,7 +453,7 @@ def outcome(state: TileRaceState) -> Outcome | None:
         return None
     for seat in range(len(state.players)):
         turn = replace(state, turn=seat)
-        if movement_possible(turn) or _placings(turn, False):
+        if movement_possible(turn) or _can_place(turn, False):
             return None
     return Outcome((), "the race is blocked: nobody can move a pawn or make an action")
 

@@ -171,14 +171,30 @@ def _key(state: TileRaceState) -> tuple[object, ...]:
             state.turn, state.removed, under_way, state.moved, state.acted, state.supply, state.lost)
 
 
-def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
-    """The actions worth trying towards the picture: steps that can end as it shows, placings of what
-    it shows, removals of what it lacks."""
-    colour = state.active
+def _shown(seen: Picture) -> tuple[set[str], set[str], set[tuple[str, str]], set[str]]:
+    """Where the picture shows tiles, walls, mountains (with their owners) and covering pieces: read
+    once per picture, though a reading asks at every position it tries (the picture never changes)."""
+    last = _SHOWN[-1] if _SHOWN else None
+    if last is not None and last[0] is seen:
+        return last[1]
     flat = {c for c, ps in seen.items() if any(kind_of(p) == "tile" for p in ps)}
     walls = {c for c, ps in seen.items() if any(kind_of(p) == "wall" for p in ps)}
     peaks = {(c, owner_of_kind(k)) for c, ps in seen.items() for p in ps if is_mountain(k := kind_of(p))}
     covered = {c for c, ps in seen.items() if any(kind_of(p) != "tile" for p in ps)}  # a tile may lie under
+    _SHOWN[:] = [(seen, (flat, walls, peaks, covered))]
+    return flat, walls, peaks, covered
+
+
+# The last picture :func:`_shown` read and what it found (the picture itself kept, so a new one is
+# never mistaken for it).
+_SHOWN: list[tuple[Picture, tuple[set[str], set[str], set[tuple[str, str]], set[str]]]] = []
+
+
+def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
+    """The actions worth trying towards the picture: steps that can end as it shows, placings of what
+    it shows, removals of what it lacks."""
+    colour = state.active
+    flat, walls, peaks, covered = _shown(seen)
     gone = state.tiles - flat - covered  # tiles the picture no longer shows: collected this movement
     mv = state.moving
     for action in rules._steps(state):  # one square at a time

@@ -128,31 +128,37 @@ def said(action: Action) -> str:
     return CORRECTED if isinstance(action, Correct) else f"{action.colour} {_deed(action)}"
 
 
-_told: dict[tuple[object, ...], tuple[tuple[str, ...], list[str], TileRaceState | None]] = {}
+_told: dict[tuple[object, ...], tuple[tuple[str, ...], list[str], list[TileRaceState | None]]] = {}
 
 
 def log(state: TileRaceState) -> list[str]:
     """The history in the players' words, one line for each action, each told in the position it
-    was made in (the history played again from the game's start). The last game's lines are kept:
-    every view asks for them, and a turn adds a line or two, so only those are played again."""
+    was made in (the history played again from the game's start). The last game's lines are kept,
+    with the position after each: every view asks for them, a turn adds a line or two, and a reading
+    asks of the position before it and after each of its choices, so only the actions past the part
+    of the history they share with the last one are played again."""
     game = (state.players, state.seed, state.size, state.names)
-    done, out, here = _told.get(game, ((), [], new_game(len(state.players), state.seed, state.size, state.names)))
-    if state.history[:len(done)] != done:  # undone, or another game with the same seats: from the start
-        done, out, here = (), [], new_game(len(state.players), state.seed, state.size, state.names)
-    out = list(out)
-    for text in state.history[len(done):]:
+    done, lines, positions = _told.get(game, ((), [], [new_game(len(state.players), state.seed, state.size,
+                                                                state.names)]))
+    shared = len(done) if state.history[:len(done)] == done else \
+        next((k for k, (a, b) in enumerate(zip(state.history, done)) if a != b), min(len(done), len(state.history)))
+    out, positions = lines[:shared], positions[:shared + 1]
+    here = positions[-1]
+    for text in state.history[shared:]:
         action = rules.parse_action(text)
         if here is None:
             out.append(said(action))
-            continue
-        try:
-            out.append(told(here, action))
-            here = rules.apply(here, action)
-        except FogCompanionError:  # it no longer plays again: said without the position from here on
-            out.append(said(action))
-            here = None
-    _told.clear()  # one game at a time is played at a table
-    _told[game] = (state.history, out, here)
+        else:
+            try:
+                out.append(told(here, action))
+                here = rules.apply(here, action)
+            except FogCompanionError:  # it no longer plays again: said without the position from here on
+                out.append(said(action))
+                here = None
+        positions.append(here)
+    if shared < len(state.history) or not done:  # a position the last one's lines did not hold
+        _told.clear()  # one game at a time is played at a table
+        _told[game] = (state.history, out, positions)
     return list(out)
 
 
