@@ -233,3 +233,21 @@ def test_on_an_open_panel_a_game_of_seats_is_started_from_the_table_s_screen(ope
     assert phone.get("/api/seats").get_json()["guarded"] is True
     assert all(s["code"] is None for s in phone.get("/api/seats").get_json()["seats"])
     assert all(s["code"] for s in tablet.get("/api/seats").get_json()["seats"])
+
+
+def test_a_game_played_knowingly_unguarded_is_said_so_to_every_phone(open_table: tuple[Companion, Any]) -> None:
+    """No PIN, no paired screen: the players choose to play with the seats' secrets unguarded. Every
+    phone is then shown the codes, and told so (the pages' banner reads `guarded` false); a game
+    started from the Pi's own display is guarded, and no phone is shown a code."""
+    companion, app = open_table
+    body = {"game": "desert-survivors", "players": [{"name": n} for n in ("Ada", "Bo", "Cy")], "seed": 5}
+    phone = client_at(app, "192.168.1.23")
+    started = phone.post("/api/games", data=json.dumps({**body, "secrets": "unguarded"}), content_type="application/json")
+    assert started.status_code == 200
+    seats = phone.get("/api/seats").get_json()
+    assert seats["guarded"] is False and all(s["code"] for s in seats["seats"])
+    pi = app.test_client()  # the Pi's own display: a loopback address
+    again = pi.post("/api/games", data=json.dumps({**body, "confirm": True}), content_type="application/json")
+    assert again.status_code == 200
+    seats = phone.get("/api/seats").get_json()
+    assert seats["guarded"] is True and not any(s["code"] for s in seats["seats"])

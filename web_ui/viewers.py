@@ -144,10 +144,12 @@ def is_screen() -> bool:
 
 
 def guarded() -> bool:
-    """Are the running game's secrets guarded: a PIN, or a paired screen, and not given up on purpose?"""
+    """Are the running game's secrets guarded: only the table's screen shows the codes (a PIN, the Pi's
+    own display, a paired browser), not given up on purpose when the game was started?"""
     if security.pin_required():
         return True  # a PIN set since: whoever gave it is the screen, however the game was started
-    return pairing().paired and not pairing().unguarded(_running_game_id())
+    # no PIN: the codes are the Pi's own display's and the paired screen's, unless given up on purpose
+    return not pairing().unguarded(_running_game_id())
 
 
 # ---------------------------------------------------------------------------------------- seats held
