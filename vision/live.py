@@ -532,7 +532,7 @@ class LiveCamera:
             "board_found": bool(obs and obs.board_found),
             "fiducials_seen": sorted(obs.fiducials_seen) if obs else [],
             "pieces_seen": len(obs.pieces) if obs else 0,
-            "pieces": sorted(obs.pieces) if obs else [],
+            "pieces": dict(sorted(obs.pieces.items())) if obs else {},  # piece -> the place it was read on
             "view_blocked": self.blocked,
             "unplaced": list(obs.unplaced) if obs else [],
             "unknown_markers": sorted(obs.unknown_markers) if obs else [],

@@ -6,13 +6,15 @@ last good picture: a viewer is never left waiting on a camera that may send noth
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 
 from companion.games.base import unfaced
 from companion.secrecy import told
+from companion.sync import kinds
 from web_ui.stream import camera_stream, concealed, picture
 
 bp = Blueprint("camera", __name__)
@@ -26,27 +28,56 @@ def _camera() -> Any:
 
 
 def with_pieces_seen(session: Any, settings: dict[str, Any], seat: str | None) -> dict[str, Any]:
-    """The camera's settings with its pieces (``pieces``: the ids it sees) counted against the game's
-    table: ``expected_pieces`` and the ``missing`` ones in the words ``seat`` may read."""
-    return {**settings, **pieces_seen(session, settings.get("pieces", []), seat)}
+    """The camera's settings with its pieces (``pieces``: piece -> the place it was read on) counted
+    against the game's table: ``expected_pieces``, those under another piece (``covered``) and the
+    ``missing`` ones, in the words ``seat`` may read; its pieces said as ``seat`` may read them too (a
+    face-down piece's marker names it)."""
+    where = settings.get("pieces") or {}
+    said = told(session.game, session.state, {"pieces": sorted(where)}, seat)["pieces"] if session.state else []
+    return {**settings, "pieces": said, **pieces_seen(session, where, seat)}
 
 
-def pieces_seen(session: Any, pieces: Iterable[str], seat: str | None) -> dict[str, Any]:
-    """How many of the pieces the game has on the table the camera sees, and those it does not, in
-    the words ``seat`` may read (the Camera page's count).
+def pieces_seen(session: Any, where: Mapping[str, str], seat: str | None) -> dict[str, Any]:
+    """How many of the pieces the game has on the table the camera sees, how many lie under another
+    (``covered``: the game says the camera cannot see them, as the session counts them seen), and those
+    it does not see, in the words ``seat`` may read (the Camera page's count).
 
-    Counted here, not on the page: a piece with a marker on each face is seen whichever face is up
-    (the picture names it ``red-3^back``), and the page knows a face-down piece only by its public
-    name (``green-disc@B1``), never by the id its marker gives: matched there, no face-down piece
-    was ever seen. A missing piece is said as the reader's view names it."""
+    Counted as the session compares a picture (:func:`companion.sync.strip`), so the page never calls
+    a piece missing that the game is in sync with: a piece with a marker on each face is seen
+    whichever face is up (``red-3^back``); a look-alike piece (``Game.alike``: the tile race's tiles)
+    is seen when one of its kind lies where the game has one, whichever one it is, compared per place
+    by kind and count (a tile missing on one square does not make every tile numbered after it
+    missing); a piece under another where the game has it is counted under. Any other piece is seen
+    wherever its marker is read. A missing piece is said as the reader's view names it."""
     if session.state is None:
-        return {"expected_pieces": 0, "missing": []}
+        return {"expected_pieces": 0, "covered": 0, "missing": []}
     game, state = session.game, session.state
-    expected = [unfaced(p)[0] for ps in session.expected().values() for p in ps]
-    seen = {unfaced(p)[0] for p in pieces}
-    missing = told(game, state, {"offenders": [p for p in expected if p not in seen]}, seat)["offenders"]
+    expected = session.expected()
+    picture: dict[str, list[str]] = {}
+    for piece, cell in where.items():
+        picture.setdefault(cell, []).append(piece)
+    shown = {c: tuple(sorted(ps)) for c, ps in picture.items()}
+    covered = game.hidden(state, shown)
+    for piece, cell in covered.items():
+        picture.setdefault(cell, []).append(piece)
+    named = game.alike(state, {c: tuple(sorted(ps)) for c, ps in picture.items()})
+    alike = kinds(game, state, expected, named)
+
+    def kind(piece: str) -> str:
+        return alike.get(piece) or unfaced(piece)[0]
+    have = Counter((cell, kind(p)) for cell, ps in named.items() for p in ps)
+    read = {unfaced(p)[0] for p in where}
+    missing: list[str] = []
+    for cell, pieces in sorted(expected.items()):
+        for piece in pieces:
+            if have[(cell, kind(piece))] > 0:
+                have[(cell, kind(piece))] -= 1
+            elif piece in alike or unfaced(piece)[0] not in read:  # a look-alike counts only where the game has one
+                missing.append(unfaced(piece)[0])
+    said = told(game, state, {"offenders": missing}, seat)["offenders"]
     names = game.view(state, seat).get("names") or {}
-    return {"expected_pieces": len(expected), "missing": sorted(str(names.get(p, p)) for p in missing)}
+    return {"expected_pieces": sum(map(len, expected.values())), "covered": len(covered),
+            "missing": sorted(str(names.get(p, p)) for p in said)}
 
 
 def _overlay() -> bool:

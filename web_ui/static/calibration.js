@@ -8,10 +8,12 @@
       "Board not found: are the corner markers in view and lit?");
     if (cam.view_blocked) out.push("Something rests over the board: pieces under it are held until it is lifted.");
     /* counted by the companion: a piece is seen whichever face is up, and a face-down piece is known
-       to this page only by its public name, the missing ones said as this reader may read them */
+       to this page only by its public name, a look-alike one (a tile) seen where the game has one of its
+       kind, the missing ones said as this reader may read them */
     if (cam.expected_pieces) {
-      const hidden = cam.missing || [];
-      out.push(cam.expected_pieces - hidden.length + " of " + cam.expected_pieces + " pieces seen" +
+      const hidden = cam.missing || [], under = cam.covered || 0;
+      out.push(cam.expected_pieces - hidden.length - under + " of " + cam.expected_pieces + " pieces seen" +
+        (under ? ", " + under + " more under another piece where the game has " + (under > 1 ? "them" : "it") : "") +
         (hidden.length ? "; marker hidden or not found: " + hidden.slice(0, 6).join(", ") +
           (hidden.length > 6 ? " and " + (hidden.length - 6) + " more" : "") : "") + ".");
     } else {
