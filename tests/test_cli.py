@@ -179,6 +179,7 @@ def test_the_readme_s_markers_line_writes_a_named_sheet_and_says_how_to_print_an
     said = capsys.readouterr().out
     assert (tmp_path / "island-battle-markers.pdf").stat().st_size > 0
     assert "wrote island-battle-markers.pdf" in said and 'print it at 100 % ("actual size"' in said
+    assert "the bar at the foot of each page is 100 mm long" in said  # drawn on the sheet, said here
     assert 'the black square of "board corner 1" measures 30 mm a side' in said
     for where in ("18 mm (cut along its circle): each soldier its label names (10)",
                   "14 mm: each block its label names (10)", "14 mm: each die its label names, one on each of its faces (6)",

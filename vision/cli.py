@@ -91,12 +91,13 @@ def cmd_markers(args: argparse.Namespace) -> int:
 def _printing(board: Layout, game: str) -> list[str]:
     """How to check the printed sheet and where each sticker goes, said after it is written: a sheet
     printed scaled reads every distance wrong, and a sticker on the wrong piece is a wrong game."""
-    from vision.markers import sheet_items
+    from vision.markers import CHECK_MM, sheet_items
 
     items = sheet_items(board)
     corner = next((i for i in items if i.label.startswith("board corner")), items[0])
-    lines = [f"check the print with a ruler: the black square of \"{corner.label}\" measures {corner.size_mm:g} mm "
-             "a side; any other length means the printer scaled the sheet: print it again at 100 %",
+    lines = [f"check the print with a ruler: the bar at the foot of each page is {CHECK_MM:g} mm long (tick to tick), "
+             f"and the black square of \"{corner.label}\" measures {corner.size_mm:g} mm a side; any other length "
+             "means the printer scaled the sheet: print it again at 100 %",
              "each sticker is labelled with what it goes on:"]
     on = {m: p for p in board.pieces.values() for m in (p.faces.values() or [p.marker])}
     kinds: dict[str, int] = {}

@@ -3,7 +3,9 @@
 Every marker the companion reads (4 board fiducials, 32 islanders, 15 obstacles, the FOG and
 turn markers) comes from one dictionary named in the board file. ``fog-companion markers -o
 sheet.pdf`` prints them at their real size in millimetres, each with a white quiet zone and a
-label, so a user can stick them on the tokens and the board. A piece with a round top of a given
+label in lines that fit its sticker's box (never running into the next one), so a user can stick
+them on the tokens and the board; each page carries a check bar 100 mm long, to measure that the
+print was not scaled. A piece with a round top of a given
 size (the partner race's pawns: ``shape = "disc"`` and ``size_mm``) gets a thin light circle of that
 size around its marker, to cut the sticker along: a square sticker on a round top overhangs it.
 """
@@ -28,8 +30,12 @@ from companion.games import Layout
 PAGE_MM = (210.0, 297.0)  # A4 portrait
 MARGIN_MM = 10.0
 QUIET_MM = 2.5  # white border around each marker; detection needs it
-LABEL_MM = 4.0
+LABEL_PT = 7.0  # a sticker's label: 7 pt Helvetica, about 1.8 mm capitals (legible at arm's length)
+LINE_MM = 3.0  # one line of a label, baseline to baseline
+CHAR_MM = 0.6 * LABEL_PT * 25.4 / 72  # a generous Helvetica character width: a label never runs into the next
 GAP_MM = 3.0
+CHECK_MM = 100.0  # the check bar at the foot of each page: measured with a ruler, it says the print was not scaled
+CHECK_AREA_MM = 10.0  # the room kept for it above the bottom margin
 CUT_GREY = 0.75  # the cut line: light grey, thin; seen when cutting, not mistaken for the marker's border
 CUT_LINE_MM = 0.15
 
@@ -94,21 +100,56 @@ class Placed:
     page: int
     x_mm: float  # top-left of the marker itself (inside its quiet zone)
     y_mm: float
+    lines: tuple[str, ...] = ()  # its label, in lines that fit its box
+    inset_mm: float = QUIET_MM  # from the box's left edge to the marker's
+
+
+def wrapped(label: str, width_mm: float) -> list[str]:
+    """A label in lines no wider than ``width_mm`` (at :data:`CHAR_MM` a character), broken between
+    words: printed in one line under a small marker it ran into its neighbour's ("4red-s1")."""
+    lines: list[str] = []
+    for word in _words(label):
+        if lines and (len(lines[-1]) + 1 + len(word)) * CHAR_MM <= width_mm:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _words(label: str) -> list[str]:
+    """A label's words, a lone separator ("·") kept with the word after it: never a line of its own."""
+    out: list[str] = []
+    for word in label.split():
+        if out and not any(ch.isalnum() for ch in out[-1]):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
+def sticker_label(item: SheetItem) -> str:
+    """What is printed under a sticker: what it goes on, and its marker's number."""
+    return f"{item.label} #{item.marker}"
 
 
 def layout(items: list[SheetItem]) -> list[Placed]:
-    """Shelf packing onto A4 pages, left to right, top to bottom."""
+    """Shelf packing onto A4 pages, left to right, top to bottom, each sticker's box wide enough for
+    the longest word of its label and tall enough for its lines; the foot of each page is kept for
+    the check bar."""
     out: list[Placed] = []
     page, x, y, shelf = 0, MARGIN_MM, MARGIN_MM, 0.0
     for item in items:
-        w = max(item.size_mm + 2 * QUIET_MM, item.round_mm + 2 * CUT_LINE_MM)  # the cut circle fits in the box
-        h = w + LABEL_MM
+        words = _words(sticker_label(item))
+        w = max(item.size_mm + 2 * QUIET_MM, item.round_mm + 2 * CUT_LINE_MM,  # the cut circle fits in the box
+                max(len(word) for word in words) * CHAR_MM)
+        lines = wrapped(sticker_label(item), w)
+        h = w + len(lines) * LINE_MM + 1.0
         if x + w > PAGE_MM[0] - MARGIN_MM:
             x, y, shelf = MARGIN_MM, y + shelf + GAP_MM, 0.0
-        if y + h > PAGE_MM[1] - MARGIN_MM:
+        if y + h > PAGE_MM[1] - MARGIN_MM - CHECK_AREA_MM:
             page, x, y, shelf = page + 1, MARGIN_MM, MARGIN_MM, 0.0
         inset = (w - item.size_mm) / 2  # the marker in the middle of its box (and of its cut circle)
-        out.append(Placed(item, page, x + inset, y + inset))
+        out.append(Placed(item, page, x + inset, y + inset, tuple(lines), inset))
         x += w + GAP_MM
         shelf = max(shelf, h)
     return out
@@ -117,7 +158,7 @@ def layout(items: list[SheetItem]) -> list[Placed]:
 def write_sheet(board: Layout, path: Path | str, dpi: int = 300) -> list[Path]:
     """Write the sticker sheet(s) as PDF (one file, several pages) or PNG (one file per page)."""
     dict_ = dictionary(board.marker_dictionary)
-    return write_pages(Path(path), _placed_pages(dict_, layout(sheet_items(board))), dpi=dpi)
+    return write_pages(Path(path), _placed_pages(dict_, layout(sheet_items(board))), dpi=dpi, check_bar=True)
 
 
 def write_charuco_sheet(path: Path | str, dpi: int = 300) -> list[Path]:
@@ -144,8 +185,9 @@ class PageImage:
     y_mm: float
     w_mm: float
     h_mm: float
-    label: str = ""
+    label: str = ""  # one line a "\n"
     ring_mm: float = 0.0  # a circle to cut along, this wide, centred on the image (0: none)
+    label_dx_mm: float = -0.8 * QUIET_MM  # where the label starts, from the image's left edge
 
     @property
     def label_drop_mm(self) -> float:
@@ -159,24 +201,48 @@ def _placed_pages(dict_: cv2.aruco.Dictionary, placed: list[Placed]) -> list[lis
     for p in placed:
         img = cv2.aruco.generateImageMarker(dict_, p.item.marker, modules)
         pages[p.page].append(PageImage(f"M{p.item.marker}", img, p.x_mm, p.y_mm, p.item.size_mm, p.item.size_mm,
-                                       f"{p.item.label}  #{p.item.marker}", p.item.round_mm))
+                                       "\n".join(p.lines), p.item.round_mm, -p.inset_mm))
     return pages
 
 
+CHECK_SAID = (f"this bar is {CHECK_MM:g} mm long: measure it with a ruler; if it is not, print again "
+              "at 100 % (\"actual size\", never \"fit to page\")")
+
+
+def check_bar(page_mm: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    """The check bar at the foot of a page, as black rectangles (x, y from the top, width, height in
+    mm): a bar :data:`CHECK_MM` long from the outer edge of its first tick to that of its last, with
+    a tick every 10 mm, so a ruler laid along it reads any scaling at once."""
+    x, y = MARGIN_MM, page_mm[1] - MARGIN_MM - CHECK_AREA_MM + 2.0
+    tick = 0.3
+    rects = [(x, y + 0.75, CHECK_MM, 1.5)]
+    rects += [(x + min(max(k * 10.0 - tick / 2, 0.0), CHECK_MM - tick), y, tick, 3.0) for k in range(int(CHECK_MM // 10) + 1)]
+    return rects
+
+
 def write_pages(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float] = PAGE_MM,
-                dpi: int = 300) -> list[Path]:
-    """The pages as one PDF, or one PNG per page (with its true size recorded for printing)."""
+                dpi: int = 300, check_bar: bool = False) -> list[Path]:
+    """The pages as one PDF, or one PNG per page (with its true size recorded for printing); with
+    ``check_bar``, each page carries the check bar (:func:`check_bar`) and says how to use it."""
     if path.suffix.lower() == ".pdf":
-        _write_pdf(path, pages, page_mm)
+        _write_pdf(path, pages, page_mm, check_bar)
         return [path]
     if path.suffix.lower() == ".png":
-        return _write_pngs(path, pages, page_mm, dpi)
+        return _write_pngs(path, pages, page_mm, dpi, check_bar)
     raise MarkerError(f"{path}: the sheet is written as .pdf or .png")
 
 
 # ----------------------------------------------------------------------------- PNG
-def _write_pngs(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float], dpi: int) -> list[Path]:
+def _write_pngs(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float], dpi: int,
+                with_bar: bool) -> list[Path]:
     px_per_mm = dpi / 25.4
+
+    def text(line: str, x_mm: float, y_mm: float, width_mm: float) -> None:
+        """A line at the label's size (capitals about 1.8 mm), narrowed only where it would overrun."""
+        (w, _), _ = cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
+        scale = min(1.8 * px_per_mm / 22, width_mm * px_per_mm / max(w, 1))
+        cv2.putText(canvas, line, (round(x_mm * px_per_mm), round(y_mm * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                    scale, 0, max(1, round(px_per_mm / 8)), cv2.LINE_AA)
     written = []
     for number, items in enumerate(pages):
         canvas = np.full((round(page_mm[1] * px_per_mm), round(page_mm[0] * px_per_mm)), 255, np.uint8)
@@ -188,8 +254,13 @@ def _write_pngs(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, 
                 centre = (round((it.x_mm + it.w_mm / 2) * px_per_mm), round((it.y_mm + it.h_mm / 2) * px_per_mm))
                 cv2.circle(canvas, centre, round(it.ring_mm / 2 * px_per_mm), round(255 * CUT_GREY),
                            max(1, round(CUT_LINE_MM * px_per_mm)), cv2.LINE_AA)
-            cv2.putText(canvas, it.label, (x - round(QUIET_MM * px_per_mm * 0.8), y + h + round(it.label_drop_mm * px_per_mm)),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.035 * px_per_mm, 0, max(1, round(px_per_mm / 8)), cv2.LINE_AA)
+            for k, line in enumerate(it.label.split("\n")):
+                text(line, it.x_mm + it.label_dx_mm, it.y_mm + it.h_mm + it.label_drop_mm + k * LINE_MM,
+                     len(line) * CHAR_MM)
+        if with_bar:
+            for bx, by, bw, bh in check_bar(page_mm):
+                canvas[round(by * px_per_mm):round((by + bh) * px_per_mm), round(bx * px_per_mm):round((bx + bw) * px_per_mm)] = 0
+            text(CHECK_SAID, MARGIN_MM, page_mm[1] - MARGIN_MM - CHECK_AREA_MM + 8.5, page_mm[0] - 2 * MARGIN_MM)
         out = path if len(pages) == 1 else path.with_name(f"{path.stem}-{number + 1}{path.suffix}")
         ok, data = cv2.imencode(".png", canvas)
         if not ok:
@@ -222,7 +293,11 @@ def _circle(cx: float, cy: float, r: float) -> str:
             f"{cx + k:.3f} {cy - r:.3f} {cx + r:.3f} {cy - k:.3f} {cx + r:.3f} {cy:.3f} c S Q")
 
 
-def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float]) -> None:
+def _pdf_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, float], with_bar: bool = False) -> None:
     """A small PDF written by hand: one image object per distinct picture, placed in millimetres."""
     pt = 72.0 / 25.4
     objects: list[bytes] = []
@@ -251,10 +326,16 @@ def _write_pdf(path: Path, pages: list[list[PageImage]], page_mm: tuple[float, f
             x = it.x_mm * pt
             y = (page_mm[1] - it.y_mm - it.h_mm) * pt
             ops.append(f"q {w:.3f} 0 0 {h:.3f} {x:.3f} {y:.3f} cm /{it.key} Do Q")
-            label = it.label.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             if it.ring_mm:
                 ops.append(_circle(x + w / 2, y + h / 2, it.ring_mm / 2 * pt))
-            ops.append(f"BT /F1 7 Tf {x - QUIET_MM * pt * 0.8:.3f} {y - it.label_drop_mm * pt:.3f} Td ({label}) Tj ET")
+            lines = " T* ".join(f"({_pdf_text(line)}) Tj" for line in it.label.split("\n"))
+            ops.append(f"BT /F1 {LABEL_PT:g} Tf {LINE_MM * pt:.3f} TL {x + it.label_dx_mm * pt:.3f} "
+                       f"{y - it.label_drop_mm * pt:.3f} Td {lines} ET")
+        if with_bar:
+            ops += [f"0 g {bx * pt:.3f} {(page_mm[1] - by - bh) * pt:.3f} {bw * pt:.3f} {bh * pt:.3f} re f"
+                    for bx, by, bw, bh in check_bar(page_mm)]
+            ops.append(f"BT /F1 8 Tf {MARGIN_MM * pt:.3f} {(MARGIN_MM + CHECK_AREA_MM - 8.5) * pt:.3f} Td "
+                       f"({_pdf_text(CHECK_SAID)}) Tj ET")
         stream = "\n".join(ops).encode("latin-1", "replace")
         contents_ids.append(add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"))
     parent_id = len(objects) + len(pages) + 1
