@@ -12,9 +12,10 @@ const Fog = (() => {
     let res = await fetch(path, opts);
     let data = await res.json().catch(() => ({error: res.statusText}));
     if (res.status === 401 && /PIN/.test(data.error || "")) {
-      /* asked in the refusal's words ("Undo needs the panel PIN."); a mistyped PIN is said so and asked again */
-      let ask = data.error + "\nPanel PIN:";
-      for (let pin = window.prompt(ask); pin !== null; pin = window.prompt(ask)) {
+      /* asked in the refusal's words ("Undo needs the panel PIN."), beside what was tapped; a mistyped PIN
+         is said so and asked again */
+      let ask = data.error;
+      for (let pin = await askPin(ask); pin !== null; pin = await askPin(ask)) {
         const u = await fetch("/api/unlock", {method: "POST", headers: {"Content-Type": "application/json"},
                                               body: JSON.stringify({pin})});
         if (u.ok) {
@@ -24,14 +25,44 @@ const Fog = (() => {
         }
         const why = (await u.json().catch(() => ({error: u.statusText}))).error;
         if (u.status !== 401) { data = {error: why}; break; }  /* too many wrong PINs: the wait, in its words */
-        ask = why + "\nPanel PIN:";
+        ask = why;
       }
+      if (res.status === 401 && /PIN/.test(data.error || "")) return {ok: false, status: 401, data};  /* cancelled: said beside the tap */
     }
     if (res.status === 409) await refresh();  /* refused as the game stands now: this page may show a game that moved on */
     if (!res.ok && data.kind !== "game-running" && data.kind !== "secrets-unguarded" && !quiet) {  /* a running game is asked about on the page itself */
       flash(data.error || ("error " + res.status));
     }
     return {ok: res.ok, status: res.status, data};
+  }
+
+  /* The PIN asked on the page, beside the button tapped (a phone may show no window.prompt, and a notice at
+     the top of the page is out of view): a field, focused and scrolled into view, with who else can do it. */
+  const WHO_UNLOCKS = "Whoever set up the panel knows the PIN: they can type it here, or do it on their own phone.";
+  let tapped = null;
+  document.addEventListener("click", (e) => { tapped = (e.target.closest && e.target.closest("button")) || tapped; }, true);
+  function askPin(text) {
+    return new Promise((resolve) => {
+      document.getElementById("pin-ask")?.remove();
+      const form = el("form", {id: "pin-ask", "class": "pin-ask", role: "group", "aria-labelledby": "pin-ask-text"});
+      form.appendChild(el("p", {id: "pin-ask-text", role: "alert"}, text + " " + WHO_UNLOCKS));
+      const label = el("label", {"for": "pin-ask-pin"}, "Panel PIN");
+      const input = el("input", {id: "pin-ask-pin", type: "password", inputmode: "numeric", autocomplete: "off"});
+      const ok = el("button", {id: "pin-ask-ok", type: "submit"}, "Unlock");
+      const cancel = el("button", {id: "pin-ask-cancel", type: "button", "class": "secondary"}, "Cancel");
+      form.append(label, input, ok, cancel);
+      const done = (v) => { form.remove(); resolve(v); };
+      form.onsubmit = (e) => { e.preventDefault(); done(input.value.trim()); };
+      cancel.onclick = () => done(null);
+      /* right after the button tapped, on a line of its own; else (the tap's box is gone) under the banner */
+      if (tapped && tapped.isConnected && !tapped.closest(".confirm, dialog")) tapped.insertAdjacentElement("afterend", form);
+      else {
+        const banner = document.getElementById("banner");
+        (banner ? banner.parentNode : document.body).insertBefore(form, banner ? banner.nextSibling : null);
+      }
+      form.scrollIntoView({block: "center"});
+      input.focus({preventScroll: true});
+    });
   }
 
   /* The whole state read once, drawn as if the stream had brought it: after a tap the game refused,

@@ -1,0 +1,67 @@
+"""A seat phone taps Undo on a panel guarded by a PIN: it is asked for the PIN right there, beside the
+button, in view and with the field focused, and told who else can undo; a wrong PIN is said so and
+asked again, the right one undoes. (A phone may show no ``window.prompt``, and a notice at the top of
+the page is out of a phone's view.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_browser import browser, running_panel, shot  # noqa: F401
+from tests.test_browser_partner_race import PHONE, wait_until
+from tests.test_browser_seats import NAMES, SEED, to_the_first_fight
+
+PIN = "2468"
+
+
+@pytest.fixture(scope="module")
+def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("undo-pin")
+    with running_panel(data, f"[camera]\nsource = \"{data / 'unplugged.mp4'}\"\n") as url:
+        yield url
+
+
+def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: str) -> None:  # noqa: F811
+    base = panel_url
+    host = browser.new_context(viewport=PHONE)
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        tablet = host.new_page()
+        res = tablet.request.post(f"{base}/api/games", data={"game": "desert-survivors", "seed": SEED,
+                                                             "players": [{"name": n} for n in NAMES]})
+        assert res.ok, res.text()
+        assert tablet.request.post(f"{base}/api/pin", data={"pin": PIN}).ok  # the host guards the panel
+        first = to_the_first_fight()[0][0]
+        assert tablet.request.post(f"{base}/api/act", data={"action": first}).ok, first
+        moves = len(tablet.request.get(f"{base}/api/state").json()["history"])
+
+        ada = phone.new_page()
+        code = next(s["code"] for s in tablet.request.get(f"{base}/api/seats").json()["seats"] if s["seat"] == "natural")
+        assert ada.request.post(f"{base}/api/seats/join", data={"code": code}).ok
+        ada.goto(f"{base}/")
+        ada.wait_for_selector("#undo")
+        ada.locator("#undo").click()
+        ask = ada.locator("#pin-ask")
+        ask.wait_for()
+        said = ask.inner_text()
+        assert "Undo needs the panel PIN." in said and "Whoever set up the panel knows the PIN" in said, said
+        assert ada.evaluate("document.activeElement.id") == "pin-ask-pin"  # a thumb types at once
+        assert ada.evaluate("document.getElementById('pin-ask').previousElementSibling.id") == "undo"
+        box = ask.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box  # in view
+        shot(ada, "undo-pin-asked-on-a-seat-phone")
+
+        ada.locator("#pin-ask-pin").fill("1111")
+        ada.locator("#pin-ask-ok").click()
+        ada.wait_for_selector('#pin-ask-text:has-text("not right")')
+        assert ada.evaluate("document.activeElement.id") == "pin-ask-pin"
+        ada.locator("#pin-ask-pin").fill(PIN)
+        ada.locator("#pin-ask-ok").click()
+        ask.wait_for(state="detached")
+        wait_until(tablet, base, lambda state: len(state["history"]) == moves - 1)  # undone
+    finally:
+        host.close()
+        phone.close()
