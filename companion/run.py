@@ -201,7 +201,7 @@ class Companion:
         game_id = self.session.start(state, title=title, verify=True, game=game)
         self.layout = self.session.game.layout(state)
         if self.camera is not None:
-            self.camera.set_layout(self.layout)
+            self.camera.set_game(self.layout, self.session.expected())
         self.verify_now()
         return game_id
 
@@ -211,7 +211,7 @@ class Companion:
             raise FogCompanionError(self.session.damaged or f"game {game_id} cannot be resumed")
         self.layout = self.session.game.layout(self.session.state)
         if self.camera is not None:
-            self.camera.set_layout(self.layout)
+            self.camera.set_game(self.layout, self.session.expected())
         self.verify_now()
 
     def verify_now(self) -> list[dict[str, Any]] | None:

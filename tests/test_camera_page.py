@@ -45,3 +45,28 @@ def test_a_look_alike_piece_is_seen_where_the_game_has_one_of_its_kind(tmp_path:
         assert (info["expected_pieces"], info["covered"], info["missing"]) == (on_table, 1, ["a tile"]), info
     finally:
         c.stop()
+
+
+def test_another_game_started_or_resumed_finds_the_simulated_table_set_up_for_it(tmp_path: Path) -> None:
+    """The simulated table stands in for the table and the hands: a FOG game set up on it, then the
+    partner race started from the Setup page, then the FOG resumed from the Games page; each time the table holds the pieces the game now played expects, and the board check
+    passes with no place differing (it held the FOG's pieces: "61 places differ")."""
+    fog = get_game("fog")
+    c = Companion(sim_config(tmp_path), lambda: new_any_game(fog, 3, seed=21), out=io.StringIO())
+    c.start()
+    try:
+        assert wait_for(lambda: c.camera.frames > 0 and not c.session.status.verifying)
+        client = create_app(c).test_client()
+        first = c.session.game_id
+
+        def laid_out() -> bool:
+            return c.camera.table() == c.session.expected() and not c.session.status.verifying
+
+        started = post(client, "/api/games", {"game": "partner-race", "seed": 3, "confirm": True,
+                                              "players": [{"name": n} for n in ("Ann", "Bo", "Cy", "Di")]})
+        assert started.status_code == 200, started.get_json()
+        assert c.session.game.name == "partner-race" and wait_for(laid_out), c.session.status.setup_differences
+        assert post(client, f"/api/games/{first}/resume", {"confirm": True}).status_code == 200
+        assert c.session.game.name == "fog" and wait_for(laid_out), c.session.status.setup_differences
+    finally:
+        c.stop()

@@ -391,6 +391,16 @@ class LiveCamera:
         if isinstance(self.source, SimulatedTable) and self.source.board is not layout:
             self.source.set_board(layout)  # the simulated table draws the new board
 
+    def set_game(self, layout: Layout, placement: Mapping[str, Sequence[str]]) -> None:
+        """Another game on the table (a new one, or one resumed): detected against its layout, and a
+        simulated table that held pieces (the game before's) laid as this one expects (``placement``):
+        it stands in for the table and the hands, which put the old game away and set the new one up.
+        A table never used (nothing on it) stays empty: the board check shows what to set up."""
+        held = isinstance(self.source, SimulatedTable) and bool(self.source.placement())
+        self.set_layout(layout)
+        if held:
+            self.set_table(placement)
+
     def follow_layout(self, layout: Layout) -> None:
         """The same table with parts of it moved (a pad slid along its edge): the places read from the
         next frame are the new layout's, the board's fit and the camera's pose stay. The settled picture
