@@ -280,6 +280,20 @@ def test_a_blast_is_said_in_words_and_flashes_on_the_leds_only_once_a_live_block
     assert GAME.view(moved)["blast"] == GAME.view(blasted)["blast"]
 
 
+def test_the_pieces_a_blast_took_are_named_as_themselves_where_the_hands_must_lift_them():
+    """A blown-off soldier and the block that went off still lie on the table till hands lift them:
+    every page names them by id, so the Board page draws each as itself (it drew them as a grey "?",
+    its id hidden as if it were a secret)."""
+    from companion.secrecy import redact
+    from tests.test_island_battle_rules import table
+
+    state = table(red_s1="E3 N", red_s2="D6 N", blue_s1="F4 S", blue_s2="G5 S", blocks="E5:live")
+    blasted = GAME.apply(state, "shoot red-s1 E5")
+    lifted = [{"piece": p, "cell": c} for p, c in (("block-1", "E5"), ("blue-s1", "F4"), ("red-s2", "D6"))]
+    for seat in (None, "red", "blue"):
+        assert redact(GAME, blasted, {"to_turn_over": lifted}, seat) == {"to_turn_over": lifted}, seat
+
+
 def test_a_character_s_reach_is_the_square_at_its_range_and_where_the_roll_could_take_it():
     from tests.test_island_battle_rules import table
 

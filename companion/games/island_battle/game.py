@@ -363,6 +363,9 @@ class IslandBattleGame(Game[IslandState, Action]):
                 "characters": {p: sum(state.where[c] != GONE for c in characters(p)) for p in PLAYERS},
                 "to_place": {p: sum(state.where[c] == BOX for c in characters(p)) for p in PLAYERS},
                 "blocks_standing": len(state.blocks), "names": _names(state), "places": _places(state),
+                # the pieces the rules took, by id: public (a blast says whom it took), so the Board page
+                # draws each where the hands have still to lift it as itself, never as an unknown "?"
+                "taken_off": sorted(table.taken_off(state)),
                 "history": list(state.history), "log": words.log(state), "standing": Score(state).lines(),
                 "outcome": {"winners": list(ended.winners), "reason": ended.reason} if ended else None,
                 "end_turn": End(state.player) in legal,
