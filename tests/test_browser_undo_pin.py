@@ -1,7 +1,8 @@
 """A seat phone taps Undo on a panel guarded by a PIN: it is asked for the PIN right there, beside the
 button, in view and with the field focused, and told who else can undo; a wrong PIN is said so and
 asked again, the right one undoes. (A phone may show no ``window.prompt``, and a notice at the top of
-the page is out of a phone's view.)"""
+the page is out of a phone's view.) On the same panel, lines about players called by their colour
+start as sentences on the Replay and Score pages."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from companion.games import get_game
+from companion.games.answers import new_game
 
 from tests.test_browser import browser, running_panel, shot  # noqa: F401
 from tests.test_browser_partner_race import PHONE, wait_until
@@ -65,3 +69,33 @@ def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: 
     finally:
         host.close()
         phone.close()
+
+
+def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any, panel_url: str) -> None:  # noqa: F811
+    """Players left unnamed are called by their colour ("blue"): the Replay page's moves and the Score
+    page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6")."""
+    base, pin = panel_url, {"X-Fog-Pin": PIN}
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        res = page.request.post(f"{base}/api/games", data={"game": "tile-race", "seed": 1, "players": [{}, {}],
+                                                           "confirm": True}, headers=pin)
+        assert res.ok, res.text()
+        game = page.request.get(f"{base}/api/state").json()["game"]
+        race = get_game("tile-race")
+        local = new_game(race, 2, seed=1)  # the same game, worked out here: a pawn's step, then the rules' first play
+        for _ in range(3):
+            move = next(str(a) for a in race.legal_actions(local) if str(a).startswith("move")) if _ == 0 else \
+                str(race.legal_actions(local)[0])
+            assert page.request.post(f"{base}/api/act", data={"action": move}, headers=pin).ok, move
+            local = race.apply(local, move)
+        page.goto(f"{base}/games/{game}")
+        page.wait_for_selector("#moves .move-line")
+        lines = page.locator("#moves .move-line").all_inner_texts()
+        assert lines and all(line[:1].isupper() for line in lines), lines
+        page.goto(f"{base}/score")
+        page.wait_for_selector("#standing li")
+        standing = page.locator("#standing li").all_inner_texts()
+        assert standing and all(line[:1].isupper() for line in standing), standing
+    finally:
+        context.close()

@@ -529,6 +529,7 @@ const Fog = (() => {
   /* the Setup page's game choice changed: the strip and the title follow it (restep) */
   const restep = () => { if (last) stepper(last); };
   return {api, flash, on, connect, board, el, colourOf, confirmBox, legend, named: (id) => cap(named(id)), name: named, place,
+          sentence: cap,  /* a line starts as a sentence: "Blue ends the turn", a player unnamed called by colour */
           restep};
 })();
 

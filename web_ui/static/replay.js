@@ -77,7 +77,7 @@
     lines = await inWords(log.data.events);
     log.data.events.forEach((e, i) => {
       const li = Fog.el("li");
-      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, lines[i] || say(e));
+      const b = Fog.el("button", {"class": "move-line", "data-step": String(i + 1)}, Fog.sentence(lines[i] || say(e)));
       /* the board is above the list: a move tapped far down brings it back into view, drawn at that move */
       b.onclick = async () => { await show(i + 1); document.getElementById("board").scrollIntoView({block: "nearest"}); };
       li.appendChild(b);

@@ -19,7 +19,7 @@
       if (standing.length) {
         document.getElementById("score-status").textContent = "The game is under way. The standing now:";
         const ul = Fog.el("ul", {id: "standing"});
-        standing.forEach((l) => ul.appendChild(Fog.el("li", {}, l.trim())));
+        standing.forEach((l) => ul.appendChild(Fog.el("li", {}, Fog.sentence(l.trim()))));
         document.getElementById("score-lines").appendChild(ul);
       }
       return;
@@ -30,7 +30,7 @@
       document.getElementById("winner").textContent = "Winner: " + s.outcome.winners.map(names).join(" and ") +
         " — " + s.outcome.reason;
       const ul = Fog.el("ul");
-      (s.outcome.lines || []).forEach((l) => ul.appendChild(Fog.el("li", {}, l.trim())));
+      (s.outcome.lines || []).forEach((l) => ul.appendChild(Fog.el("li", {}, Fog.sentence(l.trim()))));
       document.getElementById("score-lines").appendChild(ul);
       document.getElementById("score-table").hidden = true;
       return;
@@ -62,7 +62,7 @@
     colours.forEach((c) => {
       lines.appendChild(Fog.el("h4", {}, who(c)));
       const ul = Fog.el("ul");
-      sc.colours[c].lines.forEach((l) => ul.appendChild(Fog.el("li", {}, l)));
+      sc.colours[c].lines.forEach((l) => ul.appendChild(Fog.el("li", {}, Fog.sentence(l))));
       lines.appendChild(ul);
     });
   });
