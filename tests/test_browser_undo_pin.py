@@ -99,3 +99,23 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         assert standing and all(line[:1].isupper() for line in standing), standing
     finally:
         context.close()
+
+
+def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser: Any, panel_url: str) -> None:  # noqa: F811
+    """The FOG's Board page during the draft says the draft comes first and links to the Setup page,
+    where its picks are made."""
+    base = panel_url
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        res = page.request.post(f"{base}/api/games", data={"game": "fog", "seed": 5, "players": [{}, {}, {}],
+                                                           "confirm": True}, headers={"X-Fog-Pin": PIN})
+        assert res.ok, res.text()
+        page.goto(f"{base}/")
+        link = page.locator("#end-turn-why a#to-setup")
+        link.wait_for()
+        assert "The draft comes first" in page.locator("#end-turn-why").inner_text()
+        link.click()
+        page.wait_for_url(f"{base}/setup")
+    finally:
+        context.close()
