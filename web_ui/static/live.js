@@ -127,7 +127,7 @@
     const up = (t) => t.charAt(0).toUpperCase() + t.slice(1);  /* a line starts as a sentence: "Red to roll" */
     text("end-turn-why", up(hidden ? (s.placement && !s.outcome ? s.turn_ends || (s.declaration || {}).turn_ends || "" : "") :
       why || (s.outcome ? "" : s.turn_ends || "")));
-    /* what is made on the Setup page (a game started, a draft's picks) is a tap away from here */
+    /* what is made on the Setup page (a game started, a phase of picks) is a tap away from here */
     if (!s.outcome && !s.verifying && (!s.placement || picking(s))) {
       document.getElementById("end-turn-why").append(" ", Fog.el("a", {href: "/setup", id: "to-setup"},
         s.placement ? "Make the " + picking(s).title.toLowerCase() + " there" : "Start a game"));
