@@ -1,8 +1,10 @@
-"""A seat phone taps Undo on a panel guarded by a PIN: it is asked for the PIN right there, beside the
-button, in view and with the field focused, and told who else can undo; a wrong PIN is said so and
-asked again, the right one undoes. (A phone may show no ``window.prompt``, and a notice at the top of
-the page is out of a phone's view.) On the same panel, lines about players called by their colour
-start as sentences on the Replay and Score pages."""
+"""The smaller points a newcomer met on a 390 px phone, on one panel as installed (camera unplugged):
+a panel left open on purpose offers its PIN at the foot of the Setup page; a seat phone tapping Undo
+on a guarded panel is asked for the PIN right there, beside the button, in view and focused, and told
+who else can undo (a phone may show no ``window.prompt``, and a notice at the top of the page is out
+of view); lines about players called by their colour start as sentences on the Replay and Score pages,
+and a Replay move tapped far down brings its board back into view; The FOG's Board page during the
+draft links to the Setup page, where the header then says the game chosen next."""
 
 from __future__ import annotations
 
@@ -26,6 +28,25 @@ def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("undo-pin")
     with running_panel(data, f"[camera]\nsource = \"{data / 'unplugged.mp4'}\"\n") as url:
         yield url
+
+
+def test_a_panel_left_open_on_purpose_offers_its_pin_at_the_foot_of_the_setup_page(browser: Any,  # noqa: F811
+                                                                                    panel_url: str) -> None:
+    """"Leave it open" chosen on the first run: the Setup page no longer opens on "Protect this panel";
+    the offer waits at the foot of the page, saying the panel is open to everyone on the Wi-Fi."""
+    base = panel_url
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/setup")
+        page.wait_for_selector("#game option", state="attached")  # the page's script has its choices
+        with page.expect_navigation():  # the page reloads, answered
+            page.locator("#pin-open").click()  # the first run's question: leave it open
+        page.wait_for_selector("#pin-card h2:has-text('open to everyone')")
+        assert page.evaluate("(() => { const c = document.getElementById('pin-card'); "
+                             "return c.parentNode.lastElementChild === c; })()")
+    finally:
+        context.close()
 
 
 def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: str) -> None:  # noqa: F811
@@ -84,8 +105,8 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         game = page.request.get(f"{base}/api/state").json()["game"]
         race = get_game("tile-race")
         local = new_game(race, 2, seed=1)  # the same game, worked out here: a pawn's step, then the rules' first play
-        for _ in range(3):
-            move = next(str(a) for a in race.legal_actions(local) if str(a).startswith("move")) if _ == 0 else \
+        for k in range(16):
+            move = next(str(a) for a in race.legal_actions(local) if str(a).startswith("move")) if k == 0 else \
                 str(race.legal_actions(local)[0])
             assert page.request.post(f"{base}/api/act", data={"action": move}, headers=pin).ok, move
             local = race.apply(local, move)
@@ -93,6 +114,12 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         page.wait_for_selector("#moves .move-line")
         lines = page.locator("#moves .move-line").all_inner_texts()
         assert lines and all(line[:1].isupper() for line in lines), lines
+        last = page.locator("#moves .move-line").last  # far down the list, the board scrolled away ...
+        last.scroll_into_view_if_needed()
+        assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") < 0  # its top gone
+        last.click()  # ... and tapped: the board, drawn at that move, comes back into view
+        page.wait_for_function("() => { const r = document.getElementById('board').getBoundingClientRect(); "
+                               "return r.top > -1 && r.top < innerHeight / 2; }")
         page.goto(f"{base}/score")
         page.wait_for_selector("#standing li")
         standing = page.locator("#standing li").all_inner_texts()
@@ -117,5 +144,11 @@ def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser
         assert "The draft comes first" in page.locator("#end-turn-why").inner_text()
         link.click()
         page.wait_for_url(f"{base}/setup")
+        # another game chosen to start next: the header says that game's setup, not the running FOG's
+        page.wait_for_selector("#game option", state="attached")
+        if not page.evaluate("document.getElementById('new-game-fold').open"):
+            page.click("#new-game-fold > summary")
+        page.select_option("#game", "tile-race")
+        page.wait_for_selector(".brand:has-text('New game: Tile race')")
     finally:
         context.close()
