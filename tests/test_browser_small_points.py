@@ -82,7 +82,8 @@ def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: 
         ada.locator("#pin-ask-pin").fill("1111")
         ada.locator("#pin-ask-ok").click()
         ada.wait_for_selector('#pin-ask-text:has-text("not right")')
-        assert ada.evaluate("document.activeElement.id") == "pin-ask-pin"
+        assert ada.evaluate("document.activeElement.id") == "pin-ask-pin"  # asked again, where it was
+        assert ada.evaluate("document.getElementById('pin-ask').previousElementSibling.id") == "undo"
         ada.locator("#pin-ask-pin").fill(PIN)
         ada.locator("#pin-ask-ok").click()
         ask.wait_for(state="detached")

@@ -40,7 +40,10 @@ const Fog = (() => {
      the top of the page is out of view): a field, focused and scrolled into view, with who else can do it. */
   const WHO_UNLOCKS = "Whoever set up the panel knows the PIN: they can type it here, or do it on their own phone.";
   let tapped = null;
-  document.addEventListener("click", (e) => { tapped = (e.target.closest && e.target.closest("button")) || tapped; }, true);
+  document.addEventListener("click", (e) => {  /* the PIN form's own buttons keep it where it was asked */
+    const b = e.target.closest && e.target.closest("button");
+    if (b && !b.closest("#pin-ask")) tapped = b;
+  }, true);
   function askPin(text) {
     return new Promise((resolve) => {
       document.getElementById("pin-ask")?.remove();
