@@ -65,6 +65,32 @@ class Damage:
                 "acknowledged": self.acknowledged, "lost": self.lost}
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as the store lists it (its row of ``games``, with how many events it has). Kept here
+    beside the rows' damage, under both halves of the store (:mod:`companion.store` re-exports it)."""
+
+    id: str
+    created: float
+    game: str
+    title: str
+    status: str
+    events: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """One game as it reads: the setup (None if unreadable), the good prefix, every row, the first damage."""
+
+    record: GameRecord
+    setup: dict[str, Any] | None
+    events: list[LoggedEvent]
+    rows: list[tuple[Any, Any, Any, Any]]  # (seq, at, kind, data) as stored, in sequence
+    damage: Damage | None
+    raw_setup: Any = None
+
+
 NOTE_LIMIT = 300  # characters of a row's text said in a notice or a note: a hand-edited row may hold megabytes
 
 

@@ -44,7 +44,7 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.sight import Viewpoint, viewpoint_of
-from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
+from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, differences, compare, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
 Placement = Mapping[str, Sequence[str]]
@@ -87,7 +87,7 @@ class PicturePath:
         The reading itself (a search that can take a while) runs outside the lock, so the panel
         and the buttons are never held up by it; if the game moved on meanwhile it is read again.
         """
-        picture = _canonical(seen)
+        picture = canonical(seen)
         self.viewpoint = viewpoint_of(seen) or self.viewpoint  # a tall piece hides what lies behind it from there
         while True:
             with self._lock:
@@ -142,7 +142,7 @@ class PicturePath:
             seen = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in self.expected().items()}
             if cell is not None:
                 seen.setdefault(cell, []).append(piece)
-            seen_c = _canonical(seen)
+            seen_c = canonical(seen)
             answer = self.game.reconcile(self.state, seen_c)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
                 words = self.game.words(self.state)
@@ -156,7 +156,7 @@ class PicturePath:
         """Compare the physical board with the generated setup, cell by cell."""
         with self._lock:
             self._game()
-            diffs = _differences(self.expected(), strip(self.game, self.state, _canonical(seen),
+            diffs = differences(self.expected(), strip(self.game, self.state, canonical(seen),
                                                         view=viewpoint_of(seen) or self.viewpoint)[0])
             self.status.setup_differences = diffs
             if not diffs:
@@ -339,7 +339,7 @@ class PicturePath:
             # Red here would name no piece and no button could clear it, so the table agrees; logged,
             # as a picture that counts as the game's should be written as the game's
             log.warning("the picture differs from the game's only in what the rules do not count (%s): "
-                        "read as in sync", _differences(expected, seen))
+                        "read as in sync", differences(expected, seen))
             if st.out_of_sync is not None:
                 st.out_of_sync = None
                 self._publish("in-sync", {"after": after})

@@ -24,7 +24,7 @@ from companion.games import Game, get_game
 from companion.picture_path import PicturePath
 from companion.replay import DamagedLogError, replay_log, replay_states
 from companion.store import GameStore, StoreUnavailableError
-from companion.sync import (OutOfSync, Snapshot, Status, _canonical, changed, corrections, final_picture_check,
+from companion.sync import (OutOfSync, Snapshot, Status, canonical, changed, corrections, final_picture_check,
                             is_correction, told)
 from companion.wayout import WayOut
 
@@ -240,7 +240,7 @@ class Session(PicturePath, WayOut):
 
     def expected(self) -> dict[str, tuple[str, ...]]:
         assert self.state is not None
-        return _canonical(self.game.expected(self.state))
+        return canonical(self.game.expected(self.state))
 
     # ------------------------------------------------------------------ actions and turns
     def act(self, action: str, force: bool = False) -> Any:
@@ -270,7 +270,7 @@ class Session(PicturePath, WayOut):
             self._forced()
             # the table as it stood: what the action (and the rules after it) changed the hands now make, a
             # calm step until the hold time passes, as a move entered on the panel, not a disagreement at once
-            self._entered = _canonical(self.game.expected(before))
+            self._entered = canonical(self.game.expected(before))
             try:
                 self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
             finally:

@@ -8,10 +8,30 @@ said grows with the games: pieces turned, pieces of a pile said once with their 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
-if TYPE_CHECKING:
-    from companion.sync import Misplaced
+
+@dataclass(frozen=True)
+class Misplaced:
+    """One piece where the game and the camera disagree: where it belongs and where it is seen.
+
+    Defined here, below :mod:`companion.sync` (which finds them and re-exports this name), since how a
+    step is said reads them: the two modules import each other no more."""
+
+    piece: str
+    belongs: str | None   # the cell the game has it on (None: off the board)
+    seen: str | None      # the cell the camera sees it on (None: not seen)
+    # a piece that faces a way (Layout.facings), seen turned: (the way the game has it, the way seen)
+    facing: tuple[str, str] | None = None
+    # a look-alike piece (Game.alike): the first id of its kind. The rules count such pieces per place,
+    # so this is one of that kind too many on ``seen`` and missing on ``belongs`` (one of them None
+    # unless exactly one of the kind is out of place), never one particular piece
+    kind: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"piece": self.piece, "belongs": self.belongs, "seen": self.seen,
+                **({"facing": list(self.facing)} if self.facing else {}), **({"alike": True} if self.kind else {})}
 
 
 def _on(cell: str | None, words: Mapping[str, str]) -> str:

@@ -37,11 +37,10 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.damage import Damage, LoggedEvent, cut, decode_json, readable_row, text_value
+from companion.damage import Damage, GameLog, GameRecord, LoggedEvent, cut, decode_json, readable_row, text_value
 from companion.errors import (DamagedGameError, NoSuchGameError, StoreCorruptError, StoreError,
                               StoreUnavailableError)
 from companion.records import HighWater, Mark, chained, checksum_of, judged, matches
@@ -52,29 +51,6 @@ __all__ = ["Damage", "DamagedGameError", "GameLog", "GameRecord", "GameStore", "
 
 EVENTS_INDEX = "sqlite_autoindex_events_1"  # the primary key's index
 STATUSES = ("playing", "paused", "finished", "abandoned", "damaged")
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: str
-    created: float
-    game: str
-    title: str
-    status: str
-    events: int
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class GameLog:
-    """One game as it reads: the setup (None if unreadable), the good prefix, every row, the first damage."""
-
-    record: GameRecord
-    setup: dict[str, Any] | None
-    events: list[LoggedEvent]
-    rows: list[tuple[Any, Any, Any, Any]]  # (seq, at, kind, data) as stored, in sequence
-    damage: Damage | None
-    raw_setup: Any = None
 
 
 class _Undecodable(Exception):

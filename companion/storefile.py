@@ -28,13 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.damage import Damage, cut
+from companion.damage import Damage, GameLog, GameRecord, cut
 from companion.errors import StoreCorruptError, StoreError, StoreUnavailableError
 from companion.journal import WatchedFiles
 from companion.records import HighWater
-
-if TYPE_CHECKING:
-    from companion.store import GameLog, GameRecord
 
 log = logging.getLogger("companion.store")  # one logger for the store, whichever half speaks
 

@@ -14,29 +14,11 @@ from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
 from companion.sight import Viewpoint, out_of_sight, tall_seen
+from companion.steps_said import Misplaced as Misplaced  # importable from here too, where it is compared
 from companion.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
-
-
-@dataclass(frozen=True)
-class Misplaced:
-    """One piece where the game and the camera disagree: where it belongs and where it is seen."""
-
-    piece: str
-    belongs: str | None   # the cell the game has it on (None: off the board)
-    seen: str | None      # the cell the camera sees it on (None: not seen)
-    # a piece that faces a way (Layout.facings), seen turned: (the way the game has it, the way seen)
-    facing: tuple[str, str] | None = None
-    # a look-alike piece (Game.alike): the first id of its kind. The rules count such pieces per place,
-    # so this is one of that kind too many on ``seen`` and missing on ``belongs`` (one of them None
-    # unless exactly one of the kind is out of place), never one particular piece
-    kind: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"piece": self.piece, "belongs": self.belongs, "seen": self.seen,
-                **({"facing": list(self.facing)} if self.facing else {}), **({"alike": True} if self.kind else {})}
 
 
 @dataclass
@@ -122,7 +104,8 @@ class Snapshot:
     corrected: tuple[tuple[int, str, str], ...] = ()
 
 
-def _canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
+def canonical(placement: Placement) -> dict[str, tuple[str, ...]]:
+    """A placement as pictures are compared: each cell's pieces sorted, empty cells left out."""
     return {c: tuple(sorted(ps)) for c, ps in placement.items() if ps}
 
 
@@ -130,7 +113,7 @@ def _where(placement: Placement) -> dict[str, str]:
     return {p: c for c, ps in placement.items() for p in ps}
 
 
-def _where_piece(placement: Placement) -> dict[str, str]:
+def where_piece(placement: Placement) -> dict[str, str]:
     """Piece -> cell, a piece named with the way it faces (``red-s1^N``) by its own id."""
     return {unfaced(p)[0]: c for c, ps in placement.items() for p in ps}
 
@@ -146,7 +129,7 @@ def untracked(seen: Placement, expected: Placement) -> Picture:
     one the rules keep none of there is no difference (judged as one, it named no piece: red saying
     nothing). A piece elsewhere keeps its facing: a move's reading needs it."""
     bare = {(c, p) for c, ps in expected.items() for p in ps if unfaced(p)[1] is None}
-    return _canonical({c: [unfaced(p)[0] if (c, unfaced(p)[0]) in bare else p for p in ps]
+    return canonical({c: [unfaced(p)[0] if (c, unfaced(p)[0]) in bare else p for p in ps]
                        for c, ps in seen.items()})
 
 
@@ -211,7 +194,8 @@ def _on(cell: str | None, words: Mapping[str, str]) -> str:
     return f"on {words.get(cell, cell)}" if cell else "off the board"
 
 
-def _differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
+def differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
+    """Cell by cell, where two canonical placements differ: what the panel lists for a setup to fix."""
     return [{"cell": c, "expected": list(expected.get(c, ())), "seen": list(seen.get(c, ()))}
             for c in sorted(set(expected) | set(seen)) if tuple(expected.get(c, ())) != tuple(seen.get(c, ()))]
 
@@ -254,7 +238,7 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
                 left.append((unfaced(piece)[0], cell))
             else:
                 kept.setdefault(cell, []).append(piece)
-    for piece, cell in game.hidden(state, _canonical(kept)).items():  # under another piece
+    for piece, cell in game.hidden(state, canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
     if view is not None and tall_seen(game.layout(state), kept):  # behind a tall piece, from where the camera is
         expected = game.expected(state)
@@ -339,10 +323,10 @@ def final_picture_check(game: Game, final: Any, expected: Picture, picture: Pict
     pieces = set(game.layout(final).pieces)
     kept = {c: [p for p in ps if p not in pieces or p in placed or not _itself(game, final, p, c)]
             for c, ps in picture.items()}
-    for piece, cell in game.hidden(final, _canonical(kept)).items():  # under another piece
+    for piece, cell in game.hidden(final, canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
-    seen = _canonical(game.alike(final, kept))
-    diffs = [d for d in _differences(expected, seen) if game.alike(final, {d["cell"]: tuple(d["expected"])})
+    seen = canonical(game.alike(final, kept))
+    diffs = [d for d in differences(expected, seen) if game.alike(final, {d["cell"]: tuple(d["expected"])})
              != game.alike(final, {d["cell"]: tuple(d["seen"])})]
     return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
@@ -387,7 +371,7 @@ def changed(game: Game, before: Any, after: Any) -> str:
     def place(cell: str) -> str:
         return words.get(cell, cell)
     parts = []
-    for m in compare(game, after, _canonical(game.expected(before)), _canonical(game.expected(after))):
+    for m in compare(game, after, canonical(game.expected(before)), canonical(game.expected(after))):
         if m.facing and m.seen == m.belongs and m.seen is not None:
             parts.append(f"{name(m.piece)} on {place(m.seen)} facing {m.facing[1]}, not {m.facing[0]}")
         elif m.seen and m.belongs:
@@ -433,3 +417,7 @@ def with_corrections(view: dict[str, Any], corrected: Sequence[tuple[int, str, s
         if -back > len(log) or (isinstance(history, list) and len(history) == len(log) and history[back] != action):
             continue  # a log that does not end with these actions: left as the game says it
         log[back] = f"{log[back]}: {words}"
+
+
+# The names these had while only this module used them, for code written against those names
+_canonical, _differences, _where_piece = canonical, differences, where_piece

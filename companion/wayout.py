@@ -28,7 +28,7 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
 from companion.secrecy import keeps_secrets, named_pieces
-from companion.sync import Misplaced, Picture, Status, _canonical, _where_piece, changed, compare, costs, said, strip
+from companion.sync import Misplaced, Picture, Status, canonical, where_piece, changed, compare, costs, said, strip
 
 
 class WayOut:
@@ -84,7 +84,7 @@ class WayOut:
         completed = {c: list(ps) for c, ps in target.items()}
         for m in unseen:
             completed.setdefault(str(m.belongs), []).append(m.piece)
-        completed_c = _canonical(self.game.alike(self.state, completed))  # look-alikes named afresh
+        completed_c = canonical(self.game.alike(self.state, completed))  # look-alikes named afresh
         if completed_c == expected:
             return None, unseen
         try:
@@ -104,7 +104,7 @@ class WayOut:
             after = self.game.apply(self.state, action) if action else self.state
         except IllegalMoveError as exc:  # a table that cannot be (two tokens on one field): refused as it is
             raise SessionError(str(exc)) from exc
-        before_c, after_c = self.expected(), _canonical(self.game.expected(after))
+        before_c, after_c = self.expected(), canonical(self.game.expected(after))
         if after_c == before_c:
             action, after = None, self.state  # an empty correction is never logged
         changes = list(compare(self.game, self.state, before_c, after_c))
@@ -157,7 +157,7 @@ class WayOut:
         with self._lock:
             self._game()
             if seen is not None:
-                target = _canonical(seen)
+                target = canonical(seen)
             elif self.status.out_of_sync is not None:
                 target = self._picture_now()
             else:
@@ -185,9 +185,9 @@ class WayOut:
         contradicted (the piece read on another cell) is a disagreement, never said to be in sync."""
         with self._lock:
             self._game()
-            read = _where_piece(self._picture_now(excused=False)).get(piece)
+            read = where_piece(self._picture_now(excused=False)).get(piece)
             expected = self.expected()
-            affirms = _where_piece(expected).get(piece) == cell  # the players side with the game against the camera
+            affirms = where_piece(expected).get(piece) == cell  # the players side with the game against the camera
             if not affirms:
                 layout = self.game.layout(self.state)
                 placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in expected.items()}
@@ -196,7 +196,7 @@ class WayOut:
                         placement[cell] = []
                     placement.setdefault(cell, []).append(piece)
                 try:
-                    action = str(self.game.correction(self.state, _canonical(placement)))
+                    action = str(self.game.correction(self.state, canonical(placement)))
                     self._apply(action)
                 except IllegalMoveError as exc:
                     raise SessionError(str(exc)) from exc

@@ -31,7 +31,7 @@ from typing import Any
 
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sync import Misplaced, _canonical, _where_piece, kinds, misplaced, said
+from companion.sync import Misplaced, canonical, where_piece, kinds, misplaced, said
 
 Picture = Mapping[str, Sequence[str]]
 SHOWN, LIFTED, STILL, UNSHOWN = "shown", "lifted", "still", "unshown"  # what a picture shows of one action
@@ -39,7 +39,7 @@ SHOWN, LIFTED, STILL, UNSHOWN = "shown", "lifted", "still", "unshown"  # what a 
 
 def lost(game: Game, state: Any, seen: Picture) -> tuple[Misplaced, ...]:
     """The pieces the game has on the table that the picture shows nowhere (covered, or lifted off)."""
-    return tuple(m for m in misplaced(_canonical(game.expected(state)), seen,
+    return tuple(m for m in misplaced(canonical(game.expected(state)), seen,
                                       kinds(game, state, game.expected(state), seen))
                  if m.belongs is not None and m.seen is None and m.facing is None)
 
@@ -66,11 +66,11 @@ def verdicts(game: Game, state: Any, seen: Picture, choice: Choice) -> list[str 
     turn ended): ``SHOWN``; ``LIFTED``: only pieces gone, by the player to move; ``STILL``: pieces
     gone while a piece the action names stands where it stood; ``UNSHOWN``: another player's change
     the picture does not show."""
-    start = _canonical(game.expected(state))
+    start = canonical(game.expected(state))
     states = [state]
     for text in choice.actions:
         states.append(game.apply(states[-1], text))
-    pictures = [_canonical(game.expected(s)) for s in states]
+    pictures = [canonical(game.expected(s)) for s in states]
     alike = kinds(game, state, seen, *pictures)
     movers: list[str | None] = []  # the player to move, asked only when an action shows nothing (a view costs)
 
@@ -88,7 +88,7 @@ def verdicts(game: Game, state: Any, seen: Picture, choice: Choice) -> list[str 
         elif mover() is not None and (game.actor(here, game.parse_action(text)) or mover()) != mover():
             out.append(UNSHOWN)
         else:
-            was, now = _where_piece(before), _where_piece(after)
+            was, now = where_piece(before), where_piece(after)
             named = [w for w in re.split(r"[^\w\-]+", str(text)) if w in was and w not in alike]
             out.append(STILL if any(was.get(p) == now.get(p) for p in named) else LIFTED)
     return out
@@ -153,7 +153,7 @@ def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str
     there (one the game does not have on that place): covered by it, as a token set on another hides
     it. None when there is none such. A place whose pieces pile or stack (``Cell.facts``) is the game's
     own to read (a sheet laid on the one before replaces it)."""
-    expected = _canonical(game.expected(state))
+    expected = canonical(game.expected(state))
     alike = kinds(game, state, expected, seen)
     cells = game.layout(state).cells
     out = {c: list(ps) for c, ps in seen.items()}
@@ -165,8 +165,8 @@ def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str
         ident = [alike.get(p) or unfaced(p)[0] for p in expected.get(cell, ())]
         if any((alike.get(p) or unfaced(p)[0]) not in ident for p in seen.get(cell, ())):
             out.setdefault(cell, []).append(next((p for p in expected[cell] if unfaced(p)[0] == m.piece), m.piece))
-    picture = _canonical(out)
-    return None if picture == _canonical(seen) else picture
+    picture = canonical(out)
+    return None if picture == canonical(seen) else picture
 
 
 def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -> Reconciliation:

@@ -48,16 +48,11 @@ def _module_name(path: Path) -> str:
 
 
 def _imports_of(path: Path, known: set[str]) -> set[str]:
-    """Every project module this file imports, inside functions too (``if TYPE_CHECKING:`` excluded)."""
+    """Every project module this file imports: inside functions and under ``if TYPE_CHECKING:`` too (an
+    annotation-only import still ties the two modules together: neither reads without the other)."""
     tree = ast.parse(path.read_text(), str(path))
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip |= {id(n) for n in ast.walk(node)}
     out: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -73,10 +68,8 @@ def _imports_of(path: Path, known: set[str]) -> set[str]:
     return out
 
 
-def test_no_import_cycles_counting_imports_inside_functions():
-    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
-    known = set(files)
-    graph = {m: _imports_of(p, known) - {m} for m, p in files.items()}
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle for each import that leads back to a module still being read (none: no circle at all)."""
     state: dict[str, int] = {}
     stack: list[str] = []
     cycles: list[list[str]] = []
@@ -95,7 +88,59 @@ def test_no_import_cycles_counting_imports_inside_functions():
     for m in sorted(graph):
         if m not in state:
             visit(m)
+    return cycles
+
+
+def test_no_import_cycles_counting_imports_inside_functions_and_for_type_checking():
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(files)
+    graph = {m: _imports_of(p, known) - {m} for m, p in files.items()}
+    cycles = _cycles(graph)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_a_circle_closed_for_the_type_checker_or_inside_a_function_is_a_circle(tmp_path: Path):
+    """The two ways a circle used to hide from this file: an import under ``if TYPE_CHECKING:`` (for an
+    annotation) and one inside a function (loaded late). Both still tie the modules together."""
+    lower, upper = tmp_path / "lower.py", tmp_path / "upper.py"
+    lower.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.upper import Thing\n")
+    upper.write_text("def late() -> None:\n    from pkg.lower import helper\n")
+    known = {"pkg.lower", "pkg.upper"}
+    graph = {"pkg.lower": _imports_of(lower, known), "pkg.upper": _imports_of(upper, known)}
+    assert graph == {"pkg.lower": {"pkg.upper"}, "pkg.upper": {"pkg.lower"}}
+    assert _cycles(graph) == [["pkg.lower", "pkg.upper", "pkg.lower"]]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")  # a dunder such as ``__version__`` is public
+
+
+def _private_imports(path: Path, known: set[str]) -> list[str]:
+    """Every ``_name`` this file takes from another module: imported by name, or read off a module it
+    imported (``rules._steps``)."""
+    tree = ast.parse(path.read_text(), str(path))
+    found, modules = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names = [a.name for a in node.names]
+            modules |= {a.asname or a.name for a in node.names if f"{node.module}.{a.name}" in known}
+        elif isinstance(node, ast.Import):
+            names = [part for a in node.names for part in a.name.split(".")]
+            modules |= {a.asname or a.name for a in node.names if a.name in known}
+        else:
+            continue
+        found += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names if _private(name)]
+    found += [f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+              if isinstance(node, ast.Attribute) and _private(node.attr) and ast.unparse(node.value) in modules]
+    return found
+
+
+def test_no_module_imports_another_module_s_private_name():
+    """A leading underscore says "only this module uses it": a name another module needs is made public
+    (and documented) where it is defined, so whoever changes it knows who else reads it."""
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    found = [hit for _, path in sorted(files.items()) for hit in _private_imports(path, set(files))]
+    assert not found, "\n".join(found)
 
 
 def test_outside_companion_games_nothing_imports_a_game_s_own_package():

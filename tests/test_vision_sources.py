@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.detect import BoardDetector
-from vision.sources import (CameraError, FrameError, OpenCVSource, Picamera2Source, SimulatedTable, _Grabber,
+from vision.sources import (CameraError, FrameError, OpenCVSource, Picamera2Source, Grabber, SimulatedTable,
                             open_source)
 from tests.tables import BOARD, LAYOUT, wait_for
 
@@ -80,7 +80,7 @@ def test_the_grabber_keeps_only_the_newest_frame():
         time.sleep(0.001)
         return np.array([next(counter)])
 
-    grabber = _Grabber(grab, "test")
+    grabber = Grabber(grab, "test")
     grabber.start()
     time.sleep(0.05)
     first = grabber.latest()
@@ -135,7 +135,7 @@ def test_a_frame_keeps_the_time_the_camera_took_it_however_late_it_is_processed(
         n = next(taken)
         return np.array([n]), 1000.0 + n / 15  # the sensor's own clock
 
-    grabber = _Grabber(grab, "test")
+    grabber = Grabber(grab, "test")
     grabber.start()
     while (got := grabber.latest_stamped())[0] is None:
         time.sleep(0.001)

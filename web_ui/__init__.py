@@ -38,12 +38,13 @@ def create_app(companion: Any, config: Mapping[str, Any] | None = None) -> Flask
     app.extensions["companion"] = companion
     app.extensions["stopping"] = threading.Event()
 
-    from web_ui import api, assembly, camera, fit, lens, pages, seats, security, stream, viewers
+    from web_ui import api, assembly, camera, fit, lens, pages, seats, security, stream, table_routes, viewers
 
     security.init_app(app)
     viewers.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(table_routes.bp)  # /api/table...: the simulated table's
     app.register_blueprint(stream.bp)
     app.register_blueprint(camera.bp)
     app.register_blueprint(lens.bp)

@@ -21,7 +21,8 @@ from flask import Blueprint, abort, jsonify
 from companion.errors import AnswerError
 from companion.games import get_game, names
 from web_ui import security
-from web_ui.api import body, companion, field
+from web_ui.api_helpers import companion
+from web_ui.bodies import body, field
 
 bp = Blueprint("assembly", __name__, url_prefix="/api/setup")
 

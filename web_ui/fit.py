@@ -13,7 +13,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify
 
 from web_ui import security, viewers
-from web_ui.api import body, companion, field
+from web_ui.api_helpers import companion
+from web_ui.bodies import body, field
 
 bp = Blueprint("fit", __name__, url_prefix="/api/fit")
 

@@ -17,7 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify
 
 from web_ui import security
-from web_ui.api import body, companion, field
+from web_ui.api_helpers import companion
+from web_ui.bodies import body, field
 
 bp = Blueprint("lens", __name__, url_prefix="/api/lens")
 

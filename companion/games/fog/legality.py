@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from companion.errors import IllegalMoveError
-from companion.games.fog.movement import (BASE_COST, MoveAction, Movement, Pos, Rules, Step, _cost, _obstacle_at,
+from companion.games.fog.movement import (BASE_COST, MoveAction, Movement, Pos, Rules, Step, obstacle_at, step_cost,
                                           apply_step, movements_from)
 from companion.games.fog.state import GameState
 
@@ -45,7 +45,7 @@ def why_not(rules: Rules, pos: Pos, m: Movement) -> str:
     """A short, rule-named reason for an illegal movement."""
     board = rules.topo.board
     topo = rules.topo
-    cost = 0 if m.kind == "endurance" else _cost(m.kind if m.kind in BASE_COST else "run",
+    cost = 0 if m.kind == "endurance" else step_cost(m.kind if m.kind in BASE_COST else "run",
                                                    board.islanders[m.islander].characteristic, m.enhanced)
     if m.kind == "endurance":
         if board.islanders[m.islander].characteristic != "endurance":
@@ -61,7 +61,7 @@ def why_not(rules: Rules, pos: Pos, m: Movement) -> str:
     if any(topo.row[c] in rules.covered for c in m.path[1:]):
         return "that field is in the FOG"
     target = m.target
-    if topo.kind[target] == "woods" or _obstacle_at(rules, pos, target) and m.kind in ("run", "endurance"):
+    if topo.kind[target] == "woods" or obstacle_at(rules, pos, target) and m.kind in ("run", "endurance"):
         return "an islander never ends on an obstacle or in the woods"
     if topo.kind[m.source] == "boat" and topo.kind[target] != "boat":
         return "nobody ever leaves a boat again"

@@ -293,7 +293,8 @@ def _islander_at(rules: Rules, pos: Pos, cell: str | None) -> bool:
     return cell is not None and any(p in rules.topo.board.islanders for p in pos.occ.get(cell, ()))
 
 
-def _obstacle_at(rules: Rules, pos: Pos, cell: str | None) -> bool:
+def obstacle_at(rules: Rules, pos: Pos, cell: str | None) -> bool:
+    """Whether an obstacle stands on ``cell`` (the legality check of a move read as a whole asks it too)."""
     return cell is not None and any(p in rules.topo.board.obstacles for p in pos.occ.get(cell, ()))
 
 
@@ -333,7 +334,9 @@ def _landing(rules: Rules, pos: Pos, cell: str | None, enhanced: bool) -> tuple[
     return None
 
 
-def _cost(kind: str, characteristic: str, enhanced: bool) -> int:
+def step_cost(kind: str, characteristic: str, enhanced: bool) -> int:
+    """The movement points one step of ``kind`` costs an islander of ``characteristic`` (rulebook: the
+    movement types' costs; a characteristic's own kind costs less, enhancing costs 2 MP more)."""
     base = BASE_COST[kind]
     if characteristic == kind and kind in ("push", "jump", "cross", "squeeze"):
         base = 2
@@ -379,7 +382,7 @@ def _beach(rules: Rules, pos: Pos, me: str, cell: str, ch: str) -> Iterator[Step
                 enhanced = e != d or len(chain) == 3
                 if len(chain) > (3 if rules.enhanced else 2):
                     continue
-                cost = _cost("push", ch, enhanced)
+                cost = step_cost("push", ch, enhanced)
                 if cost > mp:
                     continue
                 moves = tuple((pos.occ[c][0], c, hexdir[c][e]) for c in reversed(chain))
@@ -417,7 +420,7 @@ def _leap(rules: Rules, pos: Pos, me: str, kind: str, path: tuple[str | None, ..
         land = _landing(rules, pos, target, enhanced)
         if land is None or (enhanced and not needs_enhancement and not land[1]):
             continue
-        cost = _cost(kind, ch, enhanced)
+        cost = step_cost(kind, ch, enhanced)
         if cost <= pos.mp:
             yield Step(Movement(kind, me, path, enhanced), cost, ((me, path[0], target),), land[1])  # type: ignore[arg-type]
 
@@ -527,3 +530,7 @@ def _endurance(rules: Rules, pos: Pos, me: str, cell: str) -> Iterator[Step]:
         if step.pending or step.movement.kind not in ("run", "board"):
             continue
         yield Step(Movement("endurance", me, step.movement.path), 0, step.relocations, prep_boat=step.prep_boat)
+
+
+# Their names while only this module used them, for code written against those names
+_cost, _obstacle_at = step_cost, obstacle_at

@@ -14,14 +14,24 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.errors import ScenarioError
 from companion.games.fog.board import NATIONS, Board
 from companion.games.fog.options import Options
 
-if TYPE_CHECKING:  # only for annotations: the state itself reads scenarios (no import cycle)
-    from companion.games.fog.state import GameState
+
+class Placed(Protocol):
+    """What a special scoring reads of a game's state: where each piece is and who left the game.
+    Named here, not imported from :mod:`companion.games.fog.state`, since the state reads scenarios
+    (its FOG marker's start): the scenario stays below the state, no import circle between them."""
+
+    @property
+    def where(self) -> Mapping[str, str]: ...
+
+    @property
+    def removed(self) -> tuple[str, ...]: ...
+
 
 SPECIAL_KINDS = ("leader_in_own_boat", "type_rescued", "nation_complete")
 
@@ -61,7 +71,7 @@ class Scenario:
                 title = name
         return title
 
-    def special_scores(self, state: GameState, board: Board, departed: Mapping[str, bool]) -> list[tuple[int, str]]:
+    def special_scores(self, state: Placed, board: Board, departed: Mapping[str, bool]) -> list[tuple[int, str]]:
         """(RP, explanation) for each special scoring that applies."""
         out: list[tuple[int, str]] = []
         isl = board.islanders

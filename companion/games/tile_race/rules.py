@@ -327,7 +327,7 @@ def apply(state: TileRaceState, action: Action) -> TileRaceState:
             state = _step(state, action.pawn, to)
         return replace(state, history=state.history + (str(action),))
     if isinstance(action, Undo):
-        if state.moving is None or _steps(state):
+        if state.moving is None or steps(state):
             raise IllegalMoveError("a movement is undone only when the pawn under way can go no further")
         return replace(_undo(state), history=state.history + (str(action),))
     if state.moving is not None:
@@ -404,7 +404,7 @@ def _corrected(state: TileRaceState, action: Correct) -> TileRaceState:
     return replace(after, history=state.history + (str(action),))
 
 
-def _steps(state: TileRaceState) -> list[Action]:
+def steps(state: TileRaceState) -> list[Action]:
     """Every single step open now: of the pawn under way, or of each pawn able to start one."""
     if state.moved:
         return []
@@ -428,9 +428,9 @@ def legal_actions(state: TileRaceState) -> list[Action]:
     if outcome(state) is not None:
         return []
     if state.moving is not None:
-        return _steps(state) or [Undo(state.active)]
+        return steps(state) or [Undo(state.active)]
     can_move = not state.moved and movement_possible(state)
-    out = _steps(state) if can_move else []
+    out = steps(state) if can_move else []
     if not state.acted:
         placings = _placings(state, can_move)
         out += placings
@@ -480,3 +480,6 @@ def text(state: TileRaceState) -> str:
 __all__ = ["Action", "Correct", "Move", "Mountain", "Pass", "Remove", "Tile", "Undo", "Wall", "apply", "from_json",
            "legal_actions", "movement_possible", "new_game", "outcome", "parse_action", "text", "to_json",
            "winner"]
+
+
+_steps = steps  # its name while only this module used it, for code written against that name

@@ -197,7 +197,7 @@ def _candidates(state: TileRaceState, seen: Picture) -> Iterator[Action]:
     flat, walls, peaks, covered = _shown(seen)
     gone = state.tiles - flat - covered  # tiles the picture no longer shows: collected this movement
     mv = state.moving
-    for action in rules._steps(state):  # one square at a time
+    for action in rules.steps(state):  # one square at a time
         assert isinstance(action, Move)
         to = action.path[-1]
         if mv is not None and mv.dropping and mv.carried > 0 and to != OUT and to not in flat | covered:
@@ -275,7 +275,7 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: 
 
 def _pawn_steps(state: TileRaceState, pawn: str) -> Iterator[tuple[Move, TileRaceState]]:
     """The steps of one pawn on the grid from here, with the positions they lead to."""
-    for action in rules._steps(state):
+    for action in rules.steps(state):
         assert isinstance(action, Move)
         if action.pawn != pawn or action.path[-1] == OUT:
             continue
@@ -418,7 +418,7 @@ def _tiles_to_follow(state: TileRaceState, picture: Picture) -> Reconciliation |
     while frontier and len(visited) < MAX_STATES:
         here = frontier.popleft()
         mv = here.moving
-        for action in rules._steps(here):
+        for action in rules.steps(here):
             assert isinstance(action, Move)
             to = action.path[-1]
             if action.pawn != pawn or to == OUT or \
