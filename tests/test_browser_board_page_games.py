@@ -281,11 +281,14 @@ IN_FRAME = """(sel) => { const f = document.querySelector('#board').getBoundingC
 
 def opens_on_the_action(page: Any, where: str, action: str) -> None:
     """A board at a phone's width either fits, or opens with the pieces of ``action`` (a selector) in its
-    frame and a line above it saying it scrolls; its pieces and places a thumb's size either way."""
+    frame and a line above it saying it scrolls; its pieces and places a thumb's size either way, and
+    nothing on the page names a piece or a place by its id."""
     page.wait_for_function(f"() => ({IN_FRAME})({action!r}) > 0", timeout=10_000)
     frame = page.evaluate(FRAME)
     assert not frame["wide"] or (frame["hint"] and "swipe it sideways" in frame["hint"]), (where, frame)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+    text = visible_text(page)
+    assert not IDS.search(text), (where, IDS.findall(text), text)
     sizes = [smallest(page, "#board .cell")] + ([smallest(page, "#board g.piece")] if page.locator("#board g.piece").count() else [])
     assert min(sizes) >= 24, (where, sizes)
 
