@@ -84,3 +84,18 @@ def test_a_tile_a_wall_and_a_mountain_are_laid_from_the_supplies_by_tapping(comp
     res = post(client, "/api/move", {"piece": tiles, "cell": square, "action": laid[square]["action"]})
     assert res.status_code == 200, res.get_json()
     assert companion.session.state.history[-1] == laid[square]["action"]
+
+
+def test_a_pawn_on_its_exit_corner_leaves_the_grid_by_a_tap(companion: Companion):
+    """Off the grid is no place on the board: the start spaces beside the exit corner carry the dot."""
+    game = get_game("tile-race")
+    state = game.apply(game.new_game(2, 1), "correct red red-1@out-G7,red-2@A7,blue-1@out-A1,blue-2@F1 "
+                                            "tiles=C3 walls=B1|B2 mountains=-")
+    companion.session.start(state, verify=False, game=game)
+    client = create_app(companion).test_client()
+    ways = {t["cell"]: t["choices"] for t in dots(client, "red-2")}
+    assert {c for c in ways if c.startswith("start-")} == {"start-A7-N", "start-A7-W"}, ways
+    assert ways["start-A7-N"][0]["summary"] == "Red pawn 2 steps off the grid from A7", ways
+    res = post(client, "/api/move", {"piece": "red-2", "cell": "start-A7-N", "action": ways["start-A7-N"][0]["action"]})
+    assert res.status_code == 200, res.get_json()
+    assert game.outcome(companion.session.state) is not None  # both of red's pawns out: the race is won

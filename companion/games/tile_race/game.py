@@ -233,7 +233,8 @@ class TileRaceGame(Game[TileRaceState, Action]):
         return table.named(seen)
 
     def targets(self, state: TileRaceState, piece: str) -> dict[str, tuple[Any, ...]]:
-        """The Board page's dots: where a pawn can step now (one square); for the tile supply tapped,
+        """The Board page's dots: where a pawn can step now (one square, or off the grid from its exit
+        corner: the start spaces beside that corner); for the tile supply tapped,
         where a tile can be laid and a wall stood; for the mountains not placed, where the player to
         move can put one; for a wall standing, its own place (take it away). Said as the log says it."""
         from companion.games.base import Choice
@@ -241,7 +242,15 @@ class TileRaceGame(Game[TileRaceState, Action]):
         placed = {p: c for c, ps in self.expected(state).items() for p in ps}
         out: dict[str, tuple[Choice, ...]] = {}
         for action in rules.legal_actions(state):
-            if isinstance(action, Move) and action.pawn == piece and action.path[-1] != OUT:
+            if isinstance(action, Move) and action.pawn == piece and action.path[-1] == OUT:
+                # off the grid is no place on the board: its dots are the start spaces beside the corner
+                # the pawn leaves from (the hand then takes it off the table)
+                corner = placed.get(piece, "")
+                said = f"{words.pawn(state, piece)} steps off the grid from {corner}"
+                for cell in (c for c in self.layout(state).cells if c.startswith(f"start-{corner}-")):
+                    out[cell] = (Choice((str(action),), said[:1].upper() + said[1:]),)
+                continue
+            if isinstance(action, Move) and action.pawn == piece:
                 cell, said = action.path[-1], f"{words.pawn(state, piece)} steps onto {action.path[-1]}"
             elif isinstance(action, (Tile, Wall)) and piece == boards.TILE_SUPPLY or \
                     isinstance(action, Mountain) and piece == boards.MOUNTAIN_SUPPLY or \

@@ -1,0 +1,333 @@
+"""The three newer games played through the Board page alone, on a 390 x 844 phone in headless Chromium,
+against the companion as its unit runs it on the simulated table (default hold times).
+
+Each play is tapped on the Board page: the piece (or the supply beside the board), then its dot, and
+where one place can be reached two ways the choice in the players' words. The hands then make it at
+the simulated table through its own page (the Table page's "Place the pieces as the game expects").
+All along, every banner, notice, hint and dialog the pages show is kept: none may name a piece or a
+place by its id (``red-2``, ``natural-disc@F2``, ``pad-red-3``, ``F6|G6``, ``BOARD@SPACE``), and the
+banner never once turns red (out of sync) while the players play legally. A board wider than the
+phone opens on the action and says that it scrolls, on the Board, Table and Replay pages of every
+game, its pieces still a thumb's size. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from companion.games import names
+from tests.test_browser import api_state, browser, running_panel, shot, smallest  # noqa: F401
+from tests.test_browser_partner_race import PHONE, visible_text, wait_until
+
+# A piece's or a place's id in the words on a screen (tests/test_no_ids.py's, and each game's own forms).
+IDS = re.compile(r"\b[a-z]+-[a-z]*\d+\b|@|\|[A-Z]|\b(?:supply|start|rail|pad|box|mountain)-[a-z]|\b[A-G]\d\|[A-G]\d\b|"
+                 r"\b[TWX]\d\d\b|\b[a-z]+-disc\b")
+# Kept in every page from its first paint: each text a banner, notice, hint or dialog shows, and every
+# time the banner turned red (out of sync) with what it said.
+WATCH = """(() => {
+    window.__said = new Set(); window.__reds = [];
+    const SHOWN = '#banner, .notice, #mode-hint, #table-status, #end-turn-why, #next-card, dialog[open], #confirm-box, #log li:first-child';
+    let queued = false;
+    const look = () => { queued = false;
+        document.querySelectorAll(SHOWN).forEach((e) => { const t = e.innerText; if (t && t.trim()) window.__said.add(t.trim()); });
+        const b = document.getElementById('banner');
+        if (b && !b.hidden && b.classList.contains('alert')) window.__reds.push(b.innerText); };
+    new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(look); } })
+        .observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+})();"""
+DRAIN = "() => { const out = {said: [...window.__said], reds: window.__reds.slice()}; window.__said.clear(); return out; }"
+# A board wider than the phone: how much of it is hidden, whether its scroll hint shows and what it says.
+FRAME = """() => { const b = document.getElementById('board'), h = b.previousElementSibling;
+    return {wide: b.scrollWidth > b.clientWidth + 2, left: b.scrollLeft, max: b.scrollWidth - b.clientWidth,
+            hint: h && h.classList.contains('scroll-hint') && !h.hidden && h.getBoundingClientRect().height > 0 ? h.innerText : null}; }"""
+
+
+@pytest.fixture(scope="module")
+def panel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_panel(tmp_path_factory.mktemp("board-page-games"), "[camera]\nsource = \"sim\"\n") as url:
+        yield url
+
+
+class Phone:
+    """One phone with two pages open, as a new player keeps them: the Board page and the Table page."""
+
+    def __init__(self, browser: Any, base: str) -> None:  # noqa: F811
+        self.base = base
+        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        self.context.add_init_script(WATCH)
+        self.board, self.table = self.context.new_page(), self.context.new_page()
+        self.errors: list[str] = []
+        for page in (self.board, self.table):
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.said: set[str] = set()
+
+    def read(self, where: str) -> None:
+        """What both pages showed since the last look: no ids in any of it, never red; the page in view too."""
+        for page in (self.board, self.table):
+            if page.url.startswith(self.base):
+                got = page.evaluate(DRAIN)
+                assert not got["reds"], (where, got["reds"])
+                self.said.update(got["said"])
+                self.said.add(visible_text(page))
+        shown = [t for t in self.said if IDS.search(t)]
+        assert not shown, (where, [IDS.findall(t) for t in shown], shown)
+        assert not self.errors, (where, self.errors)
+
+    def state(self) -> dict[str, Any]:
+        return api_state(self.board, self.base)
+
+    def settled(self, where: str) -> dict[str, Any]:
+        """The table and the game agree again (the camera read what the hands did), nothing red meanwhile."""
+        state = wait_until(self.board, self.base, lambda s: not s["verifying"] and s["step"] is None
+                           and not s["out_of_sync"] and not s["decision"], timeout=60)
+        self.read(where)
+        return state
+
+    def hands(self, where: str) -> dict[str, Any]:
+        """The hands make what was entered at the simulated table, from its own page."""
+        self.table.bring_to_front()
+        self.table.locator("#place-all").tap()
+        self.table.wait_for_selector("#table-status:has-text('pieces placed')")
+        self.table.evaluate("document.getElementById('table-status').textContent = ''")
+        return self.settled(where)
+
+    def tap_play(self, piece: str, cell: str, summary: str) -> None:
+        """A play tapped on the Board page: the piece (a supply: at its corner, clear of its words), its dot,
+        and where one place is reached two ways, the choice in the players' words."""
+        page = self.board
+        page.bring_to_front()
+        supplies = self.state().get("supplies") or {}
+        if piece in supplies:
+            loc = page.locator(f'#board .cell[data-cell="{piece}"]')
+            loc.scroll_into_view_if_needed()
+            loc.tap(position={"x": 4, "y": 4})
+        else:
+            loc = page.locator(f'#board g.piece[data-piece="{piece}"]')
+            loc.scroll_into_view_if_needed()
+            loc.tap()
+        dot = page.locator(f'#board .target[data-target="{cell}"]')
+        dot.wait_for()
+        dot.scroll_into_view_if_needed()
+        dot.tap()
+        if page.locator("#pick[open]").count():  # two plays end on the dot: the page asks which
+            page.locator("#pick-choices button", has_text=summary).tap()
+
+    def button(self, label: str) -> None:
+        self.board.bring_to_front()
+        self.board.locator("#turn-actions button, #end-turn", has_text=label).first.tap()
+
+
+def targets(phone: Phone, piece: str) -> list[dict[str, Any]]:
+    res = phone.board.request.get(f"{phone.base}/api/targets?piece={piece}")
+    assert res.ok, res.text()
+    return list(res.json()["targets"])
+
+
+Player = Callable[[Phone, dict[str, Any]], tuple[str, ...]]
+
+
+def play_out(phone: Phone, choose: Player, turns: int, name: str) -> dict[str, Any]:
+    """Plays chosen by ``choose`` (a state -> (piece, cell, summary) tapped, or (label,) a button) until the
+    game is over; after each the hands make it at the table and the pages are read."""
+    state = phone.state()
+    for n in range(turns):
+        if state["outcome"]:
+            return state
+        before = len(state["history"])
+        play = choose(phone, state)
+        if len(play) == 1:
+            phone.button(play[0])
+        else:
+            phone.tap_play(*play)
+        state = wait_until(phone.board, phone.base, lambda s: len(s["history"]) > before)
+        phone.read(f"{name}, play {n}: {play}")
+        if n == 0:
+            shot(phone.board, f"{name}-board-page-play")
+        state = phone.hands(f"{name}, after play {n}: {play}")
+    assert state["outcome"], f"{name}: no end after {turns} plays: {state['standing']}"
+    return state
+
+
+def square(cell: str) -> tuple[int, int]:
+    return ord(cell[0]) - ord("A"), int(cell[1:])
+
+
+def tile_race_player(exits: dict[str, str]) -> Player:
+    """A keen player: each pawn stepped towards its exit corner (and out), then a tile laid or - Bo - a wall
+    stood far from the pawns."""
+    def choose(phone: Phone, s: dict[str, Any]) -> tuple[str, ...]:
+        me = s["active"]
+        where = {p: c for c, ps in s["placement"].items() for p in ps}
+        if not s["has_moved"]:
+            for pawn in sorted(p for p, o in s["owners"].items() if o == me and p in where):
+                ways = targets(phone, pawn)
+                if not ways:
+                    continue
+                out = [t for t in ways if "off the grid" in t["choices"][0]["summary"]]
+
+                def far(t: dict[str, Any]) -> int:
+                    (c, r), (x, y) = square(t["cell"]), square(exits[pawn])
+                    return abs(c - x) + abs(r - y)
+                best = out[0] if out else min(ways, key=far)
+                return pawn, best["cell"], best["choices"][0]["summary"]
+        supply = "supply-tiles"
+        ways = targets(phone, supply)
+        wall = me == "blue"
+        fitting = [t for t in ways if ("|" in t["cell"]) == wall] or ways
+        pawns = [square(c) for c, ps in s["placement"].items() if re.fullmatch(r"[A-G]\d", c)
+                 and any(p in s["owners"] for p in ps)]
+
+        def distance(t: dict[str, Any]) -> int:
+            c, r = square(t["cell"].split("|")[0])
+            return min((abs(c - x) + abs(r - y) for x, y in pawns), default=9)
+        away = min((t for t in fitting if distance(t) >= 3), key=lambda t: t["cell"], default=fitting[0])
+        return supply, away["cell"], away["choices"][0]["summary"]
+    return choose
+
+
+def test_a_tile_race_played_to_its_end_on_the_board_page(browser: Any, panel_url: str):  # noqa: F811
+    base = panel_url
+    phone = Phone(browser, base)
+    try:
+        # Ada and Bo, each with one pawn out and the other a few squares from its exit corner
+        res = phone.board.request.post(f"{base}/api/games", data={
+            "game": "tile-race", "seed": 1, "players": [{"name": "Ada"}, {"name": "Bo"}], "confirm": True})
+        assert res.ok, res.text()
+        phone.table.goto(f"{base}/table")
+        phone.board.goto(f"{base}/")
+        phone.board.wait_for_selector('#board g.piece[data-piece="red-1"]')
+        phone.hands("the tile race set up")
+        said = "correct red red-1@out-G7,red-2@B7,blue-1@out-A1,blue-2@F1 tiles=C3,E5 walls=B1|B2 mountains=-"
+        assert phone.board.request.post(f"{base}/api/act", data={"action": said}).ok
+        phone.hands("the tile race near its end")
+        state = play_out(phone, tile_race_player({"red-2": "A7", "blue-2": "G1"}), 6, "tile-race")
+        assert state["outcome"]["winners"] == ["red"], state["outcome"]  # Ada's second pawn out first
+        after_the_game(phone, state, "tile-race")
+    finally:
+        phone.context.close()
+
+
+# Battle for the Island near its end: every character on the island, each of Ada's facing one of Bo's at
+# exactly its range (soldiers 2, jeeps 3, tanks 4), the blocks out of every line of fire. The pieces go
+# down as the players say, first as the setup allows (one block per row and column, the characters on
+# their home rows and pads), then where they stand now.
+ISLAND_SETUP = (
+    "correct red " + ",".join(f"block-{n}@{sq}" for n, sq in enumerate(
+        ("A7", "B9", "C12", "D3", "E6", "F10", "G4", "H8", "I11", "J5"), start=1)),
+    "correct red " + ",".join([*(f"red-{c}@{sq}:N" for c, sq in (("s1", "A2"), ("s2", "B2"), ("t1", "E2"), ("s3", "K2"),
+                                                                   ("s4", "L2"))),
+                               *(f"blue-{c}@{sq}:S" for c, sq in (("s1", "A11"), ("s2", "B11"), ("t1", "E11"),
+                                                                    ("s3", "K11"), ("s4", "L11"))),
+                               *(f"{side}-{c}@pad{k}" for side in ("red", "blue")
+                                 for k, c in enumerate(("s5", "j1", "j2", "j3", "t2"), start=1))]),
+    "correct red " + ",".join([f"block-{n}@{sq}" for n, sq in enumerate(
+        ("K1", "L2", "A4", "B5", "C6", "D7", "E8", "F9", "G10", "H11"), start=1)] +
+        [f"{side}-{c}@{col}{1 + reach if side == 'blue' else 1}:{'S' if side == 'blue' else 'N'}"
+         for col, c, reach in zip("ABCDEFGHIJ", ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2"),
+                                  (2, 2, 2, 2, 2, 3, 3, 3, 4, 4), strict=True) for side in ("red", "blue")]),
+)
+
+
+def island_player(phone: Phone, s: dict[str, Any]) -> tuple[str, ...]:
+    """Ada shoots whatever her characters have in their sights, from the buttons under the board."""
+    labels = [a["label"] for a in s["turn_actions"]]
+    return (next((x for x in labels if x.startswith("Shoot at")), None) or next(x for x in labels if x == "Roll"),)
+
+
+def test_a_battle_for_the_island_played_to_its_end_on_the_board_page(browser: Any, panel_url: str):  # noqa: F811
+    base = panel_url
+    phone = Phone(browser, base)
+    try:
+        res = phone.board.request.post(f"{base}/api/games", data={
+            "game": "island-battle", "seed": 1, "players": [{"name": "Ada"}, {"name": "Bo"}], "confirm": True})
+        assert res.ok, res.text()
+        phone.table.goto(f"{base}/table")
+        phone.board.goto(f"{base}/")
+        phone.board.wait_for_selector("#board .cell")
+        phone.hands("the island set up")
+        for said in ISLAND_SETUP:
+            res = phone.board.request.post(f"{base}/api/act", data={"action": said})
+            assert res.ok, res.text()
+            phone.hands("the island near its end")
+        state = play_out(phone, island_player, 12, "island-battle")
+        assert state["outcome"]["winners"] == ["red"], state["outcome"]  # Bo's ten are gone: Ada rules the island
+        after_the_game(phone, state, "island-battle")
+    finally:
+        phone.context.close()
+
+
+def after_the_game(phone: Phone, state: dict[str, Any], name: str) -> None:
+    """The Score page and the replay of the game just played: no ids either."""
+    page = phone.board
+    page.goto(f"{phone.base}/score")
+    page.wait_for_selector("#winner:has-text('Winner')")
+    phone.read(f"{name}: the Score page")
+    page.goto(f"{phone.base}/games/{state['game']}")
+    page.wait_for_selector("#moves button")
+    page.locator("#moves button").last.tap()
+    phone.read(f"{name}: the replay")
+    shot(page, f"{name}-replay-after-board-page-game")
+
+
+# The pieces ``selector`` finds that the board's frame shows now, across (a board wider than the phone).
+IN_FRAME = """(sel) => { const f = document.querySelector('#board').getBoundingClientRect();
+    return [...document.querySelectorAll(sel)].filter((e) => { const r = e.getBoundingClientRect();
+        return r.width > 0 && r.left >= f.left - 1 && r.right <= f.right + 1; }).length; }"""
+
+
+def opens_on_the_action(page: Any, where: str, action: str) -> None:
+    """A board at a phone's width either fits, or opens with the pieces of ``action`` (a selector) in its
+    frame and a line above it saying it scrolls; its pieces and places a thumb's size either way, and
+    nothing on the page names a piece or a place by its id."""
+    page.wait_for_function(f"() => ({IN_FRAME})({action!r}) > 0", timeout=10_000)
+    frame = page.evaluate(FRAME)
+    assert not frame["wide"] or (frame["hint"] and "swipe it sideways" in frame["hint"]), (where, frame)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
+    text = visible_text(page)
+    assert not IDS.search(text), (where, IDS.findall(text), text)
+    sizes = [smallest(page, "#board .cell")] + ([smallest(page, "#board g.piece")] if page.locator("#board g.piece").count() else [])
+    assert min(sizes) >= 24, (where, sizes)
+
+
+GAMES = {  # a game each, as a new one starts
+    "fog": {"players": [{}, {}, {}], "seed": 2},
+    "partner-race": {"players": [{}, {}, {}, {}], "seed": 1},
+    "tile-race": {"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": 1},
+    "island-battle": {"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": 1},
+    "desert-survivors": {"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}], "seed": 3},
+}
+
+
+@pytest.mark.parametrize("name", sorted(names()))
+def test_a_board_wider_than_the_phone_opens_on_the_action_and_says_it_scrolls(browser: Any, panel_url: str,  # noqa: F811
+                                                                              name: str):
+    base = panel_url
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        body = {"game": name, "confirm": True, **GAMES[name]}
+        res = page.request.post(f"{base}/api/games", data=body)
+        assert res.ok, res.text()
+        game = res.json()["game"]
+        assert page.request.post(f"{base}/api/table/setup", data={}).ok
+        state = wait_until(page, base, lambda s: s["game"] == game)  # the table laid out: the camera's check runs on
+        mine = [p for p, o in state["owners"].items() if o == state["active"]
+                and any(p in ps for ps in state["placement"].values())]
+        # before any piece is laid (the desert's food goes on the cards first) the board itself is the action
+        action = ", ".join(f'#board g.piece[data-piece="{p}"]' for p in mine) or "#board .cell"
+        page.goto(f"{base}/")
+        page.wait_for_selector("#board .cell")
+        opens_on_the_action(page, f"{name}: the Board page", action)
+        shot(page, f"{name}-scroll-board")
+        page.goto(f"{base}/table")
+        page.wait_for_selector("#board .cell")
+        opens_on_the_action(page, f"{name}: the Table page", action)
+        page.goto(f"{base}/games/{game}")
+        page.wait_for_selector("#board .cell")
+        opens_on_the_action(page, f"{name}: the Replay page", "#board .cell")
+    finally:
+        context.close()
