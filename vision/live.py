@@ -24,7 +24,7 @@ from companion.games import Layout
 from vision.camera_place import DEFAULT_ABOVE_MM
 from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
-from vision.sources import MIN_SIDE, CameraError, FrameError, FrameSource, SimulatedTable
+from vision.sources import MIN_SIDE, CameraError, clipped, FrameError, FrameSource, SimulatedTable
 from companion.games.base import faced, unfaced
 from companion.sight import Seen, Viewpoint
 from vision.facing import FacingStabiliser
@@ -43,6 +43,7 @@ def _placement(pieces: Mapping[str, str]) -> Placement:
     for piece, cell in sorted(pieces.items()):
         out.setdefault(cell, []).append(piece)
     return {c: tuple(p) for c, p in out.items()}
+
 
 
 class MarkerWatch:
@@ -222,10 +223,10 @@ class LiveCamera:
         try:
             frame = self.source.read()
         except FrameError as exc:  # a frame the source names as broken: the next one may be good
-            self._bad(str(exc)[:200])
+            self._bad(clipped(str(exc)))
             return None
         except Exception as exc:  # noqa: BLE001 - any driver failure is a camera fault, never a traceback loop
-            self._bad(str(exc)[:200] if isinstance(exc, CameraError) else
+            self._bad(clipped(str(exc)) if isinstance(exc, CameraError) else
                       f"the camera failed: {type(exc).__name__}: {str(exc)[:160]}", source=True)
             return None
         if frame is None:

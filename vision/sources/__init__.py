@@ -24,7 +24,7 @@ from typing import Any
 
 import cv2  # noqa: F401  (as before: ``vision.sources.cv2`` is the OpenCV every source here opens with)
 
-from vision.sources.base import (IMAGE_SUFFIXES, MIN_SIDE, SECRET_KEYS, VIDEO_SUFFIXES, CameraError, FrameError,
+from vision.sources.base import (IMAGE_SUFFIXES, MIN_SIDE, SECRET_KEYS, VIDEO_SUFFIXES, CameraError, FrameError, clipped,
                                  FrameSource, redact)
 from vision.sources.folder import FolderSource, read_image
 from vision.sources.grabber import Grabber

@@ -41,6 +41,14 @@ def redact(spec: str) -> str:
 MIN_SIDE = 16
 
 
+def clipped(text: str, most: int = 320) -> str:
+    """A fault said in at most ``most`` characters, its head and its tail kept: a long device path
+    must not cut off what the message ends with ("trying again every 2 s")."""
+    if len(text) <= most:
+        return text
+    half = (most - 1) // 2
+    return f"{text[:half]}…{text[-half:]}"
+
 class CameraError(FogCompanionError):
     """A camera source could not be opened or stopped delivering frames."""
 
