@@ -324,8 +324,11 @@ class FogGame(Game[GameState, FogAction]):
         plain: tuple[Choice, ...] = ()
         if any(m.kind == "endurance" for m in answer.options[0].movements):
             # The same picture without the free run: a plain run, paid for, the turn goes on.
-            other = explain(replace(state, endurance_used=True), seen)
+            other = explain(state, seen, allow_endurance=False)
             plain = tuple(_choice(state, o) for o in other.options if o.cost <= state.mp_left)
+        if len(plain) > 1:  # which of two swapped islanders moved: only an endurance islander that moved may run
+            question = (f"Which islander moved? Only one that moved may still make its free endurance run. "
+                        f"{question or ''}").strip()
         return Reconciliation(plain + choices, question=question)
 
     def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
