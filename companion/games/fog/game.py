@@ -370,6 +370,11 @@ class FogGame(Game[GameState, FogAction]):
             return None
         return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
 
+    def actor(self, state: GameState, action: FogAction) -> str | None:
+        """The colour to move, as the view's ``active`` says it, without building the whole view (its log
+        in words is the history told again): the check of every reading of a picture asks it."""
+        return state.active_colour
+
     def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
         return table.view(state, seat)
 
