@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.errors import SetupError
+from companion.errors import FogCompanionError, SetupError
 from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
 from companion.games.declaration import Counter, GameType, Phase, Shade
 from companion.games.fog import rules, steps, table
@@ -21,7 +21,7 @@ from companion.games.fog.board import Board
 from companion.games.fog.explain import Option, explain
 from companion.games.fog.layout import board_layout
 from companion.games.fog.legality import legal_movements
-from companion.games.fog.movement import MoveAction
+from companion.games.fog.movement import Movement, MoveAction
 from companion.games.fog.options import Options
 from companion.games.fog.scenario import scenario_ids
 from companion.games.fog.scoring import ScoreReport, score
@@ -64,6 +64,26 @@ def _choice(state: GameState, option: Option) -> Choice:
     bonus = f"preparation bonus {' and '.join(str(g) for g in option.gains)}" if option.gains else ""
     return Choice(tuple(str(a) for a in option.actions), f"{capital(moves_words(state, option.movements))} "
                   f"({option.cost} MP)", option.to_dict(), bonus)
+
+
+def _either_swap(state: GameState, options: Sequence[Option]) -> Option | None:
+    """The same swap made by the other islander: two of the player's own islanders swapped look the
+    same whichever made it, and cost the same. Only the hands' order tells which moved (the one
+    lifted first); the log names that one (None: the reading is not such a swap)."""
+    if len(options) != 1 or len(options[0].movements) != 1 or options[0].movements[0].kind != "swap":
+        return None
+    swap = options[0].movements[0]
+    there = [p for p in state.placement.get(swap.path[1], ()) if p in state.board_data.islanders]
+    if len(there) != 1:
+        return None
+    mirror = Movement("swap", there[0], (swap.path[1], swap.path[0]))
+    try:
+        after, made = rules.apply(state, MoveAction((mirror,))), rules.apply(state, MoveAction((swap,)))
+    except FogCompanionError:
+        return None
+    if after.placement != made.placement or after.mp_left != made.mp_left:
+        return None
+    return replace(options[0], movements=(mirror,))
 
 
 def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
@@ -314,6 +334,10 @@ class FogGame(Game[GameState, FogAction]):
                 return replace(step, choices=choices,
                                step=f"{step.step}; or leave it as it is: {choices[0].summary[:1].lower()}"
                                     f"{choices[0].summary[1:]}")
+            mirror = _either_swap(state, answer.options)
+            if mirror is not None:  # the one the hands lifted first made it; asked when the camera did not see
+                return Reconciliation(choices + (_choice(state, mirror),), by_hands=True,
+                                      question="Which of the two islanders made the swap?")
             return Reconciliation(choices)
         if steps.back_or_foreign(state, answer.options[0].movements, target):
             # "pushed and ran back" is also the pushed islander put on first, the pusher still to come: a
