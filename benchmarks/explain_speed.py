@@ -29,7 +29,8 @@ Prints p50/p99/max in milliseconds for both, with the race's figures as multiple
 Every game (``--game NAME``, or ``--game all``): as the door's properties test does it, random
 legal playouts of the game at every player count, the picture after a random legal action and
 every other one with one piece hidden (``reconcile_p99.pictures``), read as the session reads it
-(``Game.reconcile``, then ``witnessed.judge`` and ``witnessed.named_mover``). The machine may be
+(``Game.reconcile``, then ``witnessed.judge`` and ``witnessed.named_mover``), each position's view
+built first as the pages build it when the session publishes a state. The machine may be
 shared: each reading is timed on the wall clock and in CPU time of its own thread (what other
 work on the machine stretches far less), and a fixed piece of work (sorting the same numbers) is
 timed in CPU time before each picture as the baseline, p99 given as a multiple of its median.
@@ -38,7 +39,7 @@ ms, max <= 80 ms; The FOG's p99 <= 5 ms).
 
     python benchmarks/explain_speed.py [--turns 1000] [--pictures 1000] [--moves 600] [--steps 300]
                                        [--whole-search] [--seed 1]
-    python benchmarks/explain_speed.py --game all|NAME [--pictures 200] [--seed 1] [--repeat 1]
+    python benchmarks/explain_speed.py --game all|NAME [--pictures 200] [--seed 1] [--repeat 1] [--cold]
 """
 
 from __future__ import annotations
@@ -289,8 +290,12 @@ def _baseline() -> float:
     return (time.thread_time() - start) * 1000
 
 
-def every_game(names: list[str], count: int, seed: int, repeat: int = 1) -> int:
-    """The door's pictures of every game at every player count, read as the session reads them."""
+def every_game(names: list[str], count: int, seed: int, repeat: int = 1, cold: bool = False) -> int:
+    """The door's pictures of every game at every player count, read as the session reads them. The
+    position's view is built first, untimed, as at the table: every state the session reaches is
+    published and the pages build its view, so what a game keeps of it (the tile race's log in words,
+    told again only past the last position told) is as warm as in play (``cold``: not built; the
+    check of a reading then tells a game's whole log again from the last position any picture told)."""
     from companion import witnessed
     from companion.games import get_game
     from reconcile_p99 import pictures  # the door properties' pictures, as the properties test makes them
@@ -307,6 +312,8 @@ def every_game(names: list[str], count: int, seed: int, repeat: int = 1) -> int:
             cpu: list[float] = []
             base: list[float] = []
             for state, picture in pictures(game, players, count, seed):
+                if not cold:
+                    game.view(state)
                 base.append(_baseline())
                 took: list[tuple[float, float]] = []
                 for _ in range(max(1, repeat)):  # the least of a few: what the reading costs without the load's hiccups
@@ -350,6 +357,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="with --game: read each picture this many times and keep the least (a game's own "
                              "caches are warm after the first)")
+    parser.add_argument("--cold", action="store_true",
+                        help="with --game: do not build each position's view first (as no page at the table would)")
     parser.add_argument("--game", default=None,
                         help="every game's reading at every player count: a game's name, or 'all'")
     args = parser.parse_args()
@@ -358,7 +367,7 @@ def main() -> int:
 
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         return every_game(list(names()) if args.game == "all" else [args.game],
-                          200 if args.pictures == 1000 else args.pictures, args.seed, args.repeat)
+                          200 if args.pictures == 1000 else args.pictures, args.seed, args.repeat, args.cold)
     times: list[float] = []
     readings: list[float] = []
     asked = 0
