@@ -73,6 +73,7 @@ class PicturePath:
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     _left_first: tuple[frozenset[str], ...] = ()  # pieces in the order the camera saw them leave their places
+    _left_at = -1  # the game's version that order is of
     if TYPE_CHECKING:  # the session's own, which the path uses
         state: Any
 
@@ -193,6 +194,8 @@ class PicturePath:
         """The pieces of the game's table in the order the camera saw them leave their places since the
         game last changed (those it saw leave in one picture together): which of two swapped pieces the
         hands lifted first tells which made the swap (``Reconciliation.by_hands``)."""
+        if self._left_at != self._version:  # the game changed since (a move from the panel, an undo)
+            self._left_first, self._left_at = (), self._version
         had, now = _where_piece(self.expected()), _where_piece(seen)
         known = {p for group in self._left_first for p in group}
         gone = frozenset(p for p, c in had.items() if now.get(p) != c and p not in known)
