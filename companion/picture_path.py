@@ -34,6 +34,7 @@ undo and turns are in :mod:`companion.session`, the ways out of a disagreement i
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -44,8 +45,8 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.sight import Viewpoint, viewpoint_of
-from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, differences, compare, disagreement,
-                            follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
+from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences, disagreement,
+                            follow_of, follows, kinds, misplaced, strip, to_follow, untracked, where_piece)
 
 Placement = Mapping[str, Sequence[str]]
 log = logging.getLogger(__name__)
@@ -71,6 +72,8 @@ class PicturePath:
     viewpoint: Viewpoint | None = None  # where the camera took its last picture from, when it knows
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
+    _left_first: tuple[frozenset[str], ...] = ()  # pieces in the order the camera saw them leave their places
+    _left_at = -1  # the game's version that order is of
     if TYPE_CHECKING:  # the session's own, which the path uses
         state: Any
 
@@ -101,6 +104,7 @@ class PicturePath:
                 if seen_c == self.expected():  # 4. as the game has it
                     self._as_the_game_has_it()
                     return None
+                self._note_order(seen_c)
                 if self._following(seen_c):  # 4. on its way there: hands make a move entered on the panel
                     return None
                 state, version = self.state, self._version
@@ -179,11 +183,35 @@ class PicturePath:
     def _as_the_game_has_it(self) -> None:
         """The table shows the game's position: whatever was asked, part-way or wrong is settled."""
         self._board_moved = False
+        self._left_first = ()
         asked = bool(self.status.decision) or self.status.step is not None
         self.status.decision, self.status.question, self.status.step = [], None, None
         if self.status.out_of_sync is not None or asked:
             self.status.out_of_sync = None
             self._publish("in-sync", {"after": "the pieces were put back"})
+
+    def _note_order(self, seen: Picture) -> None:
+        """The pieces of the game's table in the order the camera saw them leave their places since the
+        game last changed (those it saw leave in one picture together): which of two swapped pieces the
+        hands lifted first tells which made the swap (``Reconciliation.by_hands``)."""
+        if self._left_at != self._version:  # the game changed since (a move from the panel, an undo)
+            self._left_first, self._left_at = (), self._version
+        had, now = where_piece(self.expected()), where_piece(seen)
+        known = {p for group in self._left_first for p in group}
+        gone = frozenset(p for p, c in had.items() if now.get(p) != c and p not in known)
+        if gone:
+            self._left_first = self._left_first + (gone,)
+
+    def _by_hands(self, choices: Sequence[Choice]) -> Choice | None:
+        """The reading whose first action names first the piece the hands lifted first, when the camera
+        saw one piece leave its place before any other and exactly one reading begins with it."""
+        first = self._left_first[0] if self._left_first else frozenset()
+        if len(first) != 1:
+            return None
+        had = where_piece(self.expected())
+        picks = [c for c in choices if c.actions and
+                 next((w for w in re.split(r"[^\w\-]+", c.actions[0]) if w in had), None) in first]
+        return picks[0] if len(picks) == 1 else None
 
     def _following(self, seen: Picture) -> bool:
         """Hands carry out on the table a move entered on the panel: every piece that still differs
@@ -267,6 +295,10 @@ class PicturePath:
             answer = witnessed.judge(self.game, self.state, seen, answer)
             if not answer.ok:
                 return self._out_of_sync(answer, seen)
+        by_hands = self._by_hands(answer.choices) if answer.by_hands and what == CAMERA else None
+        if by_hands is not None:  # the hands' order shows which reading they made
+            self._apply_choice(by_hands, what)
+            return answer
         if answer.ambiguous:
             self.status.decision = list(answer.choices)
             self.status.decision_seen = seen
@@ -302,6 +334,7 @@ class PicturePath:
     def _apply_choice(self, choice: Choice, what: str) -> None:
         """The reading's actions logged and applied, the rules' own after them, then checked at once."""
         self.status.decision, self.status.question = [], None  # settled before any event carries the status
+        self._left_first = ()
         for action in choice.actions:
             self._apply(action)
         self._forced()

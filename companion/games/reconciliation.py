@@ -48,6 +48,7 @@ class Reconciliation:
     to_move: tuple[str, ...] = ()      # with a step: the pieces still to move
     tokens: int = 1                    # with a step: how many tokens the hands still have to lay (eleven
     #                                    counters laid out): the hold time is allowed for each of them
+    by_hands: bool = False             # choices told apart by the piece each names first: the one the hands lifted first is taken
 
     @property
     def ok(self) -> bool:

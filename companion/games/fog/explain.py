@@ -82,8 +82,10 @@ class Explanation:
 
 def _dominates(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """Outcome ``a`` is as good as ``b`` for the player in every way and better in one: the same
-    bonuses, and the endurance run still open to everyone ``b`` leaves it open to, and more."""
-    return a[0] == b[0] and a[1] > b[1]
+    bonuses, and the endurance run kept open where ``b`` has made it. Two readings that both leave
+    the run to be made, by different islanders (which of two swapped islanders moved), differ in what
+    the player may do next: neither is taken silently, the players are asked (interpretation 29)."""
+    return a[0] == b[0] and a[1] > b[1] and b[2] and not a[2]
 
 
 def group_actions(movements: Sequence[Movement], pending: Sequence[bool]) -> tuple[MoveAction, ...]:
@@ -211,8 +213,10 @@ class _Search:
                 or (reach != 0 and any(self.dist[before.where[m]].get(c, 99) <= 2 for c in foreign_spots))
                 or (reach is not None and reach > 0 and any(self.dist[before.where[m]].get(c, 99) <= reach for c in near))))
         self.allow_endurance = allow_endurance
-        self.endurance_movers = frozenset(m for m in self.movers if isl[m].characteristic == "endurance"
-                                          and allow_endurance)
+        # who may make the endurance run after the reading is followed even when the run itself is
+        # not part of it (the plain reading offered beside one that makes it): which of two swapped
+        # islanders moved decides it
+        self.endurance_movers = frozenset(m for m in self.movers if isl[m].characteristic == "endurance")
         self.water = any(kind[c] in ("shore", "pier", "boat") for c in list(self.start_of.values())
                          + list(self.target_of.values()))
         self.push_char = any(isl[m].characteristic == "push" for m in self.movers)
@@ -235,7 +239,7 @@ class _Search:
         """
         if not off:
             return 1 if pending else 0
-        free = 0 if endurance_used or not self.endurance_movers else 1
+        free = 0 if endurance_used or not self.endurance_movers or not self.allow_endurance else 1
         own_max = foreign_max = total = foreign = 0
         own = self.own
         for p, d in off.items():
@@ -257,9 +261,10 @@ class _Search:
         return max(bound, 1) if pending else bound
 
     def outcome(self, pos: Pos) -> tuple[Any, ...]:
-        """What an explanation hands out: bonuses, and who may still make the endurance run."""
+        """What an explanation hands out: bonuses, who may still make the endurance run, and whether it
+        is made."""
         eligible = frozenset() if pos.endurance_used else pos.moved & self.endurance_movers
-        return (tuple(sorted(pos.gains)), eligible)
+        return (tuple(sorted(pos.gains)), eligible, pos.endurance_used)
 
     def key(self, node: _Node) -> tuple[Any, ...]:
         pos = node.pos
@@ -431,8 +436,10 @@ def _single_reach(before: GameState, rules: Rules, islander: str, target: str) -
 
 
 def explain(before: GameState, after: GameState | Mapping[str, Sequence[str]],
-            node_limit: int = NODE_LIMIT) -> Explanation:
-    """The cheapest legal movements of the active colour from ``before`` to the ``after`` placement."""
+            node_limit: int = NODE_LIMIT, allow_endurance: bool = True) -> Explanation:
+    """The cheapest legal movements of the active colour from ``before`` to the ``after`` placement
+    (without the free endurance run when not ``allow_endurance``: the plain reading of a picture
+    that could also be that run)."""
     target = _placement_of(after)
     if before.phase != "moving":
         return Explanation(reason=f"no movements in the {before.phase} phase", rule="phase")
@@ -443,11 +450,11 @@ def explain(before: GameState, after: GameState | Mapping[str, Sequence[str]],
     if current == {c: tuple(sorted(ps)) for c, ps in target.items()}:
         return Explanation(options=[Option((), 0, (), (), ())])
     clusters = _clusters(before, target)
-    if len(clusters) > 1:
+    if len(clusters) > 1 and allow_endurance:
         combined = _explain_by_clusters(before, target, clusters, node_limit)
         if combined is not None:
             return combined
-    return _tiered(before, target, node_limit)
+    return _tiered(before, target, node_limit, allow_endurance=allow_endurance)
 
 
 def _tiered(before: GameState, target: Mapping[str, tuple[str, ...]], node_limit: int,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.errors import SetupError
+from companion.errors import FogCompanionError, SetupError
 from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
 from companion.games.declaration import Counter, GameType, Phase, Shade
 from companion.games.fog import rules, steps, table
@@ -21,7 +21,7 @@ from companion.games.fog.board import Board
 from companion.games.fog.explain import Option, explain
 from companion.games.fog.layout import board_layout
 from companion.games.fog.legality import legal_movements
-from companion.games.fog.movement import MoveAction
+from companion.games.fog.movement import Movement, MoveAction
 from companion.games.fog.options import Options
 from companion.games.fog.scenario import scenario_ids
 from companion.games.fog.scoring import ScoreReport, score
@@ -64,6 +64,26 @@ def _choice(state: GameState, option: Option) -> Choice:
     bonus = f"preparation bonus {' and '.join(str(g) for g in option.gains)}" if option.gains else ""
     return Choice(tuple(str(a) for a in option.actions), f"{capital(moves_words(state, option.movements))} "
                   f"({option.cost} MP)", option.to_dict(), bonus)
+
+
+def _either_swap(state: GameState, options: Sequence[Option]) -> Option | None:
+    """The same swap made by the other islander: two of the player's own islanders swapped look the
+    same whichever made it, and cost the same. Only the hands' order tells which moved (the one
+    lifted first); the log names that one (None: the reading is not such a swap)."""
+    if len(options) != 1 or len(options[0].movements) != 1 or options[0].movements[0].kind != "swap":
+        return None
+    swap = options[0].movements[0]
+    there = [p for p in state.placement.get(swap.path[1], ()) if p in state.board_data.islanders]
+    if len(there) != 1:
+        return None
+    mirror = Movement("swap", there[0], (swap.path[1], swap.path[0]))
+    try:
+        after, made = rules.apply(state, MoveAction((mirror,))), rules.apply(state, MoveAction((swap,)))
+    except FogCompanionError:
+        return None
+    if after.placement != made.placement or after.mp_left != made.mp_left:
+        return None
+    return replace(options[0], movements=(mirror,))
 
 
 def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
@@ -314,6 +334,10 @@ class FogGame(Game[GameState, FogAction]):
                 return replace(step, choices=choices,
                                step=f"{step.step}; or leave it as it is: {choices[0].summary[:1].lower()}"
                                     f"{choices[0].summary[1:]}")
+            mirror = _either_swap(state, answer.options)
+            if mirror is not None:  # the one the hands lifted first made it; asked when the camera did not see
+                return Reconciliation(choices + (_choice(state, mirror),), by_hands=True,
+                                      question="Which of the two islanders made the swap?")
             return Reconciliation(choices)
         if steps.back_or_foreign(state, answer.options[0].movements, target):
             # "pushed and ran back" is also the pushed islander put on first, the pusher still to come: a
@@ -324,8 +348,11 @@ class FogGame(Game[GameState, FogAction]):
         plain: tuple[Choice, ...] = ()
         if any(m.kind == "endurance" for m in answer.options[0].movements):
             # The same picture without the free run: a plain run, paid for, the turn goes on.
-            other = explain(replace(state, endurance_used=True), seen)
+            other = explain(state, seen, allow_endurance=False)
             plain = tuple(_choice(state, o) for o in other.options if o.cost <= state.mp_left)
+        if len(plain) > 1:  # which of two swapped islanders moved: only an endurance islander that moved may run
+            question = (f"Which islander moved? Only one that moved may still make its free endurance run. "
+                        f"{question or ''}").strip()
         return Reconciliation(plain + choices, question=question)
 
     def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
@@ -366,6 +393,11 @@ class FogGame(Game[GameState, FogAction]):
         if not seconds or state.phase != "moving":
             return None
         return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
+
+    def actor(self, state: GameState, action: FogAction) -> str | None:
+        """The colour to move, as the view's ``active`` says it, without building the whole view (its log
+        in words is the history told again): the check of every reading of a picture asks it."""
+        return state.active_colour
 
     def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
         return table.view(state, seat)

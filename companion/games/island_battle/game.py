@@ -342,6 +342,11 @@ class IslandBattleGame(Game[IslandState, Action]):
     def taken_off(self, state: IslandState) -> Sequence[str]:
         return table.taken_off(state)
 
+    def actor(self, state: IslandState, action: Action) -> str | None:
+        """Who acts now, as the view's ``active`` says it, without building the whole view (its legal
+        actions and log): the check of every reading of a picture asks it."""
+        return state.actor
+
     def view(self, state: IslandState, seat: str | None = None) -> dict[str, Any]:
         """What every page may show: everything but which blocks still standing are live (a block set
         off says what it was in ``revealed``), and not the seed the deal was drawn from."""

@@ -273,7 +273,7 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     at, ways, face = _where_seen(seen), _ways_seen(seen), _die_seen(state, seen)
     choices: list[Choice] = []
     for action in rules.legal_actions(state):
-        if not _touches(action, state, moved):
+        if not _touches(action, state, moved) or not _may_put(action, at, ways):
             continue
         after = rules.apply(state, action)
         if _matches(after, at, state, ways) and (face is None or face == die_up(after)):
@@ -324,6 +324,17 @@ def _with_a_shot(state: IslandState, moved: set[str], at: Mapping[str, str], way
                 pair = (str(first), str(then))
                 found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
     return list(found.values())
+
+
+def _may_put(action: Action, at: Mapping[str, str], ways: Mapping[str, str]) -> bool:
+    """A placing (a block, a character set down) only where the picture has its piece: the setup's
+    placings are tried by the hundred, and playing each out to compare the table is most of a
+    reading's time. Any other action may still fit."""
+    if isinstance(action, Block):
+        return _puts(action, action.block, at, ways)
+    if isinstance(action, Deploy):
+        return _puts(action, action.character, at, ways)
+    return True
 
 
 def _puts(action: Action, piece: str, at: Mapping[str, str], ways: Mapping[str, str]) -> bool:

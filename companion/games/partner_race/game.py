@@ -365,6 +365,11 @@ class PartnerRaceGame(Game[RaceState, Action]):
             out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
         return out
 
+    def actor(self, state: RaceState, action: Action) -> str | None:
+        """The player to move, as the view's ``active`` says it, without building the whole view: the
+        check of every reading of a picture asks it."""
+        return state.active
+
     def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
         phase = "finished" if rules.winners(state) else "playing"
         placement = {c: list(ps) for c, ps in self.expected(state).items()}

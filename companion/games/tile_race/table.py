@@ -227,6 +227,7 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: 
         return Reconciliation.illegal("the game is over", rule="over")
     picture = named(seen)
     target = _form(picture)
+    seen_at = {p: c for c, ps in picture.items() for p in ps if p in state.pawns}
     start = _key(state)
     frontier: deque[tuple[TileRaceState, tuple[Action, ...]]] = deque([(state, ())])
     visited = {start}
@@ -248,7 +249,7 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: 
                 path = done + (action,)
                 if _state_form(after) == target:
                     found.setdefault(key, (path, after))
-                elif rules.outcome(after) is None:
+                elif not _settled_astray(state, after, seen_at) and rules.outcome(after) is None:
                     frontier.append((after, path))
     choices: tuple[Choice, ...] = ()
     if found:
@@ -271,6 +272,19 @@ def reconcile(state: TileRaceState, seen: Mapping[str, Sequence[str]], explain: 
         return Reconciliation(choices)
     return _to_be_moved(state, picture) or _tiles_to_follow(state, picture) or \
         _why_not(state, picture, gave_up=len(visited) >= MAX_STATES, explain=explain)
+
+
+def _settled_astray(start: TileRaceState, here: TileRaceState, seen_at: Mapping[str, str]) -> bool:
+    """A pawn that can no longer reach where the picture shows it: a reading is at most one round of
+    turns (the camera reads the table move by move, never a round behind), so a player whose turn in
+    the reading is over, or whose movement this turn is made, moves no pawn again in it. A position
+    with such a pawn elsewhere than the picture shows it leads to no reading; cutting it off keeps a
+    picture no play explains (a piece hidden, a wall moved) from searching every later player's turn."""
+    seats = len(here.players)
+    done = {here.players[(start.turn + i) % seats] for i in range((here.turn - start.turn) % seats)}
+    if here.moved:
+        done.add(here.active)
+    return any(where_pawn(here, p) != seen_at.get(p) for p in here.pawns if colour_of(p) in done)
 
 
 def _pawn_steps(state: TileRaceState, pawn: str) -> Iterator[tuple[Move, TileRaceState]]:
