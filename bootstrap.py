@@ -116,7 +116,10 @@ def main(argv: list[str]) -> int:
         ensure_browser()
         ensure_broker()
         ensure_axe()
-        cmd = [str(py), "-m", "pytest", *rest]
+        # The whole suite runs on every core (at most four), each test file whole on one worker so its
+        # fixtures (a browser, a broker, a running companion) are made once; named tests run as asked.
+        workers = ["-n", str(min(os.cpu_count() or 1, 4)), "--dist", "loadfile"] if not rest else []
+        cmd = [str(py), "-m", "pytest", *workers, *rest]
     return subprocess.call(cmd, cwd=ROOT)
 
 
