@@ -35,6 +35,7 @@ from companion.sync import Misplaced, _canonical, _where_piece, kinds, misplaced
 
 Picture = Mapping[str, Sequence[str]]
 SHOWN, LIFTED, STILL, UNSHOWN = "shown", "lifted", "still", "unshown"  # what a picture shows of one action
+UNFOUND = "the camera does not find"  # how a piece the game has on the table and the picture lacks is said
 
 
 def lost(game: Game, state: Any, seen: Picture) -> tuple[Misplaced, ...]:
@@ -192,5 +193,5 @@ def unfound(game: Game, state: Any, seen: Picture) -> str:
     gone = lost(game, state, seen)
     if not gone:
         return ""
-    return (f"the camera does not find {_said(gone, game.words(state))}: if {'it lies' if len(gone) == 1 else 'they lie'}"
+    return (f"{UNFOUND} {_said(gone, game.words(state))}: if {'it lies' if len(gone) == 1 else 'they lie'}"
             " there, move it a little, check that its sticker is clean and flat, and that no lamp glares on it")

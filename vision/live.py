@@ -432,6 +432,18 @@ class LiveCamera:
         with self._frame_lock:
             return None if self.latest_frame is None else self.latest_frame.copy()
 
+    def places_px(self, cells: Sequence[str]) -> dict[str, tuple[float, float]]:
+        """Where the centres of ``cells`` lie in the last frame (pixels), through its board fit: none
+        without a fit (the Camera page marks places the game expects a piece on and the camera misses)."""
+        with self._frame_lock:
+            frame, obs = self.latest_frame, self.latest_obs
+        known = [c for c in dict.fromkeys(cells) if c in self.board.cells]
+        if frame is None or obs is None or obs.homography is None or not known:
+            return {}
+        mm = np.array([self.board.cells[c].center_mm for c in known], np.float64)
+        px = self.observer.detector.to_image(mm, obs.homography, frame.shape)
+        return {} if px is None else {c: (float(x), float(y)) for c, (x, y) in zip(known, px.reshape(-1, 2), strict=True)}
+
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""
         if not self.stabiliser.initialised:
