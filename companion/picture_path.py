@@ -374,6 +374,6 @@ class PicturePath:
             self._publish("step", st.step.to_dict())
             return
         tip = witnessed.unfound(self.game, self.state, seen)
-        st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)) + (f"; {tip}" if tip else ""),
-                                   tuple(m.piece for m in pieces), "table", seen, pieces)
+        said = disagreement(pieces, after, self.game.words(self.state)) + (f"; {tip}" if tip else "")
+        st.out_of_sync = OutOfSync(said, tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())

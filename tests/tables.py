@@ -166,7 +166,8 @@ def run_at_the_simulated_table(data: Any, *args: str, config: str = "") -> tuple
 class FrameByFrame:
     """A companion reading a simulated table frame by frame with the real detector, on a clock the test
     moves (0.2 s a frame), the session's hold times on the same clock: what happens between two frames is
-    in the test's hands, never the machine's speed. ``kinds``: every event the session published, in order. Use it as a context manager."""
+    in the test's hands, never the machine's speed. ``kinds``: every event the session published, in
+    order. Use it as a context manager."""
 
     def __init__(self, data_dir: Any, game: str, start: Any, pose: Any = None) -> None:
         import io

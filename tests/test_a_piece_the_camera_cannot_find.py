@@ -147,3 +147,42 @@ def test_a_marker_read_under_a_hand_where_the_game_has_no_such_piece_is_held_not
         assert list(at.session.state.history) == list(start.history)
         assert "out-of-sync" not in at.kinds and at.session.status.out_of_sync is None
         assert not at.session.status.decision and at.session.status.step is None
+
+
+def test_a_soldier_turned_where_the_camera_cannot_read_its_way_is_said_within_the_hold_time(tmp_path):
+    """The island: a soldier turned on the spot (the option of a rolled 0) to a way the camera cannot
+    read there: the detector reports its marker turned between two ways (a piece between two ways is
+    not placed, as one between two cells). Within the hold time the panel says which soldier, where."""
+    game = get_game("island-battle")
+    state, turn = None, None
+    for seed in range(1, 30):
+        rng, state = random.Random(seed), game.new_game(players=sorted(game.players)[0], seed=seed)
+        for _ in range(200):
+            actions = [str(a) for a in game.legal_actions(state)] if game.outcome(state) is None else []
+            turn = next((a for a in actions if a.split()[0] == "turn"), None)
+            if turn or not actions:
+                break
+            state = game.apply(state, rng.choice(actions))
+        if turn:
+            break
+    assert state is not None and turn is not None
+    piece, way = turn.split()[1], turn.split()[2]
+    cell = next(c for c, ps in game.expected(state).items() for p in ps if p.startswith(piece + "^"))
+    with FrameByFrame(tmp_path, "island-battle", state) as at:
+        at.frames(6)
+        detector = at.camera.observer.detector
+        observe = detector.observe
+
+        def between_two_ways(*args: Any, **kw: Any) -> Any:
+            obs = observe(*args, **kw)
+            if piece in obs.pieces:
+                obs.unplaced.append({"id": piece, "reason": "between-directions", "cell": obs.pieces.pop(piece)})
+                obs.facing.pop(piece, None)
+            return obs
+        detector.observe = between_two_ways  # type: ignore[method-assign]
+        at.camera.move_piece(piece, cell, way)  # the hand turns it
+        at.frames(75)  # the camera's hold time and the hold time of a move left part-way: 15 s
+        words = game.words(state)
+        said = at.session.status.out_of_sync.reason if at.session.status.out_of_sync else ""
+        assert f"the camera does not find {words[piece]} on {words.get(cell, cell)}" in said, at.session.status
+        assert list(at.session.state.history) == list(state.history)

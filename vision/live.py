@@ -442,7 +442,9 @@ class LiveCamera:
             return {}
         mm = np.array([self.board.cells[c].center_mm for c in known], np.float64)
         px = self.observer.detector.to_image(mm, obs.homography, frame.shape)
-        return {} if px is None else {c: (float(x), float(y)) for c, (x, y) in zip(known, px.reshape(-1, 2), strict=True)}
+        if px is None:
+            return {}
+        return {c: (float(x), float(y)) for c, (x, y) in zip(known, px.reshape(-1, 2), strict=True)}
 
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""

@@ -131,8 +131,9 @@
       const mark = svg("text", {y: 5, "text-anchor": "middle"});
       mark.textContent = "?";
       g.appendChild(mark);
-      g.addEventListener("click", () => { caption.textContent = said; });
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); caption.textContent = said; } });
+      const tell = () => { caption.textContent = said; };
+      g.addEventListener("click", tell);
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tell(); } });
       marks.appendChild(g);
     });
     if (focused) {
