@@ -43,7 +43,7 @@ from companion import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sight import Viewpoint, viewpoint_of
+from companion.sight import Viewpoint, unread_of, viewpoint_of
 from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, _canonical, _differences, compare, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked)
 
@@ -69,6 +69,7 @@ class PicturePath:
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
     viewpoint: Viewpoint | None = None  # where the camera took its last picture from, when it knows
+    unread: Mapping[str, str] = {}  # piece -> why the camera found it and placed it nowhere (vision's reason)
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     if TYPE_CHECKING:  # the session's own, which the path uses
@@ -89,6 +90,7 @@ class PicturePath:
         """
         picture = _canonical(seen)
         self.viewpoint = viewpoint_of(seen) or self.viewpoint  # a tall piece hides what lies behind it from there
+        self.unread = unread_of(seen)  # pieces found but placed nowhere, and why: what to try says so
         while True:
             with self._lock:
                 self._game()
@@ -269,7 +271,7 @@ class PicturePath:
         # a piece the game has on the table that the picture shows nowhere may lie there with its marker
         # unread (a hidden spot, a dirty sticker, glare): said by piece and place with what to try, in every
         # disagreement, so a piece the camera cannot find is never a turn that stays red unexplained
-        tip = witnessed.unfound(self.game, self.state, seen) if accuse else ""
+        tip = witnessed.unfound(self.game, self.state, seen, self.unread) if accuse else ""
         if tip and witnessed.UNFOUND not in reason:
             reason = f"{reason}; {tip}"
         self.status.out_of_sync = OutOfSync(reason, offenders, answer.rule, seen, pieces)
@@ -373,7 +375,7 @@ class PicturePath:
                                                  self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
-        tip = witnessed.unfound(self.game, self.state, seen)
+        tip = witnessed.unfound(self.game, self.state, seen, self.unread)
         said = disagreement(pieces, after, self.game.words(self.state)) + (f"; {tip}" if tip else "")
         st.out_of_sync = OutOfSync(said, tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())

@@ -115,7 +115,7 @@ def test_a_marker_that_flickers_at_rest_turns_nothing_red_and_logs_nothing(tmp_p
         at.frames(2)
         at.source.set_hand(None)
         flickering(at, piece)  # missed in 4 of 10 searches of the same still picture, the first ones
-        at.frames(150)  # 30 s at rest
+        at.frames(75)  # 15 s at rest: five times the camera's hold time, more than a step's
         assert "out-of-sync" not in at.kinds and at.session.status.out_of_sync is None
         assert at.session.status.step is None and not at.session.status.decision
         assert list(at.session.state.history) == list(start.history)
@@ -185,4 +185,5 @@ def test_a_soldier_turned_where_the_camera_cannot_read_its_way_is_said_within_th
         words = game.words(state)
         said = at.session.status.out_of_sync.reason if at.session.status.out_of_sync else ""
         assert f"the camera does not find {words[piece]} on {words.get(cell, cell)}" in said, at.session.status
+        assert "turn it squarely to face one way" in said  # what to do about it
         assert list(at.session.state.history) == list(state.history)

@@ -294,8 +294,12 @@ class LiveCamera:
         """The settled picture handed on with the place it was taken from (companion/sight.py: what a
         tall piece hides from there is counted where the game has it)."""
         self._announced = True
+        obs, shown = self.latest_obs, {unfaced(p)[0] for ps in placement.values() for p in ps}
+        # a piece found but placed nowhere (turned between two ways, between two places): said with what to do
+        unread = {str(u["id"]): str(u["reason"]) for u in (obs.unplaced if obs is not None else [])
+                  if u.get("id") and u["id"] not in shown}
         if self.on_picture is not None:
-            self.on_picture(Seen.taken(placement, self.viewpoint), first)
+            self.on_picture(Seen.taken(placement, self.viewpoint, unread), first)
 
     def _frame_problem(self, frame: np.ndarray) -> str | None:
         small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
