@@ -187,3 +187,27 @@ def test_a_soldier_turned_where_the_camera_cannot_read_its_way_is_said_within_th
         assert f"the camera does not find {words[piece]} on {words.get(cell, cell)}" in said, at.session.status
         assert "turn it squarely to face one way" in said  # what to do about it
         assert list(at.session.state.history) == list(state.history)
+
+
+def test_a_piece_read_by_two_of_its_faces_at_once_is_placed_nowhere():
+    """Desert survivors' discs carry a marker on each face. A disc lies face down on one place (its back's
+    marker read) while a marker a finger half covers elsewhere decodes as its front: one of the two is
+    a misread, so the camera places the disc on neither (held where it stood), never on the misread."""
+    from vision.detect import BoardDetector
+    from vision.render import make_pose, render
+
+    layout = get_game("desert-survivors").layout(get_game("desert-survivors").new_game(
+        players=sorted(get_game("desert-survivors").players)[0], seed=1))
+    disc = next(p for p, look in layout.pieces.items() if len(look.faces) == 2)
+    places = sorted(layout.cells)[:3]
+    pose = make_pose(layout, 0.0, 0.0, 0.0, 20.0)
+    alone = BoardDetector(layout).detect(render(layout, {places[0]: (f"{disc}^back",)}, pose, seed=3).frame)
+    assert alone.pieces.get(disc) == places[0]  # read where it lies, by its back
+    front = render(layout, {places[2]: (f"{disc}^front",)}, pose, seed=3)  # its front's marker, misread there
+    frame = render(layout, {places[0]: (f"{disc}^back",)}, pose, seed=3).frame.copy()
+    x0, y0 = (int(v) - 6 for v in front.markers[disc].min(axis=0))
+    x1, y1 = (int(v) + 6 for v in front.markers[disc].max(axis=0))
+    frame[y0:y1, x0:x1] = front.frame[y0:y1, x0:x1]
+    both = BoardDetector(layout).detect(frame)
+    assert disc not in both.pieces
+    assert sorted(u["reason"] for u in both.unplaced if u["id"] == disc) == ["read-twice", "read-twice"]
