@@ -16,6 +16,7 @@ The same figures for the frames with nothing covered are the baseline of the sam
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
@@ -58,6 +59,12 @@ def main() -> None:
     for name in names():
         game = get_game(name)
         state = game.new_game(players=max(game.players), seed=args.seed)
+        play = random.Random(args.seed)
+        for _ in range(60):  # a game that lays its pieces in play (desert survivors): a table with some laid
+            actions = list(game.legal_actions(state)) if sum(map(len, game.expected(state).values())) < 30 else []
+            if not actions:
+                break
+            state = game.apply(state, play.choice(actions))
         layout = game.layout(state)
         placement = game.expected(state)
         detector = BoardDetector(layout)
