@@ -13,7 +13,6 @@ marker a hand half covers, decoded as another piece's, is held and never acted o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -37,17 +36,20 @@ def a_tile_race_after(turns: int, seed: int = 3) -> Any:
     return state
 
 
-def covering(at: FrameByFrame, piece: str, when: Callable[[], bool] = lambda: True) -> None:
-    """From now on the camera's frames show ``piece``'s sticker painted over (when ``when()`` says so):
-    the piece lies where it lies, its marker cannot be read."""
+def to_move(state: Any) -> str:
+    """The colour of the player to move (who plays the first of the legal actions)."""
+    game = get_game(GAME)
+    return str(game.actor(state, game.parse_action(str(next(iter(game.legal_actions(state)))))))
+
+
+def covering(at: FrameByFrame, piece: str) -> None:
+    """From now on the camera's frames show ``piece``'s sticker painted over: the piece lies where it
+    lies, its marker cannot be read."""
     x, y = (int(v) for v in at.camera.latest_obs.image_xy[piece])
     read = at.source.read
 
     def covered() -> np.ndarray:
-        frame = read()
-        if not when():
-            return frame
-        frame = frame.copy()
+        frame = read().copy()
         cv2.rectangle(frame, (x - 14, y - 14), (x + 14, y + 14), (200, 200, 200), -1)
         return frame
     at.source.read = covered  # type: ignore[method-assign]
@@ -62,8 +64,7 @@ def test_a_piece_whose_marker_is_never_read_is_said_by_piece_and_place_within_th
         at.frames(6)
         assert not at.session.status.verifying and at.session.status.out_of_sync is None
         table = at.camera.latest_obs.pieces
-        mover = "red" if game.actor(start, game.parse_action(str(next(iter(game.legal_actions(start)))))) == "red" \
-            else "blue"
+        mover = to_move(start)
         piece = {"a wall stand": next(p for p in sorted(table) if p.startswith("W")),
                  "the opponent's pawn": next(p for p in sorted(table) if p[:3] in ("red", "blu")
                                              and not p.startswith(mover)),
@@ -130,7 +131,7 @@ def test_a_marker_read_under_a_hand_where_the_game_has_no_such_piece_is_held_not
         table = dict(at.source.placement())
         where = {p: c for c, ps in table.items() for p in ps}
         # the opponent's pawn, and an empty square beside another pawn a hand rests over
-        mover = game.actor(start, game.parse_action(str(next(iter(game.legal_actions(start))))))
+        mover = to_move(start)
         under = f"{mover}-1"
         x, y = layout.cells[where[under]].center_mm
         empty = [c for c, cell in layout.cells.items() if "|" not in c and c not in table and c[:1].isupper()
@@ -196,8 +197,8 @@ def test_a_piece_read_by_two_of_its_faces_at_once_is_placed_nowhere():
     from vision.detect import BoardDetector
     from vision.render import make_pose, render
 
-    layout = get_game("desert-survivors").layout(get_game("desert-survivors").new_game(
-        players=sorted(get_game("desert-survivors").players)[0], seed=1))
+    game = get_game("desert-survivors")
+    layout = game.layout(game.new_game(players=sorted(game.players)[0], seed=1))
     disc = next(p for p, look in layout.pieces.items() if len(look.faces) == 2)
     places = sorted(layout.cells)[:3]
     pose = make_pose(layout, 0.0, 0.0, 0.0, 20.0)
