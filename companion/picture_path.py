@@ -44,7 +44,7 @@ from companion import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sight import Viewpoint, viewpoint_of
+from companion.sight import Viewpoint, unread_of, viewpoint_of
 from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences, disagreement,
                             follow_of, follows, kinds, misplaced, strip, to_follow, untracked, where_piece)
 
@@ -70,6 +70,7 @@ class PicturePath:
     _version: int  # changes with every state change: a reading made meanwhile is stale
     _board_moved: bool  # the board was fitted again and no picture has read as the game since
     viewpoint: Viewpoint | None = None  # where the camera took its last picture from, when it knows
+    unread: Mapping[str, str] = {}  # piece -> why the camera found it and placed it nowhere (vision's reason)
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
     _left_first: tuple[frozenset[str], ...] = ()  # pieces in the order the camera saw them leave their places
@@ -92,6 +93,7 @@ class PicturePath:
         """
         picture = canonical(seen)
         self.viewpoint = viewpoint_of(seen) or self.viewpoint  # a tall piece hides what lies behind it from there
+        self.unread = unread_of(seen)  # pieces found but placed nowhere, and why: what to try says so
         while True:
             with self._lock:
                 self._game()
@@ -167,6 +169,18 @@ class PicturePath:
                 self.status.verifying = False
             self._publish("setup-verified" if not diffs else "setup-differs", {"differences": diffs})
         return diffs
+
+    def unfound(self) -> tuple[tuple[str, str], ...]:
+        """(piece, cell): the pieces the game has on the table that the last settled picture shows nowhere,
+        with hidden, covered and excused pieces counted where the game has them (the Camera page marks
+        those places: a marker not found there, or a piece in a hand). Empty with no picture to go by."""
+        with self._lock:
+            st = self.status
+            if self.state is None or self.last_picture is None or st.verifying or st.camera_fault is not None:
+                return ()
+            seen = strip(self.game, self.state, self.last_picture, dict(st.excused), list(st.excused_alike),
+                         self.viewpoint)[0]
+            return tuple((m.piece, str(m.belongs)) for m in witnessed.lost(self.game, self.state, seen))
 
     # ------------------------------------------------------------------ 3. stripped
     def _stripped(self, picture: Picture) -> Picture:
@@ -264,12 +278,11 @@ class PicturePath:
             if step.reading is not None:  # not the first part of a move after all: the players say what it was
                 self._settle(step.reading, step.seen)
                 return False
-            # a change entered on the panel: the game has its pieces where they go; one never found there may
-            # lie there unread
-            tip = witnessed.unfound(self.game, self.state, step.seen) if step.follow is not None else ""
+            # a piece the game has on the table that the camera has not found all this time may lie there
+            # unread (a marker never found at its spot): said with what to try (see _out_of_sync)
             self._out_of_sync(Reconciliation.illegal(
-                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back"
-                + (f"; {tip}" if tip else ""), step.to_move, "step-left"), step.seen)
+                f"a move was left part-way for {step.hold:g} s ({step.says}): finish it or put the pieces back",
+                step.to_move, "step-left"), step.seen)
             return True
 
     # ------------------------------------------------------------------ 7. out of sync
@@ -282,7 +295,14 @@ class PicturePath:
             offenders = tuple(dict.fromkeys([p for p in offenders if p not in alike] +
                                             [m.piece for m in pieces if m.kind]))
         self.status.decision, self.status.question, self.status.step = [], None, None
-        self.status.out_of_sync = OutOfSync(answer.reason or "not a legal move", offenders, answer.rule, seen, pieces)
+        reason = answer.reason or "not a legal move"
+        # a piece the game has on the table that the picture shows nowhere may lie there with its marker
+        # unread (a hidden spot, a dirty sticker, glare): said by piece and place with what to try, in every
+        # disagreement, so a piece the camera cannot find is never a turn that stays red unexplained
+        tip = witnessed.unfound(self.game, self.state, seen, self.unread) if accuse else ""
+        if tip and witnessed.UNFOUND not in reason:
+            reason = f"{reason}; {tip}"
+        self.status.out_of_sync = OutOfSync(reason, offenders, answer.rule, seen, pieces)
         self._publish("out-of-sync", self.status.out_of_sync.to_dict())
         return answer
 
@@ -388,6 +408,7 @@ class PicturePath:
                                                  self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by)
             self._publish("step", st.step.to_dict())
             return
-        st.out_of_sync = OutOfSync(disagreement(pieces, after, self.game.words(self.state)),
-                                   tuple(m.piece for m in pieces), "table", seen, pieces)
+        tip = witnessed.unfound(self.game, self.state, seen, self.unread)
+        said = disagreement(pieces, after, self.game.words(self.state)) + (f"; {tip}" if tip else "")
+        st.out_of_sync = OutOfSync(said, tuple(m.piece for m in pieces), "table", seen, pieces)
         self._publish("out-of-sync", st.out_of_sync.to_dict())

@@ -41,15 +41,25 @@ class Viewpoint:
 
 
 class Seen(dict[str, tuple[str, ...]]):
-    """A settled picture (cell -> pieces) with the place it was taken from, when the camera knows it."""
+    """A settled picture (cell -> pieces) with the place it was taken from, when the camera knows it, and
+    why the camera placed none of the pieces it found but could not read (``unread``: piece -> the
+    detector's reason, "between-directions", "between-cells" ...): what the players can do about it."""
 
     viewpoint: Viewpoint | None = None
+    unread: Mapping[str, str] = {}
 
     @classmethod
-    def taken(cls, placement: Mapping[str, Sequence[str]], viewpoint: Viewpoint | None) -> Seen:
+    def taken(cls, placement: Mapping[str, Sequence[str]], viewpoint: Viewpoint | None,
+              unread: Mapping[str, str] | None = None) -> Seen:
         out = cls({c: tuple(ps) for c, ps in placement.items()})
         out.viewpoint = viewpoint
+        out.unread = dict(unread or {})
         return out
+
+
+def unread_of(picture: Any) -> Mapping[str, str]:
+    """Why the camera placed none of the pieces of a picture it found but could not read ({}: none said)."""
+    return dict(getattr(picture, "unread", None) or {})
 
 
 def viewpoint_of(picture: Any) -> Viewpoint | None:

@@ -35,6 +35,7 @@ from companion.sync import Misplaced, canonical, where_piece, kinds, misplaced, 
 
 Picture = Mapping[str, Sequence[str]]
 SHOWN, LIFTED, STILL, UNSHOWN = "shown", "lifted", "still", "unshown"  # what a picture shows of one action
+UNFOUND = "the camera does not find"  # how a piece the game has on the table and the picture lacks is said
 
 
 def lost(game: Game, state: Any, seen: Picture) -> tuple[Misplaced, ...]:
@@ -186,11 +187,27 @@ def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -
     return again if set(again.offenders) - gone else answer
 
 
-def unfound(game: Game, state: Any, seen: Picture) -> str:
+# what to try for a piece the camera found but could not place, by the detector's reason (vision/detect.py)
+TRY = {"between-directions": "if it stands there, turn it squarely to face one way (the camera reads it turned "
+                             "between two)",
+       "between-cells": "if it lies there, push it onto its place (the camera reads it between two)"}
+
+
+def unfound(game: Game, state: Any, seen: Picture, unread: Mapping[str, str] | None = None) -> str:
     """What to try for pieces the game has on the table that the camera has not found (a marker never
-    read at that spot, in a hand, or lying there unread), said with the piece and its place; "" if none."""
+    read at that spot, in a hand, or lying there unread), said with the piece and its place; "" if none.
+    ``unread``: piece -> why the camera found it but placed it nowhere (turned between two ways), which
+    says what to do instead of the usual (move it a little, its sticker, the lamp)."""
     gone = lost(game, state, seen)
     if not gone:
         return ""
-    return (f"the camera does not find {_said(gone, game.words(state))}: if {'it lies' if len(gone) == 1 else 'they lie'}"
-            " there, move it a little, check that its sticker is clean and flat, and that no lamp glares on it")
+    groups: dict[str, list[Misplaced]] = {}
+    for m in gone:
+        groups.setdefault((unread or {}).get(m.piece, ""), []).append(m)
+    words, said = game.words(state), []
+    for why, ms in groups.items():
+        tip = TRY[why] if why in TRY and len(ms) == 1 else (
+            f"if {'it lies' if len(ms) == 1 else 'they lie'} there, move it a little, check that its sticker is "
+            "clean and flat, and that no lamp glares on it")
+        said.append(f"{UNFOUND} {_said(ms, words)}: {tip}")
+    return "; ".join(said)

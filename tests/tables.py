@@ -165,8 +165,9 @@ def run_at_the_simulated_table(data: Any, *args: str, config: str = "") -> tuple
 
 class FrameByFrame:
     """A companion reading a simulated table frame by frame with the real detector, on a clock the test
-    moves (0.2 s a frame): what happens between two frames is in the test's hands, never the machine's
-    speed. ``kinds``: every event the session published, in order. Use it as a context manager."""
+    moves (0.2 s a frame), the session's hold times on the same clock: what happens between two frames is
+    in the test's hands, never the machine's speed. ``kinds``: every event the session published, in
+    order. Use it as a context manager."""
 
     def __init__(self, data_dir: Any, game: str, start: Any, pose: Any = None) -> None:
         import io
@@ -185,6 +186,7 @@ class FrameByFrame:
         self.camera = LiveCamera(self.source, self.companion.layout, self.companion._on_picture,
                                  self.companion._on_health, clock=self.clock)
         self.camera.stabiliser.clock = self.clock
+        self.session.clock = self.clock  # the hold time of a move left part-way runs on the same clock
         self.companion.camera = self.camera
         self.kinds: list[str] = []
         self._sub = self.session.bus.subscribe(lambda e: self.kinds.append(e.kind))
@@ -195,6 +197,7 @@ class FrameByFrame:
             self.clock.now += 0.2
             self.camera.step()
             assert self.companion.reconciler.wait_idle(60)  # the picture is read on its own thread
+            self.session.step_overdue()  # as the main loop checks it (every second there; every frame here)
             assert self.companion.subscription.drain(60) and self._sub.drain(60)  # and the events handed on
 
     def __enter__(self) -> FrameByFrame:

@@ -484,6 +484,28 @@ def test_the_honest_loop_on_a_phone(panel_url: str, browser: Any) -> None:
     page.wait_for_selector("#step-banner", state="detached", timeout=30_000)
     assert page.locator("#sync-banner").count() == 0
 
+    # --- a piece the camera does not find: the Camera page marks where the game has it, by name
+    other = next(p for p, o in sorted(state["owners"].items()) if o != state["active"] and p in where)
+    before = api_state(page, base)["history"]
+    post_json(page, f"{base}/api/table/move", {"piece": other, "cell": None})
+    cam = ctx.new_page()
+    cam.goto(f"{base}/calibration")
+    mark = cam.locator("g.unfound")
+    mark.first.wait_for(timeout=30_000)
+    label = mark.first.get_attribute("aria-label") or ""
+    assert label.endswith(": not found") and where[other] in label and other not in label, label
+    mark.first.click()
+    assert "check that its sticker is clean and flat" in cam.locator("#camera-caption").inner_text()
+    shot(cam, "14b-phone-camera-not-found")
+    cam.close()
+    post_json(page, f"{base}/api/table/move", {"piece": other, "cell": where[other]})
+    page.wait_for_selector("#sync-banner", state="detached", timeout=30_000)
+    page.wait_for_selector("#step-banner", state="detached", timeout=30_000)
+    after = api_state(page, base)
+    assert after["history"] == before and after["out_of_sync"] is None, after  # nothing logged that nobody did
+    res = post_json(page, f"{base}/api/end-turn")
+    assert res.ok, res.json()
+
     # --- the FOG swallows a row: every token still on the table is listed and marked until turned over
     for _ in range(60):
         s = api_state(page, base)

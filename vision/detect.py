@@ -14,6 +14,7 @@ height from the layout) is moved back to the point under it, toward the camera's
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -504,6 +505,9 @@ class BoardDetector:
         angles = np.degrees(np.arctan2(-edge[:, 1], edge[:, 0])) % 360.0
         w, hgt = self.board.size_mm
         limit = ON_CELL * self.inner_r
+        # a piece read by two of its markers at once (two faces): one of them is another marker misread
+        # (a finger over a marker can leave a valid id of a face the game has elsewhere): neither is trusted
+        faces_read = Counter(self.pieces[m] for m in ids if m in self.pieces and m not in self.special)
         for k, marker in enumerate(ids):
             cx, cy = float(centres[k, 0]), float(centres[k, 1])
             pile = next((i for i, region in self.pile_regions.items()
@@ -516,7 +520,9 @@ class BoardDetector:
                 continue
             piece = self.pieces[marker]
             expected = self.piece_size.get(marker, self.board.marker_mm)
-            if not 0.6 * expected <= sides[k] <= 1.6 * expected:
+            if faces_read[piece] > 1:
+                reason = "read-twice"
+            elif not 0.6 * expected <= sides[k] <= 1.6 * expected:
                 reason = "wrong-size"  # most likely a false detection in the busy picture
             elif not (0 <= cx <= w and 0 <= cy <= hgt):
                 reason = "off-board"

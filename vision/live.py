@@ -295,8 +295,12 @@ class LiveCamera:
         """The settled picture handed on with the place it was taken from (companion/sight.py: what a
         tall piece hides from there is counted where the game has it)."""
         self._announced = True
+        obs, shown = self.latest_obs, {unfaced(p)[0] for ps in placement.values() for p in ps}
+        # a piece found but placed nowhere (turned between two ways, between two places): said with what to do
+        unread = {str(u["id"]): str(u["reason"]) for u in (obs.unplaced if obs is not None else [])
+                  if u.get("id") and u["id"] not in shown}
         if self.on_picture is not None:
-            self.on_picture(Seen.taken(placement, self.viewpoint), first)
+            self.on_picture(Seen.taken(placement, self.viewpoint, unread), first)
 
     def _frame_problem(self, frame: np.ndarray) -> str | None:
         small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
@@ -442,6 +446,20 @@ class LiveCamera:
         """A copy of the newest frame, or None before the first."""
         with self._frame_lock:
             return None if self.latest_frame is None else self.latest_frame.copy()
+
+    def places_px(self, cells: Sequence[str]) -> dict[str, tuple[float, float]]:
+        """Where the centres of ``cells`` lie in the last frame (pixels), through its board fit: none
+        without a fit (the Camera page marks places the game expects a piece on and the camera misses)."""
+        with self._frame_lock:
+            frame, obs = self.latest_frame, self.latest_obs
+        known = [c for c in dict.fromkeys(cells) if c in self.board.cells]
+        if frame is None or obs is None or obs.homography is None or not known:
+            return {}
+        mm = np.array([self.board.cells[c].center_mm for c in known], np.float64)
+        px = self.observer.detector.to_image(mm, obs.homography, frame.shape)
+        if px is None:
+            return {}
+        return {c: (float(x), float(y)) for c, (x, y) in zip(known, px.reshape(-1, 2), strict=True)}
 
     def stable_placement(self) -> Placement | None:
         """The last settled picture of the board, or None before the board was seen."""

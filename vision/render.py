@@ -155,6 +155,7 @@ class Rendered:
     hand_mask: np.ndarray | None = None
     pose: Pose | None = None
     positions: dict[str, tuple[float, float]] = field(default_factory=dict)  # piece -> where its marker's centre is, mm
+    markers: dict[str, np.ndarray] = field(default_factory=dict)  # piece -> its marker's 4 corners in the frame (px)
 
     def misread(self, pieces: Mapping[str, str], poses: Mapping[str, Sequence[float]]) -> tuple[list[float], int]:
         """How a reading of this picture (piece -> cell, piece -> (x mm, y mm, ...)) compares with
@@ -395,7 +396,7 @@ def render(board: Layout, placement: Mapping[str, Sequence[str]], pose: Pose, ef
             if np.any(hand_mask[mask > 0]):
                 continue
         visible.add(piece)
-    return Rendered(frame, truth, visible, hand_mask, pose, positions)
+    return Rendered(frame, truth, visible, hand_mask, pose, positions, marker_polys)
 
 
 def _hand(frame: np.ndarray, board: Layout, pose: Pose, effects: Effects, rng: np.random.Generator) -> np.ndarray | None:

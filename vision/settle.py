@@ -99,7 +99,8 @@ class Stabiliser:
         While a hand is over the board no unseen piece is taken for removed, wherever it stood: a
         player lifting a token and resting a hand elsewhere is mid-move. What the camera sees
         placed is decided as usual, so the lifted token set down is one move, not a removal and an
-        addition.
+        addition; but it is handed on only once the hand is gone: a marker a finger half covers can
+        decode as another piece's, which must never be acted on.
 
         A piece unseen for less than the hold time with nothing over it is a guess (``unsure``): a
         marker that flickers, or a piece lifted off. Alone it changes nothing. But a picture that
@@ -158,6 +159,13 @@ class Stabiliser:
             return None
         if self.unsure:
             return None  # something else changed while a piece is only guessed to be there: wait for it
+        if hand and any(self.stable.get(p) != c for p, c in obs.pieces.items() if candidate.get(p) == c):
+            # a marker read somewhere new while a hand is over the board and pieces are unseen under it:
+            # a marker half covered by a finger can decode as another piece's (a face the game has
+            # elsewhere), so what is read under a hand is held, not acted on, until the hand is gone
+            # and it is still read so (``frames_needed`` calm frames)
+            self._count = 0
+            return None
         change = StableChange(dict(self.stable), candidate, now)
         self.stable = candidate
         return change

@@ -474,6 +474,12 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
               if missing and obs.board_found else None)
     covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
     hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
+    if set(missing) - covered and not hand:
+        # a stable piece missed with nothing over it: a marker that flickers at rest. The next frames are
+        # searched whole, not answered with this frame's reading because they look the same: a miss in
+        # one frame (noise, a lamp) would otherwise stand for every still frame after it, and the piece
+        # be taken for gone once the hold time passed
+        observer.look_again()
     change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()

@@ -20,7 +20,7 @@ from web_ui import seats, security, viewers
 from web_ui.api_helpers import companion, ok  # noqa: F401
 from web_ui.api_helpers import state_or_409 as _state_or_409
 from web_ui.bodies import MAX_DEPTH, body, field, text_ok  # noqa: F401
-from web_ui.camera import with_pieces_seen
+from web_ui.camera import unfound_places, with_pieces_seen
 from web_ui.model import board_json, game_summary, leds_json, replay_json, state_json
 from web_ui.public import public_export
 from web_ui.taps import shown_play, tappable
@@ -451,4 +451,5 @@ def camera_seen() -> Any:
     seen, session = camera.seen(), companion().session
     for key in ("pieces", "unplaced"):  # a face-down piece read by its marker: said as the table sees it
         seen[key] = told(session.game, session.state, {"pieces": seen.get(key, [])}, seats.current_seat())["pieces"]
+    seen["unfound"] = unfound_places(session, camera, seats.current_seat())  # where the game has a piece unread
     return jsonify(present=True, **seen)

@@ -80,6 +80,27 @@ def pieces_seen(session: Any, where: Mapping[str, str], seat: str | None) -> dic
             "missing": sorted(str(names.get(p, p)) for p in said)}
 
 
+def unfound_places(session: Any, camera: Any, seat: str | None) -> list[dict[str, Any]]:
+    """The places where the game has a piece and the camera's settled picture has none (a marker never
+    found there, or a piece in a hand), for the Camera page's marks: ``piece`` in the words ``seat`` may
+    read (a face-down piece by its public name), ``cell``, ``where`` in words and the pixels ``x``, ``y``
+    of the last frame."""
+    gone = session.unfound()
+    if not gone or session.state is None:
+        return []
+    game, state = session.game, session.state
+    at = camera.places_px([cell for _piece, cell in gone])
+    words, names = game.words(state), game.view(state, seat).get("names") or {}
+    out = []
+    for piece, cell in gone:
+        if cell not in at:
+            continue
+        said = str(told(game, state, {"piece": piece}, seat).get("piece", piece))
+        out.append({"piece": str(words.get(said) or names.get(said, said)), "cell": cell,
+                    "where": str(words.get(cell, cell)), "x": at[cell][0], "y": at[cell][1]})
+    return out
+
+
 def _overlay() -> bool:
     return request.args.get("overlay", "1") not in ("0", "false", "no")
 

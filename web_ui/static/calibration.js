@@ -122,6 +122,22 @@
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); say(p); } });
       marks.appendChild(g);
     });
+    /* where the game has a piece and the camera has not read one: what to try there */
+    (seen.unfound || []).forEach((p) => {
+      const said = p.piece + " is on " + p.where + " as the game has it, and the camera does not find it there: " +
+        "if it lies there, move it a little, check that its sticker is clean and flat, and that no lamp glares on it.";
+      const g = svg("g", {"class": "unfound", transform: `translate(${p.x},${p.y}) scale(${k})`, tabindex: "0",
+        role: "button", "aria-label": p.piece + " on " + p.where + ": not found"});
+      g.appendChild(hit());
+      g.appendChild(svg("circle", {r: 12}));
+      const mark = svg("text", {y: 5, "text-anchor": "middle"});
+      mark.textContent = "?";
+      g.appendChild(mark);
+      const tell = () => { caption.textContent = said; };
+      g.addEventListener("click", tell);
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tell(); } });
+      marks.appendChild(g);
+    });
     if (focused) {
       const again = marks.querySelector(`[data-piece="${CSS.escape(focused)}"]`);
       if (again) again.focus();
