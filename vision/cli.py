@@ -201,7 +201,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     from companion.statefile import read_game_state
     from vision.detect import BoardDetector
-    from vision.live import usable
+    from vision.frame_checks import usable
     from vision.sources import CameraError, FrameError, open_source
     from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
