@@ -237,3 +237,38 @@ def test_a_tile_collected_under_the_pawn_beside_it_is_pieces_moving_not_a_hand()
         assert not stabiliser.hand and not stabiliser.covered, k
         changes += [change] if change is not None else []
     assert [c.moved for c in changes] == [{"T09": ("C1", None)}]  # seen gone once the hold time is over
+
+
+def test_a_counter_an_arm_crossed_is_seen_again_when_the_arm_leaves():
+    """A camera off-centre and tilted over a desert: a hand lifts a disc, reaches across the desert's
+    edge for the counter it swaps with, and leaves. Only the area that changed is searched again, and
+    the counter at A5 lay at that area's edge, cut by it: it stayed unseen with nothing over it, and
+    once the hold time passed it was taken for lifted off (red, "the X-counter on A5 is not seen").
+    A stable piece unseen with no hand over it now has the next frame searched whole."""
+    from companion.games import get_game
+    from tests.by_hand import OFF_CENTRE, a_line
+
+    game = get_game("desert-survivors")
+    states, actions = a_line(game, 2, 2)
+    before = states[[str(a) for a in actions].index("swap D7 B6")]
+    layout = game.layout(before)
+    pose = make_pose(layout, **OFF_CENTRE)
+    table = {c: tuple(ps) for c, ps in game.expected(before).items()}
+    assert table["A5"] == ("x32^back",) and table["D7"] == ("green-6^back",) and table["B6"] == ("x16^back",)
+    lifted = {**table, "D7": ()}
+    swapped = {**lifted, "B6": ("green-6^back",)}  # the disc set down where the counter was, the counter in hand
+    observer, clock = StreamObserver(BoardDetector(layout)), [0.0]
+    stabiliser = Stabiliser(frames_needed=3, hold_seconds=3.0)
+
+    def frame(placement: dict[str, tuple[str, ...]], hand: str | None = None) -> dict[str, str]:
+        clock[0] += 0.2
+        shot = render(layout, {c: ps for c, ps in placement.items() if ps}, pose, Effects(hand=hand), seed=0)
+        return watch(observer, stabiliser, shot.frame, clock[0])[0].pieces
+
+    for _ in range(4):
+        frame(table)
+    frame(lifted, "at:220,370")
+    frame(swapped, "at:120,320")
+    frame(swapped, "at:120,320")
+    seen = [frame(swapped).get("x32") for _ in range(3)]
+    assert seen[1:] == ["A5", "A5"], seen

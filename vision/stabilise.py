@@ -165,6 +165,14 @@ class StreamObserver:
         one: the frame being read may have been taken before the token was turned."""
         self._look_again = LOOK_AGAIN_FRAMES
 
+    def missed(self) -> None:
+        """A piece of the stable picture is unseen with nothing over it while only the changed area was
+        searched: a hand that crossed it and left changes a region whose edge may cut the marker, which
+        the region search then keeps unseen, and the stabiliser takes it for lifted off once the hold
+        time passes. The next frame is searched whole, once per region search."""
+        if self._searched:
+            self._look_again = max(self._look_again, 1)
+
     def reset(self) -> None:
         """Forget the last frame (after a camera fault): the next frame is searched whole, the board fitted afresh."""
         self._last_small, self._last_obs, self._reference, self.reference_obs = None, None, None, None
@@ -475,6 +483,8 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
     covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
     hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
     change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
+    if missing and not hand and not set(missing) <= covered:
+        observer.missed()
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
     elif stabiliser.cover_never_moved:  # not a hand: this picture is the board now, missing pieces are gone
