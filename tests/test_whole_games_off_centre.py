@@ -1,0 +1,46 @@
+"""Every game played by hand to its end at a table whose camera stands off-centre and leans.
+
+A camera on a shelf arm beside the table sees the board from the side: tall pieces lean over their
+neighbours, markers are foreshortened, the far edge of the board is small. For each game behind the
+door a seeded game is played by the rules to its end, and its last stretch (several turns each) is
+made at the simulated table: one token at a time, in a random order, with a hand's pause between
+two tokens, read frame by frame with the real detector at the default hold times. The log ends as
+the moves made, the table is never red and no question is left open.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from companion.games import get_game
+from tests.by_hand import OFF_CENTRE, a_line, play_by_hand
+from vision.render import make_pose
+
+
+def keen_tile_racer(state: Any, rng: random.Random) -> Any:
+    """The tile race's keen player (tests/test_tile_race_whole_game.py): random play would wall and
+    unwall for ever; this one runs for the exits, so the race ends."""
+    from tests.test_tile_race_whole_game import keen_turn
+
+    return keen_turn(state)[0][0]
+
+
+# game, players, seed, the actions of the line's end made by hand, the players' policy (None: random legal)
+GAMES = [("fog", 2, 4, 24, None), ("partner-race", 4, 2, 24, None), ("tile-race", 2, 1, 20, keen_tile_racer),
+         ("island-battle", 2, 3, 30, None), ("desert-survivors", 2, 2, 30, None)]
+
+
+@pytest.mark.parametrize(("name", "players", "seed", "last", "choose"), GAMES, ids=[g[0] for g in GAMES])
+def test_the_end_of_a_game_played_by_hand_under_a_camera_off_centre_and_tilted(
+        tmp_path: Any, figures: Any, name: str, players: int, seed: int, last: int, choose: Any) -> None:
+    game = get_game(name)
+    states, actions = a_line(game, players, seed, choose)
+    first = max(0, len(actions) - last)
+    while first > 0 and game.forced_action(states[first]) is not None:
+        first -= 1  # the companion starts where the players act, not half way through its own roll
+    pose = make_pose(game.layout(states[first]), **OFF_CENTRE)
+    played = play_by_hand(tmp_path, game, states[first:], actions[first:], seed, pose)
+    figures(f"{name}, {players} players, camera off-centre tilted {OFF_CENTRE['tilt_deg']:.0f} degrees: {played}")
