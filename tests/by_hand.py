@@ -28,36 +28,53 @@ READ_WITHIN = 100  # frames (20 s): longer than every default hold time, so a mi
 
 
 def a_line(game: Game, players: int, seed: int, choose: Callable[[Any, random.Random], Any] | None = None,
-           longest: int = 3000) -> tuple[list[Any], list[Any]]:
+           last: int | None = None, longest: int = 3000) -> tuple[list[Any], list[Any]]:
     """A whole game by the rules from its start: the states (one more than the actions) and the actions;
     the rules' own actions (a forced end of turn, the companion's roll) where they take them, the
-    players' chosen by ``choose`` (by default one of the legal actions at random)."""
+    players' chosen by ``choose`` (by default one of the legal actions at random). ``last``: only the
+    end of it, from about that many actions before the end of a first game, played on to the end
+    with actions the camera reads as themselves (:func:`read_as_itself`) unless ``choose`` says."""
     rng = random.Random(seed)
     state = game.new_game(players=players, seed=seed)
     states, actions = [state], []
-    while game.outcome(state) is None and len(actions) < longest:
-        action = game.forced_action(state)
-        if action is None:
-            action = choose(state, rng) if choose is not None else told_apart(game, state, rng)
-        state = game.apply(state, action)
-        states.append(state)
-        actions.append(action)
-    assert game.outcome(state) is not None, f"a game of {game.name} did not end in {longest} actions"
+
+    def play(pick: Callable[[Any, random.Random], Any]) -> None:
+        nonlocal state
+        while game.outcome(state) is None and len(actions) < longest:
+            action = game.forced_action(state)
+            state = game.apply(state, pick(state, rng) if action is None else action)
+            states.append(state)
+            actions.append(action if action is not None else parse(game, state.history[-1]))
+        assert game.outcome(state) is not None, f"a game of {game.name} did not end in {longest} actions"
+
+    play(choose or (lambda s, r: r.choice(list(game.legal_actions(s)))))
+    if last is None:
+        return states, actions
+    first = max(0, len(actions) - last)
+    while first > 0 and game.forced_action(states[first]) is not None:
+        first -= 1  # the companion starts where the players act, not half way through its own roll
+    state, states, actions = states[first], states[first:first + 1], []
+    play(choose or (lambda s, r: read_as_itself(game, s, r)))
     return states, actions
 
 
-def told_apart(game: Game, state: Any, rng: random.Random) -> Any:
-    """A random legal action the table tells apart: one said on the panel (it moves nothing), or one
-    whose picture no other legal action leaves (a boat sailed back and forth ends where one step
-    ends, and the companion rightly logs the one step)."""
+def parse(game: Game, logged: str) -> Any:
+    return game.parse_action(logged)
+
+
+def read_as_itself(game: Game, state: Any, rng: random.Random) -> Any:
+    """A random legal action the companion reads as itself from the picture it leaves: one said on
+    the panel (it moves nothing), or one among the readings of its picture (a boat sailed back and
+    forth ends where one step ends, a crossing where two cheaper runs end: the companion rightly logs
+    the cheaper moves, and a player makes those)."""
     legal = list(game.legal_actions(state))
-    here = game.expected(state)
-    pictures: dict[str, list[Any]] = {}
-    for action in legal:
-        pictures.setdefault(repr(sorted(game.expected(game.apply(state, action)).items())), []).append(action)
-    plain = [a for a in legal if game.expected(game.apply(state, a)) == here] + \
-        [a for same in pictures.values() if len(same) == 1 for a in same if game.expected(game.apply(state, a)) != here]
-    return rng.choice(plain or legal)
+    for action in rng.sample(legal, len(legal))[:40]:
+        after = game.apply(state, action)
+        picture = game.expected(after)
+        if picture == game.expected(state) or (str(action),) in [c.actions for c in
+                                                                game.reconcile(state, picture).choices]:
+            return action
+    return rng.choice(legal)
 
 
 @dataclass
@@ -71,11 +88,14 @@ class Played:
     tokens: int = 0
     frames: int = 0
     asked: int = 0
+    whole_turns: int = 0  # a player's plays made together before the camera settled
+    same_as: int = 0  # plays logged as other moves that leave the game the same (as cheap)
 
     def __str__(self) -> str:
         return (f"{self.turns} turns, {self.actions} actions ({self.by_hand} by hand, {self.said} said on the panel), {self.tokens} tokens "
                 f"moved one at a time, {self.frames} frames read ({self.frames / 5:.0f} s of table time), "
-                f"{self.asked} questions answered")
+                f"{self.asked} questions answered, {self.whole_turns} times several plays of a turn made before the "
+                f"camera settled, {self.same_as} plays logged as moves that amount to the same")
 
 
 class Hands:
@@ -150,10 +170,30 @@ class Hands:
             self.pause(1, 2)
 
 
+def by_hand(game: Game, states: Sequence[Any], actions: Sequence[Any], k: int, actor: str | None) -> bool:
+    """Whether the line's ``k``-th action is made by hand by ``actor`` (not said, not the rules' own)."""
+    return (game.forced_action(states[k]) is None and game.actor(states[k], actions[k]) == actor
+            and game.expected(states[k]) != game.expected(states[k + 1]))
+
+
+def touched(game: Game, states: Sequence[Any], k: int, upto: int) -> set[str]:
+    """The pieces the line's actions ``k`` to ``upto`` move, lift or turn."""
+    def entries(state: Any) -> set[tuple[str, str]]:
+        return {(c, p) for c, ps in game.expected(state).items() for p in ps}
+
+    return {unfaced(p)[0] for _, p in entries(states[k]) ^ entries(states[upto])}
+
+
+def without_history(game: Game, state: Any) -> dict[str, Any]:
+    return {k: v for k, v in game.to_json(state).items() if k != "history"}
+
+
 def play_by_hand(tmp_path: Path, game: Game, states: Sequence[Any], actions: Sequence[Any], seed: int,
-                 pose: Any) -> Played:
+                 pose: Any, whole_turns: bool = True) -> Played:
     """``actions`` (from ``states[0]``) made at a simulated table seen from ``pose``: the log must end as
-    the line, the table never red, no question left open, the game over when the line ends so."""
+    the line, the table never red, no question left open, the game over when the line ends so.
+    ``whole_turns``: now and then the hands make a player's next plays of the turn too before the
+    camera has read the first, their tokens in any order, and the camera reads them together."""
     rng, played, start = random.Random(seed), Played(), states[0]
     actors = [who for s, a in zip(states, actions) if (who := game.actor(s, a)) is not None]
     played.turns = sum(1 for k, who in enumerate(actors) if k == 0 or who != actors[k - 1])
@@ -161,47 +201,71 @@ def play_by_hand(tmp_path: Path, game: Game, states: Sequence[Any], actions: Seq
         session, hands = at.session, Hands(at, game, rng, played)
         at.frames(6)
         assert not session.status.verifying and session.state == start, session.status.setup_differences
-        base = len(start.history)
-        for k, action in enumerate(actions):
-            before, after = states[k], states[k + 1]
-            assert list(session.state.history) == list(after.history[:base + k]) or \
-                len(session.state.history) > base + k, (k, session.state.history[base:], actions[:k + 1])
-            if len(session.state.history) > base + k:  # the rules took it by themselves (a roll, a turn over)
-                assert session.state.history[base + k] == str(action), (str(action), session.state.history[base:])
+        base, k, made = len(start.history), 0, []
+        while k < len(actions):
+            before, after, action = states[k], states[k + 1], actions[k]
+            was = base + len(made)  # the log so far: the moves made (or read as what they amount to)
+            assert len(session.state.history) >= was, (k, session.state.history[base:], made)
+            upto = k + 1
+            if len(session.state.history) > was:  # the rules took it by themselves (a roll, a turn over)
+                assert session.state.history[was] == str(action), (str(action), session.state.history[was:])
                 if game.expected(before) != game.expected(after):
                     hands.make(after)  # the FOG took pieces: the hands lift them off
             elif game.expected(before) == game.expected(after):
                 session.act(str(action))  # nothing on the table: said on the panel
                 played.said += 1
             else:
-                hands.make(after)
-                played.by_hand += 1
-            played.actions += 1
-            read(at, game, before, after, base + k + 1, played)
+                if whole_turns and rng.random() < 0.5:  # quick hands: the turn's next plays before the camera settles
+                    while upto < len(actions) and by_hand(game, states, actions, upto, game.actor(before, action)) \
+                            and not touched(game, states, k, upto) & touched(game, states, upto, upto + 1):
+                        upto += 1
+                hands.make(states[upto])
+                played.by_hand += upto - k
+                played.whole_turns += upto - k > 1
+            played.actions += upto - k
+            want = [str(a) for a in actions[k:upto]]
+            logged = read(at, game, states[k], states[upto], want, was, played)
+            played.same_as += sorted(logged) != sorted(want)
+            made += logged
+            k = upto
+        assert list(session.state.history[base:]) == made, (session.state.history[base:], made)
         at.frames(3 * 5)  # the hands rest: nothing the hold time turns red later
         played.frames += 15
-        assert list(session.state.history[base:]) == [str(a) for a in actions], session.state.history[base:]
         assert "out-of-sync" not in at.kinds and session.status.out_of_sync is None, session.status.out_of_sync
         assert not session.status.decision and session.status.question is None and session.status.step is None
         assert (game.outcome(session.state) is None) == (game.outcome(states[-1]) is None)
     return played
 
 
-def read(at: FrameByFrame, game: Game, before: Any, after: Any, logged: int, played: Played) -> None:
-    """Frames until the companion's log holds ``after``'s action; a question is answered with it."""
+def read(at: FrameByFrame, game: Game, before: Any, after: Any, want: list[str], was: int,
+         played: Played) -> list[str]:
+    """Frames until the companion's log, after its ``was``-th action, holds a reading of the table
+    that leaves the game as ``want`` does (``before`` to ``after``): ``want`` itself in any order (a
+    turn's plays made together), or moves that amount to the same (a run of two steps read as two
+    runs of one, as cheap). A question is answered with what the hands did. What was logged."""
     session = at.session
     for _ in range(READ_WITHIN):
         st = session.status
-        assert st.out_of_sync is None, (str(after.history[-1]), st.out_of_sync, session.state.history[-4:], at.kinds[-12:], at.source.effects.hand, at.camera.table().get("A5"))
+        assert st.out_of_sync is None, (want, st.out_of_sync, session.state.history[was:])
         if st.decision:
-            chosen = [i for i, c in enumerate(st.decision) if list(c.actions[:1]) == [after.history[logged - 1]]]
-            assert chosen, (after.history[logged - 1], [c.actions for c in st.decision])
-            session.decide(chosen[0])
+            left = list(want)
+            for done in session.state.history[was:]:
+                left.remove(done) if done in left else None
+            chosen = sorted((len(c.actions), i) for i, c in enumerate(st.decision)
+                            if all(c.actions.count(a) <= left.count(a) for a in c.actions))
+            assert chosen, (want, session.state.history[was:], [c.actions for c in st.decision])
+            session.decide(chosen[-1][1])
             played.asked += 1
-        if len(session.state.history) >= logged and st.step is None and not st.decision:
-            return
+        if st.step is None and not st.decision:
+            logged, reached = [], before
+            for done in session.state.history[was:]:
+                if without_history(game, reached) == without_history(game, after):
+                    break  # (what the rules did by themselves after it is the next action's)
+                logged.append(done)
+                reached = game.apply(reached, done)
+            if without_history(game, reached) == without_history(game, after) and logged:
+                return logged
         at.frames(1)
         played.frames += 1
-    raise AssertionError(f"{after.history[logged - 1]} not read in {READ_WITHIN} frames: step "
-                         f"{session.status.step}, question {session.status.question}, log "
-                         f"{session.state.history[-3:]}")
+    raise AssertionError(f"{want} not read in {READ_WITHIN} frames: step {session.status.step}, question "
+                         f"{session.status.question}, log {session.state.history[was:]}")

@@ -28,19 +28,27 @@ def keen_tile_racer(state: Any, rng: random.Random) -> Any:
     return keen_turn(state)[0][0]
 
 
+def keen_partner(state: Any, rng: random.Random) -> Any:
+    """The partner race's keen player (tests/test_partner_race_table.py): the play that brings the
+    team furthest, so the race's last stretch ends in a few turns each."""
+    from tests.test_partner_race_table import keen_play
+
+    return keen_play(state)
+
+
 # game, players, seed, the actions of the line's end made by hand, the players' policy (None: random legal)
-GAMES = [("fog", 2, 4, 24, None), ("partner-race", 4, 2, 24, None), ("tile-race", 2, 1, 20, keen_tile_racer),
-         ("island-battle", 2, 3, 30, None), ("desert-survivors", 2, 2, 30, None)]
+GAMES = [("fog", 2, 5, 48, None), ("partner-race", 4, 2, 32, keen_partner), ("tile-race", 2, 1, 44, keen_tile_racer),
+         ("island-battle", 2, 3, 45, None), ("desert-survivors", 2, 2, 36, None)]
 
 
 @pytest.mark.parametrize(("name", "players", "seed", "last", "choose"), GAMES, ids=[g[0] for g in GAMES])
 def test_the_end_of_a_game_played_by_hand_under_a_camera_off_centre_and_tilted(
         tmp_path: Any, figures: Any, name: str, players: int, seed: int, last: int, choose: Any) -> None:
     game = get_game(name)
-    states, actions = a_line(game, players, seed, choose)
-    first = max(0, len(actions) - last)
-    while first > 0 and game.forced_action(states[first]) is not None:
-        first -= 1  # the companion starts where the players act, not half way through its own roll
-    pose = make_pose(game.layout(states[first]), **OFF_CENTRE)
-    played = play_by_hand(tmp_path, game, states[first:], actions[first:], seed, pose)
-    figures(f"{name}, {players} players, camera off-centre tilted {OFF_CENTRE['tilt_deg']:.0f} degrees: {played}")
+    states, actions = a_line(game, players, seed, choose, last)
+    # each game seen from another side of the table, the camera leaning towards the board
+    side = {**OFF_CENTRE, "tilt_dir_deg": OFF_CENTRE["tilt_dir_deg"] + 72 * [g[0] for g in GAMES].index(name)}
+    pose = make_pose(game.layout(states[0]), **side)
+    played = play_by_hand(tmp_path, game, states, actions, seed, pose)
+    figures(f"{name}, {players} players, camera off-centre tilted {side['tilt_deg']:.0f} degrees towards "
+            f"{side['tilt_dir_deg']:.0f}: {played}")

@@ -482,7 +482,8 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
               if missing and obs.board_found else None)
     covered = observer.covered(missing, obs.homography, tokens) if missing and obs.board_found else set()
     hand = bool(missing) and obs.board_found and observer.hand_present(obs.homography, tokens)
-    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
+    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles,
+                             observer.detector.board.height_of)
     if missing and not hand and not set(missing) <= covered:
         observer.missed()
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
