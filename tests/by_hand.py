@@ -5,8 +5,11 @@ companion's own rolls and forced actions among them) is made at the simulated ta
 time, in a random order, with a hand's pause between two tokens, and read frame by frame with the
 real detector at the DEFAULT hold times (tests/tables.py FrameByFrame: a clock the test moves 0.2 s
 a frame). What changes nothing on the table (a roll, End turn, a fist closed on a phone) is said on
-the panel. The players answer a question with what they did. The story ends with the log equal to
-the moves made, never red, never a question left unanswered.
+the panel. Now and then quick hands make a player's next plays of the turn before the camera has
+read the first, their tokens in any order. The players answer a question with what they did. The
+story ends with the log equal to the moves made (a turn's plays made together in the order the
+camera reads them; plays the rules count as cheaper moves that leave the same game, as the
+companion logs them: counted in the figures), never red, never a question left unanswered.
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ def a_line(game: Game, players: int, seed: int, choose: Callable[[Any, random.Ra
         nonlocal state
         while game.outcome(state) is None and len(actions) < longest:
             action = game.forced_action(state)
-            state = game.apply(state, pick(state, rng) if action is None else action)
+            action = pick(state, rng) if action is None else action
+            state = game.apply(state, action)
             states.append(state)
-            actions.append(action if action is not None else parse(game, state.history[-1]))
+            actions.append(action)
         assert game.outcome(state) is not None, f"a game of {game.name} did not end in {longest} actions"
 
     play(choose or (lambda s, r: r.choice(list(game.legal_actions(s)))))
@@ -56,10 +60,6 @@ def a_line(game: Game, players: int, seed: int, choose: Callable[[Any, random.Ra
     state, states, actions = states[first], states[first:first + 1], []
     play(choose or (lambda s, r: read_as_itself(game, s, r)))
     return states, actions
-
-
-def parse(game: Game, logged: str) -> Any:
-    return game.parse_action(logged)
 
 
 def read_as_itself(game: Game, state: Any, rng: random.Random) -> Any:
