@@ -36,7 +36,9 @@ def keen_partner(state: Any, rng: random.Random) -> Any:
     return keen_play(state)
 
 
-# game, players, seed, the actions of the line's end made by hand, the players' policy (None: random legal)
+# game, players, seed, about how many actions of the line's end are made by hand, the players' policy
+# (None: random legal moves the camera reads as themselves). The FOG's line of seed 4 puts two islanders
+# in one stern, which the simulated table draws 7 mm apart, markers overlapping: neither is read there.
 GAMES = [("fog", 2, 5, 48, None), ("partner-race", 4, 2, 32, keen_partner), ("tile-race", 2, 1, 44, keen_tile_racer),
          ("island-battle", 2, 3, 45, None), ("desert-survivors", 2, 2, 36, None)]
 
