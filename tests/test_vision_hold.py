@@ -68,3 +68,27 @@ def test_a_piece_with_another_laid_on_its_spot_is_covered_and_the_move_is_handed
     table.looks(0.4, {"pawn-2": "A1"})  # pawn 2 set on pawn 1's space hides its marker
     assert [c.moved for c in table.changes] == [{"pawn-2": ("C2", "A1")}]
     assert table.changes[0].after["pawn-1"] == "A1"  # held under pawn 2, as any unseen piece is for the hold time
+
+
+def test_a_tile_laid_where_a_tall_pawn_stood_never_hides_it_the_pawn_was_lifted_away():
+    """A pawn lifted off its square (out of the race) and a tile laid there at once: a flat tile cannot
+    lie on top of a pawn 30 mm tall, so the pawn is not held as covered (it was read as still standing
+    under the tile, then red); it is a guess like any piece unseen, and once the hold time is over it
+    is gone, in the same picture as the tile. A pawn set down on a tile still hides the tile."""
+    heights = {"pawn-1": 30.0, "T01": 4.0, "T02": 4.0}
+    table = Stream({"pawn-1": "A1", "T02": "C2"})
+
+    def look(seconds: float, pieces: dict[str, str]) -> None:
+        for _ in range(round(seconds / FRAME)):
+            table.now += FRAME
+            change = table.stabiliser.feed(Observation(True, pieces=dict(pieces)), 0.0, at=table.now,
+                                           height=heights.__getitem__)
+            if change is not None:
+                table.changes.append(change)
+
+    look(1.0, {"T01": "A1", "T02": "C2"})
+    assert table.changes == []  # not handed on with the pawn guessed under the tile
+    look(2.5, {"T01": "A1", "T02": "C2"})
+    assert [c.moved for c in table.changes] == [{"pawn-1": ("A1", None), "T01": (None, "A1")}]
+    look(0.5, {"T01": "A1", "pawn-1": "C2"})  # the pawn set down on the other tile: that one is covered
+    assert table.changes[-1].moved == {"pawn-1": (None, "C2")} and table.changes[-1].after["T02"] == "C2"

@@ -237,3 +237,46 @@ def test_a_tile_collected_under_the_pawn_beside_it_is_pieces_moving_not_a_hand()
         assert not stabiliser.hand and not stabiliser.covered, k
         changes += [change] if change is not None else []
     assert [c.moved for c in changes] == [{"T09": ("C1", None)}]  # seen gone once the hold time is over
+
+
+def test_a_counter_an_arm_crossed_is_seen_again_when_the_arm_leaves():
+    """A camera off-centre and tilted over a desert: a hand lifts a disc, reaches across the desert's
+    edge for the counter it swaps with, and leaves. Only the area that changed is searched again, and
+    the counter at A5 lay at that area's edge, cut by it: it stayed unseen with nothing over it, and
+    once the hold time passed it was taken for lifted off (red, "the X-counter on A5 is not seen").
+    A stable piece unseen with no hand over it now has the next frame searched whole."""
+    from companion.games import get_game
+    from tests.by_hand import OFF_CENTRE
+
+    game = get_game("desert-survivors")
+    layout = game.layout(game.new_game(players=2, seed=2))
+    pose = make_pose(layout, **OFF_CENTRE)
+    table = {  # the desert half way through a game of two (seed 2), green to swap D7 with B6
+        "A5": ("x32^back",), "A6": ("x38^back",), "B5": ("x31^back",), "B6": ("x16^back",), "B7": ("x13^back",),
+        "C5": ("x26^front",), "C6": ("green-m^front",), "C7": ("x12^front",), "D6": ("x9^front",),
+        "D7": ("green-6^back",), "E4": ("x10^front",), "E6": ("x23^back",), "F4": ("x2^back",),
+        "F5": ("x21^back",), "F6": ("x44^front",), "G1": ("natural-m^back",), "G2": ("x8^back",),
+        "G3": ("x37^back",), "G4": ("x56^front",), "G5": ("x55^front",), "G6": ("red-1^front",),
+        "G7": ("x28^front",), "G8": ("natural-3^back",), "G9": ("x47^front",), "H1": ("blue-6^front",),
+        "H10": ("x41^back",), "H2": ("x36^back",), "H4": ("red-3^front",), "H6": ("x11^front",),
+        "H7": ("red-5^front",), "H8": ("blue-m^front",), "H9": ("red-2^front",), "I1": ("x43^front",),
+        "I10": ("x25^front",), "I2": ("blue-1^front",), "I3": ("x33^front",), "I7": ("red-m^front",),
+        "I8": ("x46^front",), "I9": ("x50^front",), "J1": ("x15^front",), "J2": ("green-5^front",),
+        "J3": ("x45^back",)}
+    lifted = {**table, "D7": ()}
+    swapped = {**lifted, "B6": ("green-6^back",)}  # the disc set down where the counter was, the counter in hand
+    observer, clock = StreamObserver(BoardDetector(layout)), [0.0]
+    stabiliser = Stabiliser(frames_needed=3, hold_seconds=3.0)
+
+    def frame(placement: dict[str, tuple[str, ...]], hand: str | None = None) -> dict[str, str]:
+        clock[0] += 0.2
+        shot = render(layout, {c: ps for c, ps in placement.items() if ps}, pose, Effects(hand=hand), seed=0)
+        return watch(observer, stabiliser, shot.frame, clock[0])[0].pieces
+
+    for _ in range(4):
+        frame(table)
+    frame(lifted, "at:220,370")
+    frame(swapped, "at:120,320")
+    frame(swapped, "at:120,320")
+    seen = [frame(swapped).get("x32") for _ in range(3)]
+    assert seen[1:] == ["A5", "A5"], seen

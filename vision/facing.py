@@ -14,7 +14,7 @@ move. Pieces without a facing, and every game that has none, are named as before
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from companion.games.base import faced
@@ -67,9 +67,9 @@ class FacingStabiliser(Stabiliser):
         return placement(self.stable, self.facing)
 
     def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset(),
-             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset()
-             ) -> StableChange | None:
-        change = super().feed(obs, motion, covered, at, hand, piles)
+             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset(),
+             height: Callable[[str], float] | None = None) -> StableChange | None:
+        change = super().feed(obs, motion, covered, at, hand, piles, height)
         if motion > self.motion_threshold or not obs.board_found:
             self._facing_candidate, self._facing_count = None, 0
             return change

@@ -89,8 +89,8 @@ class Stabiliser:
         self._candidate, self._count, self.initialised = None, 0, True
 
     def feed(self, obs: Observation, motion: float = 0.0, covered: set[str] | frozenset[str] = frozenset(),
-             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset()
-             ) -> StableChange | None:
+             at: float | None = None, hand: bool = False, piles: frozenset[str] = frozenset(),
+             height: Callable[[str], float] | None = None) -> StableChange | None:
         """One observation: the motion score of its frame, the unseen pieces lying under something
         large, the frame's time, whether something hand-sized is over the board, and the cells
         that are piles (a card laid on the played cards: only the top one shows). A change when
@@ -108,7 +108,9 @@ class Stabiliser:
         one under it is dragged away would be read as moved, or left, where nobody put it. The
         change waits until the guess is settled - the piece seen again, or gone once the hold time
         is over - and is then handed on as one picture. A piece with something new laid on its own
-        spot is not a guess but covered, and is held as before, so a covering move is handed on at once.
+        spot is not a guess but covered, and is held as before, so a covering move is handed on at once
+        - if it can lie under what was laid (``height``: how tall each piece stands; a tile laid where a
+        pawn stood never hides the pawn, which was lifted away first).
         """
         now = self._now = self.clock() if at is None else at
         self.hand = hand
@@ -136,7 +138,10 @@ class Stabiliser:
                 for piece in there:
                     if piece not in newest:
                         del candidate[piece]
-        laid_on = {cell for piece, cell in candidate.items() if self.stable.get(piece) != cell}
+        laid_on: dict[str, float] = {}  # cell -> the tallest piece newly laid there
+        for piece, cell in candidate.items():
+            if self.stable.get(piece) != cell:
+                laid_on[cell] = max(laid_on.get(cell, 0.0), height(piece) if height is not None else 0.0)
         self.unsure = set()
         for piece, cell in self.stable.items():
             if piece not in candidate and cell in topped:
@@ -144,7 +149,8 @@ class Stabiliser:
             recent = now - self.last_seen.get(piece, now) < self.hold_seconds
             if piece not in candidate and (piece in self.covered or recent or hand):
                 candidate[piece] = cell  # under a hand, in a hand, or unseen only briefly: not gone yet
-                if piece not in self.covered and not hand and cell not in laid_on:
+                under = cell in laid_on and (height is None or height(piece) <= laid_on[cell])
+                if piece not in self.covered and not hand and not under:
                     self.unsure.add(piece)
         if candidate == self._candidate:
             self._count += 1

@@ -480,7 +480,8 @@ def watch(observer: StreamObserver, stabiliser: Stabiliser,
         # one frame (noise, a lamp) would otherwise stand for every still frame after it, and the piece
         # be taken for gone once the hold time passed
         observer.look_again()
-    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles)
+    change = stabiliser.feed(obs, observer.last_motion, covered, at, hand, observer.detector.piles,
+                             observer.detector.board.height_of)
     if obs.board_found and observer.last_motion <= stabiliser.motion_threshold and obs.pieces == stabiliser.stable:
         observer.set_reference()
     elif stabiliser.cover_never_moved:  # not a hand: this picture is the board now, missing pieces are gone

@@ -291,14 +291,34 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
     if slid and moved <= set(slid) | riders:
         return Reconciliation.illegal(_slid(state, slid, at), tuple(slid), "no-slide-now")
     pieces = sorted(moved - {DIE})
-    names = ", ".join(piece_name(p) for p in pieces)
     if set(pieces) <= _turned(state, seen):  # only turned where they stand: say so, and when a turn is allowed
         turns = "; ".join(f"{piece_name(p)} turned on {at[p]} to face {_way(ways[p])} (the game has it facing "
                           f"{_way(state.facing[p])})" for p in pieces)
         return Reconciliation.illegal(f"{turns}: a character turns on the spot only as the option of a rolled 0, "
                                       f"otherwise only with the last pip of its move; turn it back", pieces,
                                       "no-turn-now")
-    return Reconciliation.illegal(f"no legal action of {state.actor}'s moves {names} so", pieces, "no-legal-move")
+    differs = "; ".join(_differs(state, p, at, ways) for p in pieces[:4])
+    return Reconciliation.illegal(f"no legal action of {state.actor}'s leaves the island so: {differs}", pieces,
+                                  "no-legal-move")
+
+
+def _differs(state: IslandState, piece: str, at: Mapping[str, str], ways: Mapping[str, str]) -> str:
+    """What differs of one piece, in words: where the camera reads it and where the game has it."""
+    was, now = _place_said(place_of(state, piece)), at.get(piece)
+    had = f"{was} facing {_way(state.facing[piece])}" if piece in state.facing and piece in ways else was
+    if now is None:
+        return f"{piece_name(piece)} is not seen (the game has it {had})"
+    way = f" facing {_way(ways[piece])}" if piece in ways else ""
+    return f"{piece_name(piece)} is {_place_said(now)}{way} (the game has it {had})"
+
+
+def _place_said(cell: str | None) -> str:
+    """A place as players say it: a square by its printed name, a slot of a box, the pad, the tray."""
+    if cell is None:
+        return "out of the game"
+    if cell.startswith("box-"):
+        return "in its box"
+    return f"on {cell}" if len(cell) <= 3 else f"on the {cell.split('-')[0]}"
 
 
 def _with_a_shot(state: IslandState, moved: set[str], at: Mapping[str, str], ways: Mapping[str, str],

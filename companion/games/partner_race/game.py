@@ -309,7 +309,7 @@ class PartnerRaceGame(Game[RaceState, Action]):
             # (the card laid, no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where
             # seven steps take it, the second pawn not moved yet): read, or asked, only if the table stays
             # so past the hold time with nothing moving
-            step = parts.part_way(state, seen, where) if kind is not None else None
+            step = parts.part_way(state, seen, where, others=False) if kind is not None else None
             if step is not None:
                 if not same and not moved and not missing and kind is not None:
                     question = (f"{card_thing(kind).capitalize()} was laid and no pawn has moved: did "

@@ -46,9 +46,13 @@ def _on(position: str) -> str:
     return f"in goal circle {g}" if g is not None else f"on {position}"
 
 
-def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping[str, str]) -> Reconciliation | None:
+def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping[str, str],
+             others: bool = True) -> Reconciliation | None:
     """The picture as a step of a play still being made, or None: no continuation of a legal play
-    reaches it. ``where``: each pawn seen and its position (pawns hidden in a stack put in)."""
+    reaches it. ``where``: each pawn seen and its position (pawns hidden in a stack put in).
+    ``others``: while the spot still shows the last card, the plays of every other card too (its
+    card not laid yet); not when a play of the card showing already explains the picture (another
+    card of that kind: the players are asked)."""
     readable, kind = _card_seen(state, seen)
     if not readable or rules.winners(state):
         return None
@@ -64,13 +68,14 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
         return all(where[p] == after[p] if p in where else after[p] != state.where[p]
                    for p in changed if p in moved or after[p] != before[p])
 
-    for name in [kind] if kind is not None else list(CARDS):
+    # the card played not laid yet (the spot still shows the last one): any card's play may be under way
+    for name in [laid] if laid is not None else list(CARDS) if others or kind is None else [kind]:
         if state.unseen(name) <= 0:
             continue
         for play, after in rules.outcomes(state, name, keep):
             if all(where[p] == after[p] if p in where else after[p] != state.where[p] for p in changed):
                 left = {p: to for p, to in after.items() if to != state.where[p] and where.get(p) != to}
-                if left:
+                if left or (others and laid is None and name != kind):  # (the pawns moved, the card to lay)
                     fits.append((play, left))
     if not fits:
         return None
@@ -83,8 +88,11 @@ def part_way(state: RaceState, seen: Mapping[str, Sequence[str]], where: Mapping
                                       f"({CARDS[str(laid)].says}){whose}", pawns, "step")
     cards = {play.card for play, _ in fits}
     what = f"the {called(next(iter(cards)))}" if len(cards) == 1 else "the move"
-    lay = "" if kind is not None else " and lay the card played on the card spot"
+    lay = "" if laid is not None else " and lay the card played on the card spot"
     lefts = [left for _, left in fits]
+    if not any(lefts):  # the pawns moved as a play of a card not laid yet
+        return Reconciliation.partial(f"lay the card played on the card spot ({what} moves "
+                                      f"{_either(state, changed)} so)", changed, "step")
     if all(left == lefts[0] for left in lefts):  # one way on: say exactly what is left
         left = lefts[0]
         bumped = [p for p in sorted(left) if left[p] == "home"]
