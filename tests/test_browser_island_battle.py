@@ -261,7 +261,7 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
         page.wait_for_selector("#standing li")
         standing = page.locator("#standing").inner_text()
         assert "Ada (red): 5 on the island, 5 on the pad, 0 lost" in standing, standing
-        assert "blocks still standing: 9" in standing, standing
+        assert "Blocks still standing: 9" in standing, standing
         for_players(page, "the Score page")
         shot(page, "island-battle-04-score")
 

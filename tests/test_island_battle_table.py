@@ -7,6 +7,8 @@ is read as that turn, and a turn the rules do not allow now is refused, saying w
 
 from __future__ import annotations
 
+import re
+
 from companion.games.base import faced
 from companion.games.island_battle.game import GAME
 from tests.test_island_battle_game import armies_down, blocks_down, seen_after
@@ -157,7 +159,8 @@ def test_the_sticker_sheet_has_a_marker_for_each_face_of_the_die_and_one_for_eac
     assert (labels["red's pad"], labels["blue's pad"]) == (40, 41)  # a sticker by the piece's name, not its id
     assert main(["markers", "--game", "island-battle", "-o", str(tmp_path / "island.pdf")]) == 0
     pdf = (tmp_path / "island.pdf").read_bytes().decode("latin-1")
-    assert "(the die, 0 face  #34)" in pdf and "(the die, 5 face  #39)" in pdf and "(blue's pad  #41)" in pdf
+    said = " ".join(re.findall(r"\((.*?)\) Tj", pdf))  # a label wrapped to its sticker's box reads on
+    assert "the die, 0 face #34" in said and "the die, 5 face #39" in said and "blue's pad #41" in said
 
 
 

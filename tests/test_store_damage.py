@@ -496,7 +496,7 @@ def test_the_pages_say_a_damaged_log_until_dismissed_and_the_replay_says_where_i
             assert page.locator("#banner .log-notice").count() == 0
             page.goto(companion.panel_url.rstrip("/") + f"/games/{game}")
             page.locator("#moves button").nth(seq - 1).wait_for()
-            assert "unreadable row: its data is not UTF-8 text" in page.locator("#moves button").nth(2).inner_text()
+            assert "Unreadable row: its data is not UTF-8 text" in page.locator("#moves button").nth(2).inner_text()
             page.locator("#last").click()
             page.wait_for_function("() => !document.getElementById('replay-damaged').hidden")
             assert "event 3 cannot be read" in page.locator("#replay-damaged").inner_text()
