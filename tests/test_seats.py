@@ -364,3 +364,29 @@ def test_only_a_seat_s_own_phone_or_the_table_s_screen_closes_its_fist(table):
     screen.environ_base["REMOTE_ADDR"] = "192.168.1.51"
     assert send(screen, "POST", "/api/unlock", {"pin": PIN}).status_code == 200
     assert send(screen, "POST", "/api/act", {"action": "commit green 0"}).status_code == 200
+
+
+def test_in_a_game_without_per_seat_secrets_any_phone_enters_any_player_s_play(tmp_path: Path):
+    """The tile race keeps nothing secret and has no seats to join: a phone at the table that is not the
+    table's screen (a PIN is set, the phone is on the Wi-Fi) enters each player's move and tile as the
+    Board page sends them, never told to join a seat that does not exist."""
+    game = get_game("tile-race")
+    companion = Companion(sim_config(tmp_path, **{"game.name": "tile-race"}), out=io.StringIO())
+    app = create_app(companion, {"PIN": PIN, "DATA_DIR": str(tmp_path)})
+    session = companion.session
+    session.start(game.new_game(2, seed=1), verify=False, game=game)
+    session.camera_lost("unplugged")  # entered on the phone alone
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    try:
+        assert phone.get("/api/seats").get_json()["seats"] == []
+        kinds = set()
+        for _ in range(6):  # two turns or more of each player: moves, tiles, walls as the rules offer them
+            offered = game.legal_actions(session.state)
+            action = ([a for a in offered if str(a).split()[0] in ("tile", "wall", "mountain")] or offered)[0]
+            res = send(phone, "POST", "/api/act", {"action": str(action)})
+            assert res.status_code == 200, (str(action), res.get_json())
+            kinds.add(str(action).split()[0])
+        assert kinds & {"tile", "wall", "mountain"}, kinds
+    finally:
+        companion.stop()

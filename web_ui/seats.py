@@ -154,7 +154,10 @@ def check_actor(action: str) -> None:
         return  # the session names what does not parse
     try:
         whose = snap.game.actor(snap.state, parsed)
-        own_input = whose is not None and snap.game.seat_choice(snap.state, parsed, whose) is not None
+        # a seat's own input is a secret only where the game keeps secrets per seat: elsewhere (the tile
+        # race, the island) any phone at the table enters any player's play, as there are no seats to join
+        own_input = (whose is not None and snap.game.declaration.information == "per-seat"
+                     and snap.game.seat_choice(snap.state, parsed, whose) is not None)
     except (FogCompanionError, KeyError, ValueError, TypeError, IndexError):
         return  # an action naming what the rules cannot place (a food counter attacked): the session says why
     if whose is None:
