@@ -18,11 +18,11 @@ class Stream:
         self.stabiliser.reset(placement, at=self.now)
         self.changes: list[StableChange] = []
 
-    def looks(self, seconds: float, pieces: dict[str, str]) -> None:
-        """The camera sees ``pieces`` (piece -> cell), still, for ``seconds``."""
+    def looks(self, seconds: float, pieces: dict[str, str], hand: bool = False) -> None:
+        """The camera sees ``pieces`` (piece -> cell), still, for ``seconds`` (``hand``: a hand over the board)."""
         for _ in range(round(seconds / FRAME)):
             self.now += FRAME
-            change = self.stabiliser.feed(Observation(True, pieces=dict(pieces)), 0.0, at=self.now)
+            change = self.stabiliser.feed(Observation(True, pieces=dict(pieces)), 0.0, at=self.now, hand=hand)
             if change is not None:
                 self.changes.append(change)
 
@@ -64,6 +64,7 @@ def test_a_move_made_while_another_marker_flickers_waits_only_until_it_is_seen_a
 
 
 def test_a_piece_with_another_laid_on_its_spot_is_covered_and_the_move_is_handed_on_at_once():
+    """A piece of the table moved onto another's spot covers it: handed on at once, hand seen or not."""
     table = Stream({"pawn-1": "A1", "pawn-2": "C2"})
     table.looks(0.4, {"pawn-2": "A1"})  # pawn 2 set on pawn 1's space hides its marker
     assert [c.moved for c in table.changes] == [{"pawn-2": ("C2", "A1")}]
@@ -78,11 +79,11 @@ def test_a_tile_laid_where_a_tall_pawn_stood_never_hides_it_the_pawn_was_lifted_
     heights = {"pawn-1": 30.0, "T01": 4.0, "T02": 4.0}
     table = Stream({"pawn-1": "A1", "T02": "C2"})
 
-    def look(seconds: float, pieces: dict[str, str]) -> None:
+    def look(seconds: float, pieces: dict[str, str], hand: bool = False) -> None:
         for _ in range(round(seconds / FRAME)):
             table.now += FRAME
             change = table.stabiliser.feed(Observation(True, pieces=dict(pieces)), 0.0, at=table.now,
-                                           height=heights.__getitem__)
+                                           height=heights.__getitem__, hand=hand)
             if change is not None:
                 table.changes.append(change)
 
@@ -90,5 +91,19 @@ def test_a_tile_laid_where_a_tall_pawn_stood_never_hides_it_the_pawn_was_lifted_
     assert table.changes == []  # not handed on with the pawn guessed under the tile
     look(2.5, {"T01": "A1", "T02": "C2"})
     assert [c.moved for c in table.changes] == [{"pawn-1": ("A1", None), "T01": (None, "A1")}]
-    look(0.5, {"T01": "A1", "pawn-1": "C2"})  # the pawn set down on the other tile: that one is covered
+    look(0.2, {"T01": "A1"}, hand=True)  # a hand sets the pawn down on the other tile
+    look(0.5, {"T01": "A1", "pawn-1": "C2"})  # and is gone: that tile is covered
     assert table.changes[-1].moved == {"pawn-1": (None, "C2")} and table.changes[-1].after["T02"] == "C2"
+
+
+def test_a_piece_read_on_another_s_spot_with_no_hand_seen_waits_the_hold_time():
+    """No hand came over the board: a marker read as another piece's for a few frames looks just like a
+    piece laid on this one. It is handed on only once it has stood there the hold time; gone sooner,
+    nothing happened."""
+    table = Stream({"pawn-1": "A1", "pawn-2": "C2"})
+    table.looks(0.6, {"pawn-2": "C2", "mountain-1": "A1"})  # pawn 1's marker misread for six frames
+    table.looks(1.0, {"pawn-1": "A1", "pawn-2": "C2"})
+    assert table.changes == []
+    table.looks(3.5, {"pawn-2": "C2", "mountain-1": "A1"})  # a mountain that stays: laid there after all
+    assert [c.moved for c in table.changes] == [{"mountain-1": (None, "A1")}]
+    assert table.changes[0].after["pawn-1"] == "A1"  # held beneath it

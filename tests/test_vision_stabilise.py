@@ -205,6 +205,8 @@ def test_a_card_laid_on_the_played_cards_covers_the_one_before_at_once():
         for _ in range(3):
             stabiliser.feed(seen({"card-5": "card-spot", "yellow-1": "T3"}), 0.0, at=t, piles=piles)
             t += 0.1
+        stabiliser.feed(seen({}), 0.0, at=t, piles=piles, hand=True)  # a hand lays the card and moves the pawn
+        t += 0.1
         changes = []
         for _ in range(4):  # well within the hold time
             change = stabiliser.feed(seen({"card-2": "card-spot", "yellow-1": "T5"}), 0.0, at=t, piles=piles)

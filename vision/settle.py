@@ -65,6 +65,10 @@ class Stabiliser:
     _still_since: float | None = None
     _still_set: frozenset[str] = frozenset()
     _now: float = 0.0
+    _hand_at: float | None = None  # the last frame a hand or an arm was over the board
+    # each reading of a piece on a place the stable picture does not have it, since when it has been
+    # read there frame after frame (a misreading lasts a few frames; a piece laid stays)
+    _read_since: dict[tuple[str, str], float] = field(default_factory=dict)
 
     @property
     def blocked(self) -> bool:
@@ -110,7 +114,12 @@ class Stabiliser:
         is over - and is then handed on as one picture. A piece with something new laid on its own
         spot is not a guess but covered, and is held as before, so a covering move is handed on at once
         - if it can lie under what was laid (``height``: how tall each piece stands; a tile laid where a
-        pawn stood never hides the pawn, which was lifted away first).
+        pawn stood never hides the pawn, which was lifted away first). A piece new to the table (from a
+        supply) covers it only if a hand came over the board since it was last seen: with no hand, a
+        marker read for a few frames as a piece off the table (a face misread at rest) looks just like
+        that piece laid on it; it stays a guess until what was read there has stood the hold time, so a
+        misreading that comes and goes within it is never handed on. A piece of the table moved onto it
+        covers it at once (misread, it would be read at its own place too, and so on neither).
         """
         now = self._now = self.clock() if at is None else at
         self.hand = hand
@@ -129,6 +138,10 @@ class Stabiliser:
             return None
         for piece in obs.pieces:
             self.last_seen[piece] = now
+        if hand or self.covered:
+            self._hand_at = now
+        self._read_since = {(p, c): self._read_since.get((p, c), now) for p, c in obs.pieces.items()
+                            if self.stable.get(p) != c}
         candidate = dict(obs.pieces)
         topped = {cell for cell in obs.pieces.values() if cell in piles}
         for cell in topped:  # a card laid askew may leave the one below still readable: the newest is on top
@@ -144,13 +157,24 @@ class Stabiliser:
                 laid_on[cell] = max(laid_on.get(cell, 0.0), height(piece) if height is not None else 0.0)
         self.unsure = set()
         for piece, cell in self.stable.items():
-            if piece not in candidate and cell in topped:
+            if piece in candidate:
+                continue
+            if cell in topped:
                 continue  # another piece lies on top of it on a pile: gone from view for good
             recent = now - self.last_seen.get(piece, now) < self.hold_seconds
-            if piece not in candidate and (piece in self.covered or recent or hand):
+            lies_under = cell in laid_on and (height is None or height(piece) <= laid_on[cell])
+            # what was read on its spot stood there the hold time: laid on it, though no hand was seen
+            stayed = lies_under and any(now - t >= self.hold_seconds for (_, c), t in self._read_since.items() if c == cell)
+            # a piece of the table moved onto it (read at its old place too it would be read on neither)
+            moved_on = lies_under and any(p in self.stable for (p, c) in self._read_since if c == cell)
+            if piece in self.covered or recent or hand or stayed:
                 candidate[piece] = cell  # under a hand, in a hand, or unseen only briefly: not gone yet
-                under = cell in laid_on and (height is None or height(piece) <= laid_on[cell])
-                if piece not in self.covered and not hand and not under:
+                # covered by a piece of the table moved onto it; by one new to the table only if a hand
+                # came over the board since it was last seen (or the new one stood the hold time): with no
+                # hand, a marker read for a few frames as a piece off the table (its face misread) would
+                # be taken for that piece laid on this one
+                touched = self._hand_at is not None and self._hand_at > self.last_seen.get(piece, now)
+                if piece not in self.covered and not hand and not (moved_on or (lies_under and (touched or stayed))):
                     self.unsure.add(piece)
         if candidate == self._candidate:
             self._count += 1

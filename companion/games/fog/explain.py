@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.games.fog.movement import MoveAction, Movement, Pos, Rules, apply_step, movements_from
 from companion.games.fog.state import GameState
-from companion.games.fog.words import capital, names, piece_name, player_name
+from companion.games.fog.words import capital, names, piece_name, place_name, player_name
 
 NODE_LIMIT = 60_000
 CLUSTER_GAP = 2  # fields between moved islanders that are explained separately
@@ -117,17 +117,19 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
             return Explanation(reason=f"unknown cell {cell!r}", rule="board")
         for p in pieces:
             if p not in board.islanders and p not in board.obstacles:
-                return Explanation(reason=f"a token that is no piece of this board stands on {cell}: take it off",
+                return Explanation(reason=f"a token that is no piece of this board stands on {place_name(board, cell)}: take it off",
                                    rule="board")
             if p in where_after:
-                return Explanation(reason=f"{capital(piece_name(board, p))} is seen on both {where_after[p]} and {cell}: "
+                return Explanation(reason=f"{capital(piece_name(board, p))} is seen on both {place_name(board, where_after[p])} and "
+                                          f"{place_name(board, cell)}: "
                                           "two tokens carry its marker; take the one that is not it off", offenders=(p,),
                                    rule="board")
             where_after[p] = cell
     where_before = before.where
     for p, cell in where_before.items():
         if p in board.obstacles and where_after.get(p) != cell:
-            return Explanation(reason=f"{capital(piece_name(board, p))} moved from {cell} to {where_after.get(p, 'off the board')}; "
+            return Explanation(reason=f"{capital(piece_name(board, p))} moved from {place_name(board, cell)} to "
+                                      f"{place_name(board, where_after[p]) if p in where_after else 'off the board'}; "
                                       "obstacles never move", offenders=(p,), rule="obstacles")
     for p in where_after:
         if p in before.lost:
@@ -149,17 +151,18 @@ def _structural_problems(before: GameState, target: Mapping[str, tuple[str, ...]
             return Explanation(reason=f"{capital(piece_name(board, p))} left the {before_cell.boat} boat; nobody ever leaves a boat again",
                                offenders=(p,), rule="boarding")
         if c.kind == "woods":
-            return Explanation(reason=f"{capital(piece_name(board, p))} stands in the woods ({cell})", offenders=(p,), rule="woods")
+            return Explanation(reason=f"{capital(piece_name(board, p))} stands in the woods", offenders=(p,), rule="woods")
         if board.row_of(cell) in covered:
             return Explanation(reason=f"{capital(piece_name(board, p))} stands in row {board.row_of(cell)}, which the FOG covers",
                                offenders=(p,), rule="fog")
         if c.kind == "boat" and c.place == "productive" and c.islander_type != board.islanders[p].type:
-            return Explanation(reason=f"{capital(piece_name(board, p))} cannot take {cell}: that place is for a {c.islander_type}",
+            return Explanation(reason=f"{capital(piece_name(board, p))} cannot take {place_name(board, cell)}: "
+                                      f"that place is for a {c.islander_type}",
                                offenders=(p,), rule="boarding")
     for cell, pieces in target.items():
         c = board.cells[cell]
         if c.kind != "boat" and len(pieces) > 1:
-            return Explanation(reason=f"{capital(names(board, pieces))} stand on the same field {cell}",
+            return Explanation(reason=f"{capital(names(board, pieces))} stand on the same field {place_name(board, cell)}",
                                offenders=tuple(p for p in pieces if p in board.islanders), rule="empty-field")
         if c.kind == "boat" and c.place == "stern" and len(pieces) > c.capacity and \
                 len(before.pieces_at(cell)) < len(pieces) and not before.options.drive_off == "advanced":
@@ -386,7 +389,7 @@ class _Search:
                     if p in self.before.where else -1)
         return Explanation(
             reason=f"this change needs at least {h0} MP ({piece_name(self.board, worst)} from "
-                   f"{self.before.where[worst]} to {self.target_of[worst]}); "
+                   f"{place_name(self.board, self.before.where[worst])} to {place_name(self.board, self.target_of[worst])}); "
                    f"{player_name(self.before, self.before.active_colour)} has {self.budget} MP left",
             offenders=(worst,), rule="movement-points")
 
@@ -398,8 +401,9 @@ class _Search:
             single = _single_reach(self.before, self.rules, p, self.target_of[p])
             if not single:
                 return Explanation(
-                    reason=f"{capital(piece_name(self.board, p))} cannot get from {self.before.where[p]} to "
-                           f"{self.target_of[p]} by legal movements with {self.budget} MP", offenders=(p,),
+                    reason=f"{capital(piece_name(self.board, p))} cannot get from "
+                           f"{place_name(self.board, self.before.where[p])} to "
+                           f"{place_name(self.board, self.target_of[p])} by legal movements with {self.budget} MP", offenders=(p,),
                     rule="movement", searched=expanded)
         if foreign:
             return Explanation(

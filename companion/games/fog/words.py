@@ -41,6 +41,28 @@ def piece_name(board: Board, piece: str) -> str:
     return f"the {islander.nation} {islander.type}{which}"
 
 
+def place_name(board: Board, cell: str) -> str:
+    """A field as players call it: a printed field by its name (``H1``, ``S3``), a pier's field by its
+    pier and place along it ("field 2 of pier 1", not ``P1-2``); a boat place
+    by its boat and the islander it is for ("the green boat's leader place", "the green boat's sailor
+    place, left in area C" when the boat has two), a stern as "the green boat's stern"; a woods hex as
+    the woods. Never a boat place's or woods hex's id (``green-CR``, ``woods-DE``), printed nowhere."""
+    c = board.cells.get(cell)
+    if c is None or c.kind not in ("boat", "woods", "pier"):
+        return cell
+    if c.kind == "pier":
+        fields = [o.id for o in board.cells.values() if o.kind == "pier" and o.pier == c.pier]
+        return f"field {fields.index(cell) + 1} of pier {(c.pier or '').removeprefix('P')}"
+    if c.kind == "woods":
+        return "the woods"
+    if c.place == "stern":
+        return f"the {c.boat} boat's stern"
+    twins = [o for o in board.cells.values() if o.kind == "boat" and o.boat == c.boat and o.place == c.place
+             and o.islander_type == c.islander_type]
+    which = f", {c.side} in area {c.area}" if len(twins) > 1 and c.side and c.area else ""
+    return f"the {c.boat} boat's {c.islander_type} place{which}"
+
+
 def names(board: Board, pieces: Sequence[str]) -> str:
     """Several tokens in one phrase: "the red elder (pushes) and the blue leader"."""
     said = [piece_name(board, p) for p in pieces]
@@ -56,7 +78,7 @@ def movement_words(board: Board, movement: Movement, where: Mapping[str, str]) -
     ``where``: the tokens' fields before it (to say whom a push or swap moved)."""
     kind, piece, path = movement.kind, movement.islander, movement.path
     who = piece_name(board, piece)
-    start, end = path[0], path[-1]
+    start, end = place_name(board, path[0]), place_name(board, path[-1])
     there = [p for p, c in where.items() if c == path[1] and p != piece] if len(path) > 1 else []
     extra = " (enhanced, 2 MP more)" if movement.enhanced else ""
     if kind == "swap" and there:
@@ -67,7 +89,7 @@ def movement_words(board: Board, movement: Movement, where: Mapping[str, str]) -
     if kind in ("jump", "cross"):
         over = "over" if kind == "jump" else "across the obstacle on"
         verb = "jumps" if kind == "jump" else "crosses"
-        return f"{who} {verb} from {start} {over} {path[1]} to {end}{extra}"
+        return f"{who} {verb} from {start} {over} {place_name(board, path[1])} to {end}{extra}"
     verb = {"run": "runs", "squeeze": "squeezes", "board": "boards", "swap": "swaps",
             "endurance": "makes its free endurance run"}.get(kind, kind)
     if kind == "drive-off":

@@ -27,8 +27,7 @@ from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
-from companion.games.island_battle.board import BLOCK_BOX, BOX_SLOTS, box_of, pad_cell, slot_cell
-from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PAD_PLACES, PLAYERS, characters, \
+from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, characters, \
     opponent, owner, reach
 from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
 
@@ -103,15 +102,8 @@ def _names(state: IslandState) -> dict[str, str]:
 
 
 def _places(state: IslandState) -> dict[str, str]:
-    """Places not printed with their name: the pads' places and the boxes (a square is called as printed)."""
-    out = {slot_cell(BLOCK_BOX, k): "the box of blocks to place" for k in range(1, BOX_SLOTS + 1)}
-    for p in PLAYERS:
-        box = f"{state.name_of(p)}'s characters to place"
-        out.update({slot_cell(box_of(p), k): box for k in range(1, BOX_SLOTS + 1)})
-        out.update({pad_cell(p, k): f"{state.name_of(p)}'s pad, place {k}" for k in range(1, PAD_PLACES + 1)})
-        out.update({boards.rail_cell(p, c): f"{state.name_of(p)}'s pad against {c}" for c in LETTERS})
-    out[boards.TRAY] = "the dice tray"
-    return out
+    """Places not printed with their name (see :func:`words.places`)."""
+    return words.places(state)
 
 
 def _rolled(state: IslandState) -> str:

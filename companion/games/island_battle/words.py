@@ -16,12 +16,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 from companion.games.base import Choice, Reconciliation, unfaced
+from companion.games.island_battle import board as boards
 from companion.games.island_battle import rules, table
 from companion.games.island_battle.actions import (PAD, Action, Block, ChoosePad, Correct, Deploy, End, Enter,
                                                    Move, Remove, Shoot, Slide, Spare, Turn, pad_place, parse_action)
-from companion.games.island_battle.board import pad_cell, pad_piece, rail_cell
-from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, FACINGS, PLAYERS, around, forward, home_rows,
-                                                kind, on_island, owner)
+from companion.games.island_battle.board import BLOCK_BOX, BOX_SLOTS, box_of, pad_cell, pad_piece, rail_cell, slot_cell
+from companion.games.island_battle.grid import (ALL_CHARACTERS, BLOCKS, FACINGS, LETTERS, PAD_PLACES, PLAYERS, around,
+                                                forward, home_rows, kind, on_island, owner)
 from companion.games.island_battle.state import IslandState
 
 WAYS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -244,6 +245,32 @@ def _read_as(state: IslandState, piece: str, cell: str, way: str | None) -> Acti
     return None
 
 
+def places(state: IslandState) -> dict[str, str]:
+    """Places not printed with their name: the pads' places and the boxes (a square is called as printed)."""
+    out = {slot_cell(BLOCK_BOX, k): "the box of blocks to place" for k in range(1, BOX_SLOTS + 1)}
+    for p in PLAYERS:
+        box = f"{state.name_of(p)}'s characters to place"
+        out.update({slot_cell(box_of(p), k): box for k in range(1, BOX_SLOTS + 1)})
+        out.update({pad_cell(p, k): f"{state.name_of(p)}'s pad, place {k}" for k in range(1, PAD_PLACES + 1)})
+        out.update({boards.rail_cell(p, c): f"{state.name_of(p)}'s pad against {c}" for c in LETTERS})
+    out[boards.TRAY] = "the dice tray"
+    return out
+
+
+def place(state: IslandState, cell: str) -> str:
+    """Where a piece is, after its name, as players say it: "on D12", "on Bo's pad, place 3", "in Bo's
+    box", "on Bo's pad against K", never a place's id (``pad-red-3``, ``box-blue-6``, ``rail-blue-K``)."""
+    if on_island(cell):
+        return f"on {cell}"
+    for p in PLAYERS:
+        if cell.startswith(f"{box_of(p)}-"):
+            return f"in {state.name_of(p)}'s box"
+    said = places(state).get(cell)
+    if said is None:
+        return f"on {cell}"
+    return f"in {said}" if cell == boards.TRAY or cell.startswith(f"{BLOCK_BOX}-") else f"on {said}"
+
+
 def _placed_at(state: IslandState, piece: str) -> str | None:
     """Where the setup has already put ``piece``, in words (None: still in its box, or play has begun)."""
     if state.stage not in ("blocks", "deploy"):
@@ -260,7 +287,7 @@ def _why_there(state: IslandState, piece: str, cell: str | None, way: str | None
     """Why ``piece`` may not stand on ``cell`` now, the rule in the players' words (None: not known)."""
     placed = _placed_at(state, piece)
     if placed is not None and cell is not None:
-        return (f"{name(state, piece)} on {cell}: it was put on {placed} already, and a piece placed stays where it "
+        return (f"{name(state, piece)} {place(state, cell)}: it was put on {placed} already, and a piece placed stays where it "
                 f"was put; put it back on {placed}")
     action = None if cell is None else _read_as(state, piece, cell, way)
     if action is None or cell is None:
@@ -268,11 +295,11 @@ def _why_there(state: IslandState, piece: str, cell: str | None, way: str | None
     reason = rules.why_not(state, action)
     if reason is None and isinstance(action, Enter) and way and way != forward(action.player):
         want = WAYS[forward(action.player)]
-        return (f"{name(state, piece)} came onto {cell} facing {WAYS[way]}: a character comes off the pad facing "
+        return (f"{name(state, piece)} came onto {place(state, cell).removeprefix('on ')} facing {WAYS[way]}: a character comes off the pad facing "
                 f"{want}, away from its player's edge; turn it to face {want}")
     if reason is None:
         return None
-    return f"{name(state, piece)} on {cell}: {in_words(state, reason)}"
+    return f"{name(state, piece)} {place(state, cell)}: {in_words(state, reason)}"
 
 
 def _together(state: IslandState, pieces: Sequence[str], at: Mapping[str, str],

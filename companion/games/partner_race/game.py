@@ -285,7 +285,8 @@ class PartnerRaceGame(Game[RaceState, Action]):
             return Reconciliation.illegal("two cards on the card spot: lay the one played on top", moved, "card")
         kind = cards[0].removeprefix("card-") if cards else None
         if kind is not None and kind not in CARDS:
-            return Reconciliation.illegal(f"{cards[0]} is not a card of this deck", moved, "card")
+            return Reconciliation.illegal("the card on the card spot is not a card of this deck: lay the card "
+                                          "played on the card spot", moved, "card")
         # the card on the spot says which kind was played (the same kind as before: another card of
         # it); with none laid yet any card may have been, and the players say which when several fit
         kinds = [kind] if kind is not None else list(CARDS)

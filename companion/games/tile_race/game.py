@@ -79,8 +79,7 @@ def _names(state: TileRaceState) -> dict[str, str]:
     return out
 
 
-SIDE_WORDS = {"S": "below", "N": "above", "W": "left of", "E": "right of"}  # as the board is drawn, red below
-SUPPLY_WORDS = {boards.TILE_SUPPLY: "the tile supply", boards.MOUNTAIN_SUPPLY: "the mountain supply"}
+SIDE_WORDS, SUPPLY_WORDS = words.SIDE_WORDS, words.SUPPLY_WORDS
 
 
 def _places(state: TileRaceState) -> dict[str, str]:

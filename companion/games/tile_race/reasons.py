@@ -173,7 +173,7 @@ def _placing_refused(state: TileRaceState, cell: str, kind: str, added: bool, pi
     else:
         return None
     who = state.name_of(colour)
-    place = words.between(cell) if kind == "wall" else f"on {cell}"  # "between C3 and C4", "on C4"
+    place = words.place(cell)  # "between C3 and C4", "on C4"
     before_moving = not state.moved and rules.movement_possible(state)
     offenders = tuple(pieces) if added else ()
     if isinstance(action, Tile) and before_moving:

@@ -538,7 +538,7 @@ def _differs(state: TileRaceState, have: Picture, picture: Picture, changed: Seq
     extra: list[str] = []
     short: list[str] = []
     for cell in changed:
-        place = words.between(cell) if "|" in cell else f"on {cell}"
+        place = words.place(cell)
         want = [k for _, ks in _form({cell: have.get(cell, ())}) for k in ks]
         seen = [k for _, ks in _form({cell: picture.get(cell, ())}) for k in ks]
         extra += [f"{_token(state, k)} {place}" for k in dict.fromkeys(seen) if seen.count(k) > want.count(k)]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from companion.errors import FogCompanionError
 from companion.games.tile_race import rules
+from companion.games.tile_race.board import MOUNTAIN_SUPPLY, TILE_SUPPLY
 from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.grid import OUT, START, colour_of
 from companion.games.tile_race.state import TileRaceState, new_game
@@ -49,6 +50,24 @@ def between(edge: str) -> str:
     """An edge by the two squares it lies between ("between C4 and C5"), never its id (``C4|C5``)."""
     a, _, b = edge.partition("|")
     return f"between {a} and {b}"
+
+
+SIDE_WORDS = {"S": "below", "N": "above", "W": "left of", "E": "right of"}  # as the board is drawn, red below
+SUPPLY_WORDS = {TILE_SUPPLY: "the tile supply", MOUNTAIN_SUPPLY: "the mountain supply"}
+
+
+def place(cell: str) -> str:
+    """Where a piece is, after the piece's name, as players say it, never a place's id: "on C4",
+    "between C4 and C5" (an edge, ``C4|C5``), "on the start space below G1" (``start-G1-S``), "in the
+    tile supply" (``supply-tiles``)."""
+    if "|" in cell:
+        return between(cell)
+    if cell.startswith("start-") and cell.count("-") == 2:
+        _, corner, side = cell.split("-")
+        return f"on the start space {SIDE_WORDS.get(side, 'beside')} {corner}"
+    if cell in SUPPLY_WORDS:
+        return f"in {SUPPLY_WORDS[cell]}"
+    return f"on {cell}"
 
 
 def told(before: TileRaceState, action: Action) -> str:
