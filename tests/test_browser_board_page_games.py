@@ -409,6 +409,13 @@ def after_the_game(phone: Phone, state: dict[str, Any], name: str) -> None:
     page.locator("#moves button").last.tap()
     phone.read(f"{name}: the replay")
     shot(page, f"{name}-replay-after-board-page-game")
+    page.goto(f"{phone.base}/calibration")  # the Camera page: each piece read, its place under it, one tapped
+    page.wait_for_selector("#camera-marks .piece.found")
+    page.locator("#camera-marks .piece.found").first.dispatch_event("click")
+    tags = page.eval_on_selector_all("#camera-marks text", "(ts) => ts.map((t) => t.textContent)")
+    phone.said.update(tags)
+    phone.read(f"{name}: the Camera page")
+    shot(page, f"{name}-camera-after-board-page-game")
 
 
 # The pieces ``selector`` finds that the board's frame shows now, across (a board wider than the phone).

@@ -45,8 +45,16 @@
   const marks = document.getElementById("camera-marks");
   const caption = document.getElementById("camera-caption");
   const zoom = document.getElementById("zoom"), showMarks = document.getElementById("marks");
-  let seen = null, looks = {}, picked = null;
-  Fog.api("GET", "/api/board").then((res) => { if (res.ok) looks = res.data.pieces || {}; draw(); });
+  let seen = null, looks = {}, places = {}, picked = null;
+  Fog.api("GET", "/api/board").then((res) => {
+    if (res.ok) {
+      looks = res.data.pieces || {};
+      /* a place said as the board prints it ("start beside A7", "between F6 and G6"), never its id */
+      places = Object.fromEntries((res.data.cells || []).map((c) => [c.id, c.label || c.id]));
+    }
+    draw();
+  });
+  const placeOf = (id) => places[id] || id;
   function svg(tag, attrs) {
     const e = document.createElementNS(SVGNS, tag);
     Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
@@ -64,8 +72,8 @@
   }
   function say(p) {
     const look = looks[p.piece] || {};
-    caption.textContent = (look.label ? look.label + " (" + p.piece + ")" : p.piece) +
-      (p.cell ? " read on " + p.cell : p.cells ? " between " + p.cells.join(" and ") + ": push it onto one" :
+    caption.textContent = (look.label || p.piece) +
+      (p.cell ? " read on " + placeOf(p.cell) : p.cells ? " between " + p.cells.map(placeOf).join(" and ") + ": push it onto one" :
         " not on a cell: " + (p.reason || "unplaced")) + ".";
   }
   function draw() {
@@ -98,13 +106,13 @@
     seen.pieces.forEach((p) => {
       const look = looks[p.piece] || {};
       const g = svg("g", {"class": "piece found" + (picked === p.piece ? " picked" : ""), transform: `translate(${p.x},${p.y}) scale(${k})`,
-        tabindex: "0", role: "button", "aria-label": (look.label || p.piece) + " on " + p.cell, "data-piece": p.piece});
+        tabindex: "0", role: "button", "aria-label": (look.label || p.piece) + " on " + placeOf(p.cell), "data-piece": p.piece});
       g.appendChild(hit());
       g.appendChild(svg("circle", {r: 11, fill: look.colour || "#888", stroke: "#fff", "stroke-width": 1.6}));
       const icon = svg("path", {d: look.icon || "M-3,-3 L3,-3 L3,3 L-3,3 Z", "class": "icon", transform: "scale(0.8)"});
       g.appendChild(icon);
       const cell = svg("text", {y: 22, "text-anchor": "middle", "class": "cell-tag"});
-      cell.textContent = p.cell;
+      cell.textContent = placeOf(p.cell);
       g.appendChild(cell);
       const pick = () => { picked = p.piece; say(p); draw(); };
       g.addEventListener("click", pick);
@@ -114,7 +122,7 @@
     (seen.unplaced || []).forEach((p) => {
       const g = svg("g", {"class": "unplaced", transform: `translate(${p.x},${p.y}) scale(${k})`, tabindex: "0", role: "button",
         "aria-label": ((looks[p.piece] || {}).label || "marker " + p.marker) +
-          (p.cells ? " between " + p.cells.join(" and ") : " not on a cell: " + p.reason)});
+          (p.cells ? " between " + p.cells.map(placeOf).join(" and ") : " not on a cell: " + p.reason)});
       g.appendChild(hit());
       g.appendChild(svg("path", {d: "M-8,-8 L8,8 M-8,8 L8,-8"}));
       if (p.piece) g.dataset.piece = p.piece;
