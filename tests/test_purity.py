@@ -237,7 +237,7 @@ def test_each_wing_of_the_companion_imports_only_the_wings_below_it():
             if other and other != wing and WINGS.index(other) < WINGS.index(wing):
                 upward.append(f"{module} ({wing}) imports {reached} ({other})")
             if other and wing in ("table", "store") and other != wing:
-                upward.append(f"{module} ({wing}) imports {reached} ({other}): the table and the store import no other wing")
+                upward.append(f"{module} ({wing}) imports {reached} ({other}): the table and the store import no wing")
     assert not upward, "\n".join(upward)
 
 

@@ -25,7 +25,7 @@ from companion.table.picture_path import PicturePath
 from companion.session.replay import DamagedLogError, replay_log, replay_states
 from companion.store.store import GameStore, StoreUnavailableError
 from companion.table.sync import (OutOfSync, Snapshot, Status, canonical, changed, corrections, final_picture_check,
-                            is_correction, told)
+                                  is_correction, told)
 from companion.table.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",

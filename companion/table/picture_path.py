@@ -45,8 +45,9 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
 from companion.table.sight import Viewpoint, unread_of, viewpoint_of
-from companion.table.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences, disagreement,
-                            follow_of, follows, kinds, misplaced, strip, to_follow, untracked, where_piece)
+from companion.table.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences,
+                                  disagreement, follow_of, follows, kinds, misplaced, strip, to_follow, untracked,
+                                  where_piece)
 
 Placement = Mapping[str, Sequence[str]]
 log = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from companion.games.base import unfaced
 from companion.table.secrecy import keeps_secrets, named_pieces
 from companion.table.sight import Viewpoint, out_of_sight, tall_seen
 from companion.table.steps_said import Misplaced as Misplaced  # importable from here too, where it is compared
-from companion.table.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
+from companion.table.steps_said import disagreement as disagreement  # said through this module too
+from companion.table.steps_said import to_follow as to_follow
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]

@@ -28,7 +28,8 @@ from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
 from companion.table.secrecy import keeps_secrets, named_pieces
-from companion.table.sync import Misplaced, Picture, Status, canonical, where_piece, changed, compare, costs, said, strip
+from companion.table.sync import (Misplaced, Picture, Status, canonical, changed, compare, costs, said, strip,
+                                  where_piece)
 
 
 class WayOut:
