@@ -37,7 +37,7 @@ from companion.club.board import ClubBoard  # noqa: E402
 from companion.errors import FogCompanionError  # noqa: E402
 from companion.games import get_game, names  # noqa: E402
 from companion.games.answers import new_game  # noqa: E402
-from companion.run import Companion  # noqa: E402
+from companion.app.run import Companion  # noqa: E402
 from tests.club_broker import free_port  # noqa: E402
 from tests.tables import sim_config, wait_for  # noqa: E402
 

@@ -296,7 +296,7 @@ def every_game(names: list[str], count: int, seed: int, repeat: int = 1, cold: b
     published and the pages build its view, so what a game keeps of it (the tile race's log in words,
     told again only past the last position told) is as warm as in play (``cold``: not built; the
     check of a reading then tells a game's whole log again from the last position any picture told)."""
-    from companion import witnessed
+    from companion.table import witnessed
     from companion.games import get_game
     from reconcile_p99 import pictures  # the door properties' pictures, as the properties test makes them
 

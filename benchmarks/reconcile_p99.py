@@ -4,7 +4,7 @@ As the door's properties test does it (tests/test_game_door.py): random legal pl
 from several seeds; at positions along them, the picture after a random legal action that changes
 the table, and the same picture with one piece hidden at random (a hand or a tall piece over it).
 Each is read by ``Game.reconcile`` and then held to what the picture shows
-(``companion.witnessed.judge``, what the session adds on the way in). Prints p50, p99 and max in
+(``companion.table.witnessed.judge``, what the session adds on the way in). Prints p50, p99 and max in
 milliseconds per game and player count, for the reading alone and with the check, and the check's
 share; and, as a baseline measured in the same run, the time of ``Game.expected`` on the same
 positions, with each p99 as a multiple of it (so a slower machine shows the same multiples).
@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import witnessed  # noqa: E402
+from companion.table import witnessed  # noqa: E402
 from companion.games import Game, get_game, names  # noqa: E402
 
 

@@ -58,8 +58,8 @@ def baseline_mb(imports: str = "numpy, cv2, flask, waitress, jinja2") -> float:
 
 
 # What ``run`` imports before it serves (the parser included): the code's own share of the memory.
-SERVICE_IMPORTS = ("numpy, cv2, flask, waitress, jinja2, companion.cli, companion.run, web_ui, web_ui.server, "
-                   "vision.live, hardware.table; companion.cli.build_parser(); "
+SERVICE_IMPORTS = ("numpy, cv2, flask, waitress, jinja2, companion.app.cli, companion.app.run, web_ui, web_ui.server, "
+                   "vision.live, hardware.table; companion.app.cli.build_parser(); "
                    "import companion.games; companion.games.get_game('fog')")
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.store import GameStore  # noqa: E402
+from companion.store.store import GameStore  # noqa: E402
 
 SETUP = {"seed": 4, "players": [{"name": n, "colour": c} for n, c in (("Ann", "red"), ("Bo", "blue"), ("Cy", "green"))],
          "pieces": {f"islander-{i}": f"H{i}" for i in range(32)}}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # what a DamagedGameError carries (companion.damage raises no error of its own)
-    from companion.damage import Damage, LoggedEvent
+if TYPE_CHECKING:  # what a DamagedGameError carries (companion.store.damage raises no error of its own)
+    from companion.store.damage import Damage, LoggedEvent
 
 
 class FogCompanionError(Exception):

@@ -14,8 +14,8 @@ from companion.games.fog import rules
 from companion.games.fog.board import Board
 from companion.games.fog.legality import apply_move, legal_movements
 from companion.games.fog.setup import new_game
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 store = GameStore(sys.argv[1])
 session = Session(store)

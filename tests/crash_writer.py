@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from companion.store import GameStore
+from companion.store.store import GameStore
 
 store = GameStore(sys.argv[1])
 game = store.unfinished() or store.create_game({"setup": "crash test"})

@@ -87,7 +87,7 @@ def wait_for(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
 
 def sim_config(data_dir: Any, **overrides: Any) -> Any:
     """A companion configuration for tests: the simulated table, recording LEDs, data in ``data_dir``."""
-    from companion.config import defaults
+    from companion.app.config import defaults
 
     values = {"camera.source": "sim", "data.dir": str(data_dir), "leds.backend": "recording", "panel.port": 0,
               "panel.host": "127.0.0.1"}
@@ -172,7 +172,7 @@ class FrameByFrame:
     def __init__(self, data_dir: Any, game: str, start: Any, pose: Any = None) -> None:
         import io
 
-        from companion.run import Companion
+        from companion.app.run import Companion
         from vision.live import LiveCamera
         from vision.sources import SimulatedTable
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, LAYOUT, sim_config
 from vision.live import LiveCamera
 from vision.sources import SimulatedTable

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games import BoardFit, Layout, get_game
 from companion.games.fog.board import Board
 from companion.games.fog.setup import new_game
@@ -202,7 +202,7 @@ def test_the_config_names_the_fitted_board_and_a_new_game_is_played_on_it(tmp_pa
     game and the camera's layout are that board's."""
     import io
 
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
     from web_ui import create_app
 
@@ -225,7 +225,7 @@ def test_the_fit_board_page_fits_from_the_camera_and_saves_only_when_asked_twice
     before replacing; every refusal says why."""
     import io
 
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
     from vision.live import LiveCamera
     from web_ui import create_app

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from companion.games import get_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app
 

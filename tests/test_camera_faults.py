@@ -14,7 +14,7 @@ import pytest
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, LAYOUT, collect_output, http_call, sim_config, wait_for
 from vision.live import LiveCamera
 from vision.sources import CameraError, FolderSource, OpenCVSource, SimulatedTable
@@ -261,7 +261,7 @@ def test_a_slow_camera_is_reported_lost_once_and_does_not_flap(tmp_path: Path):
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
 def test_timing_settings_must_be_finite(value: str):
-    from companion.config import ConfigError, parse
+    from companion.app.config import ConfigError, parse
 
     with pytest.raises(ConfigError, match="finite"):
         parse(f"[camera]\nfault_seconds = {value}\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 from companion.games import get_game
 from companion.games.answers import new_game as new_any_game
 from companion.games.tile_race import rules
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config, wait_for
 from tests.test_panel import post
 from tests.test_secrets import past_the_setup

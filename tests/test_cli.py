@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games import get_game, names
 from companion.games.fog.state import GameState
-from companion.terminal import play
+from companion.app.terminal import play
 
 
 def run_cli(*args: str, capsys) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ from companion.club import ClubError
 from companion.errors import FogCompanionError
 from companion.games import get_game, names
 from companion.games.answers import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.club_broker import Broker
 from tests.tables import collect_output, sim_config, wait_for
 

@@ -21,7 +21,7 @@ import pytest
 
 from companion.games import get_game
 from companion.games.answers import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.club_broker import Broker
 from tests.tables import sim_config, wait_for
 from tests.test_secrets import past_the_setup, secret_games

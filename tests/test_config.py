@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import config
-from companion.config import ConfigError
+from companion.app import config
+from companion.app.config import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,7 +92,7 @@ def test_run_refuses_to_start_with_a_bad_config_and_says_why(tmp_path: Path):
 def test_doctor_reports_each_problem_with_its_fix(tmp_path: Path):
     from argparse import Namespace
 
-    from companion.doctor import doctor
+    from companion.app.doctor import doctor
 
     bad = tmp_path / "config.toml"
     bad.write_text("[panel]\nport = 0\n[camera]\nsource = \"/nowhere/camera\"\n")
@@ -109,7 +109,7 @@ def test_doctor_reports_each_problem_with_its_fix(tmp_path: Path):
 def test_doctor_on_the_simulated_table_sees_the_fiducials(tmp_path: Path):
     from argparse import Namespace
 
-    from companion.doctor import doctor
+    from companion.app.doctor import doctor
 
     out = io.StringIO()
     doctor(Namespace(config=None, camera="sim", data_dir=str(tmp_path)), out=out,
@@ -129,7 +129,7 @@ def test_doctor_names_a_broken_lens_calibration_and_one_made_for_another_camera_
 
     import numpy as np
 
-    from companion.doctor import doctor
+    from companion.app.doctor import doctor
     from vision.lens import LENS_FILE, Lens
 
     def run() -> str:
@@ -150,7 +150,7 @@ def test_doctor_names_a_broken_lens_calibration_and_one_made_for_another_camera_
 def test_a_config_written_before_the_segments_had_roles_keeps_working_and_says_how_it_is_read(tmp_path: Path):
     """The strip's segments were once named after the first box's parts; such a file is read, never
     refused: each name is its role, the LEDs paint by role, and the start says so in one line each."""
-    from companion.run import Companion, led_config
+    from companion.app.run import Companion, led_config
     from tests.tables import sim_config
 
     old = ("[leds]\nsegments = [\n  { name = \"fog\", start = 0, length = 11 },\n"

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 from tests.tables import BOARD, http_call, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +100,7 @@ def test_a_new_game_set_up_with_a_marker_the_camera_once_misread_is_verified_at_
     import io
 
     from companion.games import get_game
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
 
     game = get_game("fog")

@@ -22,14 +22,14 @@ from types import MappingProxyType
 import pytest
 
 from companion.errors import IllegalMoveError, SetupError
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import TableStatus, get_game, names
 from companion.games.desert_survivors.board import build, check_arrangement
 from companion.games.desert_survivors.pieces import size
 from companion.games.desert_survivors.state import DesertState
-from companion.secrecy import named_pieces
-from companion.session import Session
-from companion.store import GameStore
+from companion.table.secrecy import named_pieces
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 GAME = get_game("desert-survivors")
 

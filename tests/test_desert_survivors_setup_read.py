@@ -20,7 +20,7 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.errors import AnswerError, BoardFileError
 from companion.games import get_game
 from companion.games.assembly import Laid, canonical
@@ -128,7 +128,7 @@ def test_a_mapboard_pushed_half_a_space_along_its_neighbour_is_named():
 
 
 def test_the_setup_page_reads_the_table_into_the_mapboards_answer_and_creates_the_game_on_it(tmp_path):
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
     from vision.live import LiveCamera
     from web_ui import create_app

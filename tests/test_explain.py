@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games import get_game
 from companion.games.fog import rules
 from companion.games.fog.explain import apply_explanation, explain

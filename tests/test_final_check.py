@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from companion.games import get_game
 from companion.games.tile_race.state import TileRaceState
-from companion.sync import final_picture_check
+from companion.table.sync import final_picture_check
 
 GAME = get_game("tile-race")
 

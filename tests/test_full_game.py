@@ -13,7 +13,7 @@ from companion.games.fog import rules
 from companion.games.fog.legality import apply_move, legal_movements
 from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, sim_config, wait_for
 
 

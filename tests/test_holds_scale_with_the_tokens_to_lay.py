@@ -9,10 +9,10 @@ time for each counter. Now each token still to lay has the default hold time.
 
 from __future__ import annotations
 
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import get_game
-from companion.session import STEP_HOLD, Session
-from companion.store import GameStore
+from companion.session.session import STEP_HOLD, Session
+from companion.store.store import GameStore
 
 GAME = get_game("desert-survivors")
 

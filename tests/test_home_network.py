@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, sim_config
 from vision.sources import redact
 from web_ui import create_app

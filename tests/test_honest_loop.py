@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from companion.events import Event, EventBus, InlineBus
+from companion.session.events import Event, EventBus, InlineBus
 from companion.games import get_game, names
 from companion.games.base import faced, unfaced
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
-from companion.session import OutOfSyncError, Session
-from companion.store import GameStore
+from companion.app.run import Companion
+from companion.session.session import OutOfSyncError, Session
+from companion.store.store import GameStore
 from tests.tables import BOARD, moved, nb, position, sim_config
 from web_ui import create_app
 
@@ -308,7 +308,7 @@ def test_a_resumed_game_is_checked_by_the_camera_again(tmp_path: Path):
 
 
 def test_the_terminal_says_piece_by_piece_what_the_camera_disagrees_with(companion: Companion, client: Any):
-    from companion.console import command
+    from companion.app.console import command
 
     said: list[str] = []
     companion.say = said.append  # type: ignore[method-assign]
@@ -330,7 +330,7 @@ def test_the_terminal_offers_every_way_out_the_panel_does(companion: Companion, 
     """At the Pi's keyboard: the camera misses an islander that stands where the game has it; 'as-game'
     says the table is right and play goes on. Then an islander is read on a far field where it really
     stands: 'correct-piece' says so and the game follows the table."""
-    from companion.console import command
+    from companion.app.console import command
 
     said: list[str] = []
     companion.say = said.append  # type: ignore[method-assign]

@@ -14,18 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.events import Event, InlineBus
+from companion.app.cli import main
+from companion.session.events import Event, InlineBus
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError
 from companion.games.base import faced, unfaced
 from companion.games.island_battle import board as boards
 from companion.games.island_battle.game import GAME
 from companion.games.island_battle.grid import BLOCKS
 from companion.games.island_battle.state import IslandState
-from companion.run import Companion
-from companion.session import Session
-from companion.store import GameStore
-from companion.sync import with_corrections
+from companion.app.run import Companion
+from companion.session.session import Session
+from companion.store.store import GameStore
+from companion.table.sync import with_corrections
 from tests.tables import sim_config
 from web_ui import create_app
 
@@ -284,7 +284,7 @@ def test_the_pieces_a_blast_took_are_named_as_themselves_where_the_hands_must_li
     """A blown-off soldier and the block that went off still lie on the table till hands lift them:
     every page names them by id, so the Board page draws each as itself (it drew them as a grey "?",
     its id hidden as if it were a secret)."""
-    from companion.secrecy import redact
+    from companion.table.secrecy import redact
     from tests.test_island_battle_rules import table
 
     state = table(red_s1="E3 N", red_s2="D6 N", blue_s1="F4 S", blue_s2="G5 S", blocks="E5:live")

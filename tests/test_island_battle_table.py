@@ -69,7 +69,7 @@ def test_a_correction_takes_the_facing_the_camera_reads():
 
 
 def test_a_character_seen_turned_where_it_stands_is_named_so_when_the_table_disagrees():
-    from companion.sync import disagreement, misplaced
+    from companion.table.sync import disagreement, misplaced
 
     state = battle(3)
     seen = {c: tuple(ps) for c, ps in seen_after(state, ("red-s3", "D2", "E")).items()}
@@ -151,7 +151,7 @@ def test_a_pad_moved_when_no_slide_is_due_is_named_with_where_it_belongs():
 
 
 def test_the_sticker_sheet_has_a_marker_for_each_face_of_the_die_and_one_for_each_pad(tmp_path):
-    from companion.cli import main
+    from companion.app.cli import main
     from vision.markers import sheet_items
 
     labels = {i.label: i.marker for i in sheet_items(GAME.layout())}
@@ -246,7 +246,7 @@ def test_riders_read_against_the_pad_s_old_places_count_on_their_own_till_the_ca
     the riders on their own places, and the table agrees with the game at once. So does a table whose
     pad the hands have not slid yet when the slide was entered on the panel (the camera reading the
     new places); a jeep a hand set on another place of the pad is not riding, and is seen so."""
-    from companion.sync import strip
+    from companion.table.sync import strip
 
     def read(state, *moves):  # the picture with those moves made, a piece moved "off" read on no place
         picture = seen_after(state, *moves)
@@ -382,8 +382,8 @@ def test_a_move_entered_on_the_panel_with_characters_facing_a_way_on_the_pads_is
 def test_a_move_entered_on_the_board_page_tells_the_hands_the_way_it_ends_facing():
     """The report: a turn tapped on the Board page ("to D3 facing east") told the hands only "put red
     soldier 2 on D3", then blamed them for the way they set it down. The way is part of what to do."""
-    from companion.steps_said import to_follow
-    from companion.sync import Misplaced
+    from companion.table.steps_said import to_follow
+    from companion.table.sync import Misplaced
 
     said = to_follow([Misplaced("red-s2", "D3", "D2", ("E", "N"))], GAME.words(GAME.new_game(2, seed=3)))
     assert said == "entered on the panel, now on the table: put red soldier 2 on D3 to face east", said

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.games import Game, get_game
-from companion.sync import compare
+from companion.table.sync import compare
 from tests.tables import FrameByFrame
 
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import Game, get_game, names
-from companion.session import Session
-from companion.store import GameStore
-from companion.sync import compare
+from companion.session.session import Session
+from companion.store.store import GameStore
+from companion.table.sync import compare
 
 SEEDS = (1, 2, 3)
 STEPS = 160         # random legal actions per playout

@@ -8,10 +8,10 @@ where it lies, so the disagreement names the islander that was put there.
 
 from __future__ import annotations
 
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import get_game
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 FOG = get_game("fog")
 

@@ -15,7 +15,7 @@ from companion.games import get_game, names
 from companion.games.answers import new_game as new_any_game
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, moved, sim_config, wait_for, walled_in_swap
 from tests.test_secrets import past_the_setup
 from web_ui import create_app

@@ -25,7 +25,7 @@ import pytest
 from companion.errors import OptionsError
 from companion.games import get_game
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, collect_output, sim_config, wait_for
 from web_ui import create_app
 

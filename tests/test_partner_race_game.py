@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.errors import BoardFileError, IllegalMoveError, SetupError
 from companion.games import TableStatus, get_game
 from companion.games.partner_race import board as boards

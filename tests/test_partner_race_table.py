@@ -16,7 +16,7 @@ from companion.games import get_game
 from companion.games.partner_race import rules
 from companion.games.partner_race.rules import Fold, Play, RaceState
 from companion.games.partner_race.track import COLOURS, goal, last, locked, pawns_of, team, track
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import run_at_the_simulated_table, sim_config, wait_for
 
 GAME = get_game("partner-race")

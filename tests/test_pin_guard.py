@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 
 from companion.games import get_game, names
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app, security
 from web_ui.security import ATTACK_WAIT, BUDGET, FREE_TRIES, MAX_CLIENTS, UNSAFE, WINDOW, Backoff

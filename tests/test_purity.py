@@ -31,8 +31,9 @@ def test_the_rules_core_imports_only_the_standard_library():
 
 
 def test_the_rules_core_does_not_reach_into_vision_hardware_or_the_panel():
+    wiring = {ROOT / "companion" / "app" / name for name in ("run.py", "commands.py", "doctor.py")}
     for path in sorted((ROOT / "companion").rglob("*.py")):
-        if path.name in ("run.py", "commands.py", "doctor.py"):  # the wiring: where the packages meet
+        if path in wiring:  # the wiring: where the packages meet
             continue  # the places that wire everything together (and check every part of it)
         assert not imported_top_modules(path) & {"vision", "hardware", "web_ui"}, path
 
@@ -164,9 +165,21 @@ def test_no_product_module_is_over_600_lines():
     assert not long, long
 
 
+# The wings of companion/ in their order: a wing imports only the wings after it (the app the session,
+# the table and the store; the session the table and the store; the table and the store no other wing),
+# so no circle can run between them and each wing reads with only what is below it.
+WINGS = ("app", "session", "table", "store")
+
+
+def _companion_outside_the_games() -> list[Path]:
+    """The companion's own modules: its top (errors, __main__) and its four wings."""
+    top = ROOT / "companion"
+    return sorted(top.glob("*.py")) + [p for wing in WINGS for p in sorted((top / wing).glob("*.py"))]
+
+
 def test_no_module_of_the_companion_outside_the_games_is_over_450_lines():
     # whoever adds a game reads the session, the store and the wiring: each part must read in one sitting
-    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in (ROOT / "companion").glob("*.py")
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in _companion_outside_the_games()
             if (n := len(p.read_text().splitlines())) > 450]
     assert not long, long
 
@@ -180,7 +193,7 @@ def test_the_leds_code_names_no_game_nor_its_words():
     """A strip's segments are roles (turn, status, counter, timer) and each game says what it shows on
     them: the painter, the strip, the buttons and the config's LED part never name The FOG's rows, MP
     or islanders, nor the race's pawns, cards or teams."""
-    files = sorted((ROOT / "hardware").glob("*.py")) + [ROOT / "companion" / "leds.py"]
+    files = sorted((ROOT / "hardware").glob("*.py")) + [ROOT / "companion" / "session" / "leds.py"]
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in files
              for n, line in enumerate(path.read_text().splitlines(), 1) if GAME_WORDS.search(line)]
     assert not found, "\n".join(found)
@@ -204,8 +217,31 @@ def test_outside_the_games_no_code_names_a_game_s_counters_phases_or_pieces():
     nor The FOG's hourglass, preparation bonuses or its FOG row read from the view."""
     files = [p for pattern in ("*.py", "*.js", "*.html") for p in (ROOT / "web_ui").rglob(pattern)
              if "vendor" not in p.parts]
-    files += sorted((ROOT / "hardware").glob("*.py")) + sorted((ROOT / "companion").glob("*.py"))
+    files += sorted((ROOT / "hardware").glob("*.py")) + _companion_outside_the_games()
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in sorted(files)
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if GAME_ONLY.search(NOT_A_GAME_S.sub("", line)) or GAME_THINGS.search(line)]
     assert not found, "\n".join(found)
+
+
+
+def test_each_wing_of_the_companion_imports_only_the_wings_below_it():
+    files = {_module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    known = set(files)
+    wing_of = {m: m.split(".")[1] for m in known if m.count(".") >= 1 and m.split(".")[0] == "companion"
+               and m.split(".")[1] in WINGS}
+    upward = []
+    for module, wing in sorted(wing_of.items()):
+        for reached in sorted(_imports_of(files[module], known)):
+            other = wing_of.get(reached)
+            if other and other != wing and WINGS.index(other) < WINGS.index(wing):
+                upward.append(f"{module} ({wing}) imports {reached} ({other})")
+            if other and wing in ("table", "store") and other != wing:
+                upward.append(f"{module} ({wing}) imports {reached} ({other}): the table and the store import no wing")
+    assert not upward, "\n".join(upward)
+
+
+def test_no_module_is_left_loose_beside_the_wings():
+    """companion/ holds its wings, the games, the club, the one error hierarchy and ``python -m companion``."""
+    loose = {p.name for p in (ROOT / "companion").glob("*.py")}
+    assert loose == {"__init__.py", "__main__.py", "errors.py"}, sorted(loose)

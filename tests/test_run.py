@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, sim_config, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +84,7 @@ def test_run_starts_with_fake_backends_says_so_and_stops_cleanly_on_sigterm(tmp_
 def test_the_end_of_the_terminal_input_ends_the_commands_not_the_companion():
     import threading
 
-    from companion import console
+    from companion.app import console
 
     said: list[str] = []
 

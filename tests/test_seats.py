@@ -24,7 +24,7 @@ import pytest
 from companion.games import get_game
 from companion.games.desert_survivors.pieces import size
 from companion.games.desert_survivors.rules import apply, new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app
 from web_ui.security import BUDGET, FREE_TRIES, WINDOW

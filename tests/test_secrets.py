@@ -25,7 +25,7 @@ from flask import Flask
 
 from companion.games import Game, get_game, names
 from companion.games.answers import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from web_ui import create_app
 from web_ui.stream import hub_of
@@ -315,7 +315,7 @@ def test_the_camera_overlay_names_no_hidden_piece(name: str, monkeypatch: pytest
     panel draws on it (the labels beside each piece, the unknown and doubled markers) says the same
     at both, without the id or the marker number of a face-down piece; and the picture sent, overlay
     or not, has every face-down piece's marker painted over, so no ArUco reader finds it there."""
-    from companion.secrecy import filter_for
+    from companion.table.secrecy import filter_for
     from vision import overlay
     from vision.detect import BoardDetector
     from vision.render import render_state

@@ -22,7 +22,7 @@ import pytest
 
 from companion.games import get_game
 from companion.games.answers import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from tests.test_secrets import Table, past_the_setup
 from web_ui import create_app

@@ -12,7 +12,7 @@ import io
 import socket
 from pathlib import Path
 
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config
 from web_ui.security import HEADERS
 from web_ui.server import FULL_ANSWER, TIMEOUT_ANSWER

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.run import Companion, supervise
-from companion.systemd import Notifier
+from companion.app.run import Companion, supervise
+from companion.app.systemd import Notifier
 from tests.tables import sim_config, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent

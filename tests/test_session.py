@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from companion.errors import IllegalMoveError
-from companion.events import EventBus
+from companion.session.events import EventBus
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.session import Session, SessionError
-from companion.store import GameStore
+from companion.session.session import Session, SessionError
+from companion.store.store import GameStore
 from tests.tables import BOARD, moved, nb, walled_in_swap
 
 

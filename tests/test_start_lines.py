@@ -52,7 +52,7 @@ def test_the_game_a_start_line_paused_is_said_on_every_page_of_the_panel(tmp_pat
     import io
 
     from companion.games import command_line_answers, new_game
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
     from web_ui.model import state_json
 

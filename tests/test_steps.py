@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import TableStatus, get_game
 from companion.games.fog import rules as fog_rules
 from companion.games.fog.legality import apply_move, legal_movements
@@ -26,8 +26,8 @@ from companion.games.fog.setup import new_game
 from companion.games.partner_race import board as boards
 from companion.games.partner_race.rules import RaceState
 from companion.games.partner_race.track import COLOURS, pawns_of
-from companion.session import OutOfSyncError, Session
-from companion.store import GameStore
+from companion.session.session import OutOfSyncError, Session
+from companion.store.store import GameStore
 from tests.tables import BOARD
 
 RACE = get_game("partner-race")

@@ -24,9 +24,9 @@ import pytest
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
-from companion.session import Session
-from companion.store import GameStore, StoreUnavailableError
+from companion.app.run import Companion
+from companion.session.session import Session
+from companion.store.store import GameStore, StoreUnavailableError
 from tests.tables import BOARD, sim_config
 from web_ui import create_app
 

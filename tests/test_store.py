@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.events import Event, EventBus
+from companion.session.events import Event, EventBus
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
 from companion.games.fog.state import GameState
-from companion.store import GameStore
+from companion.store.store import GameStore
 from tests.tables import BOARD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,7 +156,7 @@ def test_a_subscriber_that_falls_far_behind_loses_its_oldest_events_not_the_sess
 def test_killing_a_running_game_at_100_random_points_loses_and_duplicates_nothing(
         tmp_path: Path, figures: Callable[[str], None]):
     """The session plays games; SIGKILL at random moments; each restart resumes from the log."""
-    from companion.session import Session
+    from companion.session.session import Session
 
     path = tmp_path / "game.db"
     rng = random.Random(5)

@@ -23,10 +23,10 @@ import pytest
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
-from companion.salvage import salvage
-from companion.session import Session
-from companion.store import GameStore
+from companion.app.run import Companion
+from companion.store.salvage import salvage
+from companion.session.session import Session
+from companion.store.store import GameStore
 from tests.tables import BOARD, collect_output, http_call, sim_config, wait_for
 from web_ui import create_app
 
@@ -391,7 +391,7 @@ def test_the_page_reader_reads_anything_thrown_at_it_and_keeps_what_it_can(tmp_p
 def test_a_journal_deleted_while_running_then_a_kill_loses_nothing_and_is_said(tmp_path: Path):
     script = (
         "import os, signal, sys\n"
-        "from companion.store import GameStore\n"
+        "from companion.store.store import GameStore\n"
         f"store = GameStore({str(tmp_path / 'games.db')!r})\n"
         "game = store.create_game({'seed': 1}, title='Sunday')\n"
         "for n in range(5): store.append(game, 'action', {'action': f'a{n}'})\n"
@@ -509,7 +509,7 @@ def test_the_pages_say_a_damaged_log_until_dismissed_and_the_replay_says_where_i
 def test_doctor_reports_a_broken_index_a_damaged_game_and_a_kept_file_and_changes_nothing(tmp_path: Path):
     from argparse import Namespace
 
-    from companion.doctor import doctor
+    from companion.app.doctor import doctor
 
     game, _ = played(tmp_path, drafts=24)
     path = tmp_path / "games.db"

@@ -25,13 +25,13 @@ from typing import Any
 
 import pytest
 
-from companion.doctor import doctor
+from companion.app.doctor import doctor
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.records import HighWater
-from companion.run import Companion
-from companion.session import Session
-from companion.store import GameStore
+from companion.store.records import HighWater
+from companion.app.run import Companion
+from companion.session.session import Session
+from companion.store.store import GameStore
 from tests.tables import BOARD, collect_output, http_call, sim_config, wait_for
 from web_ui import create_app
 

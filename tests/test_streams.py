@@ -27,7 +27,7 @@ import pytest
 
 from companion.games.fog import rules
 from companion.games.fog.setup import new_game
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import BOARD, sim_config, wait_for
 from web_ui import create_app
 from web_ui.server import PanelServer, ServerLimits, connections_for

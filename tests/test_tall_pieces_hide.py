@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from companion.games import get_game
-from companion.sight import Viewpoint, out_of_sight
+from companion.table.sight import Viewpoint, out_of_sight
 from vision.detect import BoardDetector
 from vision.render import make_pose, render
 

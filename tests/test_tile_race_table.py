@@ -18,7 +18,7 @@ from companion.games import get_game
 from companion.games.tile_race.board import load
 from companion.games.tile_race.game import ALERT, TILE
 from companion.games.tile_race.table import kind_of, reconcile
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config, wait_for
 
 GAME = get_game("tile-race")
@@ -457,7 +457,7 @@ def test_places_follow_a_preposition_and_the_supplies_add_up_with_the_pieces_bes
     """The panel says "put it on <place>": an edge is the edge between two squares, a start space the one
     below or beside a corner. Beside the board, 37 tiles left and one standing as a wall make the 38 loose
     tiles a player counts there; the mountains are each player's own."""
-    from companion.sync import Misplaced, to_follow
+    from companion.table.sync import Misplaced, to_follow
 
     state = apply_all(GAME.new_game(2, seed=5, seats=[{"name": "Ada"}, {"name": "Bo"}]),
                       ("move red-1 A1", "tile red D4", "move blue-1 G7", "wall blue E6|E7", "mountain red C5"))

@@ -30,7 +30,7 @@ from companion.games.tile_race.board import load
 from companion.games.tile_race.grid import OUT, START, coords, entry, exits, pawns_of
 from companion.games.tile_race.state import TileRaceState, mountain_allowance
 from companion.games.tile_race.table import kind_of
-from companion.run import Companion
+from companion.app.run import Companion
 from tests.tables import sim_config, wait_for
 
 GAME = get_game("tile-race")

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games.fog.setup import new_game
 from tests.tables import BOARD, LAYOUT
 from vision.detect import BoardDetector

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games.fog.setup import new_game
 from tests.tables import BOARD, LAYOUT
 from vision.detect import BoardDetector
@@ -217,7 +217,7 @@ def test_the_lens_is_calibrated_from_a_phone_and_never_replaced_or_removed_on_on
     """The Camera page's lens steps through the API: views from the running camera's newest frame."""
     import io
 
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
     from vision.live import LiveCamera
     from web_ui import create_app
@@ -270,7 +270,7 @@ def test_the_companion_reads_the_calibration_the_config_names_and_runs_without_a
         tmp_path: Path, lens: Lens):
     import io
 
-    from companion.run import Companion
+    from companion.app.run import Companion
     from tests.tables import sim_config
 
     out = io.StringIO()

@@ -113,7 +113,7 @@ def test_a_token_turned_over_on_the_simulated_table_stays_but_its_marker_is_gone
 def test_watch_reads_a_camera_and_reports_stable_changes_as_json(tmp_path, capsys):
     import json
 
-    from companion.cli import main
+    from companion.app.cli import main
 
     state_path = tmp_path / "g.json"
     assert main(["new-game", "--players", "3", "--seed", "2", "-o", str(state_path)]) == 0
@@ -334,7 +334,7 @@ def test_an_unplugged_camera_is_said_unplugged_and_used_again_once_plugged_back(
 def test_watch_reports_each_bad_frame_and_a_folder_that_is_gone(tmp_path, capsys):
     import json
 
-    from companion.cli import main
+    from companion.app.cli import main
 
     folder = bad_folder(tmp_path / "frames")
     assert main(["watch", "--camera", str(folder)]) == 0

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.app.cli import main
 from companion.games.fog.setup import new_game
 from vision.render import Effects, make_pose, render
 from tests.tables import BOARD, LAYOUT

@@ -18,8 +18,8 @@ import pytest
 
 from companion.errors import FogCompanionError
 from companion.games import Game, get_game, names
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 
 def way_forward(game: Game, state: Any) -> str | None:

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from companion.errors import IllegalMoveError, SessionError
-from companion.events import InlineBus
+from companion.session.events import InlineBus
 from companion.games import get_game, names
 from companion.games.partner_race import board as boards
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 RACE = get_game("partner-race")
 FOG = get_game("fog")

@@ -1,7 +1,7 @@
 """Command-line handlers of the vision package: ``markers``, ``detect``, ``render``, ``watch`` and
 ``calibrate-camera``.
 
-They are registered on the ``fog-companion`` command line by :mod:`companion.run`, the one place
+They are registered on the ``fog-companion`` command line by :mod:`companion.app.run`, the one place
 that wires the packages together, so the rules core never imports vision.
 """
 
@@ -53,7 +53,7 @@ def _above_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _lens(setting: str) -> Lens | None:
-    from companion.paths import default_data_dir
+    from companion.app.paths import default_data_dir
     from vision.lens import find_lens
 
     return find_lens(setting, default_data_dir())
@@ -158,7 +158,7 @@ def render_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from companion.statefile import read_game_state
+    from companion.store.statefile import read_game_state
     from vision.render import render_state
 
     game, state = read_game_state(args.state)  # the file names its game
@@ -199,7 +199,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """
     import time
 
-    from companion.statefile import read_game_state
+    from companion.store.statefile import read_game_state
     from vision.detect import BoardDetector
     from vision.frame_checks import usable
     from vision.sources import CameraError, FrameError, open_source
@@ -284,7 +284,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from companion.paths import default_data_dir
+    from companion.app.paths import default_data_dir
     from vision.lens import LENS_FILE, MAX_VIEWS, MIN_VIEWS, LensCalibrator
     from vision.sources import FrameError, open_source
 
@@ -372,7 +372,7 @@ def cmd_fit_board(args: argparse.Namespace) -> int:
     """
     import re
 
-    from companion.paths import default_data_dir
+    from companion.app.paths import default_data_dir
     from vision.fit import FitError, fit_board, parse_anchors, propose_anchors
 
     base = _layout(args.board)
@@ -441,7 +441,7 @@ def _one_frame(source: str) -> Any:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    from companion.paths import write_atomically
+    from companion.app.paths import write_atomically
 
     try:
         write_atomically(path, text)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.errors import FogCompanionError
-from companion.paths import write_atomically
+from companion.app.paths import write_atomically
 
 # The sheet: 7 x 5 squares of 35 mm on A4 landscape, markers from a dictionary the games do not use
 # (5x5 bits), so the sheet is never read as pieces and the pieces never as the sheet.

@@ -27,7 +27,7 @@ from vision.lens import Lens
 from vision.frame_checks import MarkerWatch, usable  # noqa: F401  (said from here too)
 from vision.sources import CameraError, FrameError, FrameSource, SimulatedTable, clipped
 from companion.games.base import faced, unfaced
-from companion.sight import Seen, Viewpoint
+from companion.table.sight import Seen, Viewpoint
 from vision.facing import FacingStabiliser
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
@@ -234,7 +234,7 @@ class LiveCamera:
         return _placement(self.stabiliser.stable)
 
     def _hand_on(self, placement: Placement, first: bool) -> None:
-        """The settled picture handed on with the place it was taken from (companion/sight.py: what a
+        """The settled picture handed on with the place it was taken from (companion/table/sight.py: what a
         tall piece hides from there is counted where the game has it)."""
         self._announced = True
         obs, shown = self.latest_obs, {unfaced(p)[0] for ps in placement.values() for p in ps}

@@ -20,7 +20,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import FogCompanionError
-from companion.store import StoreUnavailableError
+from companion.store.store import StoreUnavailableError
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from flask import Blueprint, abort, current_app, g, jsonify, request
 
 from companion.errors import FogCompanionError, GameRunningError
 from companion.games import get_game, names, new_game
-from companion.secrecy import told
-from companion.store import NoSuchGameError, StoreError
+from companion.table.secrecy import told
+from companion.store.store import NoSuchGameError, StoreError
 from web_ui import seats, security, viewers
 # the request helpers every blueprint uses, importable from here too (``from web_ui.api import companion``)
 from web_ui.api_helpers import companion, ok  # noqa: F401

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, request
 
 from companion.games.base import unfaced
-from companion.secrecy import told
-from companion.sync import kinds
+from companion.table.secrecy import told
+from companion.table.sync import kinds
 from web_ui.stream import camera_stream, concealed, picture
 
 bp = Blueprint("camera", __name__)
@@ -42,7 +42,7 @@ def pieces_seen(session: Any, where: Mapping[str, str], seat: str | None) -> dic
     (``covered``: the game says the camera cannot see them, as the session counts them seen), and those
     it does not see, in the words ``seat`` may read (the Camera page's count).
 
-    Counted as the session compares a picture (:func:`companion.sync.strip`), so the page never calls
+    Counted as the session compares a picture (:func:`companion.table.sync.strip`), so the page never calls
     a piece missing that the game is in sync with: a piece with a marker on each face is seen
     whichever face is up (``red-3^back``); a look-alike piece (``Game.alike``: the tile race's tiles)
     is seen when one of its kind lies where the game has one, whichever one it is, compared per place

@@ -93,8 +93,8 @@ def create_club_app(club: ClubBoard, data_dir: str) -> Flask:
 
 def serve(args: Any) -> int:
     """``fog-companion club``: subscribe to the broker and serve the club page until stopped."""
-    from companion import config as config_mod
-    from companion.paths import default_data_dir
+    from companion.app import config as config_mod
+    from companion.app.paths import default_data_dir
     from web_ui.server import PanelServer
 
     config = config_mod.load(args.config).with_overrides({"club.broker": args.broker})

@@ -216,7 +216,7 @@ def edits() -> Any:
 @security.changes("calibration")
 def save() -> Any:
     """Write the last fit to the data directory (``"confirm": true`` to replace a saved one)."""
-    from companion.paths import write_atomically
+    from companion.app.paths import write_atomically
 
     data = body()
     confirm = field(data, "confirm", bool, required=False, what="true to confirm")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.damage import cut
+from companion.store.damage import cut
 from companion.errors import FogCompanionError
 from companion.games import Layout, get_game
-from companion.session import DamagedLogError, Snapshot, replay_log, replay_states
-from companion.sync import corrections, with_corrections
+from companion.session.session import DamagedLogError, Snapshot, replay_log, replay_states
+from companion.table.sync import corrections, with_corrections
 from web_ui.public import said_row
 
 

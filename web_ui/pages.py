@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, render_template, send_from_directory
 
 from companion.games import UnknownGameError, get_game
-from companion.store import StoreError
+from companion.store.store import StoreError
 
 bp = Blueprint("pages", __name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import FogCompanionError
 from companion.games import Game, get_game, names
-from companion.secrecy import keeps_secrets, named_pieces
+from companion.table.secrecy import keeps_secrets, named_pieces
 
 __all__ = ["keeps_secrets", "named_pieces", "public_export", "said_row"]
 

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.errors import FogCompanionError
-from companion.secrecy import filter_for, redact
+from companion.table.secrecy import filter_for, redact
 from web_ui.model import leds_json, state_json
 from web_ui.seats import current_claim
 
@@ -439,7 +439,7 @@ def picture(camera: Any, overlay: bool, conceal: frozenset[str] = frozenset()) -
 
 def concealed(companion: Any) -> frozenset[str]:
     """The pieces the camera picture's overlay must not name: those the shared table may not know (the
-    picture is for anyone in the room). The one filter's, as every answer's (companion/secrecy.py)."""
+    picture is for anyone in the room). The one filter's, as every answer's (companion/table/secrecy.py)."""
     session = getattr(companion, "session", None)
     snap = session.snapshot() if session is not None else None
     if snap is None or snap.state is None:

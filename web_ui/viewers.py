@@ -15,7 +15,7 @@ answers anything:
   shared table too; it is named apart only so that tests and the journal can say who asked.
 
 Every HTTP answer in JSON passes :func:`redact_answer` (an ``after_request`` hook): the whole body
-through :class:`companion.secrecy.Filter` of the running game for the viewer's seat. A route cannot
+through :class:`companion.table.secrecy.Filter` of the running game for the viewer's seat. A route cannot
 forget it. A route whose answer holds only what is printed (the board's places and pieces with
 their markers: the stickers everyone sees) is marked :func:`catalogue` and sent as it is; the
 secrets test still compares it at two tables that differ only in secrets.
@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app, g, request, session
 from werkzeug.exceptions import HTTPException
 
-from companion.secrecy import filter_for, keeps_secrets
+from companion.table.secrecy import filter_for, keeps_secrets
 from web_ui import security
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -5,7 +5,7 @@ a companion publishes under ``fog-companion/<table id>/`` (:mod:`companion.club.
 retained ``state`` (the game as the shared table may read it), each logged ``event``, ``online``
 (kept true while connected, made false by the broker's last will), a ``game-over`` event and,
 opted in, Home Assistant's discovery messages (:mod:`companion.club.discovery`). Everything
-published passes :func:`companion.secrecy.redact` with no seat: what the broker carries is what
+published passes :func:`companion.table.secrecy.redact` with no seat: what the broker carries is what
 anyone standing at the table may read. The club page (:mod:`companion.club.board`) subscribes to
 every table and keeps a league across games in its own store (:mod:`companion.club.league`).
 

@@ -25,7 +25,7 @@ from companion.club import ROOT, Broker, broker_of, check_secret_file, table_id,
 from companion.club.discovery import discovery_messages
 from companion.club.outbox import Message, Outbox
 from companion.club.summary import dumps, event_message, game_over, table_state
-from companion.events import Event
+from companion.session.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,7 @@ class Publisher:
 
 
 def start_publisher(companion: Any) -> Publisher | None:
-    """The hook ``companion.run`` calls: a started publisher when ``[club] broker`` is set, else None."""
+    """The hook ``companion.app.run`` calls: a started publisher when ``[club] broker`` is set, else None."""
     if not companion.config["club"]["broker"]:
         return None
     publisher = Publisher(companion.session, companion.config, companion.data_dir, companion.say)

@@ -2,7 +2,7 @@
 
 Built from the game's shared view (``game.view(state, None)``: what anyone at the table may see)
 and the session's snapshot (in sync or not, the camera's health), then passed through
-:func:`companion.secrecy.redact` with no seat, as every output of the companion is. Nothing here
+:func:`companion.table.secrecy.redact` with no seat, as every output of the companion is. Nothing here
 names a game: the view's common keys (``phase``, ``round``, ``active``, ``players``, ``standing``)
 and the game's outcome are all any game's door gives.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.secrecy import redact
+from companion.table.secrecy import redact
 
 
 def dumps(payload: Any) -> bytes:

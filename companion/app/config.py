@@ -25,7 +25,7 @@ from typing import Any
 from companion.club import broker_problem, shown_broker
 from companion.errors import FogCompanionError
 from companion.games import LED_ROLES, names
-from companion.leds import former_names_note, segments_problem
+from companion.session.leds import former_names_note, segments_problem
 
 SYSTEM_CONFIG = Path("/etc/fog-companion/config.toml")
 
@@ -291,7 +291,7 @@ def markdown() -> str:
            "(`--camera`, `--host`, `--port`, `--data-dir`) override the file.", "",
            "Unknown sections or keys and bad values stop the companion at start with the file, the key, the value "
            "and what is allowed. `fog-companion doctor` checks the file too.", "",
-           "This page is generated from `companion/config.py` (`python -m companion.config > docs/config.md`).", ""]
+           "This page is generated from `companion/app/config.py` (`python -m companion.app.config > docs/config.md`).", ""]
     for section, (doc, keys) in SCHEMA.items():
         out += [f"## [{section}]", "", doc, "", "| key | default | allowed | meaning |", "|---|---|---|---|"]
         for k in keys:

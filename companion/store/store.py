@@ -11,9 +11,9 @@ Damage is found, said and contained, never a reason not to start:
 * ``PRAGMA integrity_check`` runs at every open. Broken indexes are rebuilt from the table
   (``REINDEX``); a file that is still damaged is moved aside (``games.db.corrupt-<time>``, kept
   as it was) and every row that can be read from its pages is recovered into a new file
-  (:mod:`companion.salvage`); the game being played comes back paused, to be checked first.
+  (:mod:`companion.store.salvage`); the game being played comes back paused, to be checked first.
 * Events are read with a full table scan, never only through an index, and a game is trusted
-  only as far as its rows read without a gap (:mod:`companion.damage`): a game whose next row is
+  only as far as its rows read without a gap (:mod:`companion.store.damage`): a game whose next row is
   unreadable is marked ``damaged``, and its good prefix is offered as a paused copy.
 * The file, its ``-wal`` and ``-shm`` are checked after every write and by the main loop: one
   deleted or replaced under the running companion is a loud notice, and what the connection
@@ -24,7 +24,7 @@ reported as what they are (:class:`StoreUnavailableError`, with the path and the
 is moved, because the file is usually healthy and the game in it is the players' evening.
 
 Here: the games and their events, written and read. The file underneath (opening and its
-checks, recovery, checkpoints, SQLite's errors in words) is :mod:`companion.storefile`; the
+checks, recovery, checkpoints, SQLite's errors in words) is :mod:`companion.store.storefile`; the
 store's errors are in :mod:`companion.errors` and importable from here as before.
 """
 
@@ -40,11 +40,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.damage import Damage, GameLog, GameRecord, LoggedEvent, cut, decode_json, readable_row, text_value
+from companion.store.damage import Damage, GameLog, GameRecord, LoggedEvent, cut, decode_json, readable_row, text_value
 from companion.errors import (DamagedGameError, NoSuchGameError, StoreCorruptError, StoreError,
                               StoreUnavailableError)
-from companion.records import HighWater, Mark, chained, checksum_of, judged, matches
-from companion.storefile import StoreFile, column_text, log, transaction, unavailable
+from companion.store.records import HighWater, Mark, chained, checksum_of, judged, matches
+from companion.store.storefile import StoreFile, column_text, log, transaction, unavailable
 
 __all__ = ["Damage", "DamagedGameError", "GameLog", "GameRecord", "GameStore", "LoggedEvent", "NoSuchGameError",
            "StoreCorruptError", "StoreError", "StoreUnavailableError"]

@@ -31,7 +31,7 @@ from typing import Any
 
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sync import Misplaced, canonical, where_piece, kinds, misplaced, said
+from companion.table.sync import Misplaced, canonical, where_piece, kinds, misplaced, said
 
 Picture = Mapping[str, Sequence[str]]
 SHOWN, LIFTED, STILL, UNSHOWN = "shown", "lifted", "still", "unshown"  # what a picture shows of one action

@@ -1,12 +1,12 @@
 """The store's SQLite file: opened and checked, recovered when damaged, its commits copied in.
 
-:class:`companion.store.GameStore` reads and writes the games; this is what it stands on, the
+:class:`companion.store.store.GameStore` reads and writes the games; this is what it stands on, the
 part a maintainer reads when a file was damaged, a disk filled up or a journal went missing:
 
 * opening: ``PRAGMA integrity_check`` at every open; broken indexes rebuilt from the table
   (``REINDEX``); a file still damaged is moved aside (``games.db.corrupt-<time>``, kept as it was)
   and every row that can be read from its pages is recovered into a new file
-  (:mod:`companion.recovery`, :mod:`companion.salvage`), each game that lost rows retired;
+  (:mod:`companion.store.recovery`, :mod:`companion.store.salvage`), each game that lost rows retired;
 * checkpoints: every commit is copied from the ``-wal`` into the database file at once (a burst
   once), so the journal never holds the only copy of a game for long (:meth:`StoreFile._checkpoint`);
 * SQLite's errors said as what they are: a full disk, a read-only directory, an I/O error, a
@@ -14,7 +14,7 @@ part a maintainer reads when a file was damaged, a disk filled up or a journal w
   from a damaged file (``_CORRUPT_CODES``), which is recovered.
 
 The watching of the file, its ``-wal`` and ``-shm`` under a running connection is
-:mod:`companion.journal`'s.
+:mod:`companion.store.journal`'s.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.damage import Damage, GameLog, GameRecord, cut
+from companion.store.damage import Damage, GameLog, GameRecord, cut
 from companion.errors import StoreCorruptError, StoreError, StoreUnavailableError
-from companion.journal import WatchedFiles
-from companion.records import HighWater
+from companion.store.journal import WatchedFiles
+from companion.store.records import HighWater
 
-log = logging.getLogger("companion.store")  # one logger for the store, whichever half speaks
+log = logging.getLogger("companion.store.store")  # one logger for the store, whichever half speaks
 
 SCHEMA_VERSION = 2
 SCHEMA = """
@@ -96,7 +96,7 @@ def column_text(value: Any) -> str:
 
 
 class StoreFile(WatchedFiles):
-    """The file under :class:`companion.store.GameStore` (its base): opening, recovery, checkpoints."""
+    """The file under :class:`companion.store.store.GameStore` (its base): opening, recovery, checkpoints."""
 
     path: Path
     _db: sqlite3.Connection
@@ -216,7 +216,7 @@ class StoreFile(WatchedFiles):
 
     def _recover(self, damage: str) -> sqlite3.Connection:
         """Move the damaged file aside (kept as it was) and recover its readable rows into a new one."""
-        from companion.recovery import recover_into
+        from companion.store.recovery import recover_into
 
         kept = self._set_aside()
         if kept is None:  # it vanished meanwhile: nothing to recover, a new file starts

@@ -1,6 +1,6 @@
 """Play any game at the terminal (``fog-companion play``): the session without camera, LEDs or panel.
 
-The commands are those of ``run`` (:mod:`companion.console`, one loop for both); the game is
+The commands are those of ``run`` (:mod:`companion.app.console`, one loop for both); the game is
 kept in a store in a temporary directory, and ``--output`` saves the state after every action.
 """
 
@@ -13,11 +13,11 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion import console
-from companion.events import InlineBus
+from companion.app import console
+from companion.session.events import InlineBus
 from companion.games import Game, get_game, read_key
-from companion.session import Session
-from companion.store import GameStore
+from companion.session.session import Session
+from companion.store.store import GameStore
 
 
 class _Terminal:

@@ -18,10 +18,10 @@ from companion import __version__
 from companion.club import arguments as club_arguments
 from companion.errors import FogCompanionError, StateFormatError
 from companion.games import Game, Layout, command_line_answers, get_game, names, new_game
-from companion.statefile import read_game_state, write_out
+from companion.store.statefile import read_game_state, write_out
 
 if TYPE_CHECKING:  # the store is loaded only by the commands that keep games
-    from companion.store import GameStore
+    from companion.store.store import GameStore
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[Handler, Callable[[argparse.ArgumentParser], None], str]] = {}
@@ -248,14 +248,14 @@ def _run_args(p: argparse.ArgumentParser) -> None:
 
 @command("run", "run the companion: camera, rules, LEDs and buttons (simulated table by default)", _run_args)
 def cmd_run(args: argparse.Namespace) -> int:
-    from companion.run import run_companion
+    from companion.app.run import run_companion
 
     return run_companion(args)
 
 
 @command("play", "play a game at the terminal, without camera or LEDs", _new_game_args)
 def cmd_play(args: argparse.Namespace) -> int:
-    from companion.terminal import play
+    from companion.app.terminal import play
 
     return play(new_state(args), save_to=Path(args.output) if args.output else None, game=_game(args))
 
@@ -269,7 +269,7 @@ def _doctor_args(p: argparse.ArgumentParser) -> None:
 @command("doctor", "check Python, OpenCV, config, camera, fiducials, LEDs, GPIO, data directory and port",
          _doctor_args)
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.doctor import doctor
+    from companion.app.doctor import doctor
 
     return doctor(args)
 
@@ -280,8 +280,8 @@ def _data_dir_args(p: argparse.ArgumentParser) -> None:
 
 
 def _store(args: argparse.Namespace) -> GameStore:
-    from companion.paths import default_data_dir
-    from companion.store import GameStore
+    from companion.app.paths import default_data_dir
+    from companion.store.store import GameStore
 
     folder = Path(args.data_dir) if args.data_dir else default_data_dir()
     return GameStore(folder / "games.db")
@@ -314,14 +314,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 @command("club", "serve the club page: every table publishing to the broker, live, and the league (docs/club.md)",
          club_arguments)
 def cmd_club(args: argparse.Namespace) -> int:
-    from companion.commands import club_page  # the page is the panel's (web_ui), wired where the packages meet
+    from companion.app.commands import club_page  # the page is the panel's (web_ui), wired where the packages meet
 
     return club_page(args)
 
 
 # ----------------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
-    from companion.commands import extra_commands
+    from companion.app.commands import extra_commands
 
     parser = argparse.ArgumentParser(prog="fog-companion", description="A companion for The FOG at the table.")
     parser.add_argument("--version", action="version", version=f"fog-companion {__version__}")

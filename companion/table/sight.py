@@ -5,7 +5,7 @@ near the board's edge is seen along a slanted ray, and the column of a tall piec
 the side away from the camera's foot) can stand in that ray: the marker of the tile on the square
 behind it is covered, though the tile lies there. A piece the game has on a place, missing from the
 picture, that a tall piece the camera does see hides so from the camera's place is counted where the
-game has it (:func:`out_of_sight`, used by :func:`companion.sync.strip` beside ``Game.hidden``): it
+game has it (:func:`out_of_sight`, used by :func:`companion.table.sync.strip` beside ``Game.hidden``): it
 is neither read as moved nor as gone. Lifted off, it is read once the tall piece no longer hides it.
 
 The geometry, all in board millimetres: the camera stands ``above_mm`` over its foot (the nadir).
@@ -116,7 +116,7 @@ def out_of_sight(layout: Layout, view: Viewpoint | None, expected: Mapping[str, 
     """Pieces the game has on a place (``expected``) that the picture (``seen``) lacks and a tall piece
     it shows on another place hides from the camera: piece -> its place, named as ``expected`` names
     it (with its facing). A look-alike piece (``alike``: piece -> its kind, see
-    :func:`companion.sync.kinds`) is lacking when the picture shows fewer of its kind on that place,
+    :func:`companion.table.sync.kinds`) is lacking when the picture shows fewer of its kind on that place,
     and hidden only while the picture shows fewer of its kind in all (``counted``: the picture as the
     rules count it, supplies left out) than the game has: one lacking here and come on another place
     was moved, not hidden."""

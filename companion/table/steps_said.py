@@ -1,7 +1,7 @@
 """What the hands still have to do on the table after a change entered on the panel or undone, in
 the game's words: the calm step the session says until the table shows the change.
 
-Kept apart from :mod:`companion.sync` (which compares the table with the game) since how a step is
+Kept apart from :mod:`companion.table.sync` (which compares the table with the game) since how a step is
 said grows with the games: pieces turned, pieces of a pile said once with their count.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 class Misplaced:
     """One piece where the game and the camera disagree: where it belongs and where it is seen.
 
-    Defined here, below :mod:`companion.sync` (which finds them and re-exports this name), since how a
+    Defined here, below :mod:`companion.table.sync` (which finds them and re-exports this name), since how a
     step is said reads them: the two modules import each other no more."""
 
     piece: str

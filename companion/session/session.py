@@ -2,10 +2,10 @@
 
 The session owns the expected game state and knows the game only through its
 :class:`~companion.games.base.Game`. Every stable board change from the camera is reconciled
-with it (:mod:`companion.picture_path`, which reads top to bottom: a single legal reading is
+with it (:mod:`companion.table.picture_path`, which reads top to bottom: a single legal reading is
 applied; readings that differ are put to the players; a move made in parts is a calm step; a
 change no legal reading explains puts the session out of sync, naming the pieces and the rule,
-until the board is put back or a person takes a way out, :mod:`companion.wayout`). Every action
+until the board is put back or a person takes a way out, :mod:`companion.table.wayout`). Every action
 is written to the log (:class:`~companion.store.GameStore`) before anything is published, and
 the state is always a replay of that log, so a restart resumes exactly where the game was.
 Events carry a :class:`Snapshot` taken under the lock, so listeners never read back into the
@@ -19,14 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import DamagedGameError, DecisionPendingError, OutOfSyncError, SessionError, StateFormatError
-from companion.events import Event, EventBus
+from companion.session.events import Event, EventBus
 from companion.games import Game, get_game
-from companion.picture_path import PicturePath
-from companion.replay import DamagedLogError, replay_log, replay_states
-from companion.store import GameStore, StoreUnavailableError
-from companion.sync import (OutOfSync, Snapshot, Status, canonical, changed, corrections, final_picture_check,
-                            is_correction, told)
-from companion.wayout import WayOut
+from companion.table.picture_path import PicturePath
+from companion.session.replay import DamagedLogError, replay_log, replay_states
+from companion.store.store import GameStore, StoreUnavailableError
+from companion.table.sync import (OutOfSync, Snapshot, Status, canonical, changed, corrections, final_picture_check,
+                                  is_correction, told)
+from companion.table.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
            "Snapshot", "Status", "replay_log", "replay_states"]

@@ -68,7 +68,7 @@ class Damage:
 @dataclass(frozen=True)
 class GameRecord:
     """One game as the store lists it (its row of ``games``, with how many events it has). Kept here
-    beside the rows' damage, under both halves of the store (:mod:`companion.store` re-exports it)."""
+    beside the rows' damage, under both halves of the store (:mod:`companion.store.store` re-exports it)."""
 
     id: str
     created: float

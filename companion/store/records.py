@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.damage import Damage, LoggedEvent, decode_json, good_prefix
+from companion.store.damage import Damage, LoggedEvent, decode_json, good_prefix
 
-log = logging.getLogger("companion.store")
+log = logging.getLogger("companion.store.store")
 
 VERSION = "m1"
 CHANGED = "its checksum is not the one written when it was acknowledged: changed since, or the file replaced"
@@ -188,7 +188,7 @@ def judged(game_id: str, rows: list[tuple[Any, Any, Any, Any]], raw_setup: Any, 
     """A game's good prefix and its first damage, the high-water mark included.
 
     ``rows`` are (seq, at, kind, data) as stored. The first row that does not read ends the good
-    prefix (:func:`companion.damage.good_prefix`); a log that reads whole but ends before its mark
+    prefix (:func:`companion.store.damage.good_prefix`); a log that reads whole but ends before its mark
     lost its last events with the file; one as long as its mark whose checksum differs was changed
     after it was acknowledged (or the file swapped for another copy of it): ``history`` (the marks'
     checksum after each event) then names the first row that changed, and the good prefix ends before it.

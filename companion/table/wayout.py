@@ -6,7 +6,7 @@ out the panel offers that works, whatever the camera gets wrong:
 * put the pieces back (the safe way: the game is right, the hands fix the table);
 * *the table is right as the game has it*: the players see that the table matches the game and the
   camera misses a piece (a marker it cannot read, a piece lying flat it does not see) or misreads one. The
-  session takes the game as it is: each differing piece is *excused* (:func:`companion.sync.excuse`)
+  session takes the game as it is: each differing piece is *excused* (:func:`companion.table.sync.excuse`)
   and counts as where the game has it for as long as the camera keeps reading it as it does now
   and the game keeps it there - it is not accused again until something about it moves;
 * *accept the board* as the camera sees it: recorded as the game's correction. A piece the camera
@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
-from companion.secrecy import keeps_secrets, named_pieces
-from companion.sync import Misplaced, Picture, Status, canonical, where_piece, changed, compare, costs, said, strip
+from companion.table.secrecy import keeps_secrets, named_pieces
+from companion.table.sync import (Misplaced, Picture, Status, canonical, changed, compare, costs, said, strip,
+                                  where_piece)
 
 
 class WayOut:
-    """The session's ways out of a disagreement (mixed into :class:`companion.session.Session`,
+    """The session's ways out of a disagreement (mixed into :class:`companion.session.session.Session`,
     whose lock, status and helpers it uses)."""
 
     _lock: threading.RLock
@@ -62,7 +63,7 @@ class WayOut:
 
     def _excuse(self, pieces: list[Misplaced]) -> None:
         """Each piece counted where the game has it while the camera reads it as now; a look-alike one
-        by its kind and places (:func:`companion.sync.excuse_alike`)."""
+        by its kind and places (:func:`companion.table.sync.excuse_alike`)."""
         for m in pieces:
             if m.kind is not None:
                 self.status.excused_alike.append((m.kind, m.seen, m.belongs))

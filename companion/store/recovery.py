@@ -1,6 +1,6 @@
 """A damaged game database's readable rows, put into a new one.
 
-:func:`recover_into` takes what :mod:`companion.salvage` read from the pages of the moved-aside
+:func:`recover_into` takes what :mod:`companion.store.salvage` read from the pages of the moved-aside
 file and writes it into the fresh database, row by row: a row the new file refuses is counted,
 never a reason to stop. Two rules keep a recovered game from misleading anyone:
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.salvage import salvage
+from companion.store.salvage import salvage
 
 log = logging.getLogger(__name__)
 GAME_COLUMNS = "(id, created, game, title, status, setup, note)"

@@ -18,16 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config
+from companion.app.config import Config
 from companion.errors import FogCompanionError
-from companion.paths import default_data_dir
+from companion.app.paths import default_data_dir
 
 MIN_FREE_MB = 200
 
 
 def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) -> int:
     """Check Python, OpenCV, the config, the camera and fiducials, LEDs, GPIO, data directory and port."""
-    from companion import config as config_mod
+    from companion.app import config as config_mod
 
     out = out or sys.stdout
     problems = 0
@@ -160,7 +160,7 @@ def _doctor_hardware(config: Config, report: Callable[..., None], environ: dict[
         from hardware.controls import Controls
         from hardware.output import make_strip
 
-        from companion.run import controls_config, led_config
+        from companion.app.run import controls_config, led_config
     except ImportError as exc:
         report(False, "hardware", f"the hardware code cannot load: {exc}", "pip install the project (bootstrap.py)")
         return
@@ -193,10 +193,10 @@ def _doctor_game_log(path: Path, report: Callable[..., None]) -> None:
     """The game log, read only: its integrity, every game that does not read whole, the files kept aside."""
     import sqlite3
 
-    from companion.damage import cut, text_value
-    from companion.records import HighWater, judged
-    from companion.store import STATUSES
-    from companion.storefile import column_text
+    from companion.store.damage import cut, text_value
+    from companion.store.records import HighWater, judged
+    from companion.store.store import STATUSES
+    from companion.store.storefile import column_text
 
     start = "start the companion: it rebuilds broken indexes, or moves the file aside and recovers every readable row"
     for kept in sorted(path.parent.glob(path.name + ".corrupt-*")) + sorted(path.parent.glob(path.name + ".saved-*")):
@@ -257,9 +257,9 @@ def _unreplayable(game_id: str, name: str, setup: str, events: list[Any]) -> str
     """Why a game that reads whole does not replay (the next start retires it), or None."""
     import json
 
-    from companion.damage import cut
+    from companion.store.damage import cut
     from companion.games import get_game
-    from companion.replay import replay_states
+    from companion.session.replay import replay_states
 
     try:
         replay_states(get_game(name), json.loads(setup), events)

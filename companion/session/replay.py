@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.damage import cut
+from companion.store.damage import cut
 from companion.errors import FogCompanionError, SessionError
 from companion.games import Game
-from companion.store import LoggedEvent
+from companion.store.store import LoggedEvent
 
 
 class DamagedLogError(SessionError):

@@ -1,7 +1,7 @@
 """The one place that wires the packages together: vision, hardware and the panel plug in here.
 
 The rules core and the session never import ``vision``, ``hardware`` or ``web_ui``; this module
-does (and ``companion/commands.py``, the other packages' commands for the command line).
+does (and ``companion/app/commands.py``, the other packages' commands for the command line).
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ import sys  # noqa: E402
 import threading  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from companion import console  # noqa: E402
+from companion.app import console  # noqa: E402
 from companion.club.publisher import start_publisher  # noqa: E402
-from companion.config import Config  # noqa: E402
+from companion.app.config import Config  # noqa: E402
 from companion.errors import FogCompanionError  # noqa: E402
-from companion.leds import by_role  # noqa: E402
-from companion.memory import tune_malloc  # noqa: E402
-from companion.paths import default_data_dir  # noqa: E402
-from companion.secrecy import told  # noqa: E402
-from companion.service_log import event_line  # noqa: E402
+from companion.session.leds import by_role  # noqa: E402
+from companion.app.memory import tune_malloc  # noqa: E402
+from companion.app.paths import default_data_dir  # noqa: E402
+from companion.table.secrecy import told  # noqa: E402
+from companion.app.service_log import event_line  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,11 @@ class Companion:
 
     def __init__(self, config: Config, state_factory: Callable[[], Any] | None = None, out: Any = None,
                  environ: dict[str, str] | None = None, pin_factory: Any = None) -> None:
-        from companion.events import Event
+        from companion.session.events import Event
         from companion.games import get_game
-        from companion.reconciler import Reconciler
-        from companion.session import Session
-        from companion.store import GameStore
+        from companion.session.reconciler import Reconciler
+        from companion.session.session import Session
+        from companion.store.store import GameStore
         from hardware.table import TableHardware
 
         self.config = config
@@ -365,8 +365,8 @@ def _reachable_host(host: str) -> str:
 
 
 def run_companion(args: Any) -> int:
-    from companion import config as config_mod
-    from companion import systemd
+    from companion.app import config as config_mod
+    from companion.app import systemd
     from companion.games import command_line_answers, get_game, new_game
 
     config = config_mod.load(args.config).with_overrides({

@@ -8,7 +8,7 @@ stage a method below in the same order:
    game expects is checked; a hand that rested over the board has lifted.
 2. *the setup checked*: while a new game's setup is being verified the picture is compared with
    it cell by cell (:meth:`~PicturePath.verify_setup`), and nothing else happens.
-3. *stripped* (:meth:`~PicturePath._stripped`, with :func:`companion.sync.strip`): pieces the rules
+3. *stripped* (:meth:`~PicturePath._stripped`, with :func:`companion.table.sync.strip`): pieces the rules
    took off the table are set aside as a chore (``Status.to_clear``), pieces hidden under another
    and pieces the players excused are counted where the game has them, and look-alike pieces are
    named as the game expects them (``Game.alike``).
@@ -26,9 +26,9 @@ stage a method below in the same order:
    against the last picture at once (:meth:`~PicturePath._check_sync`), so a difference is never
    blamed on the next move.
 
-:mod:`companion.sync` holds the plain values and pure helpers this path uses; the session's log,
-undo and turns are in :mod:`companion.session`, the ways out of a disagreement in
-:mod:`companion.wayout`.
+:mod:`companion.table.sync` holds the plain values and pure helpers this path uses; the session's log,
+undo and turns are in :mod:`companion.session.session`, the ways out of a disagreement in
+:mod:`companion.table.wayout`.
 """
 
 from __future__ import annotations
@@ -40,13 +40,14 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion import witnessed
+from companion.table import witnessed
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.sight import Viewpoint, unread_of, viewpoint_of
-from companion.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences, disagreement,
-                            follow_of, follows, kinds, misplaced, strip, to_follow, untracked, where_piece)
+from companion.table.sight import Viewpoint, unread_of, viewpoint_of
+from companion.table.sync import (Misplaced, OutOfSync, Picture, Status, Step, canonical, compare, differences,
+                                  disagreement, follow_of, follows, kinds, misplaced, strip, to_follow, untracked,
+                                  where_piece)
 
 Placement = Mapping[str, Sequence[str]]
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ BOARD_MOVED = ("board moved: check the fit - since the board (or the camera) was
 
 class PicturePath:
     """The session's path from a picture to a confirmed action (mixed into
-    :class:`companion.session.Session`, whose lock, status, log and undo stack it uses)."""
+    :class:`companion.session.session.Session`, whose lock, status, log and undo stack it uses)."""
 
     _lock: threading.RLock
     game: Game
@@ -310,7 +311,7 @@ class PicturePath:
     def _settle(self, answer: Reconciliation, seen: Picture, what: str = CAMERA
                 ) -> Reconciliation:
         """Several readings are put to the players; one is applied. A reading of the camera's is first
-        held to what the picture shows (:func:`companion.witnessed.judge`): never a move nobody made."""
+        held to what the picture shows (:func:`companion.table.witnessed.judge`): never a move nobody made."""
         if what == CAMERA:
             answer = witnessed.judge(self.game, self.state, seen, answer)
             if not answer.ok:

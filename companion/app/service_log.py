@@ -5,7 +5,7 @@ as Python writes it, a journal line reads ``offenders=['green-1'] pieces=[{'piec
 'belongs': 'H1', 'seen': 'I1'}]``. Here it is compact text instead: ``offenders=green-1 |
 pieces=green-1 (belongs H1, seen I1)``; a part left empty is not printed, a place the camera sees
 nothing on is ``none``. The data is said as the shared table may read it before it comes here
-(:func:`companion.secrecy.told`): the journal keeps no secret.
+(:func:`companion.table.secrecy.told`): the journal keeps no secret.
 """
 
 from __future__ import annotations

@@ -12,10 +12,11 @@ from typing import Any
 
 from companion.games import Choice, Game, Reconciliation
 from companion.games.base import unfaced
-from companion.secrecy import keeps_secrets, named_pieces
-from companion.sight import Viewpoint, out_of_sight, tall_seen
-from companion.steps_said import Misplaced as Misplaced  # importable from here too, where it is compared
-from companion.steps_said import disagreement as disagreement, to_follow as to_follow  # said through this module too
+from companion.table.secrecy import keeps_secrets, named_pieces
+from companion.table.sight import Viewpoint, out_of_sight, tall_seen
+from companion.table.steps_said import Misplaced as Misplaced  # importable from here too, where it is compared
+from companion.table.steps_said import disagreement as disagreement  # said through this module too
+from companion.table.steps_said import to_follow as to_follow
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
 Placement = Mapping[str, Sequence[str]]
@@ -220,7 +221,7 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
           ) -> tuple[Picture, tuple[tuple[str, str], ...]]:
     """The picture without the pieces the rules took off the table, and where those still are;
     pieces the game says are hidden (under another) put where the game has them, and so are pieces a
-    tall piece hides from the camera's place (``view``, :func:`companion.sight.out_of_sight`), and the
+    tall piece hides from the camera's place (``view``, :func:`companion.table.sight.out_of_sight`), and the
     pieces the players excused (``excused``, see :func:`excuse`) while the camera
     still reads them as it did and the game still has them where it did (a lapsed excuse is dropped
     from ``excused``); look-alike pieces the players excused (``excused_alike``) likewise, by kind and
