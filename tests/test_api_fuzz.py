@@ -27,7 +27,7 @@ PIECES = sorted(BOARD.islanders)[:6] + ["rock-1", "nobody", ""]
 CELLS = sorted(BOARD.cells)[:8] + ["Z9", "", "A1' OR 1=1"]
 FIELDS = ["players", "seed", "options", "solo", "name", "title", "islander", "piece", "cell", "option", "accept",
           "pin", "where", "colours", "confirm", "preview", "none", "action", "game", "edits", "anchors", "open",
-          "code", "token", "pair", "actions", "secrets"]
+          "code", "token", "pair", "actions", "secrets", "summary"]
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-2**40, 2**40), st.floats(),  # NaN, Infinity too
                       st.text(max_size=30), st.sampled_from(PIECES + CELLS + ["random", "fiducial:2", "black", "1"]))
@@ -43,10 +43,11 @@ POSTS = ["/api/games", "/api/setup/verify", "/api/move", "/api/end-turn", "/api/
          "/api/correction", "/api/unlock", "/api/table/move", "/api/table/setup", "/api/table/hand", "/api/act",
          "/api/table/turn-over", "/api/games/{game}/resume", "/api/games/{text}/resume", "/api/pin", "/api/fit",
          "/api/fit/edits", "/api/fit/save", "/api/lens", "/api/lens/views", "/api/seats/join", "/api/seats/leave",
-         "/api/seats/act", "/api/seats/screen", "/api/seats/{text}/release"]
+         "/api/seats/act", "/api/seats/screen", "/api/seats/{text}/release", "/api/laid"]
 GETS = ["/api/state", "/api/board", "/api/leds", "/api/setup/choices", "/api/score", "/api/games", "/api/camera", "/api/camera/seen",
         "/api/table", "/api/games/{game}", "/api/games/{game}/replay", "/api/games/{text}", "/api/nothing",
-        "/snapshot.jpg", "/", "/setup", "/games/{text}", "/api/seats", "/api/seats/choices", "/api/seats/{text}/qr.svg"]
+        "/snapshot.jpg", "/", "/setup", "/games/{text}", "/api/seats", "/api/seats/choices", "/api/seats/{text}/qr.svg",
+        "/api/laid?cell={text}", "/api/laid?cell=C3"]
 headers = st.fixed_dictionaries(
     # mostly well-formed JSON requests, so that most of them reach the validation of each field
     {"Content-Type": st.sampled_from(["application/json"] * 8 + ["text/plain", "application/x-www-form-urlencoded"])},

@@ -99,3 +99,41 @@ def test_a_pawn_on_its_exit_corner_leaves_the_grid_by_a_tap(companion: Companion
     res = post(client, "/api/move", {"piece": "red-2", "cell": "start-A7-N", "action": ways["start-A7-N"][0]["action"]})
     assert res.status_code == 200, res.get_json()
     assert game.outcome(companion.session.state) is not None  # both of red's pawns out: the race is won
+
+
+def test_an_empty_place_tapped_offers_what_can_be_laid_there_from_a_hand_or_a_supply(tmp_path):
+    """Desert survivors' discs are laid face down from each player's hand: on the Board page Ada taps an
+    empty space on her own phone and picks which of her discs goes there. Her hand is her secret: the
+    table's screen and a phone joined to no seat are offered none of it, and only words travel, never a
+    disc's id. The tile race's tiles and mountains are offered on an empty square to anyone."""
+    game = get_game("desert-survivors")
+    state = game.new_game(3, seed=1)
+    while not any(str(a).startswith("place") for a in game.legal_actions(state)):
+        state = game.apply(state, game.legal_actions(state)[0])
+    companion = Companion(sim_config(tmp_path, **{"game.name": "desert-survivors"}), out=io.StringIO())
+    app = create_app(companion, {"DATA_DIR": str(tmp_path), "PIN": "4711"})
+    companion.session.start(state, verify=False, game=game)
+    companion.session.camera_lost("unplugged")
+    try:
+        screen, stranger, ada = app.test_client(), app.test_client(), app.test_client()
+        for n, phone in enumerate((stranger, ada)):
+            phone.environ_base["REMOTE_ADDR"] = f"192.168.1.{60 + n}"
+        assert screen.post("/api/unlock", json={"pin": "4711"}).status_code == 200
+        code = next(s["code"] for s in screen.get("/api/seats").get_json()["seats"] if s["seat"] == "natural")
+        assert ada.post("/api/seats/join", json={"code": code}).status_code == 200
+        answer = ada.get("/api/laid?cell=D1")
+        offered = [c["summary"] for c in answer.get_json()["choices"]]
+        assert "Place natural 1 face down on D1" in offered and "natural-1" not in answer.get_data(as_text=True)
+        assert screen.get("/api/laid?cell=D1").get_json()["choices"] == []  # the TV lists nobody's hand
+        assert stranger.get("/api/laid?cell=D1").get_json()["choices"] == []
+        assert ada.get("/api/laid?cell=nowhere").status_code == 400
+        res = ada.post("/api/laid", json={"cell": "D1", "summary": "Place natural 1 face down on D1"})
+        assert res.status_code == 200, res.get_json()
+        assert companion.session.state.board.get("D1") == "natural-1"
+        again = ada.post("/api/laid", json={"cell": "D1", "summary": "Place natural 1 face down on D1"})
+        assert again.status_code == 409 and "tap the place again" in again.get_json()["error"]
+    finally:
+        companion.stop()
+    race = get_game("tile-race")
+    laid = race.laid_at(race.apply(race.new_game(2, seed=1), "move red-1 A1"), "C3")
+    assert [c.summary for c in laid] == ["Red lays a tile on C3", "Red puts a mountain on C3"]

@@ -241,8 +241,20 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
         # Board page by tapping it (by its back: "natural-disc@F2") and then the dot on its own space; the
         # attacker attacks from her own phone, in words
         copy, tapped = get_game("desert-survivors").new_game(players=3, seed=SEED, seats=[{"name": n} for n in NAMES]), 0
+        laid = False
         for action in played[:-1]:
-            if action.startswith("reveal ") and not tapped:
+            if action.startswith("place natural-") and not laid:  # Ada lays her first disc from her own phone:
+                _, disc, space = action.split()  # the empty space tapped, then which of her discs, in words
+                before = len(ada.request.get(f"{base}/api/state").json()["history"])
+                ada.locator(f'#board [data-cell="{space}"]').first.dispatch_event("click")
+                said = f"Place natural {disc.split('-')[1]} face down on {space}"
+                ada.wait_for_selector(f'#pick-choices button:text-is("{said}")')
+                assert "natural-" not in ada.locator("#pick-choices").inner_text()  # her discs in words
+                shot(ada, "seats-01b-ada-lays-a-disc-on-the-board-page")
+                ada.locator(f'#pick-choices button:text-is("{said}")').click()
+                wait_until(ada, base, lambda s: len(s["history"]) == before + 1)
+                laid = True
+            elif action.startswith("reveal ") and not tapped:
                 space = action.split()[1]
                 shown = f"{colour_of(copy.board[space])}-disc@{space}"
                 before = len(table.request.get(f"{base}/api/state").json()["history"])
@@ -255,7 +267,7 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
                 res = table.request.post(f"{base}/api/act", data={"action": action})
                 assert res.ok, (action, res.text())
             copy = get_game("desert-survivors").apply(copy, action)
-        assert tapped
+        assert tapped and laid
         attack = played[-1]
         sides = [fight_state.seats[fight_state.seat_of(fight_state.board[w])]
                  for w in (fight_state.fight.attacker, fight_state.fight.defender)]

@@ -35,7 +35,7 @@ GUARDED_ROUTES = {
 }
 OPEN_ROUTES = {
     ("POST", "/api/unlock"), ("POST", "/api/pin"),  # the PIN itself (choosing one has its own rule)
-    ("POST", "/api/move"), ("POST", "/api/end-turn"), ("POST", "/api/decide"),
+    ("POST", "/api/move"), ("POST", "/api/laid"), ("POST", "/api/end-turn"), ("POST", "/api/decide"),
     ("POST", "/api/act"),  # plays are open; a correction it carries is guarded (below)
     ("POST", "/api/setup/verify"), ("POST", "/api/fit"), ("POST", "/api/fit/edits"),  # looking, nothing kept
     ("POST", "/api/setup/read-board"),  # looking: the parts laid on the table, read into the Setup form

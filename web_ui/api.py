@@ -63,6 +63,41 @@ def get_targets() -> Any:
         {"action": w.actions[0], "summary": w.summary} for w in ways]} for c, ways in targets.items() if ways])
 
 
+def _laid(cell: str) -> list[Any]:
+    """The plays laying a piece on ``cell`` this reader may make: where seats keep secrets only the
+    seat's own (its hand is its secret: not even the table's screen lists it), else every one."""
+    state, session = _state_or_409(), companion().session
+    if cell not in session.game.layout(state).cells:
+        abort(400, description=f"'cell': no place {cell[:40]!r} on this board")
+    game, seat = session.game, seats.current_seat()
+    return [c for c in game.laid_at(state, cell) if game.declaration.information != "per-seat"
+            or (seat is not None and game.actor(state, game.parse_action(c.actions[0])) == seat)]
+
+
+@bp.get("/laid")
+def get_laid() -> Any:
+    """What can be laid on an empty place tapped (``?cell=ID``): the plays that bring a piece to the table
+    there (a disc from a hand, a tile from the supply), in words, for the Board page to offer. Only the
+    words are sent: a play is made by sending one back (``POST /api/laid``), so no id leaves a hand."""
+    cell = request.args.get("cell", "")
+    return jsonify(cell=cell, choices=[{"summary": c.summary} for c in _laid(cell)])
+
+
+@bp.post("/laid")
+@security.changes("play")
+def post_laid() -> Any:
+    """One of the plays ``GET /api/laid`` offered (``{"cell": ID, "summary": WORDS}``), made."""
+    data = body()
+    cell = field(data, "cell", str, check=lambda v: 0 < len(v) <= 80, what="a place")
+    said = field(data, "summary", str, check=lambda v: 0 < len(v) <= 400, what="a play's words")
+    chosen = next((c for c in _laid(cell) if c.summary == said), None)
+    if chosen is None:
+        abort(409, description=f"nothing of that can be laid on {cell[:40]} now: tap the place again")
+    seats.check_actor(chosen.actions[0])
+    companion().session.act(chosen.actions[0])
+    return ok()
+
+
 @bp.get("/leds")
 def get_leds() -> Any:
     leds = leds_json(getattr(companion(), "hardware", None))

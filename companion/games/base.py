@@ -250,6 +250,22 @@ class Game(ABC, Generic[StateT, ActionT]):
         pawn there): the panel asks which was played. By default none: the panel draws no dots."""
         return {}
 
+    def laid_at(self, state: StateT, cell: str) -> tuple[Choice, ...]:
+        """The plays that lay a piece brought to the table on ``cell`` (a disc from a player's hand, a
+        tile from the supply): what the Board page offers when an empty place is tapped, so a piece
+        not yet on the board is laid by tapping as one on it is moved. By default each legal action
+        that names the place and no piece standing on the table, said in the players' words."""
+        expected = self.expected(state)
+        plan, on = self.layout(state), {p for ps in expected.values() for p in ps}
+        named, out, empty = self.words(state), [], not expected.get(cell)
+        for action in self.legal_actions(state):
+            said = str(action).split()
+            brought = any(w in plan.pieces for w in said)  # a piece of the box or a hand, not on the table
+            if cell in said and not any(w in on for w in said) and (brought or empty):
+                text = " ".join(named.get(w, w) for w in said)
+                out.append(Choice((str(action),), text[:1].upper() + text[1:]))
+        return tuple(out)
+
     def taken_off(self, state: StateT) -> Sequence[str]:
         """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
         tokens, turned over by hand). The session lists them as a chore, never as a disagreement.

@@ -55,8 +55,25 @@
     /* a supply beside the board (the tiles, the mountains not placed) is tapped as a piece is: its dots
        are where what it holds can be laid */
     onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); }
-                        else if (state && state.supplies && cell in state.supplies) tap(cell); },
+                        else if (state && state.supplies && cell in state.supplies) tap(cell);
+                        else if (state && mode() === "move") layAt(cell); },
   });
+  /* An empty place tapped with nothing picked: what can be brought to the table there (a disc from a
+     player's hand), each said in words; one tap on a choice lays it, Cancel leaves the place empty. */
+  async function layAt(cell) {
+    const res = await Fog.api("GET", "/api/laid?cell=" + encodeURIComponent(cell));
+    const choices = res.ok ? res.data.choices : [];
+    if (!choices.length) { hint("Nothing can be laid on " + Fog.place(cell) + " now. " + IDLE.move); return; }
+    document.getElementById("pick-title").textContent = "On " + Fog.place(cell) + ": what is laid there?";
+    const box = document.getElementById("pick-choices");
+    box.replaceChildren();
+    choices.forEach((c) => {
+      const b = Fog.el("button", {type: "button", "class": "choice"}, c.summary);
+      b.onclick = async () => { picker.close(); await Fog.api("POST", "/api/laid", {cell, summary: c.summary}); idle(); };
+      box.appendChild(b);
+    });
+    picker.showModal();
+  }
   async function tap(id) {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); idle(); return; }
       selected = id; draw();

@@ -21,7 +21,7 @@ from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome,
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.desert_survivors import layout as boards
 from companion.games.desert_survivors import refusals, rules, seat_words, table
-from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Show
+from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Place, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
 from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, discs_of, groups_for, is_disc,
                                                      is_monkey, is_x, number, x_food, x_kind)
@@ -293,6 +293,18 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                     else seat_words.choice(state, action, "") or str(action))
             out.setdefault(words[2] if len(words) > 2 else where, []).append(Choice((str(action),), said))
         return {cell: tuple(ways) for cell, ways in out.items()}
+
+    def laid_at(self, state: DesertState, cell: str) -> tuple[Choice, ...]:
+        """A disc of the player's own hand laid face down on an empty space tapped: named as its owner
+        knows it (the phone that lays it is its owner's, or the table's screen)."""
+        out = []
+        for way in super().laid_at(state, cell):
+            act = rules.parse_action(way.actions[0])
+            if isinstance(act, Place):
+                disc = "monkey" if is_monkey(act.disc) else str(number(act.disc))
+                way = Choice(way.actions, f"Place {colour_of(act.disc)} {disc} face down on {act.space}")
+            out.append(way)
+        return tuple(out)
 
     def actor(self, state: DesertState, action: Action) -> str | None:
         """Whose phone enters ``action``: a commit is its side's (each fist is closed on its owner's

@@ -260,6 +260,14 @@ class TileRaceGame(Game[TileRaceState, Action]):
             out[cell] = (Choice((str(action),), said[:1].upper() + said[1:]),)
         return out
 
+    def laid_at(self, state: TileRaceState, cell: str) -> tuple[Any, ...]:
+        """A tile or a mountain laid on an empty square tapped, said as the log says it."""
+        from companion.games.base import Choice
+
+        ways = super().laid_at(state, cell)
+        said = [words.told(state, rules.parse_action(way.actions[0])) for way in ways]
+        return tuple(Choice(way.actions, text[:1].upper() + text[1:]) for way, text in zip(ways, said, strict=True))
+
     def actor(self, state: TileRaceState, action: Action) -> str | None:
         """The player to move, as the view's ``active`` says it (without building the whole view: the
         check of every reading asks it)."""
