@@ -68,7 +68,8 @@ def test_the_game_a_start_line_paused_is_said_on_every_page_of_the_panel(tmp_pat
     second = started("island-battle")
     try:
         notices = state_json(second)["storage"]["notices"]
-        assert f"game {running} (Tile race) is paused: resume it from the panel's Games page" in notices, notices
+        assert "The Tile race game that was running is paused: resume it from the Games page" in notices, notices
+        assert running not in " ".join(notices)  # in words: the game's id is the terminal's
         assert second.session.game.name == "island-battle"
     finally:
         second.stop()

@@ -119,9 +119,9 @@ class Companion:
         running, title = self.session.running(), self.session.game.title
         self.session.start(state, verify=True, game=game)
         if running is not None:
-            paused = f"game {running} ({title}) is paused: resume it from the panel's Games page"
-            self.say(paused)
-            self._paused = paused
+            self.say(f"game {running} ({title}) is paused: resume it from the panel's Games page")
+            # the pages say it in words: a player finds it on the Games page by its title, not its id
+            self._paused = f"The {title} game that was running is paused: resume it from the Games page"
         self.say(f"new game {self.session.game_id} ({game.title})")
 
     @property
