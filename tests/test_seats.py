@@ -390,3 +390,22 @@ def test_in_a_game_without_per_seat_secrets_any_phone_enters_any_player_s_play(t
         assert kinds & {"tile", "wall", "mountain"}, kinds
     finally:
         companion.stop()
+
+
+def test_a_phone_asked_for_the_panel_pin_at_the_simulated_table_of_a_game_with_secrets(tmp_path: Path):
+    """Battle for the Island hides its blocks' faces: its simulated table (every piece by id) is the table's
+    screen's. A phone on the Wi-Fi that opens the Table page is asked for the panel PIN (the page asks it
+    on the spot), and once it is given the table is shown; a phone joined to no seat never sees it without."""
+    game = get_game("island-battle")
+    companion = Companion(sim_config(tmp_path, **{"game.name": "island-battle"}), out=io.StringIO())
+    app = create_app(companion, {"PIN": PIN, "DATA_DIR": str(tmp_path)})
+    companion.session.start(game.new_game(2, seed=1), verify=False, game=game)
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.31"
+    try:
+        refused = phone.get("/api/table")
+        assert refused.status_code == 401 and "PIN" in refused.get_json()["error"]
+        assert send(phone, "POST", "/api/unlock", {"pin": PIN}).status_code == 200
+        assert phone.get("/api/table").status_code in (200, 409)  # the table's screen now (409: no camera here)
+    finally:
+        companion.stop()

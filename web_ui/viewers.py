@@ -275,9 +275,11 @@ def screen_only(what: str) -> None:
     who = viewer()
     if who.kind == "seat":
         abort(403, description=f"{what} is not shown to a phone joined to a seat: it names every hidden piece")
+    if not who.screen and security.pin_required():  # asked for on the page: the PIN makes this the screen
+        abort(401, description=f"{what} is the table's screen's (it names every hidden piece): it needs the panel PIN")
     if not who.screen:
         abort(403, description=f"{what} is shown on the table's own screen only (it names every hidden piece): "
-                               "enter the panel PIN there, or pair that screen on the Board page")
+                               "pair that screen on the Board page")
 
 
 def catalogue(view: F) -> F:

@@ -173,9 +173,15 @@
     document.getElementById("off-table-card").hidden = !box.childElementCount;
   }
   function draw(table) { shown = table; board.render(table, {owners, faceDown, supplies}); offTable(table); }
+  /* the table of a game with secrets is the table's screen's: with a PIN set the page asks for it once;
+     declined, it is not asked again at each change, the refusal stays said under the board */
+  let pinDeclined = false;
   async function reload() {
-    const res = await Fog.api("GET", "/api/table", null, true);
+    const res = pinDeclined ? await fetch("/api/table", {headers: {"Accept": "application/json"}}).then(
+      async (r) => ({ok: r.ok, status: r.status, data: await r.json().catch(() => ({}))})) :
+      await Fog.api("GET", "/api/table", null, true);
     if (res.ok) { faceDown = res.data.face_down || []; inBox = res.data.in_box || null; draw(res.data.table); return; }
+    if (res.status === 401) pinDeclined = true;
     status(res.data.error || "the simulated table cannot be shown here");  /* said once, under the board */
     /* a phone joined to a seat is refused the table (it names face-down pieces): no hands offered either */
     if (res.status === 403) document.querySelectorAll("#table-tools button, #off-table-card").forEach((b) => { b.hidden = true; });
