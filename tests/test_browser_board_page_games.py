@@ -8,22 +8,18 @@ All along, every banner, notice, hint and dialog the pages show is kept: none ma
 place by its id (``red-2``, ``natural-disc@F2``, ``pad-red-3``, ``F6|G6``, ``BOARD@SPACE``), and the
 banner never once turns red (out of sync) while the players play legally. A board wider than the
 phone opens on the action and says that it scrolls, on the Board, Table and Replay pages of every
-game, its pieces still a thumb's size. Desert survivors is played from its last round (its face-down discs
-swapped and turned up, food taken, a character attacked, all tapped on the Board page) with each
-player's fists and food on their own phone. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+game, its pieces still a thumb's size. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.games import get_game, names
-from companion.games.desert_survivors.actions import Attack, Commit, End, Feed, Give, Pass, Reveal, Show, Swap, Take
+from companion.games import names
 from tests.test_browser import api_state, browser, running_panel, shot, smallest  # noqa: F401
 from tests.test_browser_partner_race import PHONE, visible_text, wait_until
 
@@ -293,109 +289,6 @@ def test_a_battle_for_the_island_played_to_its_end_on_the_board_page(browser: An
         after_the_game(phone, state, "island-battle")
     finally:
         phone.context.close()
-
-
-# Desert survivors in its last round: Ada, Bo and Cy (seed 3) played the first three rounds with their own
-# phones before; the companion is started again on that game, its camera now on the simulated table.
-DESERT = {"game": "desert-survivors", "seed": 3, "players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]}
-
-
-def desert_choice(game: Any, state: Any, swapped: bool) -> Any:
-    """What these three play: a character fights or takes food where it can, a disc is turned up, a fist
-    holds a marker when it has one; in the last round the first player swaps a face-down disc of theirs."""
-    legal = game.legal_actions(state)
-
-    def first(kind: type, ok: Callable[[Any], bool] = lambda a: True) -> Any:
-        return next((a for a in legal if isinstance(a, kind) and ok(a)), None)
-    if state.round == 4 and not swapped and first(Swap):
-        return first(Swap)
-    return (first(Attack) or first(Take) or first(Reveal) or first(Commit, lambda a: a.markers > 0 and state.round == 4)
-            or first(Commit) or next(iter(legal), None))  # None: the game is over
-
-
-def to_the_last_round() -> tuple[list[str], Any]:
-    """The desert's first three rounds as these players played them (what the companion logged), to the
-    last round's first swap or reveal, on a copy of the game the companion runs (same seed, same seats)."""
-    game = get_game("desert-survivors")
-    state = game.new_game(players=3, seed=DESERT["seed"], seats=DESERT["players"])
-    played = []
-    while not (state.round == 4 and state.phase == "move"):
-        action = desert_choice(game, state, False)
-        if not isinstance(action, Show):  # both fists closed: the companion opens them itself
-            played.append(str(action))
-        state = game.apply(state, action)
-        while (forced := game.forced_action(state)) is not None:
-            state = game.apply(state, forced)
-    return played, state
-
-
-def desert_player(copy: Any, made: list[str]) -> Player:
-    """The last round from the Board page: a disc swapped or turned up, food taken or a character
-    attacked by tapping the piece and its dot; the fists and the food on each player's own phone.
-    ``made``: each action played, in order."""
-    game, at = get_game("desert-survivors"), {"state": copy, "swapped": False}
-
-    def choose(phone: Phone, s: dict[str, Any]) -> tuple[str, ...]:
-        state = at["state"]
-        action = desert_choice(game, state, bool(at["swapped"]))
-        at["swapped"] = at["swapped"] or isinstance(action, Swap)
-        seat, played = game.actor(state, action), [action]
-        after = game.apply(state, action)
-        while isinstance(action, Feed) and isinstance(more := desert_choice(game, after, True), Feed) \
-                and game.actor(after, more) == seat:  # the player's whole share, put down with one tap
-            played.append(more)
-            after = game.apply(after, more)
-        while (forced := game.forced_action(after)) is not None:
-            after = game.apply(after, forced)
-        at["state"] = after
-        made.extend(str(a) for a in played)
-        if isinstance(action, (Commit, Feed)):
-            return seat, "\n".join(str(a) for a in played)
-        if isinstance(action, (End, Give, Pass)):
-            return next(b["label"] for b in s["turn_actions"] if b["action"] == str(action)),
-        source = str(action).split()[1]
-        (piece,) = s["placement"][source]
-        cell = str(action).split()[-1]
-        way = next(t for t in targets(phone, piece) if t["cell"] == cell)
-        return piece, cell, next(c["summary"] for c in way["choices"] if c["action"] == str(action))
-    return choose
-
-
-def test_desert_survivors_last_round_played_on_the_board_page(browser: Any, tmp_path: Path):  # noqa: F811
-    """The three rounds before are entered on the table's screen while the camera is unplugged; the
-    companion, started again with the simulated table, resumes the game in its last round. Each player
-    joins their seat on their own phone and puts their food down there; Bo swaps a face-down disc of his
-    with the piece beside it on the Board page, the discs are turned up there, a character takes food
-    and another attacks; both fists close on the fighters' phones and open at once; the hungry share
-    their food out, and the game ends with Ada the winner. Never red, never an id, on any of the pages."""
-    played, copy = to_the_last_round()
-    with running_panel(tmp_path, f"[camera]\nsource = \"{tmp_path / 'unplugged.mp4'}\"\n") as base:
-        context = browser.new_context()  # the rounds before, entered on the table's screen
-        res = context.request.post(f"{base}/api/games", data={**DESERT, "confirm": True})
-        assert res.ok, res.text()
-        for action in played:
-            res = context.request.post(f"{base}/api/act", data={"action": action})
-            assert res.ok, (action, res.text())
-        context.close()
-    with running_panel(tmp_path, "[camera]\nsource = \"sim\"\n") as base:
-        phone = Phone(browser, base)
-        try:
-            codes = {s["seat"]: s["code"] for s in phone.board.request.get(f"{base}/api/seats").json()["seats"]}
-            for seat, code in codes.items():
-                phone.join(browser, seat, code)
-            phone.table.goto(f"{base}/table")
-            phone.board.goto(f"{base}/")
-            phone.board.wait_for_selector("#board g.piece")
-            phone.hands("the desert's last round")
-            made: list[str] = []
-            state = play_out(phone, desert_player(copy, made), 30, "desert-survivors")
-            assert state["outcome"]["winners"] == ["natural"], state["outcome"]  # Ada brought the most through
-            # a face-down disc of Bo's swapped, discs turned up, food taken, an attack, its fists, the food put down
-            kinds = [a.split()[0] for a in made]
-            assert {"swap", "reveal", "take", "attack", "commit", "feed"} <= set(kinds), made
-            after_the_game(phone, state, "desert-survivors")
-        finally:
-            phone.close()
 
 
 def after_the_game(phone: Phone, state: dict[str, Any], name: str) -> None:
