@@ -3,6 +3,7 @@
 For every game in ``companion.games.names()``: an action's text parses back to an equal action,
 ``apply`` never changes the state it is given, and the picture the camera would see after any
 legal action is read back (``reconcile``) as legal actions that lead to that same picture.
+Whose turn it is comes from the rules and is who the view shows to move.
 The FOG's panel view and LED scene also agree on where the FOG goes next, and what each game
 declares of itself (counters, phases, picks, turn actions) is what its view and setup show. A game
 with secrets per seat shows no seat, and not the shared table, anything of another seat's secrets.
@@ -73,6 +74,24 @@ def test_actions_parse_back_apply_never_mutates_and_pictures_read_back(name: str
                 assert game.expected(replayed) == picture, f"{text}: {choice.summary} leads elsewhere"
             read_back += 1
     assert read_back > 0  # the playout moved pieces, so the camera side was exercised
+
+
+@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_whose_turn_it_is_is_the_rules_own_and_the_panel_shows_the_same(name: str, seed: int):
+    """Whose turn it is (``active``) is read from the state by the rules, not from a page's dict: while
+    the game runs, its first is the player the view shows to move, and every legal action is entered
+    by one of those to act (or by anyone at the table); once the game is over nobody is to act."""
+    game = get_game(name)
+    for state in playout(game, seed):
+        whose = game.active(state)
+        if game.outcome(state) is not None:
+            assert whose == (), f"the game is over, yet {whose} are to act"
+            continue
+        assert whose and whose[0] == game.view(state)["active"], (whose, game.view(state)["active"])
+        assert len(set(whose)) == len(whose)
+        for action in game.legal_actions(state):
+            assert game.actor(state, action) in (*whose, None), f"{action} is entered by someone not to act"
 
 
 def keeps_secrets(name: str) -> bool:

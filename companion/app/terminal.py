@@ -62,7 +62,8 @@ def play(state: Any, save_to: Path | None = None, stdin: TextIO | None = None, s
             view = game.view(session.state)  # and the counters the game declares an action spends
             spent = [f"{c.unit} {read_key(view, c.key)}" for c in game.declaration.counters
                      if c.unit and (not c.phases or view.get('phase') in c.phases)]
-            return f"[{' '.join([str(view.get('phase', '-')), view.get('active') or '-', *spent])}]> "
+            whose = "/".join(game.active(session.state)) or "-"  # several when several must act (a fight)
+            return f"[{' '.join([str(view.get('phase', '-')), whose, *spent])}]> "
 
         console.read_commands(terminal, threading.Event(), stdin or sys.stdin, prompt)
         store.close()

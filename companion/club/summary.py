@@ -3,8 +3,8 @@
 Built from the game's shared view (``game.view(state, None)``: what anyone at the table may see)
 and the session's snapshot (in sync or not, the camera's health), then passed through
 :func:`companion.table.secrecy.redact` with no seat, as every output of the companion is. Nothing here
-names a game: the view's common keys (``phase``, ``round``, ``active``, ``players``, ``standing``)
-and the game's outcome are all any game's door gives.
+names a game: the view's common keys (``phase``, ``round``, ``players``, ``standing``), whose turn
+it is (the game's ``active``) and its outcome are all any game's door gives.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ def dumps(payload: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
-def _whose_turn(view: dict[str, Any]) -> str | None:
-    """The player whose turn it is, by name: the view's ``active`` colour or seat said as its player."""
-    active = view.get("active")
+def _whose_turn(view: dict[str, Any], active: tuple[str, ...]) -> str | None:
+    """The player whose turn it is, by name: the first of the game's ``active`` (a colour or a seat)
+    said as its player; None once the game is over."""
+    if not active:
+        return None
     for player in view.get("players") or []:
-        if isinstance(player, dict) and (active in (player.get("colours") or ()) or active == player.get("seat")):
-            return str(player.get("name") or active)
-    return None if active is None else str(active)
+        if isinstance(player, dict) and (active[0] in (player.get("colours") or ()) or active[0] == player.get("seat")):
+            return str(player.get("name") or active[0])
+    return active[0]
 
 
 def players_of(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -46,7 +48,7 @@ def table_state(snap: Any, table: str, name: str, title: str) -> dict[str, Any]:
     view = game.view(state, None)
     outcome = game.outcome(state)
     standing = view.get("standing")
-    out.update({"label": title, "phase": view.get("phase"), "turn": _whose_turn(view),
+    out.update({"label": title, "phase": view.get("phase"), "turn": _whose_turn(view, game.active(state)),
                 "round": view.get("round"), "players": players_of(view),
                 "standing": [str(s) for s in standing] if isinstance(standing, list) else [],
                 "in_sync": status.out_of_sync is None and not status.setup_differences,

@@ -153,6 +153,14 @@ class Game(ABC, Generic[StateT, ActionT]):
         """None while the game runs; the winners and why once it is over."""
 
     @abstractmethod
+    def active(self, state: StateT) -> tuple[str, ...]:
+        """Whose turn it is (OpenSpiel's ``current_player``), read from the state itself: the colour or
+        seat to act now, as the view's players name it, the player whose turn it is first; where others
+        must act within that turn (a fight's sides closing their fists, food owed) they follow. Empty once
+        the game is over. The session asks it (whose move a reading may log), and so do the seats'
+        phones (:meth:`actor`), the LEDs' turn light and the summaries; the view's ``active`` says its first."""
+
+    @abstractmethod
     def score(self, state: StateT) -> ScoreReport:
         """A per-player (or per-team) breakdown, JSON-able through ``to_dict``."""
 
@@ -189,11 +197,11 @@ class Game(ABC, Generic[StateT, ActionT]):
 
     def actor(self, state: StateT, action: ActionT) -> str | None:
         """The seat whose phone may enter ``action`` (a closed fist is its owner's to commit), or None:
-        anyone at the table may enter it (a reveal both sides wait for). By default the player to move
-        (the view's ``active``), since one player acts at a time; a game with simultaneous input says
-        whose each commitment is."""
-        active = self.view(state).get("active")
-        return active if isinstance(active, str) else None
+        anyone at the table may enter it (a reveal both sides wait for). By default the player whose turn
+        it is (the first of :meth:`active`), since one player acts at a time; a game with simultaneous
+        input says whose each commitment is."""
+        whose = self.active(state)
+        return whose[0] if whose else None
 
     def said(self, state: StateT, action: str, seat: str | None) -> str:
         """An action's text as ``seat`` may read it (None: the shared table), in the event a phone is

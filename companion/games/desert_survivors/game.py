@@ -237,6 +237,17 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
     def outcome(self, state: DesertState) -> Outcome | None:
         return rules.outcome(state)
 
+    def active(self, state: DesertState) -> tuple[str, ...]:
+        """The player whose turn it is, then whoever else must act before play goes on: a fight's side
+        whose fist is still open, a player owing food to a hungry character's card. Nobody once the
+        desert is crossed."""
+        if state.phase == "over":
+            return ()
+        fight, owing = state.fight, [state.seats[k] for k in rules.feeders(state)]
+        sides = [] if fight is None else [state.seats[state.seat_of(state.board[w])] for w, done in
+                                          zip((fight.attacker, fight.defender), fight.commits, strict=True) if done is None]
+        return tuple(dict.fromkeys([state.active, *sides, *owing]))
+
     def score(self, state: DesertState) -> Score:
         return Score(state)
 
@@ -315,7 +326,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
             return action.seat
         if isinstance(action, Feed):
             return state.seats[state.seat_of(action.disc)] if colour_of(action.disc) in state.groups else None
-        return None if isinstance(action, (Show, Correct)) else state.active
+        return None if isinstance(action, (Show, Correct)) else super().actor(state, action)
 
     def seat_choice(self, state: DesertState, action: Action, seat: str) -> str | None:
         """A seat's own choice as its phone's button says it ("Close your fist on 3 markers"); a disc

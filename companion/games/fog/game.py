@@ -290,6 +290,10 @@ class FogGame(Game[GameState, FogAction]):
         report = score(state)
         return Outcome(tuple(report.winners), state.end_reason or "the game is over")
 
+    def active(self, state: GameState) -> tuple[str, ...]:
+        """The colour to move (the drafting colour in the draft, a nation in solo); none once finished."""
+        return (state.active_colour,) if state.active_colour else ()
+
     def score(self, state: GameState) -> ScoreReport:
         return score(state)
 
@@ -393,11 +397,6 @@ class FogGame(Game[GameState, FogAction]):
         if not seconds or state.phase != "moving":
             return None
         return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
-
-    def actor(self, state: GameState, action: FogAction) -> str | None:
-        """The colour to move, as the view's ``active`` says it, without building the whole view (its log
-        in words is the history told again): the check of every reading of a picture asks it."""
-        return state.active_colour
 
     def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
         return table.view(state, seat)

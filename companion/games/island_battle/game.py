@@ -275,6 +275,11 @@ class IslandBattleGame(Game[IslandState, Action]):
     def outcome(self, state: IslandState) -> Outcome | None:
         return rules.outcome(state)
 
+    def active(self, state: IslandState) -> tuple[str, ...]:
+        """Who acts now: the player whose turn it is, or their opponent choosing which character a
+        penalty removes; nobody once the island has a ruler (or nobody is left to rule it)."""
+        return () if rules.outcome(state) is not None else (state.actor,)
+
     def score(self, state: IslandState) -> Score:
         return Score(state)
 
@@ -333,11 +338,6 @@ class IslandBattleGame(Game[IslandState, Action]):
 
     def taken_off(self, state: IslandState) -> Sequence[str]:
         return table.taken_off(state)
-
-    def actor(self, state: IslandState, action: Action) -> str | None:
-        """Who acts now, as the view's ``active`` says it, without building the whole view (its legal
-        actions and log): the check of every reading of a picture asks it."""
-        return state.actor
 
     def view(self, state: IslandState, seat: str | None = None) -> dict[str, Any]:
         """What every page may show: everything but which blocks still standing are live (a block set

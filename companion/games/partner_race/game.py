@@ -249,6 +249,10 @@ class PartnerRaceGame(Game[RaceState, Action]):
         won = rules.winners(state)
         return Outcome(won, "they locked all eight of their pawns") if won else None  # the page names them
 
+    def active(self, state: RaceState) -> tuple[str, ...]:
+        """The player to lay a card (or fold); nobody once a team has won."""
+        return () if rules.winners(state) else (state.active,)
+
     def score(self, state: RaceState) -> Score:
         return Score(state)
 
@@ -365,11 +369,6 @@ class PartnerRaceGame(Game[RaceState, Action]):
         if after.history and after.history != before.history:  # what the table hears, in a sentence
             out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
         return out
-
-    def actor(self, state: RaceState, action: Action) -> str | None:
-        """The player to move, as the view's ``active`` says it, without building the whole view: the
-        check of every reading of a picture asks it."""
-        return state.active
 
     def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
         phase = "finished" if rules.winners(state) else "playing"

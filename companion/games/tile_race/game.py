@@ -212,6 +212,10 @@ class TileRaceGame(Game[TileRaceState, Action]):
     def outcome(self, state: TileRaceState) -> Outcome | None:
         return rules.outcome(state)
 
+    def active(self, state: TileRaceState) -> tuple[str, ...]:
+        """The player to move; nobody once the race is won or blocked."""
+        return () if rules.outcome(state) is not None else (state.active,)
+
     def score(self, state: TileRaceState) -> Score:
         return Score(state)
 
@@ -267,11 +271,6 @@ class TileRaceGame(Game[TileRaceState, Action]):
         ways = super().laid_at(state, cell)
         said = [words.told(state, rules.parse_action(way.actions[0])) for way in ways]
         return tuple(Choice(way.actions, text[:1].upper() + text[1:]) for way, text in zip(ways, said, strict=True))
-
-    def actor(self, state: TileRaceState, action: Action) -> str | None:
-        """The player to move, as the view's ``active`` says it (without building the whole view: the
-        check of every reading asks it)."""
-        return state.active
 
     def view(self, state: TileRaceState, seat: str | None = None) -> dict[str, Any]:
         ended = rules.outcome(state)
