@@ -10,15 +10,15 @@ as the reveal, a swap as the swap, and the faces the rules then show are expecte
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.errors import AnswerError, SetupError, StateFormatError
+from companion.errors import AnswerError, SetupError
 from companion.games.assembly import Assembly
 from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
+from companion.games.saved import saved_form
 from companion.games.desert_survivors import layout as boards
 from companion.games.desert_survivors import refusals, rules, seat_words, table
 from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Place, Show
@@ -208,14 +208,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         return rules.to_json(state)
 
     def from_json(self, data: Any) -> DesertState:
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise StateFormatError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or data.get("game") != "desert-survivors":
-            raise StateFormatError("not a desert survivors state (\"game\": \"desert-survivors\")")
-        return rules.from_json(data)
+        return rules.from_json(saved_form(data, self.name, "a desert survivors"))
 
     def parse_action(self, text: str) -> Action:
         return rules.parse_action(text)

@@ -14,7 +14,6 @@ spot is a turn (``table.py``).
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from collections.abc import Mapping, Sequence
@@ -23,6 +22,7 @@ from typing import Any
 from companion.errors import OptionsError, SetupError, StateFormatError
 from companion.games.base import Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
+from companion.games.saved import saved_form
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
@@ -244,13 +244,7 @@ class IslandBattleGame(Game[IslandState, Action]):
         return replace(state, live=live)
 
     def from_json(self, data: Any) -> IslandState:
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise StateFormatError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or data.get("game") != "island-battle":
-            raise StateFormatError("not an island battle state (\"game\": \"island-battle\")")
+        data = saved_form(data, self.name, "an island battle")
         deal = data.get("deal", 0)
         if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
             raise StateFormatError("island battle state: 'deal' must be a whole number 0 or more")

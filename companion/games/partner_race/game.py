@@ -7,7 +7,6 @@ of that card that lead to it; the panel plays a card or folds by the same notati
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -16,6 +15,7 @@ from companion.errors import BoardFileError, IllegalMoveError, OptionsError, Set
 from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
                                   TableStatus)
 from companion.games.declaration import Counter, GameType, Phase
+from companion.games.saved import saved_form
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
 from companion.games.partner_race import steps as parts
@@ -174,15 +174,8 @@ class PartnerRaceGame(Game[RaceState, Action]):
         return rules.to_json(state)
 
     def from_json(self, data: Any) -> RaceState:
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise StateFormatError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or data.get("game") != "partner-race":
-            raise StateFormatError("not a partner race state (\"game\": \"partner-race\")")
         try:
-            return rules.from_json(data)
+            return rules.from_json(saved_form(data, self.name, "a partner race"))
         except ValueError as exc:
             raise StateFormatError(str(exc)) from None
 

@@ -8,13 +8,13 @@ steps of one pawn, and the turn's one action.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.errors import OptionsError, SetupError, StateFormatError
+from companion.errors import OptionsError, SetupError
 from companion.games.base import Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
 from companion.games.declaration import Counter, GameType, Phase
+from companion.games.saved import saved_form
 from companion.games.tile_race import board as boards
 from companion.games.tile_race import rules, table, words
 from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
@@ -176,14 +176,7 @@ class TileRaceGame(Game[TileRaceState, Action]):
         return rules.to_json(state)
 
     def from_json(self, data: Any) -> TileRaceState:
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise StateFormatError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or data.get("game") != "tile-race":
-            raise StateFormatError("not a tile race state (\"game\": \"tile-race\")")
-        return rules.from_json(data)
+        return rules.from_json(saved_form(data, self.name, "a tile race"))
 
     def parse_action(self, text: str) -> Action:
         return rules.parse_action(text)
