@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -13,9 +14,11 @@ from companion.games.fog.setup import new_game
 from hardware.output import LedConfig, LedOutput, Segment, make_strip
 from hardware.strip import HardwareError, RecordingStrip, encode_spi
 from hardware.table import TableHardware
-from companion.games import Count, LedScene, Light, get_game
+from companion.games import Count, Game, GameType, Layout, LedScene, Light, Outcome, Reconciliation, get_game
+from companion.games.leds import ALERT
+from companion.games.saved import saved_form
 from companion.games.fog.table import ALERT_RED, SWALLOWED, WARN
-from hardware.views import CAMERA_LOST, TableView, paint
+from hardware.views import CAMERA_LOST, TableView, light_at, paint
 from tests.tables import BOARD, nb, position, wait_for
 
 RGB = BOARD.rgb
@@ -282,3 +285,108 @@ def test_a_board_found_moved_flashes_white_for_a_moment_under_the_lasting_alerts
     clock.now = 10.5  # the moment is over
     hw.animator.tick(0.0)
     assert hw.system_alert is None and BOARD_MOVED not in seg(hw, "status")
+
+
+# ------------------------------------------------------------------------------------ a game with no LED part
+@dataclass(frozen=True)
+class Relay:
+    """Two runners take turns to step; the first to three steps wins."""
+
+    turn: int = 0
+    steps: tuple[int, int] = (0, 0)
+
+
+RUNNERS = ("red", "blue")
+RELAY_COLOURS = {"red": (200, 0, 0), "blue": (0, 0, 200)}
+
+
+class RelayGame(Game[Relay, str]):
+    """A game written here with its rules, its declaration's colours and nothing for the LEDs: what the
+    strip shows of it is the door's."""
+
+    name, title, players = "relay", "Relay", (2,)
+
+    @property
+    def declaration(self) -> GameType:
+        return GameType(self.name, self.title, self.players, colours=RELAY_COLOURS)
+
+    def new_game(self, players: int = 2, seed: int = 0, **_: object) -> Relay:
+        return Relay()
+
+    def to_json(self, state: Relay) -> dict[str, object]:
+        return {"game": self.name, "turn": state.turn, "steps": list(state.steps)}
+
+    def from_json(self, data: object) -> Relay:
+        saved = saved_form(data, self.name, "a relay")
+        return Relay(saved["turn"], tuple(saved["steps"]))  # type: ignore[arg-type]
+
+    def parse_action(self, text: str) -> str:
+        return text
+
+    def legal_actions(self, state: Relay) -> list[str]:
+        return [] if self.outcome(state) else [f"step {RUNNERS[state.turn]}"]
+
+    def apply(self, state: Relay, action: str) -> Relay:
+        steps = list(state.steps)
+        steps[state.turn] += 1
+        return Relay(1 - state.turn, (steps[0], steps[1]))
+
+    def correction(self, state: Relay, seen: object) -> str:
+        return "correct"
+
+    def layout(self, state: Relay | None = None, board: str | None = None) -> Layout:
+        return Layout("track", (100.0, 100.0), "DICT_4X4_50", (), {}, {}, 10.0, 5.0)
+
+    def expected(self, state: Relay) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def reconcile(self, state: Relay, seen: object) -> Reconciliation:
+        return Reconciliation.illegal("the relay is not read by the camera")
+
+    def outcome(self, state: Relay) -> Outcome | None:
+        won = [r for r, n in zip(RUNNERS, state.steps) if n >= 3]
+        return Outcome(tuple(won), "three steps first") if won else None
+
+    def active(self, state: Relay) -> tuple[str, ...]:
+        return () if self.outcome(state) else (RUNNERS[state.turn],)
+
+    def score(self, state: Relay) -> Any:
+        return None
+
+    def view(self, state: Relay, seat: str | None = None) -> dict[str, object]:
+        return {"active": RUNNERS[state.turn], "steps": dict(zip(RUNNERS, state.steps))}
+
+
+def test_a_game_that_writes_no_leds_still_shows_whose_turn_the_alert_and_the_winner():
+    """A new game writes its rules and its players' colours: on the recording strip the door lights the
+    runner to move in their colour (the other dark), the status segment red while a piece breaks a
+    rule, and the winner over the whole strip at the end."""
+    relay = RelayGame()
+    assert "led_scene" not in vars(RelayGame)  # nothing of its own for the LEDs
+    config = LedConfig(backend="recording", **PLAIN)  # type: ignore[arg-type]
+    hw = TableHardware(relay, config, pin_factory=MockFactory(), clock=Clock())
+    state = relay.new_game()
+
+    hw.show(state, game=relay)
+    hw.animator.tick(0.0)
+    red_turn = light_at(Light(RELAY_COLOURS["red"], "pulse", 1.0, 0.3), 0.0)
+    assert seg(hw, "turn") == [red_turn, (0, 0, 0)] and set(seg(hw, "status")) == {(0, 0, 0)}
+
+    state = relay.apply(state, "step red")  # blue to move
+    hw.show(state, game=relay)
+    hw.animator.tick(0.0)
+    assert seg(hw, "turn")[0] == light_at(Light(RELAY_COLOURS["blue"], "pulse", 1.0, 0.3), 0.0)
+
+    hw.show(state, alert="illegal", offenders=("runner-red",), game=relay)  # a piece breaks a rule
+    hw.animator.tick(0.0)
+    assert seg(hw, "status")[0] == ALERT
+    hw.animator.tick(0.25)  # the alert blinks: dark a quarter of a second on
+    assert seg(hw, "status")[0] == (0, 0, 0)
+
+    for action in ("step blue", "step red", "step blue", "step red"):  # red's third step wins
+        state = relay.apply(state, action)
+    hw.show(state, game=relay)
+    hw.animator.tick(0.0)
+    assert relay.outcome(state) == Outcome(("red",), "three steps first")
+    assert set(hw.strip.last) == {light_at(Light(RELAY_COLOURS["red"], "pulse", 0.5, 0.2), 0.0)}
+    assert set(hw.scene.labels.values()) == {"the winner"}

@@ -11,7 +11,8 @@ and the out-of-sync state, so a new game writes rules and nothing else.
 The values the door speaks in live beside it and are said through it: the geometry (cells,
 pieces, layouts, a print's fit) in :mod:`companion.games.geometry`, what a picture means
 (:class:`Choice`, :class:`Reconciliation`) in :mod:`companion.games.reconciliation`, the LEDs'
-scene in :mod:`companion.games.leds`; every one of them is importable from here as before.
+scene and what every game shows alike on it in :mod:`companion.games.leds`, a saved state's text and
+tag read once in :mod:`companion.games.saved`; every one of them is importable from here as before.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from companion.games.declaration import GameType
 # The door's values, defined beside it and said through it too (``from companion.games.base import Layout``)
 from companion.games.geometry import (FACED, RGB, BoardFit, Cell, Edge, Layout, Piece, Placement, Point,  # noqa: F401
                                       Track, faced, layout_once, packaged_or_file, polygon, unfaced)
-from companion.games.leds import (FORMER_SEGMENT_NAMES, LED_ROLES, OFF_LIGHT, Count, LedScene,  # noqa: F401  (the door's values)
-                                 Light)
+from companion.games.leds import (ALERT, FORMER_SEGMENT_NAMES, LED_ROLES, OFF_LIGHT, Count, LedScene,  # noqa: F401
+                                 Light, alert_light, dim, plain_scene, turn_light, winners_scene)  # (the door's values)
 from companion.games.reconciliation import Choice, Reconciliation  # noqa: F401
 
 
@@ -76,9 +77,10 @@ ActionT = TypeVar("ActionT")
 class Game(ABC, Generic[StateT, ActionT]):
     """Rules of one table game. Pure: no I/O, no clocks, no randomness beyond a given seed.
 
-    A game subclasses ``Game[ItsState, ItsAction]`` and writes the abstract members (its rules, what
-    the camera should see, what a picture means, what the panel and the LEDs show). Every other
-    member has a default that is right for a game without that thing (no turn timer, no pieces
+    A game subclasses ``Game[ItsState, ItsAction]`` and writes the abstract members (its rules and
+    whose turn it is, what the camera should see, what a picture means, what the panel shows). Every
+    other member has a default that is right for a game without that thing (the LEDs: whose turn, the
+    alert and the winners in the declaration's colours; no turn timer, no pieces
     taken off, no markers, no hidden pieces, nothing the rules do by themselves), so a game writes
     only what it has, and a member added to the door later does not break the games already there.
     The two type parameters let a type checker hold each game to its own state and actions while
@@ -168,11 +170,16 @@ class Game(ABC, Generic[StateT, ActionT]):
     def view(self, state: StateT, seat: str | None = None) -> dict[str, Any]:
         """What a panel may show (hidden information removed for ``seat``)."""
 
-    @abstractmethod
-    def led_scene(self, state: StateT, status: TableStatus = TableStatus()) -> LedScene:
-        """What the LEDs show for ``state``."""
-
     # ------------------------------------------------------------------ defaults a game may override
+    def led_scene(self, state: StateT, status: TableStatus = TableStatus()) -> LedScene:
+        """What the LEDs show for ``state``. By default what every game has (:func:`plain_scene`): whose
+        turn it is (:meth:`active`) on ``turn`` in the declaration's ``colours``, the alert on ``status``
+        while a piece breaks a rule, the winners over the whole strip once the game is over. A game with
+        more to show (its rounds, a count, the rows of a board) writes its own."""
+        ended = self.outcome(state)
+        return plain_scene(self.declaration.colours, self.active(state), None if ended is None else ended.winners,
+                           waiting=status.waiting, alert=bool(status.offenders), step=status.step)
+
     def secrets_changed(self, state: StateT, seat: str | None, seed: int = 0) -> StateT:
         """The same table with every secret ``seat`` may not know changed (another seat's face-down
         pieces, hand or closed fist; ``seat`` None: every secret), drawn from ``seed``. A game that

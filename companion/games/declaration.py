@@ -10,7 +10,7 @@ those, and every page shows them. Each :class:`~companion.games.base.Game` gives
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["CHANCE", "INFORMATION", "SHADES", "Counter", "GameType", "Phase", "Shade", "read_key"]
@@ -93,6 +93,8 @@ class GameType:
     #                                     "": turn them over or take them off the board
     features: tuple[str, ...] = ()      # what the pages offer beyond the usual ("turn-over": the Table
     #                                     page's button for tokens the rules take and hands turn over)
+    colours: Mapping[str, tuple[int, int, int]] = field(default_factory=dict, hash=False)
+    #                                     each player's colour (as ``active`` names them) for the LEDs' default
 
     def phase(self, name: object) -> Phase | None:
         return next((p for p in self.phases if p.name == name), None)

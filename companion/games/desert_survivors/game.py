@@ -16,7 +16,8 @@ from typing import Any
 
 from companion.errors import AnswerError, SetupError
 from companion.games.assembly import Assembly
-from companion.games.base import Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.base import (Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
+                                  alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.desert_survivors import layout as boards
@@ -31,7 +32,7 @@ from companion.games.desert_survivors.view import Score, said, view
 # the view's phases (the rules' "setup", the discs being placed, is "placing": the pages' setup is the Setup page)
 PHASES = {"placing": "Placing the discs", "move": "Movement and search for food", "eat": "Eating and fighting"}
 VIEW_PHASE = {"setup": "placing", "over": "finished"}
-ROUND_LIGHT, ALERT = (255, 160, 40), (255, 0, 0)
+ROUND_LIGHT = (255, 160, 40)
 LABELS = {"turn": "whose turn, who is next (in a fight: both sides)", "status": "the round (of 4), then the last "
           "fight's winner", "counter": "", "timer": ""}
 
@@ -41,10 +42,6 @@ def _who(state: DesertState) -> str:
     nobody gave a name (never "natural (natural)")."""
     name = state.name_of(state.turn)
     return name if name == state.active else f"{name} ({state.active})"
-
-
-def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
 
 
 def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertState:
@@ -363,18 +360,17 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         rgb = boards.RGB_OF
         ended = rules.outcome(state)
         if ended is not None:
-            won = tuple(Light(rgb[w], "pulse", 0.5, 0.2) for w in ended.winners)
-            return LedScene({"*": won}, labels={k: "the winners" for k in LABELS})
+            return winners_scene([rgb[w] for w in ended.winners])
         if state.fight is not None:
             sides = [state.seats[state.seat_of(state.board[w])] for w in (state.fight.attacker, state.fight.defender)]
             turn = tuple(Light(rgb[s], "blink", 1.0, 0.3) for s in sides)
         else:
-            turn = (Light(rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3),
-                    Light(_dim(rgb[state.seats[(state.turn + 1) % len(state.seats)]])))
-        rounds = [Light(ROUND_LIGHT) if r == state.round else Light(_dim(ROUND_LIGHT)) if r < state.round
+            turn = (turn_light(rgb[state.active], status.waiting),
+                    Light(dim(rgb[state.seats[(state.turn + 1) % len(state.seats)]])))
+        rounds = [Light(ROUND_LIGHT) if r == state.round else Light(dim(ROUND_LIGHT)) if r < state.round
                   else Light((0, 0, 0)) for r in range(1, ROUNDS + 1)]
         if status.offenders:
-            rounds.append(Light(ALERT, "blink", 3.0))
+            rounds.append(alert_light())
         elif state.last_fight is not None:
             rounds.append(Light(rgb[state.seats[state.seat_of(state.last_fight.winner)]]))
         return LedScene({"turn": turn, "status": tuple(rounds)}, labels=LABELS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import RGB, Count, LedScene, Light, TableStatus
+from companion.games.base import ALERT, RGB, Count, LedScene, Light, TableStatus, alert_light
 from companion.games.fog import rules
 from companion.games.fog.movement import MoveAction
 from companion.games.fog.scoring import score
@@ -22,7 +22,7 @@ SWALLOWED: RGB = (40, 40, 48)
 FOG_WHITE: RGB = (200, 200, 220)
 WARN: RGB = (255, 110, 0)
 BEACH: RGB = (24, 18, 4)
-ALERT_RED: RGB = (255, 0, 0)
+ALERT_RED: RGB = ALERT  # the door's alert, every game's
 WAITING: RGB = (80, 120, 255)
 # What The FOG shows on each LED role (the panel's LED card says it)
 LED_LABELS = {"status": "the FOG rows: swallowed, under the marker, next", "turn": "whose turn, who is next",
@@ -122,7 +122,7 @@ def led_scene(state: GameState, status: TableStatus = TableStatus()) -> LedScene
     row_lights = []
     for row in fog.rows:
         if row in bad_rows:
-            row_lights.append(Light(ALERT_RED, "blink", 3.0))
+            row_lights.append(alert_light())
         elif row == fog.marker_row:
             row_lights.append(Light(FOG_WHITE, "pulse", 0.7, 0.25))
         elif row in fog.covered:

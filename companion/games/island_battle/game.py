@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.base import Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
+                                  alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.island_battle import board as boards
@@ -31,7 +32,6 @@ from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, 
     opponent, owner, reach
 from companion.games.island_battle.state import BOX, DICE, GONE, MAX_NAME, IslandState
 
-ALERT = (255, 0, 0)
 BLAST = (255, 110, 0)
 DIE = (240, 240, 240)
 LABELS = {"turn": "whose turn, who is next", "status": "red's and blue's characters, two to an LED (bright: both "
@@ -377,9 +377,8 @@ class IslandBattleGame(Game[IslandState, Action]):
         rgb = boards.load().rgb
         ended = rules.outcome(state)
         if ended is not None and ended.winners:
-            return LedScene({"*": (Light(rgb[ended.winners[0]], "pulse", 0.5, 0.2),)},
-                            labels={k: "the winner" for k in LABELS})
-        actor = Light(rgb[state.actor], "blink" if status.waiting else "pulse", 1.0, 0.3)
+            return winners_scene([rgb[ended.winners[0]]])
+        actor = turn_light(rgb[state.actor], status.waiting)
         bad = {owner(p) for p in status.offenders if p in state.where}
         since = state.history[state.blast_at:]  # the companion's own rolls after a blast leave it flashing
         blown = set(state.blast) if all(t.startswith("roll ") and state.die == "companion" for t in since) else set()
@@ -389,25 +388,20 @@ class IslandBattleGame(Game[IslandState, Action]):
             mine = characters(p)
             for pair in (mine[k:k + 2] for k in range(0, len(mine), 2)):
                 there = sum(state.where[c] not in (PAD, BOX, GONE) for c in pair)
-                shade = rgb[p] if there == 2 else _half(rgb[p]) if there else _dim(rgb[p])
-                lights.append(Light(ALERT, "blink", 3.0) if p in bad else Light(BLAST, "blink", 4.0)
+                shade = rgb[p] if there == 2 else _half(rgb[p]) if there else dim(rgb[p])
+                lights.append(alert_light() if p in bad else Light(BLAST, "blink", 4.0)
                               if blown & set(pair) else Light((0, 0, 0)) if all(state.where[c] == GONE for c in pair)
                               else Light(shade))
         zero = state.stage == "options"
-        die: tuple[Light, ...] | Count = (Light(_dim(DIE)),) * 5 if zero else Count(state.roll or 0, 5, Light(DIE))
+        die: tuple[Light, ...] | Count = (Light(dim(DIE)),) * 5 if zero else Count(state.roll or 0, 5, Light(DIE))
         shown = "0" if zero else state.roll if state.roll is not None else "-"
-        return LedScene({"turn": (actor, Light(_dim(rgb[opponent(state.actor)]))), "status": tuple(lights),
+        return LedScene({"turn": (actor, Light(dim(rgb[opponent(state.actor)]))), "status": tuple(lights),
                          "counter": die}, labels={**LABELS, "counter": f"{LABELS['counter']}: {shown}"})
 
 
 def _half(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     """A colour at half: one of an LED's two characters on the island, told from both and from none."""
     return (rgb[0] // 2, rgb[1] // 2, rgb[2] // 2)
-
-
-def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A colour at a fifth: there, but not what the eye goes to."""
-    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
 
 
 GAME = IslandBattleGame()

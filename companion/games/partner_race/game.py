@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
 from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
-                                  TableStatus)
+                                  TableStatus, alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.partner_race import board as boards
@@ -27,7 +27,6 @@ from companion.games.partner_race.words import (card_name, card_thing, choice_wo
                                                     piece_names, place_names, place_words, play_words)
 
 MAX_NAME = 40
-ALERT = (255, 0, 0)  # a colour with a pawn that breaks a rule
 LABELS = {"turn": "whose turn, who is next", "status": "the teams", "counter": "cards in hand", "timer": ""}
 
 
@@ -393,18 +392,14 @@ class PartnerRaceGame(Game[RaceState, Action]):
         b = boards.load(state.board)
         won = rules.winners(state)
         if won:
-            return LedScene({"*": tuple(Light(b.rgb[c], "pulse", 0.5, 0.2) for c in won)},
-                            labels={name: "the winners" for name in LABELS})
-        active = parts.step_light(state, status, b.rgb) or Light(b.rgb[state.active], "blink" if status.waiting
-                                                                  else "pulse", 1.0, 0.3)
+            return winners_scene([b.rgb[c] for c in won])
+        active = parts.step_light(state, status, b.rgb) or turn_light(b.rgb[state.active], status.waiting)
         following = _up_next(state)
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
-        teams = tuple(Light(ALERT, "blink", 3.0) if c in bad else Light(b.rgb[c])
+        teams = tuple(alert_light() if c in bad else Light(b.rgb[c])
                       for pair in (team("yellow"), team("green")) for c in pair)
-        red, green, blue = (int(v * 0.2) for v in b.rgb[following])
-        dim = (red, green, blue)
         hand = Count(state.cards_left[state.turn], HAND, Light(b.rgb[state.active]))
-        return LedScene({"turn": (active, Light(dim)), "status": teams, "counter": hand}, status="timer",
+        return LedScene({"turn": (active, Light(dim(b.rgb[following]))), "status": teams, "counter": hand}, status="timer",
                         labels=LABELS)
 
 GAME = PartnerRaceGame()

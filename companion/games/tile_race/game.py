@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError
-from companion.games.base import Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus
+from companion.games.base import (ALERT, Game, Layout, LedScene, Light, Outcome, Reconciliation,  # noqa: F401  (ALERT:
+                                  TableStatus, alert_light, dim, turn_light, winners_scene)  # the strip's red, said here too)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.tile_race import board as boards
@@ -21,7 +22,6 @@ from companion.games.tile_race.actions import Action, Correct, Mountain, Move, P
 from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
 from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
 
-ALERT = (255, 0, 0)
 TILE = (200, 150, 80)   # the tiles' own wood colour
 TILES_PER_LED = 5       # the supply's 40 tiles over 8 LEDs
 LABELS = {"turn": "whose turn, who is next", "status": "each player's mountains in hand (dim: placed)",
@@ -301,23 +301,18 @@ class TileRaceGame(Game[TileRaceState, Action]):
         rgb = boards.load().rgb
         won = rules.winner(state)
         if won:
-            return LedScene({"*": (Light(rgb[won], "pulse", 0.5, 0.2),)}, labels={k: "the winner" for k in LABELS})
-        active = Light(rgb[state.active], "blink" if status.waiting else "pulse", 1.0, 0.3)
+            return winners_scene([rgb[won]])
+        active = turn_light(rgb[state.active], status.waiting)
         nxt = rgb[state.players[(state.turn + 1) % len(state.players)]]
         bad = {p.rpartition("-")[0] for p in status.offenders if p in state.pawns}
         allowance = mountain_allowance(len(state.players))
         hills: list[Light] = []
         for colour, left in zip(state.players, state.mountains_left, strict=True):
-            hills.extend(Light(ALERT, "blink", 3.0) if colour in bad else Light(rgb[colour]) if i < left else
-                         Light(_dim(rgb[colour])) for i in range(allowance))
+            hills.extend(alert_light() if colour in bad else Light(rgb[colour]) if i < left else
+                         Light(dim(rgb[colour])) for i in range(allowance))
         tiles = tuple(Light(TILE) for _ in range(-(-state.supply // TILES_PER_LED)))
-        return LedScene({"turn": (active, Light(_dim(nxt))), "status": tuple(hills), "counter": tiles},
+        return LedScene({"turn": (active, Light(dim(nxt))), "status": tuple(hills), "counter": tiles},
                         labels={**LABELS, "counter": f"{LABELS['counter']}: {state.supply}"})
-
-
-def _dim(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A colour at a fifth: there, but not what the eye goes to."""
-    return (rgb[0] // 5, rgb[1] // 5, rgb[2] // 5)
 
 
 GAME = TileRaceGame()
