@@ -209,7 +209,8 @@ def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -
     if m.kind is None:
         return m.piece in follow and m.seen in (follow[m.piece][0], None)
     ways = [way for key, way in follow.items() if key.split(" ", 1)[0] == m.kind]
-    return any(belongs == m.belongs for _, belongs in ways) and (m.seen is None or any(had == m.seen for had, _ in ways))
+    return any(belongs == m.belongs for _, belongs in ways) and \
+        (m.seen is None or any(had == m.seen for had, _ in ways))
 
 
 def follow_of(pieces: Sequence[Misplaced]) -> dict[str, tuple[str | None, str | None]]:
