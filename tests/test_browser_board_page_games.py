@@ -183,65 +183,6 @@ def play_out(phone: Phone, choose: Player, turns: int, name: str) -> dict[str, A
     return state
 
 
-def square(cell: str) -> tuple[int, int]:
-    return ord(cell[0]) - ord("A"), int(cell[1:])
-
-
-def tile_race_player(exits: dict[str, str]) -> Player:
-    """A keen player: each pawn stepped towards its exit corner (and out), then a tile laid or - Bo - a wall
-    stood far from the pawns."""
-    def choose(phone: Phone, s: dict[str, Any]) -> tuple[str, ...]:
-        me = s["active"]
-        where = {p: c for c, ps in s["placement"].items() for p in ps}
-        if not s["has_moved"]:
-            for pawn in sorted(p for p, o in s["owners"].items() if o == me and p in where):
-                ways = targets(phone, pawn)
-                if not ways:
-                    continue
-                out = [t for t in ways if "off the grid" in t["choices"][0]["summary"]]
-
-                def far(t: dict[str, Any]) -> int:
-                    (c, r), (x, y) = square(t["cell"]), square(exits[pawn])
-                    return abs(c - x) + abs(r - y)
-                best = out[0] if out else min(ways, key=far)
-                return pawn, best["cell"], best["choices"][0]["summary"]
-        supply = "supply-tiles"
-        ways = targets(phone, supply)
-        wall = me == "blue"
-        fitting = [t for t in ways if ("|" in t["cell"]) == wall] or ways
-        pawns = [square(c) for c, ps in s["placement"].items() if re.fullmatch(r"[A-G]\d", c)
-                 and any(p in s["owners"] for p in ps)]
-
-        def distance(t: dict[str, Any]) -> int:
-            c, r = square(t["cell"].split("|")[0])
-            return min((abs(c - x) + abs(r - y) for x, y in pawns), default=9)
-        away = min((t for t in fitting if distance(t) >= 3), key=lambda t: t["cell"], default=fitting[0])
-        return supply, away["cell"], away["choices"][0]["summary"]
-    return choose
-
-
-def test_a_tile_race_played_to_its_end_on_the_board_page(browser: Any, panel_url: str):  # noqa: F811
-    base = panel_url
-    phone = Phone(browser, base)
-    try:
-        # Ada and Bo, each with one pawn out and the other a few squares from its exit corner
-        res = phone.board.request.post(f"{base}/api/games", data={
-            "game": "tile-race", "seed": 1, "players": [{"name": "Ada"}, {"name": "Bo"}], "confirm": True})
-        assert res.ok, res.text()
-        phone.table.goto(f"{base}/table")
-        phone.board.goto(f"{base}/")
-        phone.board.wait_for_selector('#board g.piece[data-piece="red-1"]')
-        phone.hands("the tile race set up")
-        said = "correct red red-1@out-G7,red-2@B7,blue-1@out-A1,blue-2@F1 tiles=C3,E5 walls=B1|B2 mountains=-"
-        assert phone.board.request.post(f"{base}/api/act", data={"action": said}).ok
-        phone.hands("the tile race near its end")
-        state = play_out(phone, tile_race_player({"red-2": "A7", "blue-2": "G1"}), 6, "tile-race")
-        assert state["outcome"]["winners"] == ["red"], state["outcome"]  # Ada's second pawn out first
-        after_the_game(phone, state, "tile-race")
-    finally:
-        phone.context.close()
-
-
 # Battle for the Island near its end: every character on the island, each of Ada's facing one of Bo's at
 # exactly its range (soldiers 2, jeeps 3, tanks 4), the blocks out of every line of fire. The pieces go
 # down as the players say, first as the setup allows (one block per row and column, the characters on

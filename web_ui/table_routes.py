@@ -8,10 +8,12 @@ move the pieces themselves.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint, abort, jsonify
 
+from companion.table.sync import canonical
 from web_ui import seats, security, viewers
 from web_ui.api_helpers import companion, state_or_409
 from web_ui.bodies import body, field
@@ -59,9 +61,9 @@ def table_move() -> Any:
 @security.changes("table")
 def table_setup() -> Any:
     """Hands set the simulated table up as the game expects it (the generated setup, or now)."""
-    camera = _camera()
+    camera, session = _camera(), companion().session
     state_or_409()
-    camera.set_table(companion().session.expected())
+    camera.set_table(as_laid(session.game, session.state, camera.table(), session.expected()))
     return jsonify(ok=True, table={c: list(ps) for c, ps in camera.table().items()})
 
 
@@ -98,3 +100,40 @@ def table_hand() -> Any:
         v.startswith("fiducial:") and v[9:].isdigit() and len(v) < 14), what="'random', 'fiducial:N' or null")
     camera.source.set_hand(where)
     return jsonify(ok=True, hand=where)
+
+
+def as_laid(game: Any, state: Any, now: Mapping[str, Sequence[str]], want: Mapping[str, Sequence[str]]
+            ) -> dict[str, list[str]]:
+    """The table the game expects (``want``) as hands lay it from the table as it stands (``now``): a
+    look-alike token already on a place where the game wants one of its kind stays there, and only the
+    others move (the ids the game gives look-alike tokens name no particular one). Laid by id instead, a
+    token carried under another piece would be another token than the one lifted, its marker out of the
+    camera's sight there while the camera still holds it where it lay: red for a legal play. Kept by id
+    wherever the game tells its look-alikes apart there."""
+    wanted = {(c, i): k for c, ps in want.items() for i, p in enumerate(ps) if (k := _kind(game, state, p, c))}
+    lying = {p: k for c, ps in now.items() for p in ps if (k := _kind(game, state, p, c))}
+    out, slots = {c: list(ps) for c, ps in want.items()}, list[tuple[str, int]]()
+    kept = {p for c, ps in want.items() for i, p in enumerate(ps) if (c, i) not in wanted}  # laid by id
+    for (cell, i), k in wanted.items():
+        same = next((q for q in now.get(cell, ()) if lying.get(q) == k and q not in kept), None)
+        if same is None:
+            slots.append((cell, i))
+        else:
+            kept.add(same)
+            out[cell][i] = same
+    pool = [*lying.items(), *((want[c][i], k) for (c, i), k in wanted.items())]
+    for cell, i in slots:
+        piece = next((q for q, k in pool if k == wanted[(cell, i)] and q not in kept), None)
+        if piece is None:  # not one of its kind to spare: laid as the game names them
+            return {c: list(ps) for c, ps in want.items()}
+        out[cell][i] = piece
+        kept.add(piece)
+    agrees = canonical(game.alike(state, out)) == canonical(game.alike(state, want))
+    return out if agrees else {c: list(ps) for c, ps in want.items()}
+
+
+def _kind(game: Any, state: Any, piece: str, cell: str) -> str | None:
+    """The kind the rules count a look-alike token as on ``cell`` (its first id); None for a token they
+    count as itself there, or do not count at all (one lying in a supply beside the board)."""
+    twice = game.alike(state, {cell: (piece, piece)}).get(cell)
+    return None if not twice or tuple(twice) == (piece, piece) else str(game.alike(state, {cell: (piece,)})[cell][0])

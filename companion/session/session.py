@@ -270,11 +270,11 @@ class Session(PicturePath, WayOut):
             self._forced()
             # the table as it stood: what the action (and the rules after it) changed the hands now make, a
             # calm step until the hold time passes, as a move entered on the panel, not a disagreement at once
-            self._entered = canonical(self.game.expected(before))
+            self._entering(before, step=asked.step)
             try:
                 self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
             finally:
-                self._entered = None
+                self._entering(None)
             return self.state
 
     def _must_agree(self) -> None:
@@ -349,7 +349,7 @@ class Session(PicturePath, WayOut):
                     self.last_seq = seq
             # the table as it stands: the players asked for the undo, so the hands now put it back, a calm
             # step until the hold time passes (as a move entered on the panel), not a disagreement at once
-            self._entered, self._entered_by = self.expected(), "undone"
+            self._entering(self.state, "undone", self.status.step)
             for _ in range(count):
                 undone, gone = self._states.pop()
             self._version += 1
@@ -360,7 +360,7 @@ class Session(PicturePath, WayOut):
             try:
                 self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
             finally:
-                self._entered, self._entered_by = None, "entered on the panel"
+                self._entering(None)
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:

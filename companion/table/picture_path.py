@@ -74,6 +74,8 @@ class PicturePath:
     unread: Mapping[str, str] = {}  # piece -> why the camera found it and placed it nowhere (vision's reason)
     _entered: Picture | None = None  # while a move entered on the panel is applied: the table as it stood
     _entered_by = "entered on the panel"  # what made that change (an undo, too): the calm step says so
+    _entered_over: Picture | None = None  # the table an earlier such change left the hands to make, still unmade
+    _entered_from: Any = None  # the game before that change
     _left_first: tuple[frozenset[str], ...] = ()  # pieces in the order the camera saw them leave their places
     _left_at = -1  # the game's version that order is of
     if TYPE_CHECKING:  # the session's own, which the path uses
@@ -129,11 +131,27 @@ class PicturePath:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
-            self._entered = self.expected()  # the table as it stands, if the hands have not moved yet
+            self._entering(self.state, step=self.status.step)
             try:
                 return self._entered_move(piece, cell, action)
             finally:
-                self._entered = None
+                self._entering(None)
+
+    def _entering(self, before: Any, by: str = "entered on the panel", step: Step | None = None) -> None:
+        """A change entered on the panel (or undone) from the game ``before`` (None: done with it). The hands
+        make it on the table: as it stood, or as they left an earlier such change still to make (``step``): a
+        movement tapped a step at a time, a move then the turn's action, are theirs too, calm, never red at once."""
+        self._entered = None if before is None else canonical(self.game.expected(before))
+        self._entered_from, self._entered_by = before, by
+        self._entered_over = step.seen if step is not None and step.follow is not None else None
+
+    def _as_it_stood(self, seen: Picture) -> bool:
+        """The table as it stood before the change entered, or as an earlier one left it: the last picture read
+        with the game after the change (``seen``) and with the game before it (a piece hidden under another
+        lies where that game had it, not where it is carried to)."""
+        was = strip(self.game, self._entered_from, self.last_picture or {}, self.status.excused,
+                    self.status.excused_alike, self.viewpoint)[0] if self._entered_from is not None else seen
+        return any(untracked(p, self._entered or {}) == self._entered or p == self._entered_over for p in (seen, was))
 
     def _entered_move(self, piece: str, cell: str | None, action: str | None) -> Reconciliation:
         with self._lock:
@@ -398,8 +416,7 @@ class PicturePath:
                 st.out_of_sync = None
                 self._publish("in-sync", {"after": after})
             return
-        pending = st.step.seen if st.step is not None and st.step.follow is not None else None
-        if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
+        if self._entered is not None and self._as_it_stood(seen):
             # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
             # the hold time for each token still to lay (not on the table yet), as for a move the hands make

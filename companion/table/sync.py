@@ -203,11 +203,14 @@ def differences(expected: Placement, seen: Placement) -> list[dict[str, Any]]:
 
 def follows(follow: Mapping[str, tuple[str | None, str | None]], m: Misplaced) -> bool:
     """Whether a piece that still differs is one of a change the hands are making (``Step.follow``):
-    where the table had it or in a hand. A look-alike one by its kind and places, whichever it is."""
+    where the table had it or in a hand. A look-alike one by its kind and places, whichever it is: going
+    from any place one of its kind leaves to any place one of its kind goes to (hands carrying look-alike
+    tiles one at a time pair them as they like, not as the change was first compared)."""
     if m.kind is None:
         return m.piece in follow and m.seen in (follow[m.piece][0], None)
-    return any(key.split(" ", 1)[0] == m.kind and belongs == m.belongs and m.seen in (had, None)
-               for key, (had, belongs) in follow.items())
+    ways = [way for key, way in follow.items() if key.split(" ", 1)[0] == m.kind]
+    return any(belongs == m.belongs for _, belongs in ways) and \
+        (m.seen is None or any(had == m.seen for had, _ in ways))
 
 
 def follow_of(pieces: Sequence[Misplaced]) -> dict[str, tuple[str | None, str | None]]:

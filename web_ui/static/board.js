@@ -127,12 +127,23 @@ const FogBoard = (() => {
       const owners = s.owners || {};
       this.centre(Object.keys(s.placement).filter((c) => s.placement[c].some((p) => owners[p] === s.active)));
     }
-    /* After a tap: the tapped piece and where it can go are brought into view, the board's view and the
-       page moved as little as they must (the page's scroll-padding keeps them clear of the hint and the
-       tab bar a phone shows at the bottom). */
-    keepInView(cells) {
-      const e = this._extent(cells || []);
+    /* After a tap: the tapped place (a piece's, or a supply or any place off the board tapped itself) and
+       where it can go are brought into view, the board's view and the page moved as little as they must
+       (the page's scroll-padding keeps them clear of the hint and the tab bar a phone shows at the
+       bottom). Dots spread wider than the screen: the tapped place stays wholly in view, with as much of
+       its dots' side as fits; the view never jumps away from what the finger just touched. */
+    keepInView(tapped, cells) {
+      const e = this._extent([tapped, ...(cells || [])].filter(Boolean)), at = this._extent(tapped ? [tapped] : []);
       if (!e) return;
+      if (at) {
+        const k = this.svg.getBoundingClientRect().width / this.frame[2] || 1;
+        const span = [this.container.clientWidth / k, 0.7 * window.innerHeight / k];  /* what the screen shows, mm */
+        [0, 1].forEach((i) => {
+          if (e[i + 2] - e[i] <= span[i]) return;
+          const mid = Math.min(Math.max((e[i] + e[i + 2]) / 2, at[i + 2] - span[i] / 2), at[i] + span[i] / 2);
+          e[i] = mid - span[i] / 2; e[i + 2] = mid + span[i] / 2;
+        });
+      }
       const r = this.viewBox;
       r.setAttribute("x", e[0]); r.setAttribute("y", e[1]);
       r.setAttribute("width", e[2] - e[0]); r.setAttribute("height", e[3] - e[1]);
@@ -467,7 +478,8 @@ const FogBoard = (() => {
       });
       const first = this.targetLayer.firstChild;
       if (first && document.activeElement && this.svg.contains(document.activeElement)) first.focus();
-      if (piece && first) this.keepInView([this.where[piece], ...cells]);
+      /* the tapped thing's place: a piece's cell, or the place itself (a supply beside the board) */
+      if (piece && first) this.keepInView(this.where[piece] || (this.cells[piece] ? piece : null), cells);
     }
     cellAt(x, y) {
       let best = null, bestD = Infinity;
