@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from companion.app.cli import main
 from companion.games import get_game, names
@@ -180,11 +183,43 @@ def test_the_readme_s_markers_line_writes_a_named_sheet_and_says_how_to_print_an
     assert (tmp_path / "island-battle-markers.pdf").stat().st_size > 0
     assert "wrote island-battle-markers.pdf" in said and 'print it at 100 % ("actual size"' in said
     assert "the bar at the foot of each page is 100 mm long" in said  # drawn on the sheet, said here
-    assert 'the black square of "board corner 1" measures 30 mm a side' in said
+    assert "the black square of each of the board's corner markers measures 30 mm a side" in said
     for where in ("18 mm (cut along its circle): each soldier its label names (10)",
                   "14 mm: each block its label names (10)", "14 mm: each die its label names, one on each of its faces (6)",
-                  "30 mm: the board's corners, where the board file puts them (`fog-companion board --game island-battle`"):
+                  "30 mm: the board's corner markers, each glued at the corner of the board its label names "
+                  "(\"the board's top left corner marker\", …), where the board file puts them "
+                  "(`fog-companion board --game island-battle` lists every place) (4)"):
         assert where in said, said
+
+
+@pytest.mark.parametrize("game", ["fog", "partner-race", "tile-race", "island-battle", "desert-survivors"])
+def test_the_markers_command_of_every_game_names_its_sheet_says_how_to_print_it_and_where_each_sticker_goes(
+        game: str, tmp_path, capsys, monkeypatch):
+    """What a player reads after `fog-companion markers --game G`: the file it wrote, named after the
+    game; to print at actual size; the check bar's length and the corner markers' size; then a line for
+    every sticker kind saying what it goes on, in the players' words (never a run-together id, never
+    "where its label says"), the counts adding up to the stickers on the sheet."""
+    from companion.games import get_game
+    from vision.markers import corner_labels, sheet_items
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["markers", "--game", game]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"wrote {game}-markers.pdf" and (tmp_path / f"{game}-markers.pdf").stat().st_size > 0
+    assert lines[1] == 'print it at 100 % ("actual size"; never "fit to page"), on matte paper'
+    assert lines[2].startswith("check the print with a ruler: the bar at the foot of each page is 100 mm long")
+    assert "the black square of each of the board's corner markers measures 30 mm a side" in lines[2]
+    assert lines[3] == "which sticker goes on which piece (each sticker's label says it, then its marker's number):"
+    kinds = lines[4:]
+    assert kinds[0].startswith("  30 mm: the board's corner markers, each glued at the corner of the board its label "
+                               "names (\"the board's top left corner marker\", …)") and kinds[0].endswith("(4)")
+    layout = get_game(game).layout()
+    assert sorted(corner_labels(layout)) == sorted(f"the board's {v} {h} corner marker" for v in ("top", "bottom")
+                                                   for h in ("left", "right"))
+    for line in kinds:
+        assert re.match(r"  \d+ mm( \(cut along its circle\))?: (each \w+ its label names|the )", line), line
+        assert not re.search(r"boardcorner|board corner \d|where its label says|\w+-\d+|#\d", line), line
+    assert sum(int(re.search(r"\((\d+)\)$", line).group(1)) for line in kinds) == len(sheet_items(layout))
 
 
 def test_the_board_command_lists_every_place_of_the_tile_race(capsys):

@@ -152,15 +152,19 @@ def test_accepting_the_board_shows_what_it_will_log_first_and_undo_takes_it_back
     session.clock = lambda: now[0]
     res = post(client, "/api/undo")  # the camera still sees it on the far field: the hands put it back now
     assert res.get_json()["state"]["out_of_sync"] is None and res.get_json()["state"]["step"]["to_move"] == [piece]
-    now[0] += session.step_hold  # nobody did: out of sync, the piece named
+    now[0] += session.step_hold  # nobody has come to the table yet: calm, the step waits for hands
+    assert not session.step_overdue() and client.get("/api/state").get_json()["step"]["waiting"]
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): None}))  # a hand lifts it
+    now[0] += session.step_hold  # and nothing moves for the hold time: out of sync, the piece named
     assert session.step_overdue()
     sync = client.get("/api/state").get_json()["out_of_sync"]
-    assert sync and {"piece": piece, "belongs": src, "seen": far} in sync["pieces"]
+    assert sync and {"piece": piece, "belongs": src, "seen": None} in sync["pieces"]  # in a hand, not on its field
 
 
 def test_undoing_a_move_the_camera_read_says_at_once_which_piece_to_put_back(companion: Companion, client: Any):
-    """The players asked for the undo: putting the piece back is a calm step at once, and a disagreement
-    naming it only once the hold time has passed with the table as it was."""
+    """The players asked for the undo: putting the piece back is a calm step at once, waiting for hands as
+    long as nobody has touched the table, and a disagreement naming it only once a hand has been at work
+    and the hold time has passed with nothing moving."""
     session = playing(companion, client)
     now = [0.0]
     session.clock = lambda: now[0]
@@ -169,10 +173,15 @@ def test_undoing_a_move_the_camera_read_says_at_once_which_piece_to_put_back(com
     assert session.state.where[piece] == dst and session.status.out_of_sync is None
     step = post(client, "/api/undo").get_json()["state"]["step"]
     assert step["to_move"] == [piece] and step["says"].startswith("undone, now on the table: put ")
-    now[0] += session.step_hold
+    assert step["waiting"] and step["make"].startswith("Make it on the table: put ") and step["make"].endswith("(undone)")
+    now[0] += session.step_hold * 10  # nobody has come to the table: nobody is late
+    assert not session.step_overdue() and session.status.out_of_sync is None
+    session.on_stable_change(moved(session.state.placement, **{piece.replace("-", "_"): None}))  # a hand lifts it
+    assert not client.get("/api/state").get_json()["step"]["waiting"]
+    now[0] += session.step_hold  # and nothing moves for the hold time
     assert session.step_overdue()
     sync = client.get("/api/state").get_json()["out_of_sync"]
-    assert sync["offenders"] == [piece] and sync["pieces"] == [{"piece": piece, "belongs": src, "seen": dst}]
+    assert sync["offenders"] == [piece] and sync["pieces"] == [{"piece": piece, "belongs": src, "seen": None}]
     assert "undone" in sync["reason"]
 
 
@@ -408,6 +417,9 @@ def test_a_move_entered_on_the_panel_that_the_table_never_follows_is_out_of_sync
     piece, src, dst = forward_step(session.state)
     post(client, "/api/move", {"piece": piece, "cell": dst})
     assert session.status.step is not None and not session.step_overdue()
+    session.status.step.since -= session.step_hold  # nobody came to the table: waiting for hands, never red
+    assert not session.step_overdue() and session.status.out_of_sync is None
+    session.on_stable_change(moved(session.expected(), **{piece.replace("-", "_"): None}))  # a hand lifts it
     session.status.step.since -= session.step_hold  # the hold time passes with nothing moving
     assert session.step_overdue() and session.status.out_of_sync is not None
     assert "entered on the panel" in session.status.out_of_sync.reason
@@ -473,3 +485,19 @@ def test_a_picture_that_differs_only_by_a_facing_the_game_does_not_keep_is_in_sy
     session.on_stable_change(unread)
     assert session.status.out_of_sync is None, session.status.out_of_sync
     assert not [e for e in published if e.kind == "out-of-sync" and not e.data["pieces"]]
+
+
+def test_a_move_entered_and_made_where_the_camera_cannot_read_it_is_taken_as_made_by_the_players(
+        companion: Companion, client: Any):
+    """A move tapped on the panel waits for hands for as long as the camera reads the table as it was;
+    made where the camera cannot read it, the picture never changes: the players say the table is right,
+    and the wait ends (never a wait with no way on)."""
+    session = playing(companion, client)
+    piece, src, dst = forward_step(session.state)
+    post(client, "/api/move", {"piece": piece, "cell": dst})
+    step = client.get("/api/state").get_json()["step"]
+    assert step["waiting"] and step["make"].startswith("Make it on the table: put ")
+    res = post(client, "/api/correction", {"as_game": True})
+    assert res.status_code == 200 and res.get_json()["excused"] == [{"piece": piece, "belongs": dst, "seen": src}]
+    got = client.get("/api/state").get_json()
+    assert got["step"] is None and got["out_of_sync"] is None and session.state.where[piece] == dst

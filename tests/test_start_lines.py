@@ -73,3 +73,31 @@ def test_the_game_a_start_line_paused_is_said_on_every_page_of_the_panel(tmp_pat
         assert second.session.game.name == "island-battle"
     finally:
         second.stop()
+
+
+def test_a_start_line_whose_panel_port_is_taken_begins_and_pauses_nothing(tmp_path: Path):
+    """Another program holds the panel's port: the start line that names a game says which port is
+    taken and what to do, exits, and the game that ran is still the one a bare ``run`` resumes."""
+    import socket
+
+    said = run_line(["--game", "tile-race", "--players", "2", "--seed", "3"], tmp_path)
+    running = re.search(r"^new game (\S+) \(Tile race\)$", said, re.M)
+    assert running, said
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "FOG_DATA_DIR": str(tmp_path), "FOG_LED_BACKEND": "recording"}
+        refused = subprocess.run([sys.executable, "-m", "companion", "run", "--game", "island-battle", "--players",
+                                  "2", "--seed", "5", "--host", "127.0.0.1", "--port", str(port)],
+                                 stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, cwd=ROOT,
+                                 timeout=120)
+    assert refused.returncode != 0
+    assert f"port {port} is taken: another program already listens on 127.0.0.1:{port}" in refused.stderr
+    assert f"Stop that program, or start the panel on another port: `--port {port + 1}`" in refused.stderr
+    assert "Nothing was started: no game was begun or paused" in refused.stderr
+    assert "Traceback" not in refused.stderr and "new game" not in refused.stdout, refused.stdout + refused.stderr
+    assert f"resumed game {running.group(1)} (Tile race)" in run_line([], tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "companion", "games", "--data-dir", str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [running.group(1)], listed.stdout

@@ -284,7 +284,8 @@ def at_the_table(tmp_path: Path, game: Any, state: Any) -> Session:
 def test_the_session_says_a_disagreement_with_the_games_names_for_pieces_and_places(tmp_path: Path):
     """A play entered on the panel while the table stays as it was: the hands make it now, a calm step
     saying what to put where, the pawn and the card as the race calls them and the places as the game says
-    them, never an id. Left so past the hold time, the table and the game disagree in the same words."""
+    them, never an id. Nobody is late before a hand has begun; begun and then left so past the hold time,
+    the table and the game disagree in the same words."""
     state = race(*OUT)
     session = at_the_table(tmp_path, RACE, state)
     play = next(str(a) for a in RACE.legal_actions(state) if str(a).startswith("play yellow 5 yellow-1:"))
@@ -294,10 +295,13 @@ def test_the_session_says_a_disagreement_with_the_games_names_for_pieces_and_pla
     assert session.status.out_of_sync is None and says.startswith("entered on the panel, now on the table: "), says
     assert "put the 5 card on the card spot" in says and f"put Ada's yellow pawn 1 on {to}" in says, says
     assert "start-yellow" not in says and "card-spot" not in says and "card-5" not in says, says
-    session.clock = lambda: 1e12  # nobody touches the table for the hold time
+    session.clock = lambda: 1e6  # nobody has come to the table yet: the play waits for them, calm
+    assert not session.step_overdue() and session.status.step.waiting and session.status.out_of_sync is None
+    session.on_stable_change({c: [p for p in ps if p != "yellow-1"] for c, ps in RACE.expected(state).items()})
+    session.clock = lambda: 1e12  # a hand lifted the pawn, then nothing moved for the hold time
     assert session.step_overdue()
     reason = race_readable(session.status.out_of_sync.reason)
-    assert reason.startswith("a move was left part-way for 12 s (entered on the panel, now on the table: "), reason
+    assert re.match(r"a move was left part-way for \d+ s \(entered on the panel, now on the table: ", reason), reason
     assert f"put Ada's yellow pawn 1 on {to}" in reason and "yellow-1" not in reason, reason
     session.on_stable_change(RACE.expected(session.state))  # hands make the play; then it is taken back
     assert session.status.out_of_sync is None
@@ -336,7 +340,10 @@ def test_the_fog_disagreement_names_the_islander_as_players_call_it(tmp_path: Pa
     first = move.movements[0]
     says = readable(session.status.step.says)
     assert f"put {FOG.view(state)['names'][islander]} on {first.path[-1]}" in says, says
-    session.clock = lambda: 1e12  # nobody touches the table for the hold time
+    session.clock = lambda: 1e6  # nobody has come to the table yet: calm
+    assert not session.step_overdue() and session.status.out_of_sync is None
+    session.on_stable_change({c: [p for p in ps if p != islander] for c, ps in state.placement.items()})
+    session.clock = lambda: 1e12  # lifted, then nothing moved for the hold time
     assert session.step_overdue()
     reason = readable(session.status.out_of_sync.reason)
     assert f"{FOG.view(state)['names'][islander]}" in reason and islander not in reason, reason

@@ -91,25 +91,32 @@ def cmd_markers(args: argparse.Namespace) -> int:
 def _printing(board: Layout, game: str) -> list[str]:
     """How to check the printed sheet and where each sticker goes, said after it is written: a sheet
     printed scaled reads every distance wrong, and a sticker on the wrong piece is a wrong game."""
-    from vision.markers import CHECK_MM, sheet_items
+    from vision.markers import CHECK_MM, CORNER_MARKER, sheet_items
 
     items = sheet_items(board)
-    corner = next((i for i in items if i.label.startswith("board corner")), items[0])
-    lines = [f"check the print with a ruler: the bar at the foot of each page is {CHECK_MM:g} mm long (tick to tick), "
-             f"and the black square of \"{corner.label}\" measures {corner.size_mm:g} mm a side; any other length "
-             "means the printer scaled the sheet: print it again at 100 %",
-             "each sticker is labelled with what it goes on:"]
+    corners = [i for i in items if i.label.endswith(CORNER_MARKER)]
+    special = {m: f"the {name} marker" for name, m in board.special_markers.items()}
     on = {m: p for p in board.pieces.values() for m in (p.faces.values() or [p.marker])}
-    kinds: dict[str, int] = {}
+    lines = [f"check the print with a ruler: the bar at the foot of each page is {CHECK_MM:g} mm long (tick to tick)"
+             + (f", and the black square of each of the board's corner markers measures {corners[0].size_mm:g} mm "
+                "a side" if corners else "") + "; any other length means the printer scaled the sheet: print it "
+             "again at 100 %",
+             "which sticker goes on which piece (each sticker's label says it, then its marker's number):"]
+    kinds: dict[str, list[str]] = {}  # what a line says -> the labels it stands for, in order
     for item in items:
-        piece = on.get(item.marker) if not item.label.startswith("board corner") else None
-        where = (f"the board's corners, where the board file puts them (`fog-companion board --game {game}` "
-                 "lists every place)" if piece is None and item.label.startswith("board corner") else
+        piece = on.get(item.marker)
+        where = ("the board's corner markers, each glued at the corner of the board its label names ({example}), "
+                 f"where the board file puts them (`fog-companion board --game {game}` lists every place)"
+                 if item in corners else
                  f"each {piece.kind} its label names, one on each of its faces" if piece and piece.faces else
-                 f"each {piece.kind} its label names" if piece is not None else "where its label says")
+                 f"each {piece.kind} its label names" if piece is not None else
+                 " and ".join(special.values()) + ", each on the token its label names" if item.marker in special else
+                 "the corner markers of the board's parts, each stuck in the corner of the part its label names "
+                 "({example})")
         head = f"  {item.size_mm:g} mm" + (" (cut along its circle)" if item.round_mm else "") + ": " + where
-        kinds[head] = kinds.get(head, 0) + 1
-    return lines + [f"{head} ({n})" for head, n in kinds.items()]
+        kinds.setdefault(head, []).append(item.label)
+    return lines + [head.format(example=f'"{labels[0]}"' + (", …" if len(labels) > 1 else "")) + f" ({len(labels)})"
+                    for head, labels in kinds.items()]
 
 
 def detect_args(p: argparse.ArgumentParser) -> None:

@@ -39,6 +39,18 @@ Placement = dict[str, tuple[str, ...]]
 BLACK_LEVEL = 8.0
 
 
+def _beside(board: Layout, unplaced: Mapping[str, Any]) -> str:
+    """Why a piece was placed nowhere; found off the board, with the edge it lies beyond ("off-board
+    right": the board's right edge, as its file draws it): one stray piece is said where it lies, never
+    taken for the board having moved."""
+    reason, at = str(unplaced["reason"]), unplaced.get("board_mm")
+    if reason != "off-board" or not at:
+        return reason
+    (x, y), (w, h) = at, board.size_mm
+    past = {"left": -x, "right": x - w, "top": -y, "bottom": y - h}
+    return f"{reason} {max(past, key=lambda side: past[side])}"
+
+
 def _placement(pieces: Mapping[str, str]) -> Placement:
     out: dict[str, list[str]] = {}
     for piece, cell in sorted(pieces.items()):
@@ -239,7 +251,7 @@ class LiveCamera:
         self._announced = True
         obs, shown = self.latest_obs, {unfaced(p)[0] for ps in placement.values() for p in ps}
         # a piece found but placed nowhere (turned between two ways, between two places): said with what to do
-        unread = {str(u["id"]): str(u["reason"]) for u in (obs.unplaced if obs is not None else [])
+        unread = {str(u["id"]): _beside(self.board, u) for u in (obs.unplaced if obs is not None else [])
                   if u.get("id") and u["id"] not in shown}
         if self.on_picture is not None:
             self.on_picture(Seen.taken(placement, self.viewpoint, unread), first)

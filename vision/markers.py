@@ -71,8 +71,8 @@ class SheetItem:
 
 def sheet_items(board: Layout) -> list[SheetItem]:
     """Everything to print: fiducials first (larger), then pieces, then the FOG/turn markers."""
-    items = [SheetItem(int(f["id"]), f"board corner {i + 1}", float(f["size_mm"]))
-             for i, f in enumerate(board.fiducials)]
+    items = [SheetItem(int(f["id"]), label, float(f["size_mm"])) for f, label in zip(board.fiducials,
+                                                                                  corner_labels(board), strict=True)]
     # a piece the game has several of alike (a deck's cards of one kind) is printed as often; a piece
     # with a marker on each face (Piece.faces: a die, a two-faced disc) has one sticker per face
     called = Counter(p.label for p in board.pieces.values())  # a piece by its name where no other has it
@@ -85,6 +85,19 @@ def sheet_items(board: Layout) -> list[SheetItem]:
     printed = {int(m["id"]): m for c in board.cells.values() for m in c.facts.get("printed_markers", ())}
     items += [SheetItem(i, str(m.get("label", f"marker {i}")), float(m["size_mm"])) for i, m in sorted(printed.items())]
     return items
+
+
+CORNER_MARKER = "corner marker"  # the last words of each of the board's corner markers' labels
+
+
+def corner_labels(board: Layout) -> list[str]:
+    """Each of the board's corner markers by the corner of the board it is glued at, in the players'
+    words ("the board's top left corner marker"): a number alone left them to guess which goes where.
+    Two in one quarter of an odd board are told apart by a number."""
+    w, h = board.size_mm
+    said = [f"the board's {'top' if f['center_mm'][1] < h / 2 else 'bottom'} "
+            f"{'left' if f['center_mm'][0] < w / 2 else 'right'} {CORNER_MARKER}" for f in board.fiducials]
+    return [f"{label} {k + 1}" if said.count(label) > 1 else label for k, label in enumerate(said)]
 
 
 def _round_top(facts: Mapping[str, Any]) -> float:

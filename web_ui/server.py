@@ -25,6 +25,7 @@ What this module adds to waitress, each for a way the panel was starved:
 
 from __future__ import annotations
 
+import errno
 import heapq
 import logging
 import resource
@@ -375,6 +376,41 @@ def refuse(conn: socket.socket) -> None:
         conn.close()
 
 
+def cannot_listen(host: str, port: int, exc: OSError) -> str:
+    """Why the panel cannot listen, in the words a person at the terminal acts on: a port another
+    program holds is named, with the two ways out (stop that program, or choose another port)."""
+    if exc.errno == errno.EADDRINUSE:
+        return (f"port {port} is taken: another program already listens on {host}:{port} (a companion "
+                f"started before? `systemctl status fog-companion` shows the service; `ss -ltnp` names "
+                f"the program). Stop that program, or start the panel on another port: `--port {port + 1}` "
+                f"(or `port` under [panel] in the config file)")
+    if exc.errno == errno.EACCES:
+        return (f"port {port} on {host} is not open to this user (ports below 1024 need root): start the "
+                f"panel on another port, e.g. `--port 8080` (or `port` under [panel] in the config file)")
+    return f"the panel cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
+def check_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` as the panel will, and let go at once: a start that cannot serve its panel
+    is refused before it touches the game log (it would otherwise start a game, pause the one that
+    ran, and then stop). Raises :class:`FogCompanionError` in :func:`cannot_listen`'s words."""
+    if port == 0:  # any free port: nothing can hold it
+        return
+    try:
+        listen = Adjustments(host=host, port=port).listen
+    except (ValueError, OSError) as exc:  # waitress: an unknown host name
+        raise FogCompanionError(f"the panel cannot listen on {host}:{port}: {exc}") from None
+    for family, socktype, proto, address in listen:
+        with socket.socket(family, socktype, proto) as sock:
+            if family == socket.AF_INET6:  # as waitress binds it: the IPv4 address is bound on its own
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress: a closing socket is no holder
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                raise FogCompanionError(cannot_listen(host, port, exc)) from None
+
+
 class PanelServer:
     """The panel app served on ``host:port`` from a background thread; ``stop`` ends every connection."""
 
@@ -403,7 +439,7 @@ class PanelServer:
                 self._servers.append(server)
         except OSError as exc:
             self._close_sockets()
-            raise FogCompanionError(f"the panel cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise FogCompanionError(cannot_listen(host, port, exc)) from None
         self.dispatcher.set_thread_count(lim.threads)
         self._thread = threading.Thread(target=self._run, name="panel", daemon=True)
 

@@ -158,7 +158,7 @@ def status_text(session: Any) -> str:
         lines.append("  ways out: put the pieces back, 'accept' the board as it is, 'as-game' (the table is right as "
                      "the game has it: the camera misses a piece), or 'correct-piece PIECE CELL'")
     if st.step is not None:
-        lines.append(f"a move is under way: {st.step.says}")
+        lines.append(st.step.to_dict()["make"] if st.step.waiting else f"a move is under way: {st.step.says}")
     if st.decision:
         lines.append(st.question or "the change can be read several ways:")
         lines += [f"  decide {i + 1}: {c.summary}" for i, c in enumerate(st.decision)]

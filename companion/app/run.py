@@ -380,6 +380,13 @@ def run_companion(args: Any) -> int:
         game = get_game(config["game"]["name"])
         players, answers = command_line_answers(game, args.players, args.names, args.solo, args.options)
         state = new_game(game, players, args.seed or 0, answers, board=config["game"]["board"], files=True)
+    if not args.no_panel:  # a panel that cannot listen is refused before the game log is touched
+        from web_ui.server import check_listen
+
+        try:
+            check_listen(config["panel"]["host"], config["panel"]["port"])
+        except FogCompanionError as exc:
+            raise FogCompanionError(f"{exc}. Nothing was started: no game was begun or paused") from None
     tune_malloc()
     companion = Companion(config, (lambda: state) if wants_game else None)
     stopping = threading.Event()

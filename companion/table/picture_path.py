@@ -291,8 +291,8 @@ class PicturePath:
         board) is no longer a step: the table contradicts the game (True). Called often (the main loop)."""
         with self._lock:
             step = self.status.step
-            if step is None or self.status.view_blocked or self.clock() - step.since < step.hold:
-                return False
+            if step is None or self.status.view_blocked or step.waiting or self.clock() - step.since < step.hold:
+                return False  # (waiting: no hand has begun a change entered on the panel; nobody is late)
             self.status.step = None
             if step.reading is not None:  # not the first part of a move after all: the players say what it was
                 self._settle(step.reading, step.seen)
@@ -421,9 +421,14 @@ class PicturePath:
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
             # the hold time for each token still to lay (not on the table yet), as for a move the hands make
             # in parts (a round ended on a phone leaves the next round's whole layout to lay)
+            # the table as it stood before the change (before one still being made, if it follows on it): while
+            # the camera reads exactly that, no hand has begun, and the step waits calmly for the players
+            pending = self._entered_over
+            before = st.step.before if pending is not None and seen == pending and st.step is not None else seen
             st.out_of_sync, st.step = None, Step(to_follow(pieces, self.game.words(self.state), self._entered_by),
                                                  tuple(m.piece for m in pieces), seen, self.clock(),
-                                                 self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by)
+                                                 self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by,
+                                                 before=before)
             self._publish("step", st.step.to_dict())
             return
         tip = witnessed.unfound(self.game, self.state, seen, self.unread)

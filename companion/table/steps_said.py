@@ -82,7 +82,17 @@ def to_follow(pieces: Sequence[Misplaced], words: Mapping[str, str], by: str = "
                         f"({len(items)} in all)")
         else:
             said.append(verb)
-    return f"{by}, now on the table: " + "; ".join(said[:4]) + (f" (and {len(said) - 4} more)" if len(said) > 4 else "")
+    return f"{by}{NOW} " + "; ".join(said[:4]) + (f" (and {len(said) - 4} more)" if len(said) > 4 else "")
+
+
+NOW = ", now on the table:"  # between what made a change and what the hands still do for it (to_follow)
+
+
+def make_it(says: str) -> str:
+    """A change no hand has begun yet, said as the call to make it ("Make it on the table: put …
+    (entered on the panel)"), from :func:`to_follow`'s words: nobody is late, the players are asked."""
+    by, _, todo = says.partition(NOW)
+    return f"Make it on the table: {todo.strip()} ({by})" if todo else says
 
 
 def _alike_said(m: Misplaced, words: Mapping[str, str]) -> str:

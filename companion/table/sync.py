@@ -16,6 +16,7 @@ from companion.table.secrecy import keeps_secrets, named_pieces
 from companion.table.sight import Viewpoint, out_of_sight, tall_seen
 from companion.table.steps_said import Misplaced as Misplaced  # importable from here too, where it is compared
 from companion.table.steps_said import disagreement as disagreement  # said through this module too
+from companion.table.steps_said import make_it
 from companion.table.steps_said import to_follow as to_follow
 
 Picture = dict[str, tuple[str, ...]]  # cell -> sorted pieces, as the camera settled on it
@@ -50,11 +51,23 @@ class Step:
     # where the game has it now); the pieces may be carried there one at a time
     follow: dict[str, tuple[str | None, str | None]] | None = None
     by: str = "entered on the panel"       # what made that change: a move on the panel, or an undo
+    # that change's table as it stood before it (the picture, as compared): while the camera still reads
+    # exactly it, no hand has begun and nobody is late; the hold time runs once the table changes
+    before: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """A change entered on the panel (or undone) that no hand has begun on the table: calm for as
+        long as it takes the players to come to the table, never red (only a table the hands have
+        touched and then left half-done can be late)."""
+        return self.follow is not None and self.before is not None and self.seen == self.before
 
     def to_dict(self) -> dict[str, Any]:
         # whole: the table already shows a whole move (the reading held): ending the turn reads it
+        # waiting: the table still shows the picture from before the change; "make" says what the hands make
         return {"says": self.says, "to_move": list(self.to_move), "hold_seconds": self.hold,
-                "whole": self.reading is not None}
+                "whole": self.reading is not None, "waiting": self.waiting,
+                **({"make": make_it(self.says)} if self.waiting else {})}
 
 
 @dataclass

@@ -216,11 +216,15 @@ class WayOut:
     # ------------------------------------------------------------------ the table is right
     def table_as_game(self) -> list[dict[str, Any]]:
         """The players see the table as the game has it: the camera misses (or misreads) pieces.
-        Every piece that differs now is excused until it moves; the session is in sync again."""
+        Every piece that differs now is excused until it moves; the session is in sync again. Also
+        while a change entered on the panel waits for hands the camera never saw begin (``Step.waiting``):
+        made where the camera cannot read it, the players say so, and the step is done."""
         with self._lock:
             self._game()
-            if self.status.out_of_sync is None:
+            step = self.status.step
+            if self.status.out_of_sync is None and not (step is not None and step.waiting):
                 raise SessionError("the table and the game agree: there is nothing to take as the game has it")
+            self.status.step = None
             # the ones excused before stay so
             pieces = compare(self.game, self.state, self.expected(), self._picture_now())
             self._excuse(list(pieces))

@@ -206,6 +206,10 @@ def unfound(game: Game, state: Any, seen: Picture, unread: Mapping[str, str] | N
         groups.setdefault((unread or {}).get(m.piece, ""), []).append(m)
     words, said = game.words(state), []
     for why, ms in groups.items():
+        if why.startswith("off-board "):  # found, beside the board: a stray piece, said where it lies
+            said += [f"the camera sees {words.get(m.piece, m.piece)} beside the board, past its {why.split()[-1]} "
+                     f"edge: put it back on {words.get(str(m.belongs), m.belongs)}" for m in ms]
+            continue
         tip = TRY[why] if why in TRY and len(ms) == 1 else (
             f"if {'it lies' if len(ms) == 1 else 'they lie'} there, move it a little, check that its sticker is "
             "clean and flat, and that no lamp glares on it")

@@ -252,12 +252,25 @@ const Fog = (() => {
     }
     if (s.step && !s.out_of_sync && !s.outcome) {  /* a move made in parts, part-way: calm, a hand finishes it */
       b.classList.add("ask");
-      const step = el("p", {id: "step-banner"}, "Move under way: " + s.step.says + ".");
+      /* waiting: a change entered here that no hand has begun: the players are asked to make it, never hurried */
+      const step = el("p", {id: "step-banner"}, s.step.waiting ? s.step.make + "." : "Move under way: " + s.step.says + ".");
       /* the simulated table: the hands that make a move entered here are the Table page's, said before any alarm */
-      if (s.camera && s.camera.simulated && /now on the table/.test(s.step.says) && document.body.dataset.page !== "table") {
+      if (s.camera && s.camera.simulated && (s.step.waiting || /now on the table/.test(s.step.says)) &&
+          document.body.dataset.page !== "table") {
         step.append(" The table here is simulated: make it on ", el("a", {href: "/table"}, "the Table page"), ".");
       }
       b.appendChild(step);
+      /* made already, where the camera cannot read it: the players say so (never a wait with no way on) */
+      if (s.step.waiting && s.camera && !s.camera.simulated) {
+        const made = el("button", {id: "step-made", "class": "secondary"}, "It is made: the camera misses it…");
+        made.onclick = async () => {
+          if (await confirmBox("The hands made it and every piece stands where the game has it, but the camera " +
+                               "still reads the table as it was? Play goes on; those pieces are not asked about " +
+                               "again until they move.", [s.step.make], "The table is right", "Cancel"))
+            await api("POST", "/api/correction", {as_game: true});
+        };
+        b.appendChild(made);
+      }
     }
     if (s.out_of_sync) {
       b.classList.add("alert");
