@@ -203,6 +203,7 @@ def test_an_eaten_character_is_a_chore_and_a_new_round_is_laid_out_by_hand_in_ca
                     mix=tuple(x for x in s.mix if x != "x10"))
     assert {"green-2", "x10"} <= set(GAME.taken_off(after))
     assert "natural-1" not in GAME.taken_off(after) and "x4" not in GAME.taken_off(after)
+    assert GAME.declaration.clear == "take them off the board"  # what the pages tell the hands: never "turn them over"
 
     # round 2 begins: the rules turned every disc face down, took the road off C4 and laid x10 on D4;
     # the table still shows the round before, and is read as a step that says what is left to do
