@@ -95,7 +95,8 @@ def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: 
 
 def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any, panel_url: str) -> None:  # noqa: F811
     """Players left unnamed are called by their colour ("blue"): the Replay page's moves and the Score
-    page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6")."""
+    page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6"); so do
+    the Board page's LED rows and the counts beside the board ("Red 3, blue 3") and the Games page's players."""
     base, pin = panel_url, {"X-Fog-Pin": PIN}
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
@@ -125,6 +126,16 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         page.wait_for_selector("#standing li")
         standing = page.locator("#standing li").all_inner_texts()
         assert standing and all(line[:1].isupper() for line in standing), standing
+        page.goto(f"{base}/")
+        page.wait_for_selector('#leds .led-name')
+        page.wait_for_selector('[data-supply="supply-mountains"]', state="attached")
+        lines = page.locator("#leds .led-name").all_inner_texts() + \
+            page.locator("[data-supply]").all_text_contents()  # "mountains not placed": "Red 3, blue 2"
+        assert lines and all(line[:1].isupper() or line[:1].isdigit() for line in lines), lines
+        page.goto(f"{base}/games")
+        page.wait_for_selector("#games .players")
+        players = page.locator("#games .players").all_inner_texts()
+        assert players and all(line[:1].isupper() for line in players), players
     finally:
         context.close()
 
@@ -151,5 +162,7 @@ def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser
             page.click("#new-game-fold > summary")
         page.select_option("#game", "tile-race")
         page.wait_for_selector(".brand:has-text('New game: Tile race')")
+        page.wait_for_selector('li[aria-current="step"][data-step="setup"]')  # the phase strip: at its setup,
+        assert page.locator("li[data-phase]").count() == 0  # with no step of the FOG's own ("Draft")
     finally:
         context.close()

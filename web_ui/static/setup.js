@@ -248,7 +248,7 @@
         const tr = Fog.el("tr", {"data-cell": d.cell});
         /* places and pieces in the game's words (its names and places), never their ids */
         [Fog.place(d.cell), d.expected.map(Fog.name).join(", ") || "empty", d.seen.map(Fog.name).join(", ") || "empty"]
-          .forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
+          .forEach((t) => tr.appendChild(Fog.el("td", {}, Fog.sentence(t))));  /* each a line: "Red's pad" */
         body.appendChild(tr);
       });
     } else if (nowRunning) {
