@@ -4,7 +4,8 @@ on a guarded panel is asked for the PIN right there, beside the button, in view 
 who else can undo (a phone may show no ``window.prompt``, and a notice at the top of the page is out
 of view); lines about players called by their colour start as sentences on the Replay and Score pages,
 and a Replay move tapped far down brings its board back into view; The FOG's Board page during the
-draft links to the Setup page, where the header then says the game chosen next."""
+draft links to the Setup page, where the header then says the game chosen next; an island character
+whose shot lands on an empty square is said to aim there, not to hit it."""
 
 from __future__ import annotations
 
@@ -164,5 +165,35 @@ def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser
         page.wait_for_selector(".brand:has-text('New game: Tile race')")
         page.wait_for_selector('li[aria-current="step"][data-step="setup"]')  # the phase strip: at its setup,
         assert page.locator("li[data-phase]").count() == 0  # with no step of the FOG's own ("Draft")
+    finally:
+        context.close()
+
+
+def test_a_character_aiming_at_an_empty_square_is_said_to_aim_there_not_to_hit(browser: Any,  # noqa: F811
+                                                                               panel_url: str) -> None:
+    """Battle for the Island, the armies down: a red soldier tapped on the Board page whose shot lands
+    on an empty square "aims at" it, "nothing there now"; "can hit" is said only where a piece stands."""
+    base, pin = panel_url, {"X-Fog-Pin": PIN}
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        res = page.request.post(f"{base}/api/games", data={"game": "island-battle", "seed": 3, "players": [{}, {}],
+                                                           "confirm": True}, headers=pin)
+        assert res.ok, res.text()
+        island = get_game("island-battle")
+        local = new_game(island, 2, seed=3)
+        while island.view(local)["phase"] != "playing":  # blocks and armies laid as the rules first offer them
+            play = next(str(a) for a in island.legal_actions(local))
+            assert page.request.post(f"{base}/api/act", data={"action": play}, headers=pin).ok, play
+            local = island.apply(local, play)
+        state = page.request.get(f"{base}/api/state").json()
+        taken = {c for c, ps in state["placement"].items() if ps}
+        aims = [p for p, r in state["reach"].items() if r["shots"] and not set(r["shots"]) & taken and p.startswith("red")]
+        assert aims, state["reach"]
+        page.goto(f"{base}/")
+        page.locator(f'g.piece[data-piece="{aims[0]}"]').tap()
+        page.wait_for_selector('#mode-hint:has-text("aims at")')
+        said = page.locator("#mode-hint").inner_text()
+        assert "(nothing there now)" in said and "can hit" not in said, said
     finally:
         context.close()
