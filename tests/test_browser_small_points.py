@@ -97,7 +97,8 @@ def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: 
 def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any, panel_url: str) -> None:  # noqa: F811
     """Players left unnamed are called by their colour ("blue"): the Replay page's moves and the Score
     page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6"); so do
-    the Board page's LED rows and the counts beside the board ("Red 3, blue 3") and the Games page's players."""
+    the Board page's LED rows, its buttons for a play with no piece ("Yellow folds"), the counts beside the
+    board ("Red 3, blue 3") and the Games page's players."""
     base, pin = panel_url, {"X-Fog-Pin": PIN}
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
@@ -137,6 +138,14 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         page.wait_for_selector("#games .players")
         players = page.locator("#games .players").all_inner_texts()
         assert players and all(line[:1].isupper() for line in players), players
+        # the partner race's buttons for a play with no piece: "Yellow folds"
+        res = page.request.post(f"{base}/api/games", data={"game": "partner-race", "seed": 3, "players": [{}] * 4,
+                                                           "confirm": True}, headers=pin)
+        assert res.ok, res.text()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#turn-actions button")
+        buttons = page.locator("#turn-actions button").all_inner_texts()
+        assert all(line[:1].isupper() for line in buttons), buttons
     finally:
         context.close()
 
