@@ -166,6 +166,9 @@ def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser
         assert "The draft comes first" in page.locator("#end-turn-why").inner_text()
         link.click()
         page.wait_for_url(f"{base}/setup")
+        page.wait_for_selector("#phase-choices button.pick")  # the picks, the players unnamed: sentences all the same
+        picks = page.locator("#phase-choices button.pick").all_inner_texts() + [page.locator("#phase-who").inner_text()]
+        assert all(line[:1].isupper() for line in picks), picks  # "Blue elder · jumps", "Black (black)"
         # another game chosen to start next: the header says that game's setup, not the running FOG's
         page.wait_for_selector("#game option", state="attached")
         if not page.evaluate("document.getElementById('new-game-fold').open"):

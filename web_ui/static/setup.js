@@ -265,12 +265,12 @@
       document.getElementById("phase-picks").textContent = phase.picks;
       document.getElementById("phase-swatch").style.background = Fog.colourOf(board.g, s.active);
       const player = (s.players || []).find((p) => p.colours.includes(s.active));
-      document.getElementById("phase-who").textContent = player ? player.name + " (" + s.active + ")" : s.active;
+      document.getElementById("phase-who").textContent = Fog.sentence(player ? player.name + " (" + s.active + ")" : s.active);
       const box = document.getElementById("phase-choices");
       box.replaceChildren();
       (s.picks || []).forEach(({piece: id}) => {
         const look = board.g.pieces[id] || {label: id};
-        const b = Fog.el("button", {"class": "pick", "data-piece": id}, look.label || id);
+        const b = Fog.el("button", {"class": "pick", "data-piece": id}, Fog.sentence(look.label || id));  /* "Blue elder · jumps" */
         b.style.borderColor = look.colour || "#999";
         b.onclick = () => pick(id);
         box.appendChild(b);
