@@ -327,6 +327,8 @@ def test_three_phones_keep_their_own_secrets_and_open_a_fight_together(browser: 
             assert log[0].startswith("Both fists opened: ") and " won " in log[0] and "show" not in log and not any(" natural-" in t for t in log), log
             mine = "You closed your fist on 2 markers" in log
             assert mine == (who == sides[0]), (who, log[:4])
+            empty = "You closed your fist empty" in log  # never "on no markers"
+            assert empty == (who == sides[1]), (who, log[:4])
         shot(table, "seats-06-tablet-board-in-words")
 
         hands_at_the_simulated_table(table, pages["natural"], tmp_path_factory.mktemp("seats-sim"))

@@ -4,7 +4,8 @@ on a guarded panel is asked for the PIN right there, beside the button, in view 
 who else can undo (a phone may show no ``window.prompt``, and a notice at the top of the page is out
 of view); lines about players called by their colour start as sentences on the Replay and Score pages,
 and a Replay move tapped far down brings its board back into view; The FOG's Board page during the
-draft links to the Setup page, where the header then says the game chosen next."""
+draft links to the Setup page, where the header then says the game chosen next; an island character
+whose shot lands on an empty square is said to aim there, not to hit it."""
 
 from __future__ import annotations
 
@@ -95,7 +96,9 @@ def test_a_seat_phone_is_asked_the_pin_beside_its_undo(browser: Any, panel_url: 
 
 def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any, panel_url: str) -> None:  # noqa: F811
     """Players left unnamed are called by their colour ("blue"): the Replay page's moves and the Score
-    page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6")."""
+    page's standing start with a capital, as the Board page's do ("Blue pawn 1 moves from G7 to G6"); so do
+    the Board page's LED rows, its buttons for a play with no piece ("Yellow folds"), the counts beside the
+    board ("Red 3, blue 3") and the Games page's players."""
     base, pin = panel_url, {"X-Fog-Pin": PIN}
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
@@ -125,6 +128,24 @@ def test_lines_of_players_called_by_their_colour_start_as_sentences(browser: Any
         page.wait_for_selector("#standing li")
         standing = page.locator("#standing li").all_inner_texts()
         assert standing and all(line[:1].isupper() for line in standing), standing
+        page.goto(f"{base}/")
+        page.wait_for_selector('#leds .led-name')
+        page.wait_for_selector('[data-supply="supply-mountains"]', state="attached")
+        lines = page.locator("#leds .led-name").all_inner_texts() + \
+            page.locator("[data-supply]").all_text_contents()  # "mountains not placed": "Red 3, blue 2"
+        assert lines and all(line[:1].isupper() or line[:1].isdigit() for line in lines), lines
+        page.goto(f"{base}/games")
+        page.wait_for_selector("#games .players")
+        players = page.locator("#games .players").all_inner_texts()
+        assert players and all(line[:1].isupper() for line in players), players
+        # the partner race's buttons for a play with no piece: "Yellow folds"
+        res = page.request.post(f"{base}/api/games", data={"game": "partner-race", "seed": 3, "players": [{}] * 4,
+                                                           "confirm": True}, headers=pin)
+        assert res.ok, res.text()
+        page.goto(f"{base}/")
+        page.wait_for_selector("#turn-actions button")
+        buttons = page.locator("#turn-actions button").all_inner_texts()
+        assert all(line[:1].isupper() for line in buttons), buttons
     finally:
         context.close()
 
@@ -145,11 +166,46 @@ def test_the_board_page_during_the_fog_s_draft_links_to_where_it_is_made(browser
         assert "The draft comes first" in page.locator("#end-turn-why").inner_text()
         link.click()
         page.wait_for_url(f"{base}/setup")
+        page.wait_for_selector("#phase-choices button.pick")  # the picks, the players unnamed: sentences all the same
+        picks = page.locator("#phase-choices button.pick").all_inner_texts() + [page.locator("#phase-who").inner_text()]
+        assert all(line[:1].isupper() for line in picks), picks  # "Blue elder · jumps", "Black (black)"
         # another game chosen to start next: the header says that game's setup, not the running FOG's
         page.wait_for_selector("#game option", state="attached")
         if not page.evaluate("document.getElementById('new-game-fold').open"):
             page.click("#new-game-fold > summary")
         page.select_option("#game", "tile-race")
         page.wait_for_selector(".brand:has-text('New game: Tile race')")
+        page.wait_for_selector('li[aria-current="step"][data-step="setup"]')  # the phase strip: at its setup,
+        assert page.locator("li[data-phase]").count() == 0  # with no step of the FOG's own ("Draft")
+    finally:
+        context.close()
+
+
+def test_a_character_aiming_at_an_empty_square_is_said_to_aim_there_not_to_hit(browser: Any,  # noqa: F811
+                                                                               panel_url: str) -> None:
+    """Battle for the Island, the armies down: a red soldier tapped on the Board page whose shot lands
+    on an empty square "aims at" it, "nothing there now"; "can hit" is said only where a piece stands."""
+    base, pin = panel_url, {"X-Fog-Pin": PIN}
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        res = page.request.post(f"{base}/api/games", data={"game": "island-battle", "seed": 3, "players": [{}, {}],
+                                                           "confirm": True}, headers=pin)
+        assert res.ok, res.text()
+        island = get_game("island-battle")
+        local = new_game(island, 2, seed=3)
+        while island.view(local)["phase"] != "playing":  # blocks and armies laid as the rules first offer them
+            play = next(str(a) for a in island.legal_actions(local))
+            assert page.request.post(f"{base}/api/act", data={"action": play}, headers=pin).ok, play
+            local = island.apply(local, play)
+        state = page.request.get(f"{base}/api/state").json()
+        taken = {c for c, ps in state["placement"].items() if ps}
+        aims = [p for p, r in state["reach"].items() if r["shots"] and not set(r["shots"]) & taken and p.startswith("red")]
+        assert aims, state["reach"]
+        page.goto(f"{base}/")
+        page.locator(f'g.piece[data-piece="{aims[0]}"]').tap()
+        page.wait_for_selector('#mode-hint:has-text("aims at")')
+        said = page.locator("#mode-hint").inner_text()
+        assert "(nothing there now)" in said and "can hit" not in said, said
     finally:
         context.close()

@@ -104,6 +104,11 @@ def test_doctor_reports_each_problem_with_its_fix(tmp_path: Path):
     assert "ok       python" in text and "ok       opencv" in text and "ok       data directory" in text
     assert "PROBLEM  camera: camera '/nowhere/camera': no such device" in text and "fix: check the cable" in text
     assert "ok       LEDs: LEDs: recording backend" in text
+    # a config file that cannot be read: the rest is still checked where the command line says
+    out = io.StringIO()
+    doctor(Namespace(config=str(tmp_path / "missing.toml"), camera="sim", data_dir=str(tmp_path / "data")), out=out,
+           environ={"FOG_LED_BACKEND": "recording"})
+    assert "PROBLEM  config" in out.getvalue() and f"data directory: {tmp_path / 'data'} is writable" in out.getvalue()
 
 
 def test_doctor_on_the_simulated_table_sees_the_fiducials(tmp_path: Path):

@@ -203,6 +203,14 @@ def test_an_eaten_character_is_a_chore_and_a_new_round_is_laid_out_by_hand_in_ca
                     mix=tuple(x for x in s.mix if x != "x10"))
     assert {"green-2", "x10"} <= set(GAME.taken_off(after))
     assert "natural-1" not in GAME.taken_off(after) and "x4" not in GAME.taken_off(after)
+    assert GAME.declaration.clear == "take them off the board"  # what the pages tell the hands: never "turn them over"
+    from types import SimpleNamespace
+
+    from companion.app.console import status_text
+    from companion.table.sync import Status
+
+    terminal = status_text(SimpleNamespace(status=Status(to_clear=(("green-2", "C3"),)), last_picture={}, game=GAME))
+    assert "the rules took these, take them off the board: green-2 (C3)" in terminal, terminal  # and so the terminal
 
     # round 2 begins: the rules turned every disc face down, took the road off C4 and laid x10 on D4;
     # the table still shows the round before, and is read as a step that says what is left to do

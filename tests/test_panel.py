@@ -253,6 +253,16 @@ def test_a_finished_game_has_a_score_replay_and_export(companion: Companion, cli
     assert client.get("/api/games/nope").status_code == 404
 
 
+def test_a_game_started_untitled_is_exported_under_its_game_s_name(companion: Companion, client: Any):
+    """The JSON a phone downloads is called by its game, as the Games and Replay pages say it, never
+    by the bare id (the tile race's was titled "20261129-034311-c0d482" in a file called "fog-...")."""
+    assert post(client, "/api/games", {"game": "tile-race", "seed": 1, "players": [{}, {}]}).status_code == 200
+    game = companion.session.game_id
+    exported = client.get(f"/api/games/{game}?download=1")
+    assert exported.get_json()["title"] == "Tile race"
+    assert f'filename="tile-race-{game}.json"' in exported.headers["Content-Disposition"]
+
+
 # ------------------------------------------------------------------------------------------ safety
 def test_cross_site_requests_are_refused(companion: Companion, client: Any):
     create_three_player_game(client)

@@ -46,6 +46,8 @@ def test_each_readme_start_line_gives_its_game_and_a_bare_run_resumes_the_last(t
                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     statuses = [line.split()[3] for line in listed.stdout.splitlines()]
     assert statuses == ["paused"] * (len(named) - 1) + ["playing"], listed.stdout
+    titles = [line.split(" events  ")[1] for line in listed.stdout.splitlines()]  # each by its game, never its id
+    assert titles == [get_game(name).title for _, name in named], listed.stdout
 
 
 def test_the_game_a_start_line_paused_is_said_on_every_page_of_the_panel(tmp_path: Path):

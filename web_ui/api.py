@@ -162,7 +162,9 @@ def export_game(game_id: str) -> Any:
         abort(404, description=f"no game {game_id!r}")
     response = jsonify(public_export(data))  # what only the companion (or another seat) may know stays out
     if request.args.get("download"):
-        response.headers["Content-Disposition"] = f'attachment; filename="fog-{game_id}.json"'
+        # named by its game and when it started (the id), as a file among others in Downloads
+        kind = data.get("game") if data.get("game") in names() else "game"
+        response.headers["Content-Disposition"] = f'attachment; filename="{kind}-{game_id}.json"'
     return response
 
 

@@ -27,6 +27,8 @@ def public_export(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("game") not in names():
         return data
     game = get_game(data["game"])
+    if data.get("title") == data.get("id"):  # a game started untitled is called by its game, as the Games page says
+        data["title"] = game.title
     setup = data.get("setup")
     if isinstance(setup, dict):
         data["setup"] = _public_setup(game, setup)

@@ -294,7 +294,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     store = _store(args)
     for g in store.games():
         when = _time.strftime("%Y-%m-%d %H:%M", _time.localtime(g.created))
-        print(f"{g.id}  {when}  {g.status:<8}  {g.events:>4} events  {g.title}")
+        # a game started untitled is called by its game, as the panel's Games page calls it
+        title = get_game(g.game).title if g.title == g.id and g.game in names() else g.title
+        print(f"{g.id}  {when}  {g.status:<8}  {g.events:>4} events  {title}")
     return 0
 
 

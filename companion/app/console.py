@@ -164,5 +164,6 @@ def status_text(session: Any) -> str:
         lines += [f"  decide {i + 1}: {c.summary}" for i, c in enumerate(st.decision)]
         lines.append("  decide none: none of these happened (then put the pieces back)")
     if st.to_clear:
-        lines.append("turn these over or take them off: " + ", ".join(f"{p} ({c})" for p, c in st.to_clear))
+        clear = session.game.declaration.clear or "turn them over or take them off the board"  # as the pages say it
+        lines.append(f"the rules took these, {clear}: " + ", ".join(f"{p} ({c})" for p, c in st.to_clear))
     return "\n".join(lines)

@@ -41,13 +41,13 @@ def doctor(args: Any, out: Any = None, environ: dict[str, str] | None = None) ->
             print(f"         fix: {fix}", file=out)
 
     report(sys.version_info >= (3, 11), "python", platform.python_version(), "install Python 3.11 or newer")
+    asked = {"camera.source": args.camera, "data.dir": args.data_dir}  # what the command line names wins
     try:
-        config = config_mod.load(args.config, environ).with_overrides(
-            {"camera.source": args.camera, "data.dir": args.data_dir})
+        config = config_mod.load(args.config, environ).with_overrides(asked)
         report(True, "config", str(config.source or "no file: every default"))
     except FogCompanionError as exc:
         report(False, "config", str(exc), "correct the key named above (docs/config.md lists every key)")
-        config = config_mod.defaults()
+        config = config_mod.defaults().with_overrides(asked)  # the rest still checked where it was asked
     try:
         import cv2
 

@@ -523,7 +523,7 @@ const FogBoard = (() => {
         t.setAttribute("x", c.x); t.setAttribute("y", c.y + 5); t.setAttribute("text-anchor", "middle");
         t.setAttribute("class", "supply-count"); t.setAttribute("data-supply", cell);
         t.style.fontSize = "14px"; t.style.fontWeight = "700"; t.style.fill = "#222"; t.style.pointerEvents = "none";
-        t.textContent = text;
+        t.textContent = text ? String(text).charAt(0).toUpperCase() + String(text).slice(1) : text;  /* a line: "Red 3, blue 3" */
         const xs = c.outline.map((p) => p[0]);
         t.dataset.width = String(xs.length ? Math.max(...xs) - Math.min(...xs) : 26);
         this.countLayer.appendChild(t);

@@ -20,7 +20,7 @@
       const when = new Date(g.created * 1000).toLocaleString([], {dateStyle: "medium", timeStyle: "short"});
       const a = Fog.el("a", {href: "/games/" + g.id, "class": "game-title"}, (g.title === g.id ? g.game_title || "Game" : g.title) + " · " + when);
       li.appendChild(a);
-      li.appendChild(Fog.el("p", {"class": "players"}, (g.players || []).length ? g.players.join(", ") : "no players named"));
+      li.appendChild(Fog.el("p", {"class": "players"}, (g.players || []).length ? Fog.sentence(g.players.join(", ")) : "No players named"));
       li.appendChild(Fog.el("p", {"class": "standing"}, standing(g) + " · " + g.events + " logged events"));
       const tools = Fog.el("p", {"class": "tools"});
       if (g.status === "paused" || g.status === "abandoned") {

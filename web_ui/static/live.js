@@ -153,7 +153,7 @@
     const box = document.getElementById("turn-actions");
     box.replaceChildren();
     (s.outcome ? [] : s.turn_actions || []).forEach((t) => {
-      const b = Fog.el("button", {type: "button", "class": "secondary"}, t.label);
+      const b = Fog.el("button", {type: "button", "class": "secondary"}, Fog.sentence(t.label));  /* "Yellow folds" */
       b.disabled = !!why;
       b.onclick = async () => {  /* asked on the page, as every other confirmation */
         if (!t.confirm || await Fog.confirmBox(t.confirm, [], t.label, "Cancel")) Fog.api("POST", "/api/act", {action: t.action});

@@ -487,7 +487,7 @@ const Fog = (() => {
         box.appendChild(el("p", {"class": "led-row led-unused hint", "data-segment": name}, "The " + name + " segment is dark in this game."));
         return;
       }
-      row.appendChild(el("span", {"class": "led-name"}, said || name));
+      row.appendChild(el("span", {"class": "led-name"}, cap(said || name)));  /* a line of its own: a sentence ("Red's and blue's ...") */
       colours.forEach((c) => { const d = el("span", {"class": "led"}); d.style.background = c;
         d.style.boxShadow = c === "#000000" ? "none" : "0 0 6px " + c; row.appendChild(d); });
       /* a count the game shows as a value of a total is said too: nobody counts lit dots */

@@ -60,7 +60,7 @@
     if (seat === null && kept) { await joinWith(kept, true); return; }
     $("seat-list").replaceChildren(...d.seats.map((s) => {
       const li = document.createElement("li");
-      li.append(s.name);
+      li.append(Fog.sentence(s.name));  /* a seat left unnamed is called by its colour: "Natural: BT3YWV" */
       if (s.seat === seat) {
         li.className = "mine";
         li.append(" (this phone)");

@@ -248,7 +248,7 @@
         const tr = Fog.el("tr", {"data-cell": d.cell});
         /* places and pieces in the game's words (its names and places), never their ids */
         [Fog.place(d.cell), d.expected.map(Fog.name).join(", ") || "empty", d.seen.map(Fog.name).join(", ") || "empty"]
-          .forEach((t) => tr.appendChild(Fog.el("td", {}, t)));
+          .forEach((t) => tr.appendChild(Fog.el("td", {}, Fog.sentence(t))));  /* each a line: "Red's pad" */
         body.appendChild(tr);
       });
     } else if (nowRunning) {
@@ -265,12 +265,12 @@
       document.getElementById("phase-picks").textContent = phase.picks;
       document.getElementById("phase-swatch").style.background = Fog.colourOf(board.g, s.active);
       const player = (s.players || []).find((p) => p.colours.includes(s.active));
-      document.getElementById("phase-who").textContent = player ? player.name + " (" + s.active + ")" : s.active;
+      document.getElementById("phase-who").textContent = Fog.sentence(player ? player.name + " (" + s.active + ")" : s.active);
       const box = document.getElementById("phase-choices");
       box.replaceChildren();
       (s.picks || []).forEach(({piece: id}) => {
         const look = board.g.pieces[id] || {label: id};
-        const b = Fog.el("button", {"class": "pick", "data-piece": id}, look.label || id);
+        const b = Fog.el("button", {"class": "pick", "data-piece": id}, Fog.sentence(look.label || id));  /* "Blue elder · jumps" */
         b.style.borderColor = look.colour || "#999";
         b.onclick = () => pick(id);
         box.appendChild(b);

@@ -157,7 +157,8 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
                                   Counter("x_beside", "X-counters beside the desert")),
                         phases=tuple(Phase(k, v) for k, v in PHASES.items()),
                         turn_ends="A turn ends with the swap or reveal made; after a road the player may act "
-                                  "again or stop.", features=("turn-over",))
+                                  "again or stop.", features=("turn-over",),
+                        clear="take them off the board")  # the eaten and the food taken go; none is turned over
 
     # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
