@@ -277,8 +277,15 @@ class Session(PicturePath, WayOut):
                 self._entered = None
             return self.state
 
-    def _must_agree(self) -> None:
-        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask)."""
+    def _must_agree(self, whole_step_stands: bool = False) -> None:
+        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask).
+
+        A play stacked on a table that differs would be checked against pieces the hands never put
+        where the game has them, and the next picture would turn red on a legal play: so every way in
+        (a button, a tap on the Board page, a seat's phone) waits here, told what to fix first.
+        ``whole_step_stands``: a move entered on the panel may follow a step that already shows a whole
+        move (one that could have gone on), as End turn may; a step still part-way may not.
+        """
         st = self.status
         if st.camera_fault is not None or self.last_picture is None:
             return
@@ -288,7 +295,10 @@ class Session(PicturePath, WayOut):
         if st.decision:
             raise DecisionPendingError("the last change on the table can be read several ways: say which one "
                                        "happened first")
-        if st.step is not None:
+        if st.step is not None and not (whole_step_stands and st.step.reading is not None):
+            if st.step.follow is not None:  # entered here, not yet made by the hands: they make it, nothing is put back
+                raise OutOfSyncError(f"the table does not show the last change yet ({st.step.says}): make it "
+                                     "there first")
             raise OutOfSyncError(f"a move is part-way on the table ({st.step.says}): finish it or put the pieces "
                                  "back first")
 

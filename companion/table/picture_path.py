@@ -83,6 +83,7 @@ class PicturePath:
         def _game(self) -> str: ...
         def _apply(self, action: str) -> None: ...
         def _forced(self) -> None: ...
+        def _must_agree(self, whole_step_stands: bool = False) -> None: ...
         def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
 
     # ------------------------------------------------------------------ the way in: a stable picture
@@ -129,6 +130,7 @@ class PicturePath:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
+            self._must_agree(whole_step_stands=True)  # nothing stacked on a table that differs (as every action)
             self._entered = self.expected()  # the table as it stands, if the hands have not moved yet
             try:
                 return self._entered_move(piece, cell, action)
@@ -399,7 +401,12 @@ class PicturePath:
                 self._publish("in-sync", {"after": after})
             return
         pending = st.step.seen if st.step is not None and st.step.follow is not None else None
-        if self._entered is not None and (untracked(seen, self._entered) == self._entered or seen == pending):
+        # the table as it stood, less what the move took off it (a block landed on, a piece shot): the
+        # picture has those set aside as a chore, so they are no sign the hands did anything else
+        taken = set(self.game.taken_off(self.state))
+        entered = None if self._entered is None else canonical(
+            {c: [p for p in ps if unfaced(p)[0] not in taken] for c, ps in self._entered.items()})
+        if entered is not None and (untracked(seen, entered) == entered or seen == pending):
             # (a piece where the table stood and the game kept no facing for it: as it stood, whichever way it faces)
             # a move entered on the panel, the table as it was: the hands make it now (calm, held)
             # the hold time for each token still to lay (not on the table yet), as for a move the hands make
