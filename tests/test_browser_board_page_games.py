@@ -9,6 +9,7 @@ place by its id (``red-2``, ``natural-disc@F2``, ``pad-red-3``, ``F6|G6``, ``BOA
 banner never once turns red (out of sync) while the players play legally. A board wider than the
 phone opens on the action and says that it scrolls, on the Board, Table and Replay pages of every
 game, its pieces still a thumb's size. Screenshots go to ``$FOG_ARTIFACTS`` (default ``build/screenshots``).
+A whole Battle for the Island, from its new game, is its own story: tests/test_browser_board_page_island.py.
 """
 
 from __future__ import annotations
@@ -183,51 +184,6 @@ def play_out(phone: Phone, choose: Player, turns: int, name: str) -> dict[str, A
     return state
 
 
-# Battle for the Island near its end: every character on the island, each of Ada's facing one of Bo's at
-# exactly its range (soldiers 2, jeeps 3, tanks 4), the blocks out of every line of fire. The pieces go
-# down as the players say, first as the setup allows (one block per row and column, the characters on
-# their home rows and pads), then where they stand now.
-ISLAND_SETUP = (
-    "correct red " + ",".join(f"block-{n}@{sq}" for n, sq in enumerate(
-        ("A7", "B9", "C12", "D3", "E6", "F10", "G4", "H8", "I11", "J5"), start=1)),
-    "correct red " + ",".join([*(f"red-{c}@{sq}:N" for c, sq in (("s1", "A2"), ("s2", "B2"), ("t1", "E2"), ("s3", "K2"),
-                                                                   ("s4", "L2"))),
-                               *(f"blue-{c}@{sq}:S" for c, sq in (("s1", "A11"), ("s2", "B11"), ("t1", "E11"),
-                                                                    ("s3", "K11"), ("s4", "L11"))),
-                               *(f"{side}-{c}@pad{k}" for side in ("red", "blue")
-                                 for k, c in enumerate(("s5", "j1", "j2", "j3", "t2"), start=1))]),
-    "correct red " + ",".join([f"block-{n}@{sq}" for n, sq in enumerate(
-        ("K1", "L2", "A4", "B5", "C6", "D7", "E8", "F9", "G10", "H11"), start=1)] +
-        [f"{side}-{c}@{col}{1 + reach if side == 'blue' else 1}:{'S' if side == 'blue' else 'N'}"
-         for col, c, reach in zip("ABCDEFGHIJ", ("s1", "s2", "s3", "s4", "s5", "j1", "j2", "j3", "t1", "t2"),
-                                  (2, 2, 2, 2, 2, 3, 3, 3, 4, 4), strict=True) for side in ("red", "blue")]),
-)
-
-
-def island_player(phone: Phone, s: dict[str, Any]) -> tuple[str, ...]:
-    """Ada shoots whatever her characters have in their sights, from the buttons under the board."""
-    labels = [a["label"] for a in s["turn_actions"]]
-    return (next((x for x in labels if x.startswith("Shoot at")), None) or next(x for x in labels if x == "Roll"),)
-
-
-def test_a_battle_for_the_island_played_to_its_end_on_the_board_page(browser: Any, panel_url: str):  # noqa: F811
-    base = panel_url
-    phone = Phone(browser, base)
-    try:
-        res = phone.board.request.post(f"{base}/api/games", data={
-            "game": "island-battle", "seed": 1, "players": [{"name": "Ada"}, {"name": "Bo"}], "confirm": True})
-        assert res.ok, res.text()
-        phone.table.goto(f"{base}/table")
-        phone.board.goto(f"{base}/")
-        phone.board.wait_for_selector("#board .cell")
-        phone.hands("the island set up")
-        for said in ISLAND_SETUP:
-            res = phone.board.request.post(f"{base}/api/act", data={"action": said})
-            assert res.ok, res.text()
-            phone.hands("the island near its end")
-        state = play_out(phone, island_player, 12, "island-battle")
-        assert state["outcome"]["winners"] == ["red"], state["outcome"]  # Bo's ten are gone: Ada rules the island
-        after_the_game(phone, state, "island-battle")
     finally:
         phone.context.close()
 

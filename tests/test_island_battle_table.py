@@ -387,3 +387,51 @@ def test_a_move_entered_on_the_board_page_tells_the_hands_the_way_it_ends_facing
 
     said = to_follow([Misplaced("red-s2", "D3", "D2", ("E", "N"))], GAME.words(GAME.new_game(2, seed=3)))
     assert said == "entered on the panel, now on the table: put red soldier 2 on D3 to face east", said
+
+
+def test_a_move_entered_on_the_board_page_onto_a_block_is_a_calm_step_while_the_block_still_stands(tmp_path) -> None:
+    """Ada taps her soldier 3 to D5, where block 4 stands: landed on, the block is set off (a safe one:
+    it goes, her soldier stays on D5). The table has not moved yet and the block still stands there: the
+    rules took it, a chore for the hands, no sign that they did anything else. A calm step saying what
+    the hands do, never red; once they have made it, the table agrees."""
+    from tests.test_island_battle_game import at_the_table
+
+    state = GAME.apply(battle(3), "correct red block-4@D5,block-5@G4")
+    assert "block-4" not in state.live
+    session = at_the_table(tmp_path, state)
+    session.move("red-s3", "D5", "move red-s3 D2 D5 N")
+    assert "block-4" in GAME.taken_off(session.state) and GAME.expected(session.state)["D5"] == ("red-s3^N",)
+    assert session.status.out_of_sync is None and session.status.step is not None, session.status.out_of_sync
+    assert "put red soldier 3 on D5" in session.status.step.says, session.status.step.says
+    session.on_stable_change(GAME.expected(session.state))  # the hands made it: the block lifted, the soldier on D5
+    assert session.status.out_of_sync is None and session.status.step is None
+
+
+def test_no_play_is_stacked_on_a_table_that_differs_from_the_game(tmp_path) -> None:
+    """The report: the Board page took block after block while the hands had placed none, and the next
+    picture blamed them for all. A block tapped before the hands made the last one is theirs to make
+    too, calm; a play pressed meanwhile waits, saying what to make first; once the table and the game
+    disagree, nothing more is taken (put back, accept or correct)."""
+    import pytest
+
+    from companion.errors import OutOfSyncError
+    from tests.test_island_battle_game import at_the_table
+
+    state = GAME.new_game(2, seed=3)
+    session = at_the_table(tmp_path, state)
+    session.move("block-1", "A1", "block red block-1 A1")
+    assert session.status.step is not None and session.status.out_of_sync is None
+    with pytest.raises(OutOfSyncError, match=r"not show the last change yet \(.*put block 1 on A1\): make it there"):
+        session.act("block blue block-2 B2")  # pressed, not tapped on the board: it waits
+    assert session.state.history == ("block red block-1 A1",)
+    session.move("block-2", "B2", "block blue block-2 B2")  # tapped on the board: the hands make both
+    assert session.status.step is not None and session.status.out_of_sync is None
+    assert "block 2" in session.status.step.says and "block 1" in session.status.step.says, session.status.step.says
+    session.undo()
+    seen = {c: list(ps) for c, ps in GAME.expected(state).items()}
+    seen["B5"] = seen.pop("box-blocks-2")  # a block set down where no rule allows it: out of sync
+    session.on_stable_change(seen)
+    assert session.status.out_of_sync is not None
+    with pytest.raises(OutOfSyncError, match="put the pieces back, accept the board as it is, or correct a piece"):
+        session.move("block-3", "C3", "block blue block-3 C3")
+    assert session.state.history == ("block red block-1 A1",)

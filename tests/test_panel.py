@@ -170,6 +170,7 @@ def test_a_move_entered_on_the_panel_is_charged_and_an_illegal_one_refused(compa
     piece, dst = own_forward_step(state)
     res = post(client, "/api/move", {"piece": piece, "cell": dst})
     assert res.status_code == 200 and res.get_json()["state"]["mp_left"] == 6
+    companion.session.on_stable_change(companion.session.expected())  # the hands made it at the table
     far = next(c for c in BOARD.row_cells["J"] if c not in companion.session.state.placement)
     before = client.get("/api/state").get_json()
     res = post(client, "/api/move", {"piece": piece, "cell": far})

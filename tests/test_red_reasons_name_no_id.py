@@ -90,3 +90,29 @@ def test_a_card_the_deck_does_not_have_is_said_as_the_card_on_the_spot():
     assert answer.reason == ("the card on the card spot is not a card of this deck: lay the card played on the "
                              "card spot")
     assert not ids_of(game, state).search(answer.reason)
+
+
+@pytest.mark.parametrize("name", names())
+def test_accepting_a_board_the_game_cannot_record_says_why_in_words(name: str):
+    """"Accept the board as it is" over a table with one piece set down anywhere (a block in a
+    player's box, a soldier in the blocks' box, a piece in the dice tray): taken as the game's, or
+    refused saying why as the panel says it, in the players' words: never "box-blocks-1", never the
+    correction's notation."""
+    from companion.errors import FogCompanionError
+    from companion.table.wayout import in_words
+
+    game, rng, refused, bad = get_game(name), random.Random(11), 0, []
+    for seed in (1, 2):
+        states = positions(game, seed)
+        for state in rng.sample(states, min(PICTURES, len(states))):
+            seen, action = one_moved(game, state, rng), None
+            try:
+                action = str(game.correction(state, seen))
+                game.apply(state, action)
+            except FogCompanionError as exc:
+                refused += 1
+                said = in_words(game, state, str(exc), action)
+                if ids_of(game, state).search(said) or (action and action in said):
+                    bad.append(said)
+    assert not bad, f"{name}: " + "\n".join(bad)
+    assert refused, f"{name}: every table was accepted"

@@ -472,3 +472,45 @@ def test_run_as_installed_says_the_card_laid_calmly_and_a_play_left_half_done_go
         proc.wait(15)
     assert proc.returncode == 0 and "Traceback" not in "".join(lines), "".join(lines)
     assert any("[step]" in x for x in lines) and any("[out-of-sync]" in x and "step-left" in x for x in lines)
+
+
+def _tapped(game: Any, state: Any) -> list[tuple[Any, ...]]:
+    """The plays the Board page offers by tapping: a piece and its dot, else a thing laid on a place."""
+    moves = [(p, c, w.actions[0]) for p in sorted(game.layout(state).pieces)
+             for c, ways in game.targets(state, p).items() for w in ways]
+    return moves or [(c.actions[0],) for cell in sorted(game.layout(state).cells) for c in game.laid_at(state, cell)]
+
+
+def _enter(session: Session, play: tuple[Any, ...]) -> None:
+    if len(play) == 3:
+        session.move(*play)
+    else:
+        session.act(*play)
+
+
+@pytest.mark.parametrize("name", ["tile-race", "island-battle", "partner-race"])  # their first plays are tapped
+def test_a_play_entered_before_the_hands_made_the_last_one_waits_in_every_game(tmp_path: Path, name: str):
+    """A play tapped on the Board page, the table not changed yet: a calm step for the hands. The next
+    one tapped before they make it is theirs to make too (a movement tapped a step at a time, a move
+    then the turn's tile), calm; a button pressed meanwhile waits, in every game alike, saying what to
+    make first. Once the hands have made it all, the table agrees."""
+    game = get_game(name)
+    session = Session(GameStore(tmp_path / "games.db"), InlineBus(), game=game)
+    session.start(game.new_game(max(game.players), 1), verify=False)
+    session.on_stable_change(session.expected())
+    plays = _tapped(game, session.state)
+    assert plays, name
+    _enter(session, plays[0])
+    assert session.status.step is not None and session.status.out_of_sync is None, name
+    later = _tapped(game, session.state)
+    tapped = [p for p in later if len(p) == 3]
+    if tapped:  # tapped on the board before the hands came: stacked, calm
+        _enter(session, tapped[0])
+        assert session.status.step is not None and session.status.out_of_sync is None, name
+    pressed = [p for p in _tapped(game, session.state) if len(p) == 1] + [
+        (b["action"],) for b in game.view(session.state).get("turn_actions") or []]
+    if pressed:
+        with pytest.raises(OutOfSyncError, match="the table does not show the last change yet .*make it there first"):
+            _enter(session, pressed[0])
+    session.on_stable_change(session.expected())  # the hands made it all
+    assert session.status.step is None and session.status.out_of_sync is None, name

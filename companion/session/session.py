@@ -277,8 +277,18 @@ class Session(PicturePath, WayOut):
                 self._entering(None)
             return self.state
 
-    def _must_agree(self) -> None:
-        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask)."""
+    def _must_agree(self, whole_step_stands: bool = False) -> None:
+        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask).
+
+        A play stacked on a table that differs would be checked against pieces the hands never put
+        where the game has them, and the next picture would turn red on a legal play: so every way in
+        (a button, a tap on the Board page, a seat's phone) waits here, told what to fix first.
+        ``whole_step_stands``: a move entered on the panel may follow a step that already shows a whole
+        move (one that could have gone on), as End turn may, or a change entered on the panel that the
+        hands have still to make (a movement tapped a step at a time, a move then a tile laid: the hands
+        make them together, read against the table as they left it); a step the hands left part-way may
+        not, nor may a button or End turn follow a change the table does not show yet.
+        """
         st = self.status
         if st.camera_fault is not None or self.last_picture is None:
             return
@@ -288,7 +298,11 @@ class Session(PicturePath, WayOut):
         if st.decision:
             raise DecisionPendingError("the last change on the table can be read several ways: say which one "
                                        "happened first")
-        if st.step is not None:
+        if st.step is not None and not (whole_step_stands and (st.step.reading is not None
+                                                               or st.step.follow is not None)):
+            if st.step.follow is not None:  # entered here, not yet made by the hands: they make it, nothing is put back
+                raise OutOfSyncError(f"the table does not show the last change yet ({st.step.says}): make it "
+                                     "there first")
             raise OutOfSyncError(f"a move is part-way on the table ({st.step.says}): finish it or put the pieces "
                                  "back first")
 

@@ -85,6 +85,7 @@ class PicturePath:
         def _game(self) -> str: ...
         def _apply(self, action: str) -> None: ...
         def _forced(self) -> None: ...
+        def _must_agree(self, whole_step_stands: bool = False) -> None: ...
         def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
 
     # ------------------------------------------------------------------ the way in: a stable picture
@@ -131,6 +132,7 @@ class PicturePath:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
+            self._must_agree(whole_step_stands=True)  # nothing stacked on a table that differs (as every action)
             self._entering(self.state, step=self.status.step)
             try:
                 return self._entered_move(piece, cell, action)
@@ -151,7 +153,11 @@ class PicturePath:
         lies where that game had it, not where it is carried to)."""
         was = strip(self.game, self._entered_from, self.last_picture or {}, self.status.excused,
                     self.status.excused_alike, self.viewpoint)[0] if self._entered_from is not None else seen
-        return any(untracked(p, self._entered or {}) == self._entered or p == self._entered_over for p in (seen, was))
+        # the table as it stood, less what the change took off it (a block landed on, a piece shot): the
+        # picture has those set aside as a chore, so they are no sign the hands did anything else
+        taken = set(self.game.taken_off(self.state))
+        entered = canonical({c: [p for p in ps if unfaced(p)[0] not in taken] for c, ps in (self._entered or {}).items()})
+        return any(untracked(p, entered) == entered or p == self._entered_over for p in (seen, was))
 
     def _entered_move(self, piece: str, cell: str | None, action: str | None) -> Reconciliation:
         with self._lock:

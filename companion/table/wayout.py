@@ -21,6 +21,7 @@ and after a restart the camera is asked afresh.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,26 @@ from companion.games.base import unfaced
 from companion.table.secrecy import keeps_secrets, named_pieces
 from companion.table.sync import (Misplaced, Picture, Status, canonical, changed, compare, costs, said, strip,
                                   where_piece)
+
+
+def in_words(game: Game, state: Any, text: str, action: str | None = None) -> str:
+    """A refusal the game wrote with its own ids in it (a correction it cannot record: "blue tank 1
+    cannot stand on box-blocks-8", "correct A2=yellow-m,...: G9 is a rock") as the players read it:
+    the action's notation left out, each piece and place the game names as its pages call it (where
+    seats keep secrets only a piece the shared view names; any other is "a piece")."""
+    if action and text.startswith(action):
+        text = text[len(action):].lstrip(": ") or text
+    words = game.words(state)
+    public = named_pieces(game.view(state)) if keeps_secrets(game) else None
+    inner = set(game.layout(state).pieces) | {k for k in words if re.search(r"[^A-Za-z0-9 ]", k)}
+    if not inner:
+        return text
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in sorted(inner, key=len, reverse=True)))
+
+    def said(m: re.Match[str]) -> str:
+        piece = m.group(0)
+        return words.get(piece) or (piece if public is None or piece in public else "a piece")
+    return pattern.sub(said, text)
 
 
 class WayOut:
@@ -81,7 +102,7 @@ class WayOut:
         except IllegalMoveError as exc:
             unseen = [m for m in compare(self.game, self.state, expected, target) if m.seen is None]
             if not unseen:
-                raise SessionError(str(exc)) from exc
+                raise SessionError(in_words(self.game, self.state, str(exc))) from exc
         completed = {c: list(ps) for c, ps in target.items()}
         for m in unseen:
             completed.setdefault(str(m.belongs), []).append(m.piece)
@@ -91,7 +112,7 @@ class WayOut:
         try:
             return str(self.game.correction(self.state, completed_c)), unseen
         except IllegalMoveError as exc:
-            raise SessionError(str(exc)) from exc
+            raise SessionError(in_words(self.game, self.state, str(exc))) from exc
 
     # ------------------------------------------------------------------ accept the board
     def _recorded(self, target: Picture) -> tuple[str | None, list[Misplaced], Any, list[Misplaced], list[str]]:
@@ -104,7 +125,7 @@ class WayOut:
         try:
             after = self.game.apply(self.state, action) if action else self.state
         except IllegalMoveError as exc:  # a table that cannot be (two tokens on one field): refused as it is
-            raise SessionError(str(exc)) from exc
+            raise SessionError(in_words(self.game, self.state, str(exc), action)) from exc
         before_c, after_c = self.expected(), canonical(self.game.expected(after))
         if after_c == before_c:
             action, after = None, self.state  # an empty correction is never logged

@@ -56,7 +56,7 @@
        are where what it holds can be laid */
     onCell: (cell) => { if (selected) { if (ways[cell]) pick(selected, cell); else send(selected, cell); }
                         else if (state && state.supplies && cell in state.supplies) tap(cell);
-                        else if (state && mode() === "move") layAt(cell); },
+                        else if (state && mode() === "move") { if (waits(state, true)) sayWaits(waits(state, true)); else layAt(cell); } },
   });
   /* An empty place tapped with nothing picked: what can be brought to the table there (a disc from a
      player's hand), each said in words; one tap on a choice lays it, Cancel leaves the place empty. */
@@ -76,6 +76,8 @@
   }
   async function tap(id) {
       if (selected === id) { selected = null; board.showTargets(null, []); draw(); idle(); return; }
+      const why = mode() === "move" && state ? waits(state, true) : "";
+      if (why) { selected = null; board.showTargets(null, []); draw(); sayWaits(why); return; }  /* nothing stacked on top */
       selected = id; draw();
       if (mode() === "correct") { board.showTargets(null, []); hint(Fog.named(id) + ": tap the place where it really stands."); return; }
       const res = await Fog.api("GET", "/api/targets?piece=" + encodeURIComponent(id));
@@ -127,15 +129,35 @@
   }
   const text = (id, v) => { document.getElementById(id).textContent = v; };
   /* End turn is offered only when it would be taken; otherwise the reason is said next to it. */
-  function endTurnState(s) {
+  /* What must be put right before anything new is played, in words with the way forward (the companion
+     refuses a play stacked on a table that differs: the hands would be blamed for it at the next look).
+     The same words hold End turn, the buttons under the board and a piece tapped, in every game. */
+  /* tapping: a piece or a place tapped on the board, which may follow a play entered here that the hands
+     have still to make (a movement a step at a time: the hands make them together); a button may not */
+  function waits(s, tapping) {
     const camera = s.camera && s.camera.healthy;
-    const why = !s.placement ? "No game yet: start one on Setup." :
+    const entered = s.step && /now on the table/.test(s.step.says);  /* a play entered here the hands have not made */
+    return !s.placement ? "No game yet: start one on Setup." :
       s.outcome ? "The game is over." :
       s.verifying ? "The camera checks the setup first." :
       picking(s) ? "The " + picking(s).title.toLowerCase() + " comes first: it is made on the Setup page." :
-      (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back or accept the board first." :
+      (s.out_of_sync && camera) ? "The table and the game disagree: put the pieces back as the banner lists, or " +
+        "accept the board or correct a piece, first." :
       (s.decision && s.decision.length && camera) ? "Say how the last move is read first." :
-      (s.step && camera && !s.step.whole) ? "A move is under way on the table: finish it first." : "";
+      (s.step && camera && !s.step.whole) ? (entered ? tapping ? "" : "The last play is not on the table yet: " +
+        s.step.says.replace(/^.*now on the table: /, "") + ". Make it there first, then play on." :
+        "A move is under way on the table (" + s.step.says + "): finish it first.") : "";
+  }
+  /* the same, under the board when a piece or a place is tapped meanwhile; a simulated table's hands are its page */
+  function sayWaits(why) {
+    const box = document.getElementById("mode-hint");
+    box.replaceChildren(why);
+    if (state && state.step && state.camera && state.camera.simulated && /now on the table/.test(state.step.says)) {
+      box.append(" The table here is simulated: make it on ", Fog.el("a", {href: "/table"}, "the Table page"), ".");
+    }
+  }
+  function endTurnState(s) {
+    const why = waits(s);
     /* a game whose turns end by playing has no End turn: its view says "end_turn": false, its declaration how */
     const hidden = s.end_turn === false;
     document.getElementById("end-turn").hidden = hidden;

@@ -386,7 +386,7 @@ def check_placement(board: Board, placement: Placement) -> None:
     for cell, ps in placement.items():
         c = board.cells[cell]
         if c.kind == "woods" and ps:
-            raise ValueError(f"{' and '.join(ps)} in the woods ({cell}): nothing stands in the woods")
+            raise ValueError(f"{' and '.join(ps)} in the woods: nothing stands in the woods")
         if c.kind != "boat" and len(ps) > c.capacity:
             raise ValueError(f"{' and '.join(ps)} on {cell}, which holds {c.capacity}")
 
