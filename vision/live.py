@@ -531,6 +531,7 @@ class LiveCamera:
         if cell:
             placement.setdefault(cell, []).append(faced(piece, facing or was.get(piece)))
         table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
+        self.observer.look_again()  # put back where it lay with another face or way up: only its marker changed
 
     def turn_over(self, piece: str) -> None:
         """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays.
@@ -542,8 +543,13 @@ class LiveCamera:
         return self._sim().face_down()
 
     def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
-        """Put every token on the simulated table where ``placement`` says, face up (setting the board up)."""
+        """Put every token on the simulated table where ``placement`` says, face up (setting the board up).
+
+        Its hands are never seen: a token only turned over where it lies (a disc the game turned face up)
+        changes nothing but its marker's pattern, which the motion check can take for noise and never
+        read, so the camera looks at the next pictures whole, as after Turn over."""
         self._sim().set_placement(placement, face_up=True)
+        self.observer.look_again()
 
     def table(self) -> Placement:
         return self._sim().placement()
