@@ -26,9 +26,9 @@ from companion.games.desert_survivors.pieces import is_disc
 from companion.games.desert_survivors.seat_words import share
 from companion.games.desert_survivors.state import DesertState
 from tests.test_browser import browser, running_panel, shot  # noqa: F401
+from tests.test_browser_board_page_games import WATCH, after_the_game, targets
 from tests.test_browser_board_page_games import Phone as TwoPages
-from tests.test_browser_board_page_games import after_the_game, targets
-from tests.test_browser_partner_race import wait_until
+from tests.test_browser_partner_race import PHONE, wait_until
 
 GAME = get_game("desert-survivors")
 # three players (fewer discs than two, who play two colours each); this seed's desert gives the players
@@ -36,11 +36,10 @@ GAME = get_game("desert-survivors")
 DESERT = {"game": "desert-survivors", "seed": 1, "players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]}
 
 
-# What a page drew last: the companion's state as its live connection brought it (kept once a page is loaded).
-KEEP = "() => Fog.on('state', (s) => { window.__drawn = s; })"
+# What a page drew last: the companion's state as its live connection brought it (kept in every page loaded).
+KEEP = "addEventListener('DOMContentLoaded', () => Fog.on('state', (s) => { window.__drawn = s; }));"
 # The parts of a state that move what a page shows above its buttons and its board (the banner's lines).
-DRAWN = """(s) => s && [s.history.length, s.step && s.step.says, !!s.out_of_sync, (s.to_turn_over || []).length,
-                    (s.decision || []).length, s.outcome && s.outcome.reason]"""
+DRAWN = "(s) => s && [s.history.length, !!s.step, !!s.out_of_sync, (s.decision || []).length, !!s.outcome]"
 
 
 class Phone(TwoPages):
@@ -48,13 +47,20 @@ class Phone(TwoPages):
     it has drawn the state the companion is in: a banner line still to come would move the page under
     the finger (the Table page's "Place the pieces" button, a piece being redrawn)."""
 
-    def loaded(self, page: Any) -> None:
-        page.wait_for_function("() => typeof Fog !== 'undefined'")
-        page.evaluate(KEEP)
+    def __init__(self, browser: Any, base: str) -> None:  # noqa: F811
+        super().__init__(browser, base)
+        self.context.add_init_script(KEEP)
 
     def join(self, browser: Any, seat: str, code: str) -> None:  # noqa: F811
-        super().join(browser, seat, code)
-        self.loaded(self.seats[seat])
+        """A player's own phone, joined to their seat by its code (the address its QR code holds)."""
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        for script in (WATCH, KEEP):
+            context.add_init_script(script)
+        self.others.append(context)
+        page = self.seats[seat] = context.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.goto(f"{self.base}/#join={code}")
+        page.wait_for_selector("#seat-join", state="hidden")
 
     def caught_up(self, page: Any) -> None:
         """A player's own phone is in step once it has drawn every action so far (its banner is its own)."""
@@ -180,8 +186,6 @@ def test_a_whole_game_of_desert_survivors_played_on_the_board_page_and_the_playe
             phone.table.goto(f"{base}/table")
             phone.board.goto(f"{base}/")
             phone.board.wait_for_selector("#board .cell")
-            for page in (phone.table, phone.board):
-                phone.loaded(page)
             phone.hands("the empty desert")
             s, made, taps, began = phone.state(), [], 0, time.monotonic()
             start = GAME.new_game(players=3, seed=DESERT["seed"], seats=DESERT["players"])  # the companion's game
@@ -189,8 +193,8 @@ def test_a_whole_game_of_desert_survivors_played_on_the_board_page_and_the_playe
                 make(phone, was, play, s)
                 made += [str(a).split()[0] for a in play]
                 s = wait_until(phone.board, base, lambda s: len(s["history"]) >= len(state.history))
-                phone.read(f"{play[0]}")
-                # the hands make it at the table; a play that changes nothing there (food, a fist) is read as it is
+                # the hands make it at the table at once (the pages, watched all along, are read once it is
+                # settled); a play that changes nothing there (food, a fist) is read as it is
                 s = phone.hands(f"after {play[0]}") if GAME.expected(state) != GAME.expected(was) else \
                     phone.settled(f"after {play[0]}")
             won = GAME.outcome(state)
