@@ -14,7 +14,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import cv2
@@ -57,6 +57,15 @@ def _placement(pieces: Mapping[str, str]) -> Placement:
         out.setdefault(cell, []).append(piece)
     return {c: tuple(p) for c, p in out.items()}
 
+
+
+def turned_where_it_lies(before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]],
+                         face_down: Collection[str] = ()) -> bool:
+    """Does a token of the simulated table lie where it lay with another face or way up, or turned face up
+    (``face_down``: those that lay face down before)? Only its marker's pattern changed then."""
+    was = {unfaced(p)[0]: (cell, p) for cell, ps in before.items() for p in ps}
+    return any(unfaced(p)[0] in was and was[unfaced(p)[0]][0] == cell and
+               (was[unfaced(p)[0]][1] != p or unfaced(p)[0] in face_down) for cell, ps in after.items() for p in ps)
 
 
 class LiveCamera:
@@ -542,7 +551,10 @@ class LiveCamera:
         placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in table.placement().items()}
         if cell:
             placement.setdefault(cell, []).append(faced(piece, facing or was.get(piece)))
+        before = table.placement()
         table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
+        if turned_where_it_lies(before, table.placement()):  # put back where it lay with another face or way up
+            self.observer.look_again()
 
     def turn_over(self, piece: str) -> None:
         """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays.
@@ -554,8 +566,17 @@ class LiveCamera:
         return self._sim().face_down()
 
     def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
-        """Put every token on the simulated table where ``placement`` says, face up (setting the board up)."""
-        self._sim().set_placement(placement, face_up=True)
+        """Put every token on the simulated table where ``placement`` says, face up (setting the board up).
+
+        Its hands are never seen: a token only turned over where it lies (a disc the game turned face up)
+        changes nothing but its marker's pattern, which the motion check can take for noise and never
+        read, so the camera looks at the next pictures whole, as after Turn over (only then: a search of
+        the whole picture costs more than one of the places that changed)."""
+        table = self._sim()
+        before, down = table.placement(), table.face_down()
+        table.set_placement(placement, face_up=True)
+        if turned_where_it_lies(before, table.placement(), down):
+            self.observer.look_again()
 
     def table(self) -> Placement:
         return self._sim().placement()
