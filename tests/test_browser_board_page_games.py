@@ -184,10 +184,6 @@ def play_out(phone: Phone, choose: Player, turns: int, name: str) -> dict[str, A
     return state
 
 
-    finally:
-        phone.context.close()
-
-
 def after_the_game(phone: Phone, state: dict[str, Any], name: str) -> None:
     """The Score page and the replay of the game just played: no ids either."""
     page = phone.board
