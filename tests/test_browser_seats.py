@@ -81,7 +81,7 @@ def thumb_sized(page: Any, where: str) -> None:
 
 def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
     """The Table page of a simulated desert, on the tablet joined to no seat: the box offers one button
-    a look-alike kind ('an X-counter ×N'); a disc and an X-counter taken from it go down face down, as
+    a look-alike kind ('An X-counter ×N'); a disc and an X-counter taken from it go down face down, as
     the rules lay them, the disc painted its group's colour; turned over, a piece is said in the
     layout's words; a disc and a counter are swapped by taps, each keeping the face it showed. A phone
     joined to a seat is refused the simulated table, which names every face-down piece by id."""
@@ -95,11 +95,11 @@ def hands_at_the_simulated_table(tablet: Any, phone: Any, data: Path) -> None:
         tablet.wait_for_selector('#off-table button:has-text("X-counter")')
         offered = tablet.locator("#off-table button").all_inner_texts()
         assert len(offered) == len(set(offered)) == 4, offered  # three colours' discs and the X-counters
-        assert any(re.fullmatch(r"an X-counter ×\d\d", t) for t in offered), offered
+        assert any(re.fullmatch(r"An X-counter ×\d\d", t) for t in offered), offered
         # the box holds the pile's X-counters only: the treasures the rules set aside are never handed out
         pile = [p for p in tablet.request.get(f"{base}/api/table").json()["in_box"] if re.fullmatch(r"x\d+", p)]
         every = [p for p in layout["pieces"] if re.fullmatch(r"x\d+", p)]
-        assert f"an X-counter ×{len(pile)}" in offered and len(every) - len(pile) == 9, (offered, len(every))
+        assert f"An X-counter ×{len(pile)}" in offered and len(every) - len(pile) == 9, (offered, len(every))
 
         def put(button: str, cell: str) -> str:
             tablet.locator(f'#off-table button:has-text("{button}")').click()

@@ -134,7 +134,7 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.goto(f"{base}/table")
         page.wait_for_selector('#off-table button[data-piece^="T"]')
         offered = page.locator("#off-table").inner_text()
-        assert "a tile ×40" in offered and "green" not in offered, offered  # nobody plays green
+        assert "A tile ×40" in offered and "green" not in offered, offered  # nobody plays green
         drag(page, "red-1", "A1")
         page.locator('#off-table button[data-piece^="T"]').click()
         page.locator('[data-cell="A2"]').click()
@@ -341,12 +341,12 @@ def test_the_tile_race_on_the_panel_at_phone_size(browser: Any, panel_url: str):
         page.goto(f"{base}/table")
         page.wait_for_selector('#off-table button[data-piece^="mountain-yellow"]')
         offered = page.locator("#off-table").inner_text()
-        assert "red mountain ×2" in offered and "blue mountain ×2" in offered and "mountain ×3" not in offered, offered
+        assert "Red mountain ×2" in offered and "Blue mountain ×2" in offered and "mountain ×3" not in offered, offered
         page.locator('#off-table button[data-piece^="mountain-red"]').click()
         page.locator('[data-cell="supply-mountains"]').click()
         page.wait_for_selector('#board g.piece[data-piece^="mountain-red"]')
         offered = page.locator("#off-table").inner_text()
-        assert "red mountain\n" in offered + "\n" and "red mountain ×" not in offered, offered
+        assert "Red mountain\n" in offered + "\n" and "Red mountain ×" not in offered, offered
         assert page.locator('[data-supply="supply-mountains"]').text_content() == "Alexandrina 2, Bartholomew 2, Cy 2"
         for_players(page, "the Table page with three players")
         page.locator('[data-cell="supply-mountains"]').scroll_into_view_if_needed()

@@ -161,7 +161,7 @@
       const count = p.alike in inHand ? Math.max(0, Math.min(off, inHand[p.alike] - (supplied[p.alike] || 0))) : off;
       if (!count) return;
       const b = Fog.el("button", {type: "button", "class": "secondary", "data-piece": id,
-                                  "aria-pressed": String(ids.includes(lifted))}, (p.label || id) + (count > 1 ? " ×" + count : ""));
+                                  "aria-pressed": String(ids.includes(lifted))}, Fog.sentence(p.label || id) + (count > 1 ? " ×" + count : ""));
       b.onclick = () => {
         lifted = ids.includes(lifted) ? null : ids[Math.floor(Math.random() * ids.length)];  /* drawn at random */
         board.selected = null; showOffer(null); draw(table);
