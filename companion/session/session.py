@@ -25,8 +25,8 @@ from companion.table.picture_path import PicturePath
 from companion.table.port import must_agree
 from companion.session.replay import DamagedLogError, replay_log, replay_states
 from companion.store.store import GameStore, StoreUnavailableError
-from companion.table.sync import (OutOfSync, Picture, Snapshot, Status, canonical, changed, corrections, final_picture_check,
-                                  is_correction, told)
+from companion.table.sync import (OutOfSync, Picture, Snapshot, Status, canonical, changed, corrections,
+                                  final_picture_check, is_correction, told)
 from companion.table.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",

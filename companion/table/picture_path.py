@@ -120,7 +120,8 @@ class PicturePath:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
                 raise SessionError(f"no cell {cell!r} on this board")
-            must_agree(self.session.status, self.last_picture, whole_step_stands=True)  # nothing stacked on a table that differs (as every action)
+            # nothing stacked on a table that differs (as every action)
+            must_agree(self.session.status, self.last_picture, whole_step_stands=True)
             self.entering(self.session.state, step=self.session.status.step)
             try:
                 return self._entered_move(piece, cell, action)
@@ -191,18 +192,18 @@ class PicturePath:
             st = self.session.status
             if self.session.state is None or self.last_picture is None or st.verifying or st.camera_fault is not None:
                 return ()
-            seen = strip(self.session.game, self.session.state, self.last_picture, dict(st.excused), list(st.excused_alike),
-                         self.viewpoint)[0]
+            seen = strip(self.session.game, self.session.state, self.last_picture, dict(st.excused),
+                         list(st.excused_alike), self.viewpoint)[0]
             return tuple((m.piece, str(m.belongs)) for m in witnessed.lost(self.session.game, self.session.state, seen))
 
     # ------------------------------------------------------------------ 3. stripped
     def _stripped(self, picture: Picture) -> Picture:
         """The picture as the game is compared with it; the pieces the rules took off and the players
         still have to clear away are said (a chore, not a disagreement) when they change."""
-        seen, left = strip(self.session.game, self.session.state, picture, self.session.status.excused, self.session.status.excused_alike,
-                           self.viewpoint)
-        if left != self.session.status.to_clear:
-            self.session.status.to_clear = left
+        st = self.session.status
+        seen, left = strip(self.session.game, self.session.state, picture, st.excused, st.excused_alike, self.viewpoint)
+        if left != st.to_clear:
+            st.to_clear = left
             self.session.publish("to-clear", {"pieces": [{"piece": p, "cell": c} for p, c in left]})
         return seen
 
@@ -275,8 +276,8 @@ class PicturePath:
         """A move part-way on the table: said calmly, with what is left to do; nothing is applied."""
         self.session.status.decision, self.session.status.question, self.session.status.out_of_sync = [], None, None
         hold = self.session.step_hold * max(1, answer.tokens)  # laying out many tokens: the hold for each still to lay
-        self.session.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.session.clock(), hold,
-                                answer if answer.choices else None)
+        self.session.status.step = Step(answer.step or "finish the move", answer.to_move, seen, self.session.clock(),
+                                        hold, answer if answer.choices else None)
         self.session.publish("step", self.session.status.step.to_dict())
         return answer
 
@@ -285,7 +286,8 @@ class PicturePath:
         board) is no longer a step: the table contradicts the game (True). Called often (the main loop)."""
         with self._lock:
             step = self.session.status.step
-            if step is None or self.session.status.view_blocked or step.waiting or self.session.clock() - step.since < step.hold:
+            if step is None or self.session.status.view_blocked or step.waiting or \
+                    self.session.clock() - step.since < step.hold:
                 return False  # (waiting: no hand has begun a change entered on the panel; nobody is late)
             self.session.status.step = None
             if step.reading is not None:  # not the first part of a move after all: the players say what it was
@@ -338,7 +340,8 @@ class PicturePath:
             self.session.status.question = answer.question
             self.session.status.decision_id = uuid.uuid4().hex[:12]  # unique across restarts too: pages outlive them
             self.session.publish("decision-needed", {"options": [c.to_dict() for c in answer.choices],
-                                              "question": answer.question, "question_id": self.session.status.decision_id})
+                                                     "question": answer.question,
+                                                     "question_id": self.session.status.decision_id})
             return answer
         self._apply_choice(answer.choices[0], what)
         return answer
@@ -350,23 +353,25 @@ class PicturePath:
         later move may have settled that question and asked another with options of the same
         numbers; the answer is then refused, never applied to a question nobody saw."""
         with self._lock:
-            if question_id is not None and (not self.session.status.decision or question_id != self.session.status.decision_id):
+            st = self.session.status
+            if question_id is not None and (not st.decision or question_id != st.decision_id):
                 raise SessionError("that question was already settled")
-            if not self.session.status.decision:
+            if not st.decision:
                 raise SessionError("no decision is waiting")
             if index is None:
-                seen = self.session.status.decision_seen
-                self.session.status.decision, self.session.status.question = [], None
+                seen = st.decision_seen
+                st.decision, st.question = [], None
                 self._out_of_sync(Reconciliation.illegal(
                     "the players said none of the offered readings happened: put the pieces back"), seen)
                 return
-            if not 0 <= index < len(self.session.status.decision):
-                raise SessionError(f"choose 1 to {len(self.session.status.decision)}")
-            self._apply_choice(self.session.status.decision[index], "the reading the players chose")
+            if not 0 <= index < len(st.decision):
+                raise SessionError(f"choose 1 to {len(st.decision)}")
+            self._apply_choice(st.decision[index], "the reading the players chose")
 
     def _apply_choice(self, choice: Choice, what: str) -> None:
         """The reading's actions logged and applied, the rules' own after them, then checked at once."""
-        self.session.status.decision, self.session.status.question = [], None  # settled before any event carries the status
+        # settled before any event carries the status
+        self.session.status.decision, self.session.status.question = [], None
         self._left_first = ()
         for action in choice.actions:
             self.session.apply(action)
@@ -419,8 +424,8 @@ class PicturePath:
             # the camera reads exactly that, no hand has begun, and the step waits calmly for the players
             pending = self._entered_over
             before = st.step.before if pending is not None and seen == pending and st.step is not None else seen
-            st.out_of_sync, st.step = None, Step(to_follow(pieces, self.session.game.words(self.session.state), self._entered_by),
-                                                 tuple(m.piece for m in pieces), seen, self.session.clock(),
+            says = to_follow(pieces, self.session.game.words(self.session.state), self._entered_by)
+            st.out_of_sync, st.step = None, Step(says, tuple(m.piece for m in pieces), seen, self.session.clock(),
                                                  self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by,
                                                  before=before)
             self.session.publish("step", st.step.to_dict())

@@ -71,8 +71,8 @@ class WayOut:
         st = self.session.status
         if self.path.last_picture is None:
             return st.out_of_sync.seen if st.out_of_sync is not None else self.session.expected()
-        return strip(self.session.game, self.session.state, self.path.last_picture, dict(st.excused) if excused else None,
-                     list(st.excused_alike) if excused else None)[0]
+        return strip(self.session.game, self.session.state, self.path.last_picture,
+                     dict(st.excused) if excused else None, list(st.excused_alike) if excused else None)[0]
 
     def _excuse(self, pieces: list[Misplaced]) -> None:
         """Each piece counted where the game has it while the camera reads it as now; a look-alike one
@@ -159,8 +159,10 @@ class WayOut:
                 raise SessionError("; ".join(cannot) or "nothing to correct: the board matches the game")
             says = said(self.session.game, self.session.state, after)
             if action and says:
-                says[-1] = f"{says[-1]}: {changed(self.session.game, self.session.state, after)}"  # as the log will say it
-            return {"actions": [action] if action else [], "says": says, **costs(self.session.game, self.session.state, after),
+                # as the log will say it
+                says[-1] = f"{says[-1]}: {changed(self.session.game, self.session.state, after)}"
+            return {"actions": [action] if action else [], "says": says,
+                    **costs(self.session.game, self.session.state, after),
                     "pieces": [m.to_dict() for m in changes],
                     "kept": [{"piece": m.piece, "cell": m.belongs} for m in kept], "cannot": cannot}
 
