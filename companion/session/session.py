@@ -22,10 +22,11 @@ from companion.errors import DamagedGameError, DecisionPendingError, OutOfSyncEr
 from companion.session.events import Event, EventBus
 from companion.games import Game, get_game
 from companion.table.picture_path import PicturePath
+from companion.table.port import must_agree
 from companion.session.replay import DamagedLogError, replay_log, replay_states
 from companion.store.store import GameStore, StoreUnavailableError
-from companion.table.sync import (OutOfSync, Snapshot, Status, canonical, changed, corrections, final_picture_check,
-                                  is_correction, told)
+from companion.table.sync import (OutOfSync, Picture, Snapshot, Status, canonical, changed, corrections,
+                                  final_picture_check, is_correction, told)
 from companion.table.wayout import WayOut
 
 __all__ = ["DamagedLogError", "DecisionPendingError", "OutOfSync", "OutOfSyncError", "Session", "SessionError",
@@ -35,10 +36,10 @@ MAX_FORCED = 16  # actions the rules may take by themselves after one move (a gu
 STEP_HOLD = 12.0  # seconds a move may stay part-way with nothing moving before it is out of sync
 
 
-class Session(PicturePath, WayOut):
-    """One game at the table. A picture's path to a confirmed action is :class:`PicturePath`'s
-    (picture_path.py); the ways out of a disagreement (accept, correct one piece, the table is
-    right) are :class:`WayOut`'s (wayout.py); the log, undo, turns and life cycle are here."""
+class Session:
+    """One game at the table: the log, undo, turns and life cycle. It owns two parts: a picture's path to
+    a confirmed action (:class:`PicturePath`, picture_path.py) and the ways out of a disagreement (accept,
+    correct one piece, the table is right: :class:`WayOut`, wayout.py)."""
 
     def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None,
                  clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD) -> None:
@@ -52,13 +53,24 @@ class Session(PicturePath, WayOut):
         self._corrected: dict[tuple[int, int], tuple[Any, Any, str]] = {}  # what each correction changed, in words
         self.status = Status()
         self.last_seq = 0  # the newest event written to the log (everything up to it is durable)
-        self.last_picture: dict[str, tuple[str, ...]] | None = None  # the last stable camera picture
         self._markers: dict[str, str] = {}  # where the game had each special marker when it was last seen to move
         self.damaged: str | None = None  # set by resume when the last game's log no longer replays
         self.pending: list[tuple[str, dict[str, Any]]] = []  # events waiting for the disk (in order)
         self._finish_pending = False
-        self._version = 0  # changes with every state change (a reading made meanwhile is stale)
-        self._board_moved = False  # the board was re-fitted and no picture has read as the game since
+        self.version = 0  # changes with every state change (a reading made meanwhile is stale)
+        # the parts, handed the session through a narrow interface (companion.table.port) and its one lock;
+        # their ways in are the session's, as callers have always called them
+        self.path = PicturePath(self, self._lock)
+        self.ways = WayOut(self, self.path, self._lock)
+        self.on_stable_change, self.move, self.decide = self.path.on_stable_change, self.path.move, self.path.decide
+        self.verify_setup, self.unfound, self.step_overdue = (self.path.verify_setup, self.path.unfound,
+                                                              self.path.step_overdue)
+        self.preview_correction, self.accept_correction = self.ways.preview_correction, self.ways.accept_correction
+        self.correct_piece, self.table_as_game = self.ways.correct_piece, self.ways.table_as_game
+
+    @property
+    def last_picture(self) -> Picture | None:
+        return self.path.last_picture  # the last stable camera picture (the picture path's)
 
     @property
     def state(self) -> Any:
@@ -69,11 +81,11 @@ class Session(PicturePath, WayOut):
         """Put a position on the table in place of the current one (tests and scripted tables only:
         the log does not know of it)."""
         self._states[-1] = (self._states[-1][0], state)
-        self._version += 1
+        self.version += 1
 
     def _set_state(self, state: Any, action: str) -> None:
         self._states.append((action, state))
-        self._version += 1
+        self.version += 1
 
     def snapshot(self) -> Snapshot:
         with self._lock:
@@ -85,7 +97,7 @@ class Session(PicturePath, WayOut):
         """Begin a new game from a set-up state; with a camera, the physical setup is verified first."""
         with self._lock:
             game = game or self.game
-            self._board_moved = False
+            self.path.refitted = False
             running = self.game_id if self.state is not None and self.game.outcome(self.state) is None else None
             if self.pending:
                 self.flush_pending()
@@ -101,11 +113,11 @@ class Session(PicturePath, WayOut):
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = [(None, state)]
-            self._version += 1
+            self.version += 1
             self._markers = {}
             self.status = Status(verifying=verify and fault is None, camera_fault=fault)
             self.last_seq = 0
-            self._publish("game-started", {"game": self.game_id, "name": game.name, "verifying": verify})
+            self.publish("game-started", {"game": self.game_id, "name": game.name, "verifying": verify})
         return game_id
 
     def running(self) -> str | None:
@@ -126,7 +138,7 @@ class Session(PicturePath, WayOut):
         """
         self.damaged = None
         with self._lock:
-            self._board_moved = False
+            self.path.refitted = False
             chosen = game_id is not None
             if game_id is not None:
                 status = self.store.record(game_id).status
@@ -150,12 +162,12 @@ class Session(PicturePath, WayOut):
             fault = self.status.camera_fault
             self.game, self.game_id = game, game_id
             self._states = states
-            self._version += 1
+            self.version += 1
             self._markers = {}
             self.status = Status(verifying=verify and fault is None, camera_fault=fault)
             self.last_seq = events[-1].seq if events else 0
-            self._publish("game-resumed", {"game": game_id, "name": game.name, "verifying": self.status.verifying})
-            self._check_sync("resuming the game")
+            self.publish("game-resumed", {"game": game_id, "name": game.name, "verifying": self.status.verifying})
+            self.path.check_sync("resuming the game")
         return True
 
     def check_paused(self) -> None:
@@ -169,16 +181,16 @@ class Session(PicturePath, WayOut):
 
     def replayed(self) -> Any:
         """The state rebuilt from the log alone (equals ``state`` at all times)."""
-        game_id = self._game()
+        game_id = self.game_in_play()
         return replay_log(self.game, self.store.setup(game_id), self.store.events(game_id))
 
     # ------------------------------------------------------------------ helpers
-    def _game(self) -> str:
+    def game_in_play(self) -> str:
         if self.game_id is None or self.state is None:
             raise SessionError("no game is running")
         return self.game_id
 
-    def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None:
+    def publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None:
         with self._lock:  # the snapshot and the order of events agree
             self.bus.publish(Event(kind, data, seq, snapshot=self.snapshot()))
 
@@ -192,7 +204,7 @@ class Session(PicturePath, WayOut):
             self.flush_pending()
         if not self.pending:
             try:
-                return self.store.append(self._game(), kind, data)
+                return self.store.append(self.game_in_play(), kind, data)
             except StoreUnavailableError as exc:
                 self._storage_failed(exc)
         self.pending.append((kind, data))
@@ -202,7 +214,7 @@ class Session(PicturePath, WayOut):
         first = self.status.storage_fault is None
         self.status.storage_fault, self.status.storage_reason = str(exc), exc.reason
         if first:
-            self._publish("storage-fault", {"reason": exc.reason, "message": str(exc)})
+            self.publish("storage-fault", {"reason": exc.reason, "message": str(exc)})
 
     def flush_pending(self) -> int:
         """Write the events that waited for the disk; how many are still waiting."""
@@ -210,21 +222,21 @@ class Session(PicturePath, WayOut):
             while self.pending:
                 kind, data = self.pending[0]
                 try:
-                    self.last_seq = self.store.append(self._game(), kind, data)
+                    self.last_seq = self.store.append(self.game_in_play(), kind, data)
                 except StoreUnavailableError as exc:
                     self._storage_failed(exc)
                     return len(self.pending)
                 self.pending.pop(0)
             if self._finish_pending:
                 try:
-                    self.store.finish(self._game())
+                    self.store.finish(self.game_in_play())
                     self._finish_pending = False
                 except StoreUnavailableError as exc:
                     self._storage_failed(exc)
                     return 0
             if self.status.storage_fault is not None:
                 self.status.storage_fault = self.status.storage_reason = None
-                self._publish("storage-back", {"seq": self.last_seq})
+                self.publish("storage-back", {"seq": self.last_seq})
         return 0
 
     def _commit(self, state: Any, action: str) -> int | None:
@@ -251,71 +263,42 @@ class Session(PicturePath, WayOut):
         timer ends the turn with what was confirmed, whatever the table shows).
         """
         with self._lock:
-            self._game()
+            self.game_in_play()
             if self.status.verifying:
                 diffs = len(self.status.setup_differences)
                 raise SessionError(f"the board does not match the setup yet: {diffs} cells differ" if diffs else
                                    "the camera has not checked the setup yet")
             if not force:
-                self._must_agree()
+                must_agree(self.status, self.path.last_picture)
             action = self.game.complete_action(self.state, action)  # a button's short form ("roll") in full, logged so
             asked, before = self.status.copy(), self.state
             self.status.decision, self.status.question = [], None  # (a turn timer) a reading of the old turn
             try:
-                self._apply(action)
+                self.apply(action)
             except Exception:  # refused: nothing changed, and no page may be left asking what the session dropped
                 st = self.status
                 st.decision, st.question, st.step = asked.decision, asked.question, asked.step
                 raise
-            self._forced()
+            self.apply_forced()
             # the table as it stood: what the action (and the rules after it) changed the hands now make, a
             # calm step until the hold time passes, as a move entered on the panel, not a disagreement at once
-            self._entering(before, step=asked.step)
+            self.path.entering(before, step=asked.step)
             try:
-                self._check_sync(told(self.game, before, self.state, action))  # said as the log says it
+                self.path.check_sync(told(self.game, before, self.state, action))  # said as the log says it
             finally:
-                self._entering(None)
+                self.path.entering(None)
             return self.state
-
-    def _must_agree(self, whole_step_stands: bool = False) -> None:
-        """Refuse while the camera disagrees or a reading waits (panel-only play excepted: no camera to ask).
-
-        A play stacked on a table that differs would be checked against pieces the hands never put
-        where the game has them, and the next picture would turn red on a legal play: so every way in
-        (a button, a tap on the Board page, a seat's phone) waits here, told what to fix first.
-        ``whole_step_stands``: a move entered on the panel may follow a step that already shows a whole
-        move (one that could have gone on), as End turn may, or a change entered on the panel that the
-        hands have still to make (a movement tapped a step at a time, a move then a tile laid: the hands
-        make them together, read against the table as they left it); a step the hands left part-way may
-        not, nor may a button or End turn follow a change the table does not show yet.
-        """
-        st = self.status
-        if st.camera_fault is not None or self.last_picture is None:
-            return
-        if st.out_of_sync is not None:
-            raise OutOfSyncError(f"the table and the game disagree ({st.out_of_sync.reason}): put the pieces back, "
-                                 "accept the board as it is, or correct a piece first")
-        if st.decision:
-            raise DecisionPendingError("the last change on the table can be read several ways: say which one "
-                                       "happened first")
-        if st.step is not None and not (whole_step_stands and (st.step.reading is not None
-                                                               or st.step.follow is not None)):
-            if st.step.follow is not None:  # entered here, not yet made by the hands: they make it, nothing is put back
-                raise OutOfSyncError(f"the table does not show the last change yet ({st.step.says}): make it "
-                                     "there first")
-            raise OutOfSyncError(f"a move is part-way on the table ({st.step.says}): finish it or put the pieces "
-                                 "back first")
 
     def end_turn(self, reason: str = "panel") -> Any:
         """End the turn. A step holding a whole move (a move that could also have gone on) is read
         as that move first: a player who ends the turn says nothing more is coming, so nobody waits
         out the hold time for the companion to see it."""
         with self._lock:
-            self._game()
+            self.game_in_play()
             step = self.status.step
             if step is not None and step.reading is not None and not self.status.view_blocked:
                 self.status.step = None
-                self._settle(step.reading, step.seen)  # several readings: asked, and the turn waits for it
+                self.path.settle(step.reading, step.seen)  # several readings: asked, and the turn waits for it
             action = self.game.end_turn_action(self.state, reason)
             if action is None:
                 raise SessionError("there is no turn to end now")
@@ -331,24 +314,24 @@ class Session(PicturePath, WayOut):
                 return  # the turn ended meanwhile: the timer is stale
             self.act(timer.on_expiry, force=True)  # ends the turn with what was confirmed
 
-    def _apply(self, action: str) -> None:
+    def apply(self, action: str) -> None:
         before = self.state
         new = self.game.apply(before, action)  # refused by the rules (or the log): nothing changes, the step
         seq = self._commit(new, str(action))  # under way stays, as every page still shows it
         self.status.step = None  # whatever was part-way is now read (or put aside by a person)
         self._after(before, new, str(action), seq)
 
-    def _forced(self) -> None:
+    def apply_forced(self) -> None:
         """Actions the rules take by themselves (a turn with nothing left to spend ends)."""
         for _ in range(MAX_FORCED):
             action = self.game.forced_action(self.state)
             if action is None:
                 return
-            self._apply(str(action))
+            self.apply(str(action))
 
     def undo(self) -> Any:
         with self._lock:
-            self._game()
+            self.game_in_play()
             if len(self._states) < 2:
                 raise SessionError("nothing to undo")
             # what the rules did by themselves after a person's action (the companion's roll) goes with it:
@@ -363,27 +346,27 @@ class Session(PicturePath, WayOut):
                     self.last_seq = seq
             # the table as it stands: the players asked for the undo, so the hands now put it back, a calm
             # step until the hold time passes (as a move entered on the panel), not a disagreement at once
-            self._entering(self.state, "undone", self.status.step)
+            self.path.entering(self.state, "undone", self.status.step)
             for _ in range(count):
                 undone, gone = self._states.pop()
-            self._version += 1
+            self.version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
-            self._publish("undone", {"state": self.game.public_json(self.game.to_json(new)),
+            self.publish("undone", {"state": self.game.public_json(self.game.to_json(new)),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
             try:
-                self._check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
+                self.path.check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
             finally:
-                self._entering(None)
+                self.path.entering(None)
         return new
 
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:
         # a correction says what it changed in the players' words (the journal, the log): its notation does not
         changes = {"changed": changed(self.game, before, new)} if is_correction(action) else {}
-        self._publish("action", {"action": action, **self.game.notes(before, new), **changes}, seq)
+        self.publish("action", {"action": action, **self.game.notes(before, new), **changes}, seq)
         outcome = self.game.outcome(new)
         if outcome is not None and self.game.outcome(before) is None:
-            self._publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(
+            self.publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(
                 self.game, new, self.expected(), self.last_picture)})
 
     # ------------------------------------------------------------------ the camera
@@ -394,7 +377,7 @@ class Session(PicturePath, WayOut):
                 return
             self.status.camera_fault = why
             self.status.verifying = False  # nobody can verify without a camera; the panel player vouches
-            self._publish("camera-lost", {"reason": why})
+            self.publish("camera-lost", {"reason": why})
 
     def camera_back(self) -> None:
         """Frames are back: the next stable picture is reconciled as usual."""
@@ -402,7 +385,7 @@ class Session(PicturePath, WayOut):
             if self.status.camera_fault is None:
                 return
             self.status.camera_fault = None
-            self._publish("camera-back", {})
+            self.publish("camera-back", {})
 
     def marker_moved(self, marker: str, first_sighting: bool = False) -> bool:
         """The camera saw a special marker (The FOG: the FOG and turn markers) come to rest somewhere new.
@@ -418,7 +401,7 @@ class Session(PicturePath, WayOut):
             self._markers[marker] = where
             if first_sighting or before is None or before != where:
                 return True
-            self._publish("marker-moved", {"marker": marker, "reason": f"the {title} marker was moved by hand; "
+            self.publish("marker-moved", {"marker": marker, "reason": f"the {title} marker was moved by hand; "
                                            f"the game did not move it ({where}): put it back"})
         return False
 
@@ -431,8 +414,8 @@ class Session(PicturePath, WayOut):
         with self._lock:
             if self.state is None:
                 return
-            self._board_moved = True
-            self._publish("board-moved", {"reason": "The board or the camera was moved: the board is fitted again. "
+            self.path.refitted = True
+            self.publish("board-moved", {"reason": "The board or the camera was moved: the board is fitted again. "
                                                     "Check on the Camera page that the pieces are read on their cells."})
 
     def view_blocked(self, blocked: bool) -> None:
@@ -447,4 +430,4 @@ class Session(PicturePath, WayOut):
             self.status.view_blocked = blocked
             if self.status.step is not None and not blocked:
                 self.status.step.since = self.clock()  # a hand was at work: the hold time starts again
-            self._publish("view-blocked" if blocked else "view-clear", {})
+            self.publish("view-blocked" if blocked else "view-clear", {})

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.errors import IllegalMoveError, SessionError
 from companion.games import Game
 from companion.games.base import unfaced
+from companion.table.picture_path import PicturePath
+from companion.table.port import Session
 from companion.table.secrecy import keeps_secrets, named_pieces
-from companion.table.sync import (Misplaced, Picture, Status, canonical, changed, compare, costs, said, strip,
+from companion.table.sync import (Misplaced, Picture, canonical, changed, compare, costs, said, strip,
                                   where_piece)
 
 
@@ -54,65 +56,55 @@ def in_words(game: Game, state: Any, text: str, action: str | None = None) -> st
 
 
 class WayOut:
-    """The session's ways out of a disagreement (mixed into :class:`companion.session.session.Session`,
-    whose lock, status and helpers it uses)."""
+    """The session's ways out of a disagreement: a part the session owns, seeing it only through
+    :class:`companion.table.port.Session`, the picture path for the last picture and the check after a
+    change, and holding the session's own lock (one lock for all)."""
 
-    _lock: threading.RLock
-    game: Game
-    status: Status
-    last_picture: Picture | None
-    if TYPE_CHECKING:  # the session's own, which these ways out use
-        state: Any
-
-        def expected(self) -> Picture: ...
-        def _game(self) -> str: ...
-        def _apply(self, action: str) -> None: ...
-        def _forced(self) -> None: ...
-        def _check_sync(self, after: str) -> None: ...
-        def _publish(self, kind: str, data: dict[str, Any], seq: int | None = None) -> None: ...
+    def __init__(self, session: Session, path: PicturePath, lock: threading.RLock) -> None:
+        self.session, self.path, self._lock = session, path, lock
 
     # ------------------------------------------------------------------ what the camera reads now
     def _picture_now(self, excused: bool = True) -> Picture:
         """The disagreement as it is now: the last stable picture, pieces the rules took off and
         hidden ones aside, and (``excused``) the pieces already excused where the game has them;
         without: what each piece is read as, right now."""
-        st = self.status
-        if self.last_picture is None:
-            return st.out_of_sync.seen if st.out_of_sync is not None else self.expected()
-        return strip(self.game, self.state, self.last_picture, dict(st.excused) if excused else None,
-                     list(st.excused_alike) if excused else None)[0]
+        st = self.session.status
+        if self.path.last_picture is None:
+            return st.out_of_sync.seen if st.out_of_sync is not None else self.session.expected()
+        return strip(self.session.game, self.session.state, self.path.last_picture,
+                     dict(st.excused) if excused else None, list(st.excused_alike) if excused else None)[0]
 
     def _excuse(self, pieces: list[Misplaced]) -> None:
         """Each piece counted where the game has it while the camera reads it as now; a look-alike one
         by its kind and places (:func:`companion.table.sync.excuse_alike`)."""
         for m in pieces:
             if m.kind is not None:
-                self.status.excused_alike.append((m.kind, m.seen, m.belongs))
+                self.session.status.excused_alike.append((m.kind, m.seen, m.belongs))
             else:
-                self.status.excused[m.piece] = (m.seen, m.belongs)
+                self.session.status.excused[m.piece] = (m.seen, m.belongs)
 
     def _plan(self, target: Picture) -> tuple[str | None, list[Misplaced]]:
         """The correction that makes the game ``target`` and the pieces kept where the game has them
         (not seen anywhere: a correction would lose them, so they are excused instead)."""
-        expected = self.expected()
+        expected = self.session.expected()
         if target == expected:
             raise SessionError("nothing to correct: the board matches the game")
         try:
-            return str(self.game.correction(self.state, target)), []
+            return str(self.session.game.correction(self.session.state, target)), []
         except IllegalMoveError as exc:
-            unseen = [m for m in compare(self.game, self.state, expected, target) if m.seen is None]
+            unseen = [m for m in compare(self.session.game, self.session.state, expected, target) if m.seen is None]
             if not unseen:
-                raise SessionError(in_words(self.game, self.state, str(exc))) from exc
+                raise SessionError(in_words(self.session.game, self.session.state, str(exc))) from exc
         completed = {c: list(ps) for c, ps in target.items()}
         for m in unseen:
             completed.setdefault(str(m.belongs), []).append(m.piece)
-        completed_c = canonical(self.game.alike(self.state, completed))  # look-alikes named afresh
+        completed_c = canonical(self.session.game.alike(self.session.state, completed))  # look-alikes named afresh
         if completed_c == expected:
             return None, unseen
         try:
-            return str(self.game.correction(self.state, completed_c)), unseen
+            return str(self.session.game.correction(self.session.state, completed_c)), unseen
         except IllegalMoveError as exc:
-            raise SessionError(in_words(self.game, self.state, str(exc))) from exc
+            raise SessionError(in_words(self.session.game, self.session.state, str(exc))) from exc
 
     # ------------------------------------------------------------------ accept the board
     def _recorded(self, target: Picture) -> tuple[str | None, list[Misplaced], Any, list[Misplaced], list[str]]:
@@ -123,25 +115,25 @@ class WayOut:
         square, where the rules have no place for one). Never a promise the record does not keep."""
         action, kept = self._plan(target)
         try:
-            after = self.game.apply(self.state, action) if action else self.state
+            after = self.session.game.apply(self.session.state, action) if action else self.session.state
         except IllegalMoveError as exc:  # a table that cannot be (two tokens on one field): refused as it is
-            raise SessionError(in_words(self.game, self.state, str(exc), action)) from exc
-        before_c, after_c = self.expected(), canonical(self.game.expected(after))
+            raise SessionError(in_words(self.session.game, self.session.state, str(exc), action)) from exc
+        before_c, after_c = self.session.expected(), canonical(self.session.game.expected(after))
         if after_c == before_c:
-            action, after = None, self.state  # an empty correction is never logged
-        changes = list(compare(self.game, self.state, before_c, after_c))
+            action, after = None, self.session.state  # an empty correction is never logged
+        changes = list(compare(self.session.game, self.session.state, before_c, after_c))
         return action, kept, after, changes, self._cannot(after, after_c, target)
 
     def _cannot(self, after: Any, expected: Picture, target: Picture) -> list[str]:
         """What the camera sees that the game, corrected, still does not have: each in the game's words
         with what to do with it on the table."""
-        words = self.game.words(after)
-        public = named_pieces(self.game.view(after)) if keeps_secrets(self.game) else None
+        words = self.session.game.words(after)
+        public = named_pieces(self.session.game.view(after)) if keeps_secrets(self.session.game) else None
 
         def name(piece: str) -> str:
             return words.get(piece) or (piece if public is None or piece in public else "a piece")
         out = []
-        for m in compare(self.game, after, expected, target):
+        for m in compare(self.session.game, after, expected, target):
             if m.seen is None:
                 continue  # not seen: kept where the game has it
             here = f"{name(m.piece)} on {words.get(m.seen, m.seen)}"
@@ -159,16 +151,18 @@ class WayOut:
         camera misses them), and what it cannot record. Refused, with what cannot be recorded, where
         accepting would change nothing."""
         with self._lock:
-            self._game()
-            if self.status.out_of_sync is None:
+            self.session.game_in_play()
+            if self.session.status.out_of_sync is None:
                 raise SessionError("nothing to correct: the board matches the game")
             action, kept, after, changes, cannot = self._recorded(self._picture_now())
             if action is None and not kept:
                 raise SessionError("; ".join(cannot) or "nothing to correct: the board matches the game")
-            says = said(self.game, self.state, after)
+            says = said(self.session.game, self.session.state, after)
             if action and says:
-                says[-1] = f"{says[-1]}: {changed(self.game, self.state, after)}"  # as the log will say it
-            return {"actions": [action] if action else [], "says": says, **costs(self.game, self.state, after),
+                # as the log will say it
+                says[-1] = f"{says[-1]}: {changed(self.session.game, self.session.state, after)}"
+            return {"actions": [action] if action else [], "says": says,
+                    **costs(self.session.game, self.session.state, after),
                     "pieces": [m.to_dict() for m in changes],
                     "kept": [{"piece": m.piece, "cell": m.belongs} for m in kept], "cannot": cannot}
 
@@ -177,10 +171,10 @@ class WayOut:
         difference is recorded as a manual correction; pieces not seen anywhere are kept where the
         game has them and excused."""
         with self._lock:
-            self._game()
+            self.session.game_in_play()
             if seen is not None:
                 target = canonical(seen)
-            elif self.status.out_of_sync is not None:
+            elif self.session.status.out_of_sync is not None:
                 target = self._picture_now()
             else:
                 raise SessionError("nothing to correct: the board matches the game")
@@ -188,16 +182,16 @@ class WayOut:
             if action is None and not kept:
                 raise SessionError("; ".join(cannot) or "nothing to correct: the board matches the game")
             if action is not None:
-                asked, self.status.decision, self.status.question = self.status.copy(), [], None
+                asked, self.session.status.decision, self.session.status.question = self.session.status.copy(), [], None
                 try:
-                    self._apply(action)
+                    self.session.apply(action)
                 except IllegalMoveError as exc:
-                    self.status.decision, self.status.question = asked.decision, asked.question
+                    self.session.status.decision, self.session.status.question = asked.decision, asked.question
                     raise SessionError(str(exc)) from exc
-                self._forced()  # what the rules do by themselves next (a roll), as after the move itself
+                self.session.apply_forced()  # what the rules do by themselves next (a roll), as after the move itself
             self._excuse(kept)
-            self._check_sync("the correction")
-            return self.state
+            self.path.check_sync("the correction")
+            return self.session.state
 
     # ------------------------------------------------------------------ one piece
     def correct_piece(self, piece: str, cell: str | None) -> Any:
@@ -206,33 +200,33 @@ class WayOut:
         piece at all, or where the game already has it on ``cell``; a correction the camera sees
         contradicted (the piece read on another cell) is a disagreement, never said to be in sync."""
         with self._lock:
-            self._game()
+            self.session.game_in_play()
             read = where_piece(self._picture_now(excused=False)).get(piece)
-            expected = self.expected()
+            expected = self.session.expected()
             affirms = where_piece(expected).get(piece) == cell  # the players side with the game against the camera
             if not affirms:
-                layout = self.game.layout(self.state)
+                layout = self.session.game.layout(self.session.state)
                 placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in expected.items()}
                 if cell is not None:
                     if layout.cells[cell].facts.get("pile"):  # laid on the pile: it covers what was on top
                         placement[cell] = []
                     placement.setdefault(cell, []).append(piece)
                 try:
-                    action = str(self.game.correction(self.state, canonical(placement)))
-                    self._apply(action)
+                    action = str(self.session.game.correction(self.session.state, canonical(placement)))
+                    self.session.apply(action)
                 except IllegalMoveError as exc:
                     raise SessionError(str(exc)) from exc
-                self._forced()
+                self.session.apply_forced()
             elif read == cell:
-                words = self.game.words(self.state)
+                words = self.session.game.words(self.session.state)
                 raise SessionError(f"nothing to correct: the camera sees {words.get(piece, piece)} "
                                    f"{'on ' + words.get(cell, cell) if cell else 'off the board'}, where the game has it")
             # the camera is overruled where it misses the piece, or where the players say the game is
             # right; a correction to a cell the camera sees the piece elsewhere than stays a disagreement
             if read != cell and (affirms or read is None):
-                self.status.excused[piece] = (read, cell)
-            self._check_sync("the correction")
-            return self.state
+                self.session.status.excused[piece] = (read, cell)
+            self.path.check_sync("the correction")
+            return self.session.state
 
     # ------------------------------------------------------------------ the table is right
     def table_as_game(self) -> list[dict[str, Any]]:
@@ -241,15 +235,15 @@ class WayOut:
         while a change entered on the panel waits for hands the camera never saw begin (``Step.waiting``):
         made where the camera cannot read it, the players say so, and the step is done."""
         with self._lock:
-            self._game()
-            step = self.status.step
-            if self.status.out_of_sync is None and not (step is not None and step.waiting):
+            self.session.game_in_play()
+            step = self.session.status.step
+            if self.session.status.out_of_sync is None and not (step is not None and step.waiting):
                 raise SessionError("the table and the game agree: there is nothing to take as the game has it")
-            self.status.step = None
+            self.session.status.step = None
             # the ones excused before stay so
-            pieces = compare(self.game, self.state, self.expected(), self._picture_now())
+            pieces = compare(self.session.game, self.session.state, self.session.expected(), self._picture_now())
             self._excuse(list(pieces))
             said = [m.to_dict() for m in pieces]
-            self._publish("table-as-game", {"pieces": said})
-            self._check_sync("the players said the table is as the game has it")
+            self.session.publish("table-as-game", {"pieces": said})
+            self.path.check_sync("the players said the table is as the game has it")
             return said
