@@ -191,7 +191,7 @@ def test_the_island_battle_on_the_panel_at_phone_size(browser: Any, panel_url: s
             }).map((n) => n.textContent); }""")
         assert page.locator("#board .cell.pad").count() == 10 and under == [], under  # never under red's pad
         leds = page.locator("#leds").inner_text()
-        assert "the roll" in leds, leds
+        assert "The roll" in leds, leds
         shot(page, "island-battle-02-rolled")
         # each character on the island points the way it faces, as the players set it down
         facing = {piece: where.split(":")[1] for piece, where in {**RED, **BLUE}.items()}

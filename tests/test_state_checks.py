@@ -67,7 +67,7 @@ def test_fog_tokens_that_no_table_can_hold_are_refused_by_name():
     def in_the_woods(d: dict[str, Any]) -> None:
         d["placement"][woods] = d["placement"].pop(second)
 
-    refused(FOG, data, in_the_woods, piece, woods, "woods")
+    refused(FOG, data, in_the_woods, piece, "in the woods")  # (every wood alike to players: no place id)
 
     def twice(d: dict[str, Any]) -> None:
         d["placement"][first].append(piece)
