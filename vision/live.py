@@ -14,7 +14,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import cv2
@@ -26,9 +26,10 @@ from vision.detect import BoardDetector, Observation
 from vision.lens import Lens
 from vision.frame_checks import MarkerWatch, usable  # noqa: F401  (said from here too)
 from vision.sources import CameraError, FrameError, FrameSource, SimulatedTable, clipped
-from companion.games.base import faced, unfaced
+from companion.games.base import unfaced
 from companion.table.sight import Seen, Viewpoint
 from vision.facing import FacingStabiliser
+from vision.hands import SimulatedHands
 from vision.stabilise import FrameClock, Stabiliser, StreamObserver, watch
 
 log = logging.getLogger(__name__)
@@ -58,14 +59,6 @@ def _placement(pieces: Mapping[str, str]) -> Placement:
     return {c: tuple(p) for c, p in out.items()}
 
 
-
-def turned_where_it_lies(before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]],
-                         face_down: Collection[str] = ()) -> bool:
-    """Does a token of the simulated table lie where it lay with another face or way up, or turned face up
-    (``face_down``: those that lay face down before)? Only its marker's pattern changed then."""
-    was = {unfaced(p)[0]: (cell, p) for cell, ps in before.items() for p in ps}
-    return any(unfaced(p)[0] in was and was[unfaced(p)[0]][0] == cell and
-               (was[unfaced(p)[0]][1] != p or unfaced(p)[0] in face_down) for cell, ps in after.items() for p in ps)
 
 
 class LiveCamera:
@@ -440,7 +433,7 @@ class LiveCamera:
                  conceal: frozenset[str] = frozenset()) -> bytes | None:
         """The latest frame as JPEG, with the detection overlay drawn (encoded once per frame for all
         viewers); the pieces in ``conceal`` drawn without id or marker (vision/overlay.py)."""
-        from vision.overlay import draw_overlay, mask_concealed
+        from vision.overlay import view_jpeg
 
         with self._frame_lock:
             frame, obs, number = self.latest_frame, self.latest_obs, self.frames
@@ -450,17 +443,11 @@ class LiveCamera:
         cached = self._jpeg
         if cached is not None and cached[0] == key:
             return cached[1]
-        if conceal and obs is not None:  # a hidden piece's marker is painted over, with or without the overlay
-            frame = mask_concealed(frame, obs, self.board, conceal)
-        image = draw_overlay(frame, obs, self.board, conceal) if overlay and obs is not None else frame.copy()
-        if image.shape[1] > max_width:
-            scale = max_width / image.shape[1]
-            image = cv2.resize(image, (max_width, int(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
+        data = view_jpeg(frame, obs, self.board, overlay, quality, max_width, conceal)
+        if data is None:
             return None
-        self._jpeg = (key, data.tobytes())
-        return self._jpeg[1]
+        self._jpeg = (key, data)
+        return data
 
     @property
     def trouble(self) -> str | None:
@@ -536,47 +523,26 @@ class LiveCamera:
         }
 
     # ------------------------------------------------------------------ the simulated table
-    def _sim(self) -> SimulatedTable:
+    @property
+    def hands(self) -> SimulatedHands:
+        """Hands at the simulated table (vision/hands.py); only that table can be changed from here."""
         if not isinstance(self.source, SimulatedTable):
             from companion.errors import FogCompanionError
 
             raise FogCompanionError("only the simulated table can be changed from here")
-        return self.source
+        return SimulatedHands(self.source, lambda: self.observer.look_again())  # the observer of the moment
 
     def move_piece(self, piece: str, cell: str | None, facing: str | None = None) -> None:
-        """Move a token on the simulated table as a hand would (``None``: take it off the board); a
-        piece that faces a way (Layout.facings) is set down facing ``facing``, else as it faced."""
-        table = self._sim()
-        was = dict(unfaced(p) for ps in table.placement().values() for p in ps)
-        placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in table.placement().items()}
-        if cell:
-            placement.setdefault(cell, []).append(faced(piece, facing or was.get(piece)))
-        before = table.placement()
-        table.set_placement({c: tuple(ps) for c, ps in placement.items() if ps})
-        if turned_where_it_lies(before, table.placement()):  # put back where it lay with another face or way up
-            self.observer.look_again()
+        self.hands.move_piece(piece, cell, facing)
 
     def turn_over(self, piece: str) -> None:
-        """Turn a token over on the simulated table (the FOG took it): its marker disappears, it stays.
-        Nothing but the marker changes, so the camera looks at the next pictures whole."""
-        self._sim().turn_over(piece)
-        self.observer.look_again()
+        self.hands.turn_over(piece)
 
     def face_down(self) -> list[str]:
-        return self._sim().face_down()
+        return self.hands.face_down()
 
     def set_table(self, placement: Mapping[str, Sequence[str]]) -> None:
-        """Put every token on the simulated table where ``placement`` says, face up (setting the board up).
-
-        Its hands are never seen: a token only turned over where it lies (a disc the game turned face up)
-        changes nothing but its marker's pattern, which the motion check can take for noise and never
-        read, so the camera looks at the next pictures whole, as after Turn over (only then: a search of
-        the whole picture costs more than one of the places that changed)."""
-        table = self._sim()
-        before, down = table.placement(), table.face_down()
-        table.set_placement(placement, face_up=True)
-        if turned_where_it_lies(before, table.placement(), down):
-            self.observer.look_again()
+        self.hands.set_table(placement)
 
     def table(self) -> Placement:
-        return self._sim().placement()
+        return self.hands.placement()

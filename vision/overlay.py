@@ -173,3 +173,18 @@ def draw_notice(frame: np.ndarray | None, text: str, width: int = 960, fault: bo
         cv2.putText(image, line, (16, 12 + line_px * (i + 1) - line_px // 4), cv2.FONT_HERSHEY_SIMPLEX, scale,
                     (255, 255, 255), 1, cv2.LINE_AA)
     return image
+
+
+def view_jpeg(frame: np.ndarray, obs: Observation | None, board: Layout, overlay: bool, quality: int,
+              max_width: int, conceal: frozenset[str]) -> bytes | None:
+    """A frame as a person watching the camera is shown it, as JPEG: the pieces in ``conceal`` painted
+    over (with or without the overlay: a hidden piece's marker is never shown), the detection drawn,
+    no wider than ``max_width``. None when the frame cannot be encoded."""
+    if conceal and obs is not None:
+        frame = mask_concealed(frame, obs, board, conceal)
+    image = draw_overlay(frame, obs, board, conceal) if overlay and obs is not None else frame.copy()
+    if image.shape[1] > max_width:
+        scale = max_width / image.shape[1]
+        image = cv2.resize(image, (max_width, int(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return data.tobytes() if ok else None
