@@ -175,7 +175,7 @@
   function draw(table) { shown = table; board.render(table, {owners, faceDown, supplies}); offTable(table); }
   /* the table of a game with secrets is the table's screen's: with a PIN set the page asks for it once;
      declined, it is not asked again at each change, the refusal stays said under the board */
-  let pinDeclined = false;
+  let pinDeclined = false, handsRefused = false;
   async function reload() {
     const res = pinDeclined ? await fetch("/api/table", {headers: {"Accept": "application/json"}}).then(
       async (r) => ({ok: r.ok, status: r.status, data: await r.json().catch(() => ({}))})) :
@@ -184,7 +184,10 @@
     if (res.status === 401) pinDeclined = true;
     status(res.data.error || "the simulated table cannot be shown here");  /* said once, under the board */
     /* a phone joined to a seat is refused the table (it names face-down pieces): no hands offered either */
-    if (res.status === 403) document.querySelectorAll("#table-tools button, #off-table-card").forEach((b) => { b.hidden = true; });
+    if (res.status === 403) {
+      handsRefused = true;  /* for good: no later state shows a tool again */
+      document.querySelectorAll("#table-tools button, #off-table-card").forEach((b) => { b.hidden = true; });
+    }
   }
   document.getElementById("turn-over").onclick = (e) => {
     turning = !turning;
@@ -195,7 +198,7 @@
   /* Turn left and Turn right: a token tapped turns a quarter that way; the button pressed again stops */
   const turnButtons = {left: document.getElementById("turn-left"), right: document.getElementById("turn-right")};
   Object.entries(turnButtons).forEach(([side, button]) => {
-    button.hidden = !Object.keys(board.g.facings || {}).length;  /* only a board whose pieces face a way */
+    button.hidden = handsRefused || !Object.keys(board.g.facings || {}).length;  /* only a board whose pieces face a way */
     button.onclick = () => {
       quarter = quarter === side ? null : side;
       Object.entries(turnButtons).forEach(([s, b]) => {
@@ -222,7 +225,7 @@
     seats = playing.length ? new Set(playing) : null;
     board.turnTo(s);  /* a board wider than a phone: the pieces of the player to move */
     /* only a game that declares pieces turned over by hand offers it */
-    document.getElementById("turn-over").hidden = !((s.declaration || {}).features || []).includes("turn-over");
+    document.getElementById("turn-over").hidden = handsRefused || !((s.declaration || {}).features || []).includes("turn-over");
     reload();
   });
   Fog.connect();
