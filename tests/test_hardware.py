@@ -14,9 +14,9 @@ from companion.games.fog.setup import new_game
 from hardware.output import LedConfig, LedOutput, Segment, make_strip
 from hardware.strip import HardwareError, RecordingStrip, encode_spi
 from hardware.table import TableHardware
-from companion.games import Count, Game, GameType, Layout, LedScene, Light, Outcome, Reconciliation, get_game
+from companion.games import Count, Game, GameType, Layout, LedScene, Light, Outcome, get_game
+from companion.games.parts import Lights, Panel, Rules, Table
 from companion.games.leds import ALERT
-from companion.games.saved import saved_form
 from companion.games.fog.table import ALERT_RED, SWALLOWED, WARN
 from hardware.views import CAMERA_LOST, TableView, light_at, paint
 from tests.tables import BOARD, nb, position, wait_for
@@ -300,25 +300,17 @@ RUNNERS = ("red", "blue")
 RELAY_COLOURS = {"red": (200, 0, 0), "blue": (0, 0, 200)}
 
 
-class RelayGame(Game[Relay, str]):
-    """A game written here with its rules, its declaration's colours and nothing for the LEDs: what the
-    strip shows of it is the door's."""
-
-    name, title, players = "relay", "Relay", (2,)
-
-    @property
-    def declaration(self) -> GameType:
-        return GameType(self.name, self.title, self.players, colours=RELAY_COLOURS)
+class RelayRules(Rules[Relay, str]):
+    """Two runners take turns to step; the first to three steps wins."""
 
     def new_game(self, players: int = 2, seed: int = 0, **_: object) -> Relay:
         return Relay()
 
-    def to_json(self, state: Relay) -> dict[str, object]:
-        return {"game": self.name, "turn": state.turn, "steps": list(state.steps)}
+    def to_dict(self, state: Relay) -> dict[str, object]:
+        return {"game": "relay", "turn": state.turn, "steps": list(state.steps)}
 
-    def from_json(self, data: object) -> Relay:
-        saved = saved_form(data, self.name, "a relay")
-        return Relay(saved["turn"], tuple(saved["steps"]))  # type: ignore[arg-type]
+    def from_dict(self, data: Any) -> Relay:
+        return Relay(data["turn"], tuple(data["steps"]))
 
     def parse_action(self, text: str) -> str:
         return text
@@ -331,6 +323,15 @@ class RelayGame(Game[Relay, str]):
         steps[state.turn] += 1
         return Relay(1 - state.turn, (steps[0], steps[1]))
 
+    def outcome(self, state: Relay) -> Outcome | None:
+        won = [r for r, n in zip(RUNNERS, state.steps) if n >= 3]
+        return Outcome(tuple(won), "three steps first") if won else None
+
+    def active(self, state: Relay) -> tuple[str, ...]:
+        return () if self.outcome(state) else (RUNNERS[state.turn],)
+
+
+class RelayTable(Table[Relay, str]):
     def correction(self, state: Relay, seen: object) -> str:
         return "correct"
 
@@ -340,29 +341,24 @@ class RelayGame(Game[Relay, str]):
     def expected(self, state: Relay) -> dict[str, tuple[str, ...]]:
         return {}
 
-    def reconcile(self, state: Relay, seen: object) -> Reconciliation:
-        return Reconciliation.illegal("the relay is not read by the camera")
 
-    def outcome(self, state: Relay) -> Outcome | None:
-        won = [r for r, n in zip(RUNNERS, state.steps) if n >= 3]
-        return Outcome(tuple(won), "three steps first") if won else None
-
-    def active(self, state: Relay) -> tuple[str, ...]:
-        return () if self.outcome(state) else (RUNNERS[state.turn],)
-
-    def score(self, state: Relay) -> Any:
-        return None
-
+class RelayPanel(Panel[Relay, str]):
     def view(self, state: Relay, seat: str | None = None) -> dict[str, object]:
         return {"active": RUNNERS[state.turn], "steps": dict(zip(RUNNERS, state.steps))}
+
+
+def relay_game() -> Game[Relay, str]:
+    """A game written here with its rules, its declaration's colours and nothing for the LEDs: what the
+    strip shows of it is the door's."""
+    return Game(GameType("relay", "Relay", (2,), colours=RELAY_COLOURS), RelayRules(), RelayTable(), RelayPanel())
 
 
 def test_a_game_that_writes_no_leds_still_shows_whose_turn_the_alert_and_the_winner():
     """A new game writes its rules and its players' colours: on the recording strip the door lights the
     runner to move in their colour (the other dark), the status segment red while a piece breaks a
     rule, and the winner over the whole strip at the end."""
-    relay = RelayGame()
-    assert "led_scene" not in vars(RelayGame)  # nothing of its own for the LEDs
+    relay = relay_game()
+    assert type(relay.lights) is Lights  # nothing of its own for the LEDs: the door's
     config = LedConfig(backend="recording", **PLAIN)  # type: ignore[arg-type]
     hw = TableHardware(relay, config, pin_factory=MockFactory(), clock=Clock())
     state = relay.new_game()

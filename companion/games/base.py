@@ -17,56 +17,21 @@ tag read once in :mod:`companion.games.saved`; every one of them is importable f
 
 from __future__ import annotations
 
-import json
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, TypeVar
 
-from companion.errors import BoardFileError
 from companion.games.assembly import Assembly
-from companion.games.boardfile import every_place
 from companion.games.declaration import GameType
 # The door's values, defined beside it and said through it too (``from companion.games.base import Layout``)
 from companion.games.geometry import (FACED, RGB, BoardFit, Cell, Edge, Layout, Piece, Placement, Point,  # noqa: F401
                                       Track, faced, layout_once, packaged_or_file, polygon, unfaced)
 from companion.games.leds import (ALERT, FORMER_SEGMENT_NAMES, LED_ROLES, OFF_LIGHT, Count, LedScene,  # noqa: F401
                                  Light, alert_light, dim, plain_scene, turn_light, winners_scene)  # (the door's values)
+from companion.games.parts import Lights, Panel, Part, Rules, Seats, Table  # noqa: F401  (the door's parts)
+from companion.games.reading import Budget
 from companion.games.reconciliation import Choice, Reconciliation  # noqa: F401
-
-
-@dataclass(frozen=True)
-class Outcome:
-    winners: tuple[str, ...]
-    reason: str
-
-
-@runtime_checkable
-class ScoreReport(Protocol):
-    def to_dict(self) -> dict[str, Any]: ...
-
-    def lines(self) -> list[str]: ...
-
-
-@dataclass(frozen=True)
-class TurnTimer:
-    """A turn's time limit: ``key`` changes when a new turn begins. The LEDs and the panel call it a
-    turn timer; ``label`` is the name the game's players know it by, shown on the Board page."""
-
-    key: tuple[Any, ...]
-    seconds: float
-    on_expiry: str                      # the action the session takes when time runs out
-    label: str = "Turn timer"           # shown beside the seconds left ("Hourglass")
-
-
-@dataclass(frozen=True)
-class TableStatus:
-    """What the session adds to a game's LED scene: a waiting question, offending pieces."""
-
-    waiting: bool = False               # the players are asked which reading happened
-    offenders: tuple[str, ...] = ()     # out of sync: these pieces break a rule
-    step: bool = False                  # a move is part-way on the table: calm, the players finish it
-    to_move: tuple[str, ...] = ()       # with a step: the pieces still to move (whose owner moves next)
+from companion.games.results import Outcome, ScoreReport, TableStatus, TurnTimer, WinnersOnly  # noqa: F401
+from companion.games.saved import saved_form
 
 
 # ------------------------------------------------------------------------------------------ the game
@@ -74,271 +39,176 @@ StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 
 
-class Game(ABC, Generic[StateT, ActionT]):
-    """Rules of one table game. Pure: no I/O, no clocks, no randomness beyond a given seed.
+class Game(Generic[StateT, ActionT]):
+    """One table game: its declaration and its parts (:mod:`companion.games.parts`), put together.
 
-    A game subclasses ``Game[ItsState, ItsAction]`` and writes the abstract members (its rules and
-    whose turn it is, what the camera should see, what a picture means, what the panel shows). Every
-    other member has a default that is right for a game without that thing (the LEDs: whose turn, the
-    alert and the winners in the declaration's colours; no turn timer, no pieces
-    taken off, no markers, no hidden pieces, nothing the rules do by themselves), so a game writes
-    only what it has, and a member added to the door later does not break the games already there.
-    The two type parameters let a type checker hold each game to its own state and actions while
-    the session, the camera and the panel, which hold any game, see ``Game`` (``Game[Any, Any]``).
-    """
+    A game writes a :class:`Rules`, a :class:`Table` and a :class:`Panel`, and a :class:`Seats` or
+    :class:`Lights` only if the defaults are not right for it, and hands them here with its
+    declaration. The session, the camera, the pages and the LEDs ask the part they need
+    (``game.rules.apply``, ``game.table.expected``, ``game.panel.view``, ``game.lights.led_scene``).
+    The door also answers each member by its old one-call name (``game.apply``), each a line that
+    says which part it asks: what a script, a benchmark or a test at the table reads most easily.
+    What every game would otherwise write again lives here once: a saved state's JSON text and its
+    tag checked (:meth:`from_json`), and through the parts' defaults the LEDs' turn, alert and winners.
+    The two type parameters hold each game to its own state and actions."""
 
-    name: str
-    title: str
-    players: tuple[int, ...]            # the player counts it supports
-    # The game is dealt a secret at setup (which blocks are live): a new game is given ``deal``, a
-    # number drawn by the companion that nobody at the table chooses or sees, besides the seed.
-    dealt: bool = False
+    def __init__(self, declaration: GameType, rules: Rules[StateT, ActionT], table: Table[StateT, ActionT],
+                 panel: Panel[StateT, ActionT], *, seating: Seats[StateT, ActionT] | None = None,
+                 lights: Lights[StateT, ActionT] | None = None, dealt: bool = False, called: str = "") -> None:
+        self.declaration = declaration
+        self.rules, self.table, self.panel = rules, table, panel
+        self.seating: Seats[StateT, ActionT] = seating or Seats()
+        self.lights: Lights[StateT, ActionT] = lights or Lights()
+        # The game is dealt a secret at setup (which blocks are live): a new game is given ``deal``, a
+        # number drawn by the companion that nobody at the table chooses or sees, besides the seed.
+        self.dealt = dealt
+        self.called = called or f"a {declaration.title.lower()}"   # "not a tile race state"
+        for part in (rules, table, panel, self.seating, self.lights):
+            part.bind(self)
 
     @property
-    def declaration(self) -> GameType:
-        """What kind of game it is. By default one without luck, secrets, counters or phases of its own
-        whose players act in turn: a game declares what it has."""
-        return GameType(self.name, self.title, tuple(self.players))
+    def name(self) -> str:
+        return self.declaration.name
 
-    # ------------------------------------------------------------------ what every game writes
-    @abstractmethod
-    def new_game(self, players: int, seed: int = 0, **settings: Any) -> StateT:
-        """A fresh, seeded state from the answers to :meth:`setup_schema` (SetupError / ValueError if bad)."""
+    @property
+    def title(self) -> str:
+        return self.declaration.title
 
-    @abstractmethod
+    @property
+    def players(self) -> tuple[int, ...]:
+        return self.declaration.players
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"
+
+    # ------------------------------------------------------------------ the saved form, once for every game
     def to_json(self, state: StateT) -> dict[str, Any]:
-        """A JSON-able dict that :meth:`from_json` turns back into an equal state."""
+        """A JSON-able dict that :meth:`from_json` turns back into an equal state (:meth:`Rules.to_dict`)."""
+        return self.rules.to_dict(state)
 
-    @abstractmethod
     def from_json(self, data: Any) -> StateT:
-        """Parse a saved state (a dict, or its JSON text); ``StateFormatError`` names what is wrong."""
+        """A saved state (a dict, or its JSON text) of this game; ``StateFormatError`` names what is wrong:
+        not JSON, another game's, or (the rules say) a field."""
+        return self.rules.from_dict(saved_form(data, self.name, self.called))
 
-    @abstractmethod
+    # ------------------------------------------------------------------ rules
+    def new_game(self, *args: Any, **settings: Any) -> StateT:
+        return self.rules.new_game(*args, **settings)
+
     def parse_action(self, text: str) -> ActionT:
-        """An action from its text; ``str(action)`` parses back to an equal action."""
+        return self.rules.parse_action(text)
 
-    @abstractmethod
     def legal_actions(self, state: StateT) -> Sequence[ActionT]:
-        """Every action the active player may take now, ending the turn included."""
+        return self.rules.legal_actions(state)
 
-    @abstractmethod
     def apply(self, state: StateT, action: ActionT | str) -> StateT:
-        """The state after an action (value or text); never mutates; ``IllegalMoveError`` if illegal."""
+        return self.rules.apply(state, action)
 
-    @abstractmethod
-    def correction(self, state: StateT, seen: Placement) -> ActionT:
-        """The action that records "the board as seen is right" (a manual correction)."""
-
-    @abstractmethod
-    def layout(self, state: StateT | None = None, board: str | None = None) -> Layout:
-        """The board's geometry: the state's board, else the named board (None: the default)."""
-
-    @abstractmethod
-    def expected(self, state: StateT) -> dict[str, tuple[str, ...]]:
-        """What the camera should see now: cell -> sorted piece ids."""
-
-    @abstractmethod
-    def reconcile(self, state: StateT, seen: Placement) -> Reconciliation:
-        """What a stable camera picture means in ``state`` (pieces in :meth:`taken_off` already left
-        out, those :meth:`hidden` where the game has them put in). A piece moved may still be missing
-        (hidden where it went): the game knows where that can be.
-
-        A picture part-way through a legal move (every piece that differs is where the move puts it,
-        on its way there, not seen because a hand holds it, or sharing a cell on the way) is returned
-        as :meth:`Reconciliation.partial` with words for the players: a step, never illegal.
-
-        A reading that hides what the camera cannot see (a piece that ends where it started, a
-        move that ends the turn early) is returned with a ``question``: the players confirm it."""
-
-    @abstractmethod
-    def outcome(self, state: StateT) -> Outcome | None:
-        """None while the game runs; the winners and why once it is over."""
-
-    @abstractmethod
     def active(self, state: StateT) -> tuple[str, ...]:
-        """Whose turn it is (OpenSpiel's ``current_player``), read from the state itself: the colour or
-        seat to act now, as the view's players name it, the player whose turn it is first; where others
-        must act within that turn (a fight's sides closing their fists, food owed) they follow. Empty once
-        the game is over. The session asks it (whose move a reading may log), and so do the seats'
-        phones (:meth:`actor`), the LEDs' turn light and the summaries; the view's ``active`` says its first."""
+        return self.rules.active(state)
 
-    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        return self.rules.outcome(state)
+
     def score(self, state: StateT) -> ScoreReport:
-        """A per-player (or per-team) breakdown, JSON-able through ``to_dict``."""
+        return self.rules.score(state)
 
-    @abstractmethod
-    def view(self, state: StateT, seat: str | None = None) -> dict[str, Any]:
-        """What a panel may show (hidden information removed for ``seat``)."""
-
-    # ------------------------------------------------------------------ defaults a game may override
-    def led_scene(self, state: StateT, status: TableStatus = TableStatus()) -> LedScene:
-        """What the LEDs show for ``state``. By default what every game has (:func:`plain_scene`): whose
-        turn it is (:meth:`active`) on ``turn`` in the declaration's ``colours``, the alert on ``status``
-        while a piece breaks a rule, the winners over the whole strip once the game is over. A game with
-        more to show (its rounds, a count, the rows of a board) writes its own."""
-        ended = self.outcome(state)
-        return plain_scene(self.declaration.colours, self.active(state), None if ended is None else ended.winners,
-                           waiting=status.waiting, alert=bool(status.offenders), step=status.step)
-
-    def secrets_changed(self, state: StateT, seat: str | None, seed: int = 0) -> StateT:
-        """The same table with every secret ``seat`` may not know changed (another seat's face-down
-        pieces, hand or closed fist; ``seat`` None: every secret), drawn from ``seed``. A game that
-        declares per-seat secrets writes it, and the door test holds ``view(state, seat)`` unchanged by
-        it. By default the state itself: a game without secrets has none to change."""
-        return state
-
-    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
-        """A saved state (:meth:`to_json`) as the players may read it: what an export or a published
-        event carries. By default all of it; a game whose saved state keeps a secret only the companion
-        may know (which blocks are live) leaves it out. The store keeps the whole saved state."""
-        return dict(saved)
-
-    def seats(self, state: StateT) -> tuple[str, ...]:
-        """The seats a phone may join to see that seat's own view (:meth:`view` with ``seat``). A game
-        whose declaration has per-seat secrets has one per player: by default the ``seat`` of each of
-        the view's ``players``. Any other game has none, and every phone sees the shared view."""
-        if self.declaration.information != "per-seat":
-            return ()
-        players = self.view(state).get("players")
-        return tuple(str(p["seat"]) for p in players or () if isinstance(p, Mapping) and p.get("seat"))
-
-    def actor(self, state: StateT, action: ActionT) -> str | None:
-        """The seat whose phone may enter ``action`` (a closed fist is its owner's to commit), or None:
-        anyone at the table may enter it (a reveal both sides wait for). By default the player whose turn
-        it is (the first of :meth:`active`), since one player acts at a time; a game with simultaneous
-        input says whose each commitment is."""
-        whose = self.active(state)
-        return whose[0] if whose else None
-
-    def said(self, state: StateT, action: str, seat: str | None) -> str:
-        """An action's text as ``seat`` may read it (None: the shared table), in the event a phone is
-        sent once it is made; ``state`` is the state after it. By default the text itself: it names
-        nothing secret. A game whose actions carry a secret (the markers in a closed fist) says less."""
-        return action
-
-    def seat_choice(self, state: StateT, action: ActionT, seat: str) -> str | None:
-        """``action``, one of ``seat``'s own (:meth:`actor`), as the button on that seat's phone says it
-        to a player who never read the notation, or None: not a button there (entered by moving pieces).
-        By default the text with each piece and place it names in the players' words (:meth:`words`)."""
-        named = self.words(state)
-        return " ".join(named.get(w, w) for w in str(action).split())
-
-    def picks(self, state: StateT) -> dict[str, str]:
-        """In a phase of picks (a draft): piece -> the legal action that picks it. By default each legal
-        action that names exactly one piece of the layout (a word of its text), the usual way a pick
-        is written; a game whose picks say their piece otherwise overrides it."""
-        pieces = self.layout(state).pieces
-        out: dict[str, str] = {}
-        for action in self.legal_actions(state):
-            named = [w for w in str(action).split() if w in pieces]
-            if len(named) == 1:
-                out.setdefault(named[0], str(action))
-        return out
+    def why_not(self, state: StateT, action: ActionT | str) -> str | None:
+        return self.rules.why_not(state, action)
 
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
-        """The setup page's questions: ``{"name", "label", "kind", ...}`` (see docs/architecture.md).
-        By default how many play (of :attr:`players`) and the seed: all a game without choices asks."""
-        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
-                {"name": "seed", "label": "Seed", "kind": "int", "min": 0, "max": 2**31 - 1}]
-
-    def assembly(self, board: str | None = None) -> Assembly | None:
-        """The parts players lay at setup for a board the camera reads (``companion/games/assembly.py``), or None."""
-        return None
-
-    def complete_action(self, state: StateT, text: str) -> str:
-        """The full text of an action a player typed short at a terminal (by default the text as it is)."""
-        return text.strip()
-
-    def end_turn_action(self, state: StateT, reason: str) -> ActionT | None:
-        """The action that ends the active player's turn now (the End-turn button), or None (the
-        default: a turn ends by what the player plays, and the panel offers no button)."""
-        return None
-
-    def forced_action(self, state: StateT) -> ActionT | None:
-        """An action the rules take by themselves now (a turn with nothing left ends), or None (the
-        default: nothing happens unless a player acts)."""
-        return None
-
-    def targets(self, state: StateT, piece: str) -> dict[str, tuple[Choice, ...]]:
-        """Where ``piece`` can go with one legal action now (the panel's dots): cell -> the ways there,
-        a :class:`Choice` of one action each, the usual one first. Several (two cards that both take a
-        pawn there): the panel asks which was played. By default none: the panel draws no dots."""
-        return {}
-
-    def laid_at(self, state: StateT, cell: str) -> tuple[Choice, ...]:
-        """The plays that lay a piece brought to the table on ``cell`` (a disc from a player's hand, a
-        tile from the supply): what the Board page offers when an empty place is tapped, so a piece
-        not yet on the board is laid by tapping as one on it is moved. By default each legal action
-        that names the place and no piece standing on the table, said in the players' words."""
-        expected = self.expected(state)
-        plan, on = self.layout(state), {p for ps in expected.values() for p in ps}
-        named, out, empty = self.words(state), [], not expected.get(cell)
-        for action in self.legal_actions(state):
-            said = str(action).split()
-            brought = any(w in plan.pieces for w in said)  # a piece of the box or a hand, not on the table
-            if cell in said and not any(w in on for w in said) and (brought or empty):
-                text = " ".join(named.get(w, w) for w in said)
-                out.append(Choice((str(action),), text[:1].upper() + text[1:]))
-        return tuple(out)
-
-    def taken_off(self, state: StateT) -> Sequence[str]:
-        """Pieces the rules took off the table that players may still have on it (The FOG: swallowed
-        tokens, turned over by hand). The session lists them as a chore, never as a disagreement.
-        By default none: the rules never take a piece the players must remove."""
-        return ()
-
-    def hidden(self, state: StateT, seen: Placement) -> dict[str, str]:
-        """Pieces missing from a picture that the camera cannot see where the game has them (the
-        partner race: a pawn under another of its colour on one space): piece -> cell. The session
-        counts them as seen there; anything else missing is missing. By default none: every piece
-        lies where the camera sees it."""
-        return {}
-
-    def alike(self, state: StateT, seen: Placement) -> dict[str, tuple[str, ...]]:
-        """The picture as the rules count it, for a game with pieces that look alike to its rules (the
-        tile race's tiles, walls and mountains: which tile lies where does not matter, only how many):
-        each such piece renamed as :meth:`expected` would name it there, and what lies in a supply
-        beside the board (which the rules do not count) left out, so two look-alike pieces swapped is
-        no change. The session compares every picture in this form. By default the picture as it is:
-        every piece is itself."""
-        return {cell: tuple(sorted(pieces)) for cell, pieces in seen.items() if pieces}
-
-    def words(self, state: StateT) -> dict[str, str]:
-        """Pieces and places as players call them (id -> words), for what the session says itself (an
-        out-of-sync reason, a refusal) in the words the pages use. By default the view's ``names`` and
-        ``places``, else the board's label; a place printed with its id (H1, T14) is called so."""
-        view, plan = self.view(state), self.layout(state)
-        out = {c: cell.label for c, cell in plan.cells.items() if cell.label}
-        out.update({p: piece.label for p, piece in plan.pieces.items() if piece.label})
-        return {**out, **view.get("places", {}), **view.get("names", {})}
-
-    def notes(self, before: StateT, after: StateT) -> dict[str, Any]:
-        """What an action changed that the table should hear (JSON-able: "flip these tokens");
-        by default nothing beyond the move itself."""
-        return {}
-
-    def markers(self, state: StateT) -> dict[str, tuple[str, str]]:
-        """Special markers the players move (name -> (title, where the game has it now)); by default none."""
-        return {}
+        return self.rules.setup_schema(board)
 
     def turn_timer(self, state: StateT) -> TurnTimer | None:
-        """The running turn's time limit, if the game uses one (by default it does not)."""
-        return None
+        return self.rules.turn_timer(state)
+
+    def forced_action(self, state: StateT) -> ActionT | None:
+        return self.rules.forced_action(state)
+
+    def end_turn_action(self, state: StateT, reason: str) -> ActionT | None:
+        return self.rules.end_turn_action(state, reason)
+
+    def complete_action(self, state: StateT, text: str) -> str:
+        return self.rules.complete_action(state, text)
 
     def text(self, state: StateT) -> str:
-        """A plain-text picture of the state, for the terminal and for logs; by default its saved
-        form, which says everything even when it draws nothing."""
-        return json.dumps(self.to_json(state), indent=1, sort_keys=True)
+        return self.rules.text(state)
+
+    # ------------------------------------------------------------------ the table
+    def layout(self, state: StateT | None = None, board: str | None = None) -> Layout:
+        return self.table.layout(state, board)
+
+    def expected(self, state: StateT) -> dict[str, tuple[str, ...]]:
+        return self.table.expected(state)
+
+    def correction(self, state: StateT, seen: Placement) -> ActionT:
+        return self.table.correction(state, seen)
+
+    def reconcile(self, state: StateT, seen: Placement, budget: Budget | None = None) -> Reconciliation:
+        return self.table.reconcile(state, seen, budget)
+
+    def alike(self, state: StateT, seen: Placement) -> dict[str, tuple[str, ...]]:
+        return self.table.alike(state, seen)
+
+    def hidden(self, state: StateT, seen: Placement) -> dict[str, str]:
+        return self.table.hidden(state, seen)
+
+    def taken_off(self, state: StateT) -> Sequence[str]:
+        return self.table.taken_off(state)
+
+    def in_box(self, state: StateT) -> Sequence[str] | None:
+        return self.table.in_box(state)
+
+    def markers(self, state: StateT) -> dict[str, tuple[str, str]]:
+        return self.table.markers(state)
+
+    def assembly(self, board: str | None = None) -> Assembly | None:
+        return self.table.assembly(board)
 
     def describe_board(self, board: str | None = None) -> str:
-        """The named board in words (the ``board`` command); by default what its layout holds."""
-        return "\n".join(every_place(self.layout(board=board)))
+        return self.table.describe_board(board)
 
     def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
                      edits: Sequence[Mapping[str, Any]] = ()) -> str:
-        """The named board file moved to a printed board as measured (``fit``), with the places where
-        the print differs edited (``edits``: a cell's new kind, a cell removed, one added at a place in
-        the file's millimetres): a complete board file (text), checked like any other before it is
-        returned (a :class:`~companion.errors.BoardFileError` names what does not add up).
-        By default refused by name: a game whose board is not a file of places cannot be fitted."""
-        raise BoardFileError(f"{self.title} has no board file that can be fitted to a printed board")
+        return self.table.fitted_board(fit, board, name, edits)
+
+    # ------------------------------------------------------------------ the panel
+    def view(self, state: StateT, seat: str | None = None) -> dict[str, Any]:
+        return self.panel.view(state, seat)
+
+    def words(self, state: StateT) -> dict[str, str]:
+        return self.panel.words(state)
+
+    def targets(self, state: StateT, piece: str) -> dict[str, tuple[Choice, ...]]:
+        return self.panel.targets(state, piece)
+
+    def laid_at(self, state: StateT, cell: str) -> tuple[Choice, ...]:
+        return self.panel.laid_at(state, cell)
+
+    def picks(self, state: StateT) -> dict[str, str]:
+        return self.panel.picks(state)
+
+    def notes(self, before: StateT, after: StateT) -> dict[str, Any]:
+        return self.panel.notes(before, after)
+
+    # ------------------------------------------------------------------ seats and lights
+    def seats(self, state: StateT) -> tuple[str, ...]:
+        return self.seating.seats(state)
+
+    def actor(self, state: StateT, action: ActionT) -> str | None:
+        return self.seating.actor(state, action)
+
+    def said(self, state: StateT, action: str, seat: str | None) -> str:
+        return self.seating.said(state, action, seat)
+
+    def seat_choice(self, state: StateT, action: ActionT, seat: str) -> str | None:
+        return self.seating.seat_choice(state, action, seat)
+
+    def secrets_changed(self, state: StateT, seat: str | None, seed: int = 0) -> StateT:
+        return self.seating.secrets_changed(state, seat, seed)
+
+    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
+        return self.seating.public_json(saved)
+
+    def led_scene(self, state: StateT, status: TableStatus = TableStatus()) -> LedScene:
+        return self.lights.led_scene(state, status)

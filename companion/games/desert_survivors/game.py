@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.errors import AnswerError, SetupError
 from companion.games.assembly import Assembly
+from companion.games.legacy import LegacyGame, door
 from companion.games.base import (Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
                                   alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
@@ -136,7 +137,7 @@ def _text(state: DesertState) -> str:
     return "\n".join(lines + Score(state).lines())
 
 
-class DesertSurvivorsGame(Game[DesertState, Action]):
+class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
     """Desert survivors: groups of characters face down in a desert laid at setup, four rounds of
     searching for food, eating and fighting with closed fists."""
 
@@ -377,7 +378,7 @@ class DesertSurvivorsGame(Game[DesertState, Action]):
         return LedScene({"turn": turn, "status": tuple(rounds)}, labels=LABELS)
 
 
-GAME = DesertSurvivorsGame()
+GAME = door(DesertSurvivorsGame())
 
 
 def _buttons(state: DesertState) -> list[dict[str, str]]:

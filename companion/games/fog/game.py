@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import FogCompanionError, SetupError
+from companion.games.legacy import LegacyGame, door
 from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
 from companion.games.declaration import Counter, GameType, Phase, Shade
 from companion.games.fog import rules, steps, table
@@ -160,7 +161,7 @@ def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -
     return tuple(out)
 
 
-class FogGame(Game[GameState, FogAction]):
+class FogGame(LegacyGame[GameState, FogAction]):
     """The FOG: Escape from Paradise, 1 (solo scenarios) to 4 players."""
 
     name = "fog"
@@ -405,4 +406,4 @@ class FogGame(Game[GameState, FogAction]):
         return table.led_scene(state, status)
 
 
-GAME = FogGame()
+GAME = door(FogGame())

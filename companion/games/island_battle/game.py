@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
+from companion.games.legacy import LegacyGame, door
 from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
                                   alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
@@ -174,7 +175,7 @@ def _phase(state: IslandState) -> str:
     return PHASES.get(state.stage, "playing")
 
 
-class IslandBattleGame(Game[IslandState, Action]):
+class IslandBattleGame(LegacyGame[IslandState, Action]):
     """Battle for the Island: facing characters, a die, and blocks only the companion may look under."""
 
     name = "island-battle"
@@ -404,4 +405,4 @@ def _half(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (rgb[0] // 2, rgb[1] // 2, rgb[2] // 2)
 
 
-GAME = IslandBattleGame()
+GAME = door(IslandBattleGame())

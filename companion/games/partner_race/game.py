@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
+from companion.games.legacy import LegacyGame, door
 from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
                                   TableStatus, alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
@@ -115,7 +116,7 @@ class Score:
         return out
 
 
-class PartnerRaceGame(Game[RaceState, Action]):
+class PartnerRaceGame(LegacyGame[RaceState, Action]):
     """The partner card race: four players in two teams, pawns round a track, cards to move them."""
 
     name = "partner-race"
@@ -402,4 +403,4 @@ class PartnerRaceGame(Game[RaceState, Action]):
         return LedScene({"turn": (active, Light(dim(b.rgb[following]))), "status": teams, "counter": hand}, status="timer",
                         labels=LABELS)
 
-GAME = PartnerRaceGame()
+GAME = door(PartnerRaceGame())

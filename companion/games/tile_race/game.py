@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError
+from companion.games.legacy import LegacyGame, door
 from companion.games.base import (ALERT, Game, Layout, LedScene, Light, Outcome, Reconciliation,  # noqa: F401  (ALERT:
                                   TableStatus, alert_light, dim, turn_light, winners_scene)  # the strip's red, said here too)
 from companion.games.declaration import Counter, GameType, Phase
@@ -124,7 +125,7 @@ def _owner(state: TileRaceState, colour: str) -> str:
     return f"{state.name_of(colour)}'s"
 
 
-class TileRaceGame(Game[TileRaceState, Action]):
+class TileRaceGame(LegacyGame[TileRaceState, Action]):
     """The tile race: two pawns each across a grid of look-alike tiles, walls and mountains."""
 
     name = "tile-race"
@@ -315,4 +316,4 @@ class TileRaceGame(Game[TileRaceState, Action]):
                         labels={**LABELS, "counter": f"{LABELS['counter']}: {state.supply}"})
 
 
-GAME = TileRaceGame()
+GAME = door(TileRaceGame())

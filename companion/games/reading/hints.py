@@ -1,0 +1,168 @@
+"""What a game tells the framework's reading (:class:`Hints`), and what the reading asks of a game.
+
+Every member has a default right for a game whose pieces are each themselves and whose moves put
+one piece at a time where a legal action says; a game overrides only what differs (look-alike
+tiles, a pawn's path of steps, the words its players use).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from companion.games.geometry import Placement
+from companion.games.reconciliation import Choice
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+StateC = TypeVar("StateC", contravariant=True)
+Picture = dict[str, tuple[str, ...]]   # cell -> pieces, in the form the rules count (the table's ``alike``)
+
+
+class ReadsRules(Protocol[StateT, ActionT]):
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]: ...
+    def apply(self, state: StateT, action: ActionT | str) -> StateT: ...
+    def active(self, state: StateT) -> tuple[str, ...]: ...
+    def outcome(self, state: StateT) -> Any: ...
+    def why_not(self, state: StateT, action: ActionT | str) -> str | None: ...
+    def to_dict(self, state: StateT) -> dict[str, Any]: ...
+
+
+class ReadsTable(Protocol[StateC]):
+    def expected(self, state: StateC) -> dict[str, tuple[str, ...]]: ...
+    def alike(self, state: StateC, seen: Placement) -> dict[str, tuple[str, ...]]: ...
+
+
+class ReadsPanel(Protocol[StateC]):
+    def view(self, state: StateC, seat: str | None = None) -> dict[str, Any]: ...
+    def words(self, state: StateC) -> dict[str, str]: ...
+
+
+class Readable(Protocol[StateT, ActionT]):
+    """What the reading asks of a game: its rules, its table and its panel's words."""
+
+    @property
+    def rules(self) -> ReadsRules[StateT, ActionT]: ...
+    @property
+    def table(self) -> ReadsTable[StateT]: ...
+    @property
+    def panel(self) -> ReadsPanel[StateT]: ...
+
+
+def form(game: Readable[StateT, ActionT], state: StateT) -> Picture:
+    """What the camera should see in ``state``, in the form a picture is compared in."""
+    return game.table.alike(state, game.table.expected(state))
+
+
+def where(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Piece -> its cell in a picture."""
+    return {p: c for c, ps in picture.items() for p in ps}
+
+
+def changed(before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[str]]) -> set[str]:
+    """The pieces whose place differs between two pictures (come, gone or moved)."""
+    a, b = where(before), where(after)
+    return {p for p in set(a) | set(b) if a.get(p) != b.get(p)}
+
+
+class Hints(Generic[StateT, ActionT]):
+    """What a game tells the reading; the defaults read a game of pieces that are each themselves."""
+
+    prune = True            # try only actions that move pieces the picture shows moved
+
+    def candidates(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
+        """The actions worth trying from ``state`` towards ``picture``: by default every legal action of
+        the player to move (the search prunes those that move a piece the picture shows unmoved)."""
+        return game.rules.legal_actions(state)
+
+    def key(self, game: Readable[StateT, ActionT], state: StateT) -> Hashable:
+        """A position as far as what can still follow goes: two paths to one key are one position. By
+        default its saved form, which holds all the rules know."""
+        return json.dumps(game.rules.to_dict(state), sort_keys=True)
+
+    def goes_on(self, game: Readable[StateT, ActionT], start: StateT, here: StateT) -> bool:
+        """Whether a reading may go on from ``here``: by default while the game runs and the player who
+        was to move at ``start`` still is (a reading logs the moves of the player to move only)."""
+        if game.rules.outcome(here) is not None:
+            return False
+        before, now = game.rules.active(start), game.rules.active(here)
+        return bool(now) and now[:1] == before[:1]
+
+    def kind(self, piece: str) -> str:
+        """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
+        return piece
+
+    def path(self, game: Readable[StateT, ActionT], start: StateT, actions: Sequence[ActionT]) -> dict[str, Counter[str]]:
+        """Where pieces may rest on their way in a move part-way (cell -> kinds of piece), besides where
+        they started and where the move leaves them: by default nowhere."""
+        return {}
+
+    def owner(self, game: Readable[StateT, ActionT], state: StateT, piece: str) -> str | None:
+        """The player a piece belongs to (as :meth:`Rules.active` names players), or None (anyone's): by
+        default the view's ``owners``."""
+        owners = game.panel.view(state).get("owners") or {}
+        who = owners.get(piece) if isinstance(owners, Mapping) else None
+        return str(who) if who else None
+
+    def joined(self, actions: Sequence[ActionT]) -> Sequence[ActionT]:
+        """A reading's actions as the log writes them (steps of one pawn as one path); by default as they are."""
+        return actions
+
+    def reading(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT]) -> Choice:
+        """A reading as the players are asked it: by default each action in their words, one after another."""
+        named = game.panel.words(state)
+        said = [" ".join(named.get(w, w) for w in str(a).split()) for a in actions]
+        text = ", then ".join(said)
+        return Choice(tuple(str(a) for a in actions), text[:1].upper() + text[1:])
+
+    def question(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT]) -> str | None:
+        """A question the players must answer even for one reading (it hides something the camera cannot
+        see), or None: by default none."""
+        return None
+
+    def step(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT],
+             to_move: Sequence[str]) -> str:
+        """What is left to do of a move part-way, in the players' words."""
+        named = game.panel.words(state)
+        pieces = " and ".join(named.get(p, p) for p in to_move)
+        doing = self.reading(game, state, actions).summary
+        return f"{doing[:1].lower() + doing[1:]}: move {pieces} there too" if pieces else f"finish it: {doing}"
+
+    def out_of_turn(self, game: Readable[StateT, ActionT], state: StateT, pieces: Sequence[str],
+                    owners: Sequence[str]) -> str:
+        """A piece of a player whose turn it is not, moved: the words."""
+        named = game.panel.words(state)
+        whose = game.rules.active(state)
+        them = " and ".join(named.get(p, p) for p in pieces)
+        players = " and ".join(named.get(o, o) for o in dict.fromkeys(owners))
+        return (f"it is {named.get(whose[0], whose[0])}'s turn, not {players}'s: put {them} back"
+                if whose else f"the game is over: put {them} back")
+
+    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[ActionT]:
+        """The actions the picture would be if the rules allowed them (a pawn seen on a square: that
+        step), for the refusal to ask the rules why not; by default none."""
+        return ()
+
+    def refused(self, game: Readable[StateT, ActionT], state: StateT, action: ActionT, reason: str) -> str:
+        """A refused action in the players' words: by default the rules' own."""
+        return reason
+
+    def unread(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture, gave_up: bool) -> str:
+        """No play leads to the picture, no rule was named: what differs, in the players' words."""
+        named, have = game.panel.words(state), form(game, state)
+        extra, short = [], []
+        for cell in sorted(set(have) | set(picture)):
+            want, seen = Counter(have.get(cell, ())), Counter(picture.get(cell, ()))
+            place = named.get(cell, cell)
+            extra += [f"{named.get(p, p)} on {place}" for p in (seen - want)]
+            short += [f"{named.get(p, p)} on {place}" for p in (want - seen)]
+        said = "; ".join(([f"the camera sees {', '.join(extra[:4])} that the game does not have"] if extra else []) +
+                         ([f"it does not see {' or '.join(short[:4])}"] if short else [])) or "nothing the rules count"
+        whose = game.rules.active(state)
+        who = named.get(whose[0], whose[0]) if whose else "anyone"
+        if gave_up:
+            return (f"no play of {who} found in the positions looked at leaves the table like this ({said}): "
+                    "if it was a legal turn, record it on the panel as a correction")
+        return f"no play of {who} leaves the table like this ({said})"

@@ -1,0 +1,39 @@
+"""The framework's reading of a picture (a table's default ``reconcile``): the search, then a move
+part-way, then a move out of turn, then a move the rules refuse, then what differs. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+from companion.games.reading.budget import Budget
+from companion.games.reading.hints import Hints, Readable, form
+from companion.games.reading.part_way import part_way
+from companion.games.reading.refusal import out_of_turn, refuse
+from companion.games.reading.search import search
+from companion.games.reconciliation import Reconciliation
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+SHOWN = 6   # readings put to the players at most
+
+
+def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequence[str]],
+         hints: Hints[StateT, ActionT], budget: Budget | None = None) -> Reconciliation:
+    """What a stable picture means in ``state``: the readings (several: a question), a step, or why not."""
+    if game.rules.outcome(state) is not None:
+        return Reconciliation.illegal("the game is over", rule="over")
+    picture = game.table.alike(state, seen)
+    start = form(game, state)
+    if picture == start:
+        return Reconciliation.partial("nothing has moved yet", rule="unchanged")
+    found = search(game, state, picture, hints, budget or Budget())
+    if found.readings:
+        choices = tuple(hints.reading(game, state, hints.joined(r.actions)) for r in found.readings[:SHOWN])
+        question = hints.question(game, state, found.readings[0].actions) if len(choices) == 1 else None
+        return Reconciliation(choices, question=question)
+    return (part_way(game, state, start, picture, found.looked, hints)
+            or out_of_turn(game, state, picture, hints)
+            or refuse(game, state, picture, hints)
+            or Reconciliation.illegal(hints.unread(game, state, picture, found.gave_up), (),
+                                      "search" if found.gave_up else "move"))
