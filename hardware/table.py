@@ -81,7 +81,7 @@ class TableHardware:
             self.game = game
         self._state = state
         self._alert = (alert, tuple(offenders))
-        timer = self.game.turn_timer(state)
+        timer = self.game.rules.turn_timer(state)
         if timer is not None and timer.key != self._timer_key:
             key = timer.key
             self.turn_clock = TurnClock(timer.seconds, self.clock, warn_before=min(10.0, timer.seconds / 4),
@@ -93,7 +93,7 @@ class TableHardware:
         self._timer_key = timer.key if timer is not None else None
         status = TableStatus(waiting=alert == "waiting", offenders=tuple(offenders) if alert == "illegal" else (),
                              step=alert == "step", to_move=tuple(offenders) if alert == "step" else ())
-        self._scene = self.game.led_scene(state, status)  # once per state: the animator only adds time
+        self._scene = self.game.lights.led_scene(state, status)  # once per state: the animator only adds time
         self._refresh()
 
     def notice(self, alert: str, seconds: float = 10.0, beeps: int = 1) -> None:

@@ -21,7 +21,7 @@ from vision.lens import Lens
 
 def _layout(board: str, game: str = "fog") -> Layout:
     """The layout of a board of a game (the camera commands work before any game exists)."""
-    return get_game(game).layout(board=board)
+    return get_game(game).table.layout(board=board)
 
 
 def _game_arg(p: argparse.ArgumentParser) -> None:
@@ -169,7 +169,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from vision.render import render_state
 
     game, state = read_game_state(args.state)  # the file names its game
-    rendered = render_state(game.layout(state), game.expected(state), seed=args.seed, hand=args.hand, clean=args.clean)
+    rendered = render_state(game.table.layout(state), game.table.expected(state), seed=args.seed, hand=args.hand, clean=args.clean)
     if not cv2.imwrite(args.output, rendered.frame):
         raise FogCompanionError(f"cannot write {args.output} (use .png or .jpg)")
     w, h = rendered.pose.frame_size if rendered.pose else (0, 0)
@@ -216,7 +216,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise FogCompanionError(f"--fps must be above 0, not {args.fps}")
     game, state = read_game_state(args.state) if args.state else (get_game(), None)  # the file names its game
     board = _layout(args.board, game.name)
-    placement = game.expected(state) if state is not None else {}
+    placement = game.table.expected(state) if state is not None else {}
     observer = StreamObserver(BoardDetector(board, lens=_lens(args.lens), above_mm=args.above_mm))
     stabiliser = Stabiliser(frames_needed=args.stable_frames, hold_seconds=args.hold)
     frame_time = FrameClock(lambda: 0.0)  # the stream's own times from 0; a source without them: arrival
@@ -396,7 +396,7 @@ def cmd_fit_board(args: argparse.Namespace) -> int:
     frame = _one_frame(args.source)
     fitted = fit_board(base, frame, anchors, lens=_lens(args.lens))
     game = get_game()
-    text = game.fitted_board(fitted.fit, args.board, args.name)
+    text = game.table.fitted_board(fitted.fit, args.board, args.name)
     path = Path(args.output) if args.output else default_data_dir() / "boards" / f"{args.name}.toml"
     _write_atomically(path, text)
     if args.json:

@@ -44,9 +44,9 @@ def get_board() -> Any:
     if name not in names():
         abort(400, description=f"'game': one of {', '.join(names())}")
     if name != snap.game.name:
-        layout = get_game(name).layout(None, board=_board_name() if name == _config_game() else None)
+        layout = get_game(name).table.layout(None, board=_board_name() if name == _config_game() else None)
     else:
-        layout = snap.game.layout(snap.state) if snap.state is not None else companion().layout
+        layout = snap.game.table.layout(snap.state) if snap.state is not None else companion().layout
     return jsonify({**board_json(layout), "game": name})
 
 
@@ -58,7 +58,7 @@ def get_targets() -> Any:
     session = companion().session
     if not tappable(session.game, state, piece, seats.current_seat()):
         abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
-    targets = session.game.targets(state, piece)
+    targets = session.game.panel.targets(state, piece)
     return jsonify(piece=piece, targets=[{"cell": c, "action": ways[0].actions[0], "choices": [
         {"action": w.actions[0], "summary": w.summary} for w in ways]} for c, ways in targets.items() if ways])
 
@@ -67,11 +67,11 @@ def _laid(cell: str) -> list[Any]:
     """The plays laying a piece on ``cell`` this reader may make: where seats keep secrets only the
     seat's own (its hand is its secret: not even the table's screen lists it), else every one."""
     state, session = _state_or_409(), companion().session
-    if cell not in session.game.layout(state).cells:
+    if cell not in session.game.table.layout(state).cells:
         abort(400, description=f"'cell': no place {cell[:40]!r} on this board")
     game, seat = session.game, seats.current_seat()
-    return [c for c in game.laid_at(state, cell) if game.declaration.information != "per-seat"
-            or (seat is not None and game.actor(state, game.parse_action(c.actions[0])) == seat)]
+    return [c for c in game.panel.laid_at(state, cell) if game.declaration.information != "per-seat"
+            or (seat is not None and game.seating.actor(state, game.rules.parse_action(c.actions[0])) == seat)]
 
 
 @bp.get("/laid")
@@ -112,7 +112,7 @@ def setup_choices() -> Any:
     c = companion()
     board, configured = _board_name(), _config_game()
     games: list[dict[str, Any]] = [{"name": n, "title": get_game(n).title, "players": list(get_game(n).players),
-              "schema": get_game(n).setup_schema(board if n == configured else None)} for n in names()]
+              "schema": get_game(n).rules.setup_schema(board if n == configured else None)} for n in names()]
     current = next(g for g in games if g["name"] == c.session.game.name)
     by_name = {f["name"]: f for f in current["schema"]}
     return jsonify(games=games, game=current["name"], schema=current["schema"],
@@ -139,9 +139,9 @@ def get_score() -> Any:
     """The final score: the game's own breakdown (``to_dict``) and its lines in words."""
     state = _state_or_409()
     game = companion().session.game
-    if game.outcome(state) is None:
+    if game.rules.outcome(state) is None:
         abort(409, description="the game is not over yet")
-    report = game.score(state)
+    report = game.rules.score(state)
     return jsonify({**report.to_dict(), "lines": report.lines()})
 
 
@@ -191,7 +191,7 @@ def game_board(game_id: str) -> Any:
             state = game.from_json(read.setup)
         except FogCompanionError as exc:
             damaged = f"game {game_id}: its setup is not a {game.title} position: {exc}"
-    return jsonify({**board_json(game.layout(state)), "game": game.name, "damaged": damaged})
+    return jsonify({**board_json(game.table.layout(state)), "game": game.name, "damaged": damaged})
 
 
 @bp.get("/games/<game_id>/replay")
@@ -391,7 +391,7 @@ def move() -> Any:
     action = field(data, "action", str, required=False, check=lambda v: 0 < len(v) <= 400,
                    what="one of the actions /api/targets offers for that cell")
     session = companion().session
-    layout = session.game.layout(state)
+    layout = session.game.table.layout(state)
     if cell is not None and cell not in layout.cells:
         abort(400, description="'cell': no such place on this board")
     if piece not in layout.pieces:  # a face-down piece as the page names it: its plays go by that name
@@ -462,7 +462,7 @@ def correction() -> Any:
     piece = field(data, "piece", str, check=lambda v: len(v) <= 60, what="a piece id")
     cell = field(data, "cell", str, required=False, check=lambda v: len(v) <= 20, what="a cell id (null: off the "
                  "board)")
-    layout = session.game.layout(state)
+    layout = session.game.table.layout(state)
     if piece not in layout.pieces:
         abort(400, description=f"no piece {piece!r} on this board")
     if cell is not None and cell not in layout.cells:

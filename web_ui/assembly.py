@@ -40,7 +40,7 @@ def read_board() -> Any:
     game = get_game(name)
     config = getattr(c, "config", None)
     board = config["game"]["board"] if config is not None and config["game"]["name"] == name else None
-    assembly = game.assembly(board)
+    assembly = game.table.assembly(board)
     if assembly is None:
         abort(400, description=f"{game.title} has no board the players lay at setup: nothing to read from the table")
     players = field(data, "players", int, check=lambda v: v in game.players,

@@ -57,10 +57,10 @@ def pieces_seen(session: Any, where: Mapping[str, str], seat: str | None) -> dic
     for piece, cell in where.items():
         picture.setdefault(cell, []).append(piece)
     shown = {c: tuple(sorted(ps)) for c, ps in picture.items()}
-    covered = game.hidden(state, shown)
+    covered = game.table.hidden(state, shown)
     for piece, cell in covered.items():
         picture.setdefault(cell, []).append(piece)
-    named = game.alike(state, {c: tuple(sorted(ps)) for c, ps in picture.items()})
+    named = game.table.alike(state, {c: tuple(sorted(ps)) for c, ps in picture.items()})
     alike = kinds(game, state, expected, named)
 
     def kind(piece: str) -> str:
@@ -75,7 +75,7 @@ def pieces_seen(session: Any, where: Mapping[str, str], seat: str | None) -> dic
             elif piece in alike or unfaced(piece)[0] not in read:  # a look-alike counts only where the game has one
                 missing.append(unfaced(piece)[0])
     said = told(game, state, {"offenders": missing}, seat)["offenders"]
-    names = game.view(state, seat).get("names") or {}
+    names = game.panel.view(state, seat).get("names") or {}
     return {"expected_pieces": sum(map(len, expected.values())), "covered": len(covered),
             "missing": sorted(str(names.get(p, p)) for p in said)}
 
@@ -90,7 +90,7 @@ def unfound_places(session: Any, camera: Any, seat: str | None) -> list[dict[str
         return []
     game, state = session.game, session.state
     at = camera.places_px([cell for _piece, cell in gone])
-    words, names = game.words(state), game.view(state, seat).get("names") or {}
+    words, names = game.panel.words(state), game.panel.view(state, seat).get("names") or {}
     out = []
     for piece, cell in gone:
         if cell not in at:

@@ -27,7 +27,7 @@ def _base() -> str:
 
 
 def _layout() -> Any:
-    return companion().game.layout(None, board=_base())
+    return companion().game.table.layout(None, board=_base())
 
 
 def _target() -> Path | None:
@@ -82,7 +82,7 @@ def fit() -> Any:
     if frame is None:
         abort(503, description="no frame from the camera yet")
     fitted = fit_board(layout, frame, dict(anchors), lens=getattr(camera, "lens", None))  # FitError: 409, in words
-    text = companion().game.fitted_board(fitted.fit, _base(), FITTED_NAME)
+    text = companion().game.table.fitted_board(fitted.fit, _base(), FITTED_NAME)
     printed = _printed(layout, fitted.fit.apply)
     with _lock():  # a new fit starts the edits afresh
         number = int(_pending().get("number", 0)) + 1
@@ -197,7 +197,7 @@ def edits() -> Any:
                 edit["add"] = list(fitted.fit.unapply((float(spot[0]), float(spot[1]))))
             made.append(edit)
         try:
-            text = game.fitted_board(fitted.fit, _base(), FITTED_NAME, edits=made)
+            text = game.table.fitted_board(fitted.fit, _base(), FITTED_NAME, edits=made)
         except BoardFileError as exc:
             why = str(exc).removeprefix(f"fitted board {FITTED_NAME}: ")
             _pending().update(text=None, problem=why)  # nothing to save until the board adds up
@@ -206,7 +206,7 @@ def edits() -> Any:
         with tempfile.TemporaryDirectory() as tmp:  # the edited board as the camera would use it
             path = Path(tmp) / "edited.toml"
             path.write_text(text, encoding="utf-8")
-            edited = game.layout(None, board=str(path))
+            edited = game.table.layout(None, board=str(path))
         drawn = _lattice(edited, fitted, printed_mm=True)
     return jsonify(ok=True, words=f"{len(made)} change(s): the board adds up and can be saved.", edits=raw,
                    lattice=drawn, printed=_printed(edited, lambda p: p))

@@ -52,25 +52,25 @@ def state_json(companion: Any, snap: Snapshot | None = None, seat: str | None = 
         "to_turn_over": [{"piece": p, "cell": c} for p, c in st.to_clear],
         "view_blocked": st.view_blocked,
         # what the LEDs say of this very state (their colours follow on the animator's thread)
-        "leds": leds_json(hardware, None if snap.state is None else snap.game.led_scene(snap.state)),
+        "leds": leds_json(hardware, None if snap.state is None else snap.game.lights.led_scene(snap.state)),
     }
     if snap.state is None:
         out["phase"] = "setup"
         return out
-    view = snap.game.view(snap.state, seat)
+    view = snap.game.panel.view(snap.state, seat)
     with_corrections(view, snap.corrected)  # a correction's line says what it changed
     out.update(view)
     out["game"] = snap.game_id  # the game's id (docs/api.md), whatever the view calls its game
     out["seat"] = seat
     phase = snap.game.declaration.phase(out.get("phase"))  # a phase of picks: the legal picks
-    out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.picks(snap.state).items()]
-                    if phase is not None and phase.picks and snap.game.outcome(snap.state) is None else [])
-    outcome = snap.game.outcome(snap.state)
+    out["picks"] = ([{"piece": p, "action": a} for p, a in snap.game.panel.picks(snap.state).items()]
+                    if phase is not None and phase.picks and snap.game.rules.outcome(snap.state) is None else [])
+    outcome = snap.game.rules.outcome(snap.state)
     out["outcome"] = None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason,
-                                                   "lines": snap.game.score(snap.state).lines()}
+                                                   "lines": snap.game.rules.score(snap.state).lines()}
     # a timed turn: the seconds left on the LEDs' clock, and the name the game gives its timer
     clock = getattr(hardware, "turn_clock", None) if hardware is not None else None
-    left, timer = clock.left() if clock is not None else None, snap.game.turn_timer(snap.state)
+    left, timer = clock.left() if clock is not None else None, snap.game.rules.turn_timer(snap.state)
     out["timer_left"] = round(left * clock.seconds, 1) if clock is not None and left is not None and timer else None
     out["timer_label"] = timer.label if timer is not None else None
     return out
@@ -131,7 +131,7 @@ def replay_json(companion: Any, game_id: str, step: int) -> dict[str, Any]:
         return {"placement": {}, "owners": {}, "game": game_id, "game_name": game.name, "step": 0, "steps": steps,
                 "damaged": damaged or f"game {game_id}: its setup does not read: {exc}", "damage": damage,
                 "event": None}
-    view = game.view(state)
+    view = game.panel.view(state)
     with_corrections(view, corrected)  # a correction's line says what it changed, as on the Board page
     return {**view, "game": game_id, "game_name": game.name, "step": step, "steps": steps,
             "damaged": damaged, "damage": damage,
@@ -166,10 +166,10 @@ def game_summary(store: Any, record: Any, cache: dict[str, tuple[tuple[int, str]
             game = get_game(record.game)
             found["game_title"] = game.title
             setup = store.setup(record.id)
-            seats = [p for p in game.view(game.from_json(setup)).get("players", []) if isinstance(p, dict)]
+            seats = [p for p in game.panel.view(game.from_json(setup)).get("players", []) if isinstance(p, dict)]
             found["players"] = [p.get("name") for p in seats if p.get("name")]
             if record.status == "finished":
-                outcome = game.outcome(replay_log(game, setup, store.events(record.id)))
+                outcome = game.rules.outcome(replay_log(game, setup, store.events(record.id)))
                 if outcome is not None:
                     found["result"] = {"winners": list(outcome.winners), "reason": outcome.reason,
                                        "winner_names": by_name(outcome.winners, seats)}

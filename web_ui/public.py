@@ -70,7 +70,7 @@ def said_row(game: Game, state: Any, data: dict[str, Any]) -> dict[str, Any]:
 
 def _public_setup(game: Game, setup: dict[str, Any]) -> Any:
     try:
-        return game.public_json(setup)
+        return game.seating.public_json(setup)
     except (FogCompanionError, KeyError, TypeError, ValueError) as exc:  # a damaged setup: its reading says why
         return {"game": game.name, "unreadable": f"the setup does not read: {exc}"[:200]} if keeps_secrets(game) \
             else setup
@@ -85,7 +85,7 @@ def _state(game: Game, setup: Any) -> Any:
 
 def _applied(game: Game, state: Any, action: str) -> Any:
     try:
-        return None if state is None else game.apply(state, action)
+        return None if state is None else game.rules.apply(state, action)
     except (FogCompanionError, KeyError, TypeError, ValueError):
         return None  # a log that no longer replays: what follows is said without a state
 
@@ -95,6 +95,6 @@ def _said(game: Game, state: Any, action: str) -> str:
     if state is None:
         return "an action (the log does not replay here)"
     try:
-        return game.said(state, action, None)
+        return game.seating.said(state, action, None)
     except (FogCompanionError, KeyError, TypeError, ValueError):
         return "an action"

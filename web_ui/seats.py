@@ -105,7 +105,7 @@ def _table() -> tuple[Any, str | None, tuple[str, ...]]:
     snap = _companion().session.snapshot()
     if snap.state is None or snap.game_id is None:
         return snap, None, ()
-    return snap, snap.game_id, tuple(snap.game.seats(snap.state))
+    return snap, snap.game_id, tuple(snap.game.seating.seats(snap.state))
 
 
 def _normal(code: str) -> str:
@@ -149,15 +149,15 @@ def check_actor(action: str) -> None:
     if snap.state is None:
         return
     try:
-        parsed = snap.game.parse_action(action)
+        parsed = snap.game.rules.parse_action(action)
     except FogCompanionError:
         return  # the session names what does not parse
     try:
-        whose = snap.game.actor(snap.state, parsed)
+        whose = snap.game.seating.actor(snap.state, parsed)
         # a seat's own input is a secret only where the game keeps secrets per seat: elsewhere (the tile
         # race, the island) any phone at the table enters any player's play, as there are no seats to join
         own_input = (whose is not None and snap.game.declaration.information == "per-seat"
-                     and snap.game.seat_choice(snap.state, parsed, whose) is not None)
+                     and snap.game.seating.seat_choice(snap.state, parsed, whose) is not None)
     except (FogCompanionError, KeyError, ValueError, TypeError, IndexError):
         return  # an action naming what the rules cannot place (a food counter attacked): the session says why
     if whose is None:
@@ -238,7 +238,7 @@ def _body_code() -> tuple[str, str | None]:
 
 def _names(snap: Any, seats: tuple[str, ...]) -> dict[str, str]:
     """Each seat by its player's name as the shared view gives it (the seat itself if nobody gave one)."""
-    players = {str(p.get("seat")): p for p in (snap.game.view(snap.state).get("players") or ())
+    players = {str(p.get("seat")): p for p in (snap.game.panel.view(snap.state).get("players") or ())
                if isinstance(p, dict)} if seats else {}
     return {s: str(players.get(s, {}).get("name") or s) for s in seats}
 
@@ -371,8 +371,8 @@ def choices() -> Any:
         return jsonify(seat=seat, choices=[])
     game, state = snap.game, snap.state
     offered = []
-    for action in game.legal_actions(state):
-        if game.actor(state, action) == seat and (label := game.seat_choice(state, action, seat)) is not None:
+    for action in game.rules.legal_actions(state):
+        if game.seating.actor(state, action) == seat and (label := game.seating.seat_choice(state, action, seat)) is not None:
             offered.append({"action": str(action), "label": label})
     return jsonify(seat=seat, choices=offered)
 
@@ -416,7 +416,7 @@ def act() -> Any:
         snap = _companion().session.snapshot()
         if snap.state is None:
             raise SeatError("no game is running: start one on the setup page")
-        offered = {str(a) for a in snap.game.legal_actions(snap.state) if snap.game.actor(snap.state, a) == seat}
+        offered = {str(a) for a in snap.game.rules.legal_actions(snap.state) if snap.game.seating.actor(snap.state, a) == seat}
         check_actor(text)  # another seat's action is refused naming whose it is
         if text not in offered:
             before = f" ({done} of the {len(typed)} entered before it)" if done else ""

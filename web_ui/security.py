@@ -442,7 +442,7 @@ def action_kind(game: Any, text: str) -> str:
     """
     words = text.split()
     try:
-        words = str(game.parse_action(text)).split()
+        words = str(game.rules.parse_action(text)).split()
     except Exception:  # noqa: BLE001 - any parse failure: the route answers it; the word decides here
         pass
     return "correction" if words and words[0].lower() == CORRECTION else "play"

@@ -85,8 +85,8 @@ def table_turn_over() -> Any:
 def table() -> Any:
     """The simulated table; ``in_box``: the pieces its hands may draw from the box (a game's, null: any)."""
     camera, session, box = _camera(), companion().session, None
-    if session.state is not None and hasattr(session.game, "in_box"):
-        box = list(session.game.in_box(session.state))
+    if session.state is not None and (drawn := session.game.table.in_box(session.state)) is not None:
+        box = list(drawn)
     return jsonify(table={c: list(ps) for c, ps in camera.table().items()}, face_down=camera.face_down(), in_box=box)
 
 
@@ -128,12 +128,12 @@ def as_laid(game: Any, state: Any, now: Mapping[str, Sequence[str]], want: Mappi
             return {c: list(ps) for c, ps in want.items()}
         out[cell][i] = piece
         kept.add(piece)
-    agrees = canonical(game.alike(state, out)) == canonical(game.alike(state, want))
+    agrees = canonical(game.table.alike(state, out)) == canonical(game.table.alike(state, want))
     return out if agrees else {c: list(ps) for c, ps in want.items()}
 
 
 def _kind(game: Any, state: Any, piece: str, cell: str) -> str | None:
     """The kind the rules count a look-alike token as on ``cell`` (its first id); None for a token they
     count as itself there, or do not count at all (one lying in a supply beside the board)."""
-    twice = game.alike(state, {cell: (piece, piece)}).get(cell)
-    return None if not twice or tuple(twice) == (piece, piece) else str(game.alike(state, {cell: (piece,)})[cell][0])
+    twice = game.table.alike(state, {cell: (piece, piece)}).get(cell)
+    return None if not twice or tuple(twice) == (piece, piece) else str(game.table.alike(state, {cell: (piece,)})[cell][0])

@@ -20,11 +20,11 @@ def tappable(game: Game, state: Any, piece: str, seat: str | None) -> bool:
     """A piece the reader may tap: one of the board's pieces, or in a game that keeps secrets any
     piece the reader's view names (a face-down piece as it is shown, a face-up one by its id); or a
     supply beside the board the view lists (``supplies``), whose dots are where what it holds goes."""
-    view = game.view(state, seat)
+    view = game.panel.view(state, seat)
     if piece in (view.get("supplies") or {}):
         return True
     if not keeps_secrets(game):
-        return piece in game.layout(state).pieces
+        return piece in game.table.layout(state).pieces
     return piece in named_pieces(view)
 
 
@@ -33,7 +33,7 @@ def shown_play(game: Game, state: Any, piece: str, cell: str | None, action: str
     offered (400 otherwise, in words: the page shows the pieces and the dots to tap)."""
     if not tappable(game, state, piece, seat):
         abort(400, description=f"'piece': no piece {piece[:60]!r} on this board")
-    ways = game.targets(state, piece).get(cell or "", ())
+    ways = game.panel.targets(state, piece).get(cell or "", ())
     if action is None or action not in [w.actions[0] for w in ways]:
         abort(400, description="'action': tap one of the dots the piece shows")
     return action

@@ -227,7 +227,7 @@ def _seats() -> tuple[str | None, tuple[str, ...]]:
     snap = current_app.extensions["companion"].session.snapshot()
     if snap.state is None or snap.game_id is None:
         return None, ()
-    return snap.game_id, tuple(snap.game.seats(snap.state))
+    return snap.game_id, tuple(snap.game.seating.seats(snap.state))
 
 
 def current_seat() -> str | None:
@@ -342,10 +342,10 @@ def _own_input(snap: Any, text: str) -> bool:
     its tally, which everyone sees, not where it lies: let through to the seat rules (web_ui/seats.py)."""
     game, state = snap.game, snap.state
     try:
-        for action in game.legal_actions(state):
+        for action in game.rules.legal_actions(state):
             if str(action) == text.strip():
-                whose = game.actor(state, action)
-                return whose is not None and game.seat_choice(state, action, whose) is not None
+                whose = game.seating.actor(state, action)
+                return whose is not None and game.seating.seat_choice(state, action, whose) is not None
     except (ValueError, KeyError, TypeError, IndexError):
         return False
     return False

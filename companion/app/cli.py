@@ -106,7 +106,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     if args.json:
         print(text)
     elif not args.output:
-        print(game.text(state))
+        print(game.rules.text(state))
     return 0
 
 
@@ -120,7 +120,7 @@ def _score_args(p: argparse.ArgumentParser) -> None:
 @command("score", "score a game state and print the breakdown", _score_args)
 def cmd_score(args: argparse.Namespace) -> int:
     game, state = read_game_state(args.state, args.game)
-    report = game.score(state)
+    report = game.rules.score(state)
     print(json.dumps(report.to_dict(), indent=1) if args.json else "\n".join(report.lines()))
     return 0
 
@@ -151,9 +151,9 @@ def board_geometry(layout: Layout) -> dict[str, Any]:
 def cmd_board(args: argparse.Namespace) -> int:
     game = _game(args)
     if args.json:
-        print(json.dumps(board_geometry(game.layout(board=args.board)), indent=1))
+        print(json.dumps(board_geometry(game.table.layout(board=args.board)), indent=1))
     else:
-        print(game.describe_board(args.board))
+        print(game.table.describe_board(args.board))
     return 0
 
 
@@ -166,7 +166,7 @@ def _show_args(p: argparse.ArgumentParser) -> None:
 @command("show", "draw a saved game state as text", _show_args)
 def cmd_show(args: argparse.Namespace) -> int:
     game, state = read_game_state(args.state, args.game)
-    print(game.text(state))
+    print(game.rules.text(state))
     return 0
 
 
@@ -181,7 +181,7 @@ def _act_args(p: argparse.ArgumentParser) -> None:
 def cmd_act(args: argparse.Namespace) -> int:
     game, state = read_game_state(args.state, args.game)
     for text in args.actions:
-        state = game.apply(state, text)
+        state = game.rules.apply(state, text)
     write_out(json.dumps(game.to_json(state), indent=1), args.output)
     return 0
 
@@ -209,7 +209,7 @@ def read_placement(path: str) -> dict[str, list[str]]:
 @command("explain", "read AFTER (a picture) against BEFORE: the legal actions that lead there", _explain_args)
 def cmd_explain(args: argparse.Namespace) -> int:
     game, before = read_game_state(args.before, args.game)
-    answer = game.reconcile(before, read_placement(args.after))
+    answer = game.table.reconcile(before, read_placement(args.after))
     if args.json:
         print(json.dumps(answer.to_dict(), indent=1))
     elif answer.ok:

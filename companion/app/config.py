@@ -124,6 +124,10 @@ SCHEMA: dict[str, tuple[str, tuple[Key, ...]]] = {
         Key("name", str, "fog", "the game a new game from the command line is (a registered game's name)",
             allowed=tuple(names())),
         Key("board", str, "standard", "a packaged board name or the path of a board file"),
+        Key("reading_positions", int, 4000, "positions one reading of a camera picture looks at (the legal plays of "
+            "the player to move, one after another) before it says it found none and asks the players to record "
+            "what happened as a correction: more reads longer turns, and a picture no play explains takes longer "
+            "to answer (benchmarks/tile_race_reading.py measures it)", low=100, high=1_000_000),
     )),
     "leds": ("The LED strip (see docs/wiring.md).", (
         Key("backend", str, "auto", "`auto` tries rpi_ws281x then SPI (SPI only on a Pi 5), falling back to the "

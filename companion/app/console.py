@@ -91,10 +91,10 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
         raise FogCompanionError("no game")
     elif verb == "auto":
         rng = random.Random(0)
-        phase = game.view(state).get("phase")
-        while session.state is not None and game.view(session.state).get("phase") == phase and \
-                game.outcome(session.state) is None:
-            session.act(str(rng.choice(list(game.legal_actions(session.state)))))
+        phase = game.panel.view(state).get("phase")
+        while session.state is not None and game.panel.view(session.state).get("phase") == phase and \
+                game.rules.outcome(session.state) is None:
+            session.act(str(rng.choice(list(game.rules.legal_actions(session.state)))))
     elif verb == "end":
         session.end_turn("panel")
     elif verb == "undo":
@@ -119,14 +119,14 @@ def command(companion: Any, words: list[str], line: str = "") -> None:
     elif verb == "status":
         companion.say(status_text(session))
     elif verb == "score":
-        companion.say("\n".join(game.score(state).lines()))
+        companion.say("\n".join(game.rules.score(state).lines()))
     elif verb == "board":
-        companion.say(game.text(state))
+        companion.say(game.rules.text(state))
     elif verb == "save" and len(words) == 2:
         Path(words[1]).write_text(json.dumps(game.to_json(state), indent=1) + "\n", encoding="utf-8")
         companion.say(f"saved to {words[1]}")
     else:
-        session.act(game.complete_action(state, line or " ".join(words)))
+        session.act(game.rules.complete_action(state, line or " ".join(words)))
 
 
 def start(companion: Any, stopping: threading.Event, forced: bool, stdin: TextIO | None = None) -> bool:

@@ -96,7 +96,7 @@ def _doctor_camera(config: Config, report: Callable[..., None], data_dir: Path) 
         return
     cam = config["camera"]
     try:
-        board = get_game(config["game"]["name"]).layout(board=config["game"]["board"])
+        board = get_game(config["game"]["name"]).table.layout(board=config["game"]["board"])
     except FogCompanionError as exc:
         report(False, "board file", str(exc), "fix the board file or set [game] board = \"standard\"")
         return

@@ -67,6 +67,7 @@ class Companion:
         from companion.session.events import Event
         from companion.games import get_game
         from companion.session.reconciler import Reconciler
+        from companion.games import Budget
         from companion.session.session import Session
         from companion.store.store import GameStore
         from hardware.table import TableHardware
@@ -77,7 +78,8 @@ class Companion:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = GameStore(self.data_dir / "games.db")
         self.session = Session(self.store, game=get_game(config["game"]["name"]),
-                               step_hold=config["detector"]["step_hold_seconds"])
+                               step_hold=config["detector"]["step_hold_seconds"],
+                               reading=Budget(positions=config["game"]["reading_positions"]))
         self._paused: str | None = None  # the game a start line paused, said on the panel's pages too
         resumed = self.session.resume()
         if self.session.damaged:
@@ -97,7 +99,7 @@ class Companion:
         self.store.on_notice = lambda text: self.session.bus.publish(
             Event("storage-notice", {"message": text}, snapshot=self.session.snapshot()))
         self.club = start_publisher(self)  # [club] broker set: the game is published to the club (companion.club)
-        self.layout = self.session.game.layout(self.session.state, board=config["game"]["board"])
+        self.layout = self.session.game.table.layout(self.session.state, board=config["game"]["board"])
         self.hardware = TableHardware(self.session.game, led_config(config), controls_config(config),
                                       environ=environ, pin_factory=pin_factory)
         for message in self.hardware.messages + by_role(config["leds"]["segments"])[1]:
@@ -138,7 +140,7 @@ class Companion:
         from companion.errors import SessionError
 
         word, state = self.config["buttons"]["turn_action_word"], self.session.state
-        offered = [t["action"] for t in (self.game.view(state).get("turn_actions") or []) if state is not None
+        offered = [t["action"] for t in (self.game.panel.view(state).get("turn_actions") or []) if state is not None
                    and str(t.get("action", "")).split()[:1] == [word]]
         if not offered:
             raise SessionError(f"the {word} button: no {word} is open now")
@@ -186,7 +188,7 @@ class Companion:
         game, state, camera = self.session.game, self.session.state, self.camera
         if camera is None or state is None:
             return
-        layout = game.layout(state)
+        layout = game.table.layout(state)
         if layout is camera.board or _centres(layout) == _centres(camera.board):
             return
         if (layout.size_mm, layout.fiducials, layout.cells.keys()) != (camera.board.size_mm, camera.board.fiducials,
@@ -199,7 +201,7 @@ class Companion:
     def new_game(self, state: Any, title: str = "", game: Any = None) -> str:
         """Start a game (from the panel's setup wizard); the camera then verifies the physical setup."""
         game_id = self.session.start(state, title=title, verify=True, game=game)
-        self.layout = self.session.game.layout(state)
+        self.layout = self.session.game.table.layout(state)
         if self.camera is not None:
             self.camera.set_game(self.layout, self.session.expected())
         self.verify_now()
@@ -209,7 +211,7 @@ class Companion:
         """Bring a paused game back (the panel's Games page); the camera checks the table against it."""
         if not self.session.resume(game_id, verify=self.camera is not None):
             raise FogCompanionError(self.session.damaged or f"game {game_id} cannot be resumed")
-        self.layout = self.session.game.layout(self.session.state)
+        self.layout = self.session.game.table.layout(self.session.state)
         if self.camera is not None:
             self.camera.set_game(self.layout, self.session.expected())
         self.verify_now()

@@ -36,11 +36,11 @@ class _Terminal:
     def on_event(self, kind: str, snapshot: Any) -> None:
         game = snapshot.game
         if kind in ("action", "undone"):
-            self.say(game.text(snapshot.state))
+            self.say(game.rules.text(snapshot.state))
             if self.save_to is not None:
                 self.save_to.write_text(json.dumps(game.to_json(snapshot.state), indent=1) + "\n", encoding="utf-8")
         if kind == "game-over":
-            report = game.score(snapshot.state).to_dict()
+            report = game.rules.score(snapshot.state).to_dict()
             standings = report.get("standings") or []
             self.say("game over: " + ", ".join(f"{s['name']} {s['score']}" for s in standings))
 
@@ -55,14 +55,14 @@ def play(state: Any, save_to: Path | None = None, stdin: TextIO | None = None, s
         terminal = _Terminal(session, out, save_to)
         session.start(state, verify=False, game=game)
         session.bus.subscribe(lambda event: terminal.on_event(event.kind, event.snapshot))
-        terminal.say(game.text(state))
+        terminal.say(game.rules.text(state))
         terminal.say("type 'help' for commands")
 
         def prompt() -> str:
-            view = game.view(session.state)  # and the counters the game declares an action spends
+            view = game.panel.view(session.state)  # and the counters the game declares an action spends
             spent = [f"{c.unit} {read_key(view, c.key)}" for c in game.declaration.counters
                      if c.unit and (not c.phases or view.get('phase') in c.phases)]
-            whose = "/".join(game.active(session.state)) or "-"  # several when several must act (a fight)
+            whose = "/".join(game.rules.active(session.state)) or "-"  # several when several must act (a fight)
             return f"[{' '.join([str(view.get('phase', '-')), whose, *spent])}]> "
 
         console.read_commands(terminal, threading.Event(), stdin or sys.stdin, prompt)

@@ -1,6 +1,6 @@
 """What a table publishes, in the shape the club page and Home Assistant read.
 
-Built from the game's shared view (``game.view(state, None)``: what anyone at the table may see)
+Built from the game's shared view (``game.panel.view(state, None)``: what anyone at the table may see)
 and the session's snapshot (in sync or not, the camera's health), then passed through
 :func:`companion.table.secrecy.redact` with no seat, as every output of the companion is. Nothing here
 names a game: the view's common keys (``phase``, ``round``, ``players``, ``standing``), whose turn
@@ -45,10 +45,10 @@ def table_state(snap: Any, table: str, name: str, title: str) -> dict[str, Any]:
     if state is None:
         return {**out, "phase": None, "turn": None, "round": None, "players": [], "standing": [],
                 "in_sync": True, "camera": _camera(status), "over": False}
-    view = game.view(state, None)
-    outcome = game.outcome(state)
+    view = game.panel.view(state, None)
+    outcome = game.rules.outcome(state)
     standing = view.get("standing")
-    out.update({"label": title, "phase": view.get("phase"), "turn": _whose_turn(view, game.active(state)),
+    out.update({"label": title, "phase": view.get("phase"), "turn": _whose_turn(view, game.rules.active(state)),
                 "round": view.get("round"), "players": players_of(view),
                 "standing": [str(s) for s in standing] if isinstance(standing, list) else [],
                 "in_sync": status.out_of_sync is None and not status.setup_differences,

@@ -15,6 +15,7 @@ from companion.games.base import (FORMER_SEGMENT_NAMES, LED_ROLES, BoardFit, Cel
                                   LedScene, Light, Outcome, Piece, Reconciliation, TableStatus, Track, TurnTimer)
 from companion.games.assembly import Assembly, Laid, Part, canonical, turned_whole
 from companion.games.answers import command_line_answers, new_game
+from companion.games.reading import Budget
 from companion.games.declaration import CHANCE, INFORMATION, SHADES, Counter, GameType, Phase, Shade, read_key
 
 GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
@@ -23,7 +24,7 @@ GAMES: dict[str, str] = {"fog": "companion.games.fog.game:GAME",
                          "island-battle": "companion.games.island_battle.game:GAME",
                          "desert-survivors": "companion.games.desert_survivors.game:GAME"}
 
-__all__ = ["Assembly", "Laid", "Part", "canonical", "turned_whole", "CHANCE", "FORMER_SEGMENT_NAMES", "INFORMATION", "LED_ROLES", "BoardFit", "Cell", "Choice", "Count", "Counter", "Edge", "Game",
+__all__ = ["Budget", "Assembly", "Laid", "Part", "canonical", "turned_whole", "CHANCE", "FORMER_SEGMENT_NAMES", "INFORMATION", "LED_ROLES", "BoardFit", "Cell", "Choice", "Count", "Counter", "Edge", "Game",
            "GameType", "Layout", "LedScene", "Light", "Outcome", "Phase", "Piece", "Reconciliation", "SHADES", "Shade", "TableStatus", "Track", "TurnTimer", "read_key", "command_line_answers", "get_game", "names", "new_game"]
 
 

@@ -33,7 +33,7 @@ def replay_states(game: Game, setup: dict[str, Any], events: Sequence[LoggedEven
         try:
             if event.kind == "action":
                 action = event.data["action"]
-                states.append((str(action), game.apply(states[-1][1], action)))
+                states.append((str(action), game.rules.apply(states[-1][1], action)))
             elif event.kind == "undo":
                 if len(states) == 1:
                     raise SessionError("an undo with nothing to undo")

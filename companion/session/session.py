@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.errors import DamagedGameError, DecisionPendingError, OutOfSyncError, SessionError, StateFormatError
 from companion.session.events import Event, EventBus
-from companion.games import Game, get_game
+from companion.games import Budget, Game, get_game
 from companion.table.picture_path import PicturePath
 from companion.table.port import must_agree
 from companion.session.replay import DamagedLogError, replay_log, replay_states
@@ -42,9 +42,11 @@ class Session:
     correct one piece, the table is right: :class:`WayOut`, wayout.py)."""
 
     def __init__(self, store: GameStore, bus: EventBus | None = None, game: Game | None = None,
-                 clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD) -> None:
+                 clock: Callable[[], float] = time.monotonic, step_hold: float = STEP_HOLD,
+                 reading: Budget | None = None) -> None:
         self.store = store
         self.clock, self.step_hold = clock, step_hold  # how long a move may stay part-way (tests pass a clock)
+        self.reading = reading or Budget()  # how far one reading of a picture may look
         self.bus = bus or EventBus()
         self.game: Game = game or get_game()
         self._lock = threading.RLock()
@@ -98,7 +100,7 @@ class Session:
         with self._lock:
             game = game or self.game
             self.path.refitted = False
-            running = self.game_id if self.state is not None and self.game.outcome(self.state) is None else None
+            running = self.game_id if self.state is not None and self.game.rules.outcome(self.state) is None else None
             if self.pending:
                 self.flush_pending()
                 if self.pending:
@@ -123,7 +125,7 @@ class Session:
     def running(self) -> str | None:
         """The game being played now (None: none, or the last one is over)."""
         with self._lock:
-            if self.state is None or self.game.outcome(self.state) is not None:
+            if self.state is None or self.game.rules.outcome(self.state) is not None:
                 return None
             return self.game_id
 
@@ -245,14 +247,14 @@ class Session:
         if seq is not None:
             self.last_seq = seq
         self._set_state(state, action)
-        if self.game.outcome(state) is not None:
+        if self.game.rules.outcome(state) is not None:
             self._finish_pending = True
             self.flush_pending()
         return seq
 
     def expected(self) -> dict[str, tuple[str, ...]]:
         assert self.state is not None
-        return canonical(self.game.expected(self.state))
+        return canonical(self.game.table.expected(self.state))
 
     # ------------------------------------------------------------------ actions and turns
     def act(self, action: str, force: bool = False) -> Any:
@@ -270,7 +272,7 @@ class Session:
                                    "the camera has not checked the setup yet")
             if not force:
                 must_agree(self.status, self.path.last_picture)
-            action = self.game.complete_action(self.state, action)  # a button's short form ("roll") in full, logged so
+            action = self.game.rules.complete_action(self.state, action)  # a button's short form ("roll") in full, logged so
             asked, before = self.status.copy(), self.state
             self.status.decision, self.status.question = [], None  # (a turn timer) a reading of the old turn
             try:
@@ -299,7 +301,7 @@ class Session:
             if step is not None and step.reading is not None and not self.status.view_blocked:
                 self.status.step = None
                 self.path.settle(step.reading, step.seen)  # several readings: asked, and the turn waits for it
-            action = self.game.end_turn_action(self.state, reason)
+            action = self.game.rules.end_turn_action(self.state, reason)
             if action is None:
                 raise SessionError("there is no turn to end now")
         return self.act(str(action))
@@ -309,14 +311,14 @@ class Session:
         with self._lock:
             if self.state is None:
                 return
-            timer = self.game.turn_timer(self.state)
+            timer = self.game.rules.turn_timer(self.state)
             if timer is None or timer.key != timer_key:
                 return  # the turn ended meanwhile: the timer is stale
             self.act(timer.on_expiry, force=True)  # ends the turn with what was confirmed
 
     def apply(self, action: str) -> None:
         before = self.state
-        new = self.game.apply(before, action)  # refused by the rules (or the log): nothing changes, the step
+        new = self.game.rules.apply(before, action)  # refused by the rules (or the log): nothing changes, the step
         seq = self._commit(new, str(action))  # under way stays, as every page still shows it
         self.status.step = None  # whatever was part-way is now read (or put aside by a person)
         self._after(before, new, str(action), seq)
@@ -324,7 +326,7 @@ class Session:
     def apply_forced(self) -> None:
         """Actions the rules take by themselves (a turn with nothing left to spend ends)."""
         for _ in range(MAX_FORCED):
-            action = self.game.forced_action(self.state)
+            action = self.game.rules.forced_action(self.state)
             if action is None:
                 return
             self.apply(str(action))
@@ -337,7 +339,7 @@ class Session:
             # what the rules did by themselves after a person's action (the companion's roll) goes with it:
             # undone alone, the rules would stand waiting for it with no button to make it again
             count = 1
-            while count < len(self._states) - 1 and str(self.game.forced_action(self._states[-count - 1][1])) \
+            while count < len(self._states) - 1 and str(self.game.rules.forced_action(self._states[-count - 1][1])) \
                     == self._states[-count][0]:
                 count += 1
             for k in range(count):
@@ -352,7 +354,7 @@ class Session:
             self.version += 1
             self.status.decision, self.status.question, self.status.step = [], None, None
             new = self.state
-            self.publish("undone", {"state": self.game.public_json(self.game.to_json(new)),
+            self.publish("undone", {"state": self.game.seating.public_json(self.game.to_json(new)),
                                      "expected": {c: list(p) for c, p in self.expected().items()}}, seq)
             try:
                 self.path.check_sync(f"undoing {told(self.game, new, gone, str(undone))}")
@@ -363,10 +365,10 @@ class Session:
     def _after(self, before: Any, new: Any, action: str, seq: int | None) -> None:
         # a correction says what it changed in the players' words (the journal, the log): its notation does not
         changes = {"changed": changed(self.game, before, new)} if is_correction(action) else {}
-        self.publish("action", {"action": action, **self.game.notes(before, new), **changes}, seq)
-        outcome = self.game.outcome(new)
-        if outcome is not None and self.game.outcome(before) is None:
-            self.publish("game-over", {**self.game.score(new).to_dict(), **final_picture_check(
+        self.publish("action", {"action": action, **self.game.panel.notes(before, new), **changes}, seq)
+        outcome = self.game.rules.outcome(new)
+        if outcome is not None and self.game.rules.outcome(before) is None:
+            self.publish("game-over", {**self.game.rules.score(new).to_dict(), **final_picture_check(
                 self.game, new, self.expected(), self.last_picture)})
 
     # ------------------------------------------------------------------ the camera
@@ -396,7 +398,7 @@ class Session:
         with self._lock:
             if self.state is None:
                 return True
-            title, where = self.game.markers(self.state).get(marker, (marker, ""))
+            title, where = self.game.table.markers(self.state).get(marker, (marker, ""))
             before = self._markers.get(marker)
             self._markers[marker] = where
             if first_sighting or before is None or before != where:

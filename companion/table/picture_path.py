@@ -102,7 +102,7 @@ class PicturePath:
                 if self._following(seen_c):  # 4. on its way there: hands make a move entered on the panel
                     return None
                 state, version = self.session.state, self.session.version
-            answer = self.session.game.reconcile(state, seen_c)  # 5. read, outside the lock
+            answer = self.session.game.table.reconcile(state, seen_c, self.session.reading)  # 5. read, outside the lock
             answer = witnessed.named_mover(self.session.game, state, seen_c, answer)  # 7. said by the piece set down
             with self._lock:
                 if version != self.session.version:
@@ -115,7 +115,7 @@ class PicturePath:
         players chose one of the ways there the game offers (``action``: the one played), that one."""
         with self._lock:
             self.session.game_in_play()
-            layout = self.session.game.layout(self.session.state)
+            layout = self.session.game.table.layout(self.session.state)
             if piece not in layout.pieces:
                 raise SessionError(f"no piece {piece!r} on this board")
             if cell is not None and cell not in layout.cells:
@@ -132,7 +132,7 @@ class PicturePath:
         """A change entered on the panel (or undone) from the game ``before`` (None: done with it). The hands
         make it on the table: as it stood, or as they left an earlier such change still to make (``step``): a
         movement tapped a step at a time, a move then the turn's action, are theirs too, calm, never red at once."""
-        self._entered = None if before is None else canonical(self.session.game.expected(before))
+        self._entered = None if before is None else canonical(self.session.game.table.expected(before))
         self._entered_from, self._entered_by = before, by
         self._entered_over = step.seen if step is not None and step.follow is not None else None
 
@@ -144,17 +144,17 @@ class PicturePath:
                     self.session.status.excused_alike, self.viewpoint)[0] if self._entered_from is not None else seen
         # the table as it stood, less what the change took off it (a block landed on, a piece shot): the
         # picture has those set aside as a chore, so they are no sign the hands did anything else
-        taken = set(self.session.game.taken_off(self.session.state))
+        taken = set(self.session.game.table.taken_off(self.session.state))
         entered = canonical({c: [p for p in ps if unfaced(p)[0] not in taken] for c, ps in (self._entered or {}).items()})
         return any(untracked(p, entered) == entered or p == self._entered_over for p in (seen, was))
 
     def _entered_move(self, piece: str, cell: str | None, action: str | None) -> Reconciliation:
         with self._lock:
             if action is not None:
-                ways = self.session.game.targets(self.session.state, piece).get(cell or "", ())
+                ways = self.session.game.panel.targets(self.session.state, piece).get(cell or "", ())
                 chosen = next((w for w in ways if w.actions[0] == action), None)
                 if chosen is None:
-                    words = self.session.game.words(self.session.state)
+                    words = self.session.game.panel.words(self.session.state)
                     raise IllegalMoveError(f"the play chosen does not take {words.get(piece, piece)} to "
                                            f"{words.get(cell or '', cell or 'off the board')} now")
                 self._apply_choice(chosen, "the move entered on the panel")
@@ -163,9 +163,9 @@ class PicturePath:
             if cell is not None:
                 seen.setdefault(cell, []).append(piece)
             seen_c = canonical(seen)
-            answer = self.session.game.reconcile(self.session.state, seen_c)
+            answer = self.session.game.table.reconcile(self.session.state, seen_c, self.session.reading)
             if not answer.ok:  # refused outright: a panel move never puts the game out of sync
-                words = self.session.game.words(self.session.state)
+                words = self.session.game.panel.words(self.session.state)
                 name, there = words.get(piece, piece), words.get(cell, cell) if cell else "off the board"
                 raise IllegalMoveError(answer.reason or (f"{name} to {there} is only part of a move ({answer.step})"
                                                          if answer.step else f"{name} cannot reach {there} now"))
@@ -251,7 +251,7 @@ class PicturePath:
         left = compare(self.session.game, self.session.state, self.session.expected(), seen)
         if not all(follows(step.follow, m) for m in left):
             return False
-        step.says = to_follow(left, self.session.game.words(self.session.state), step.by)
+        step.says = to_follow(left, self.session.game.panel.words(self.session.state), step.by)
         step.to_move = tuple(m.piece for m in left)
         step.seen, step.since, step.hold = seen, self.session.clock(), self._hold_for(left)
         self.session.publish("step", step.to_dict())
@@ -424,13 +424,13 @@ class PicturePath:
             # the camera reads exactly that, no hand has begun, and the step waits calmly for the players
             pending = self._entered_over
             before = st.step.before if pending is not None and seen == pending and st.step is not None else seen
-            says = to_follow(pieces, self.session.game.words(self.session.state), self._entered_by)
+            says = to_follow(pieces, self.session.game.panel.words(self.session.state), self._entered_by)
             st.out_of_sync, st.step = None, Step(says, tuple(m.piece for m in pieces), seen, self.session.clock(),
                                                  self._hold_for(pieces), follow=follow_of(pieces), by=self._entered_by,
                                                  before=before)
             self.session.publish("step", st.step.to_dict())
             return
         tip = witnessed.unfound(self.session.game, self.session.state, seen, self.unread)
-        said = disagreement(pieces, after, self.session.game.words(self.session.state)) + (f"; {tip}" if tip else "")
+        said = disagreement(pieces, after, self.session.game.panel.words(self.session.state)) + (f"; {tip}" if tip else "")
         st.out_of_sync = OutOfSync(said, tuple(m.piece for m in pieces), "table", seen, pieces)
         self.session.publish("out-of-sync", st.out_of_sync.to_dict())

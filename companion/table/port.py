@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.errors import DecisionPendingError, OutOfSyncError
-from companion.games import Game
+from companion.games import Budget, Game
 from companion.table.sync import Picture, Status
 
 
@@ -30,6 +30,9 @@ class Session(Protocol):
     def clock(self) -> Callable[[], float]: ...
     @property
     def step_hold(self) -> float: ...
+    @property
+    def reading(self) -> Budget:
+        """How far one reading of a picture may look (the config's ``game.reading_positions``)."""
     @property
     def version(self) -> int:
         """Changes with every state change: a reading made meanwhile is stale."""

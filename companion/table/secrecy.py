@@ -83,9 +83,9 @@ class Filter:
         self._ids: frozenset[str] = frozenset()
         if not self.active:
             return
-        known = named_pieces(game.view(state, seat))
-        words = game.words(state)
-        pieces = game.layout(state).pieces
+        known = named_pieces(game.panel.view(state, seat))
+        words = game.panel.words(state)
+        pieces = game.table.layout(state).pieces
         self._ids = frozenset(pieces)
         self.secret = {p: str(words.get(p) or "a piece") for p in pieces if p not in known}
         self.markers = frozenset(m for p in self.secret for m in (pieces[p].marker, *pieces[p].faces.values()))
@@ -125,7 +125,7 @@ class Filter:
         if not self.active:
             return action
         try:
-            action = self.game.said(self.state, action, self.seat)
+            action = self.game.seating.said(self.state, action, self.seat)
         except (FogCompanionError, KeyError, TypeError, ValueError, IndexError):
             return self.text(action)  # not an action of this state: its ids are said as in any text
         return self.text(action, placed=True) if action.startswith("correct") else action

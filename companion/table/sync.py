@@ -155,7 +155,7 @@ def kinds(game: Game, state: Any, *pictures: Placement) -> dict[str, str]:
         for cell, pieces in picture.items():
             for piece in pieces:
                 if piece not in out and not _itself(game, state, piece, cell):
-                    out[piece] = game.alike(state, {cell: (piece,)})[cell][0]
+                    out[piece] = game.table.alike(state, {cell: (piece,)})[cell][0]
     return out
 
 
@@ -246,29 +246,29 @@ def strip(game: Game, state: Any, seen: Picture, excused: dict[str, tuple[str | 
     The FOG turns swallowed tokens over; until the players have done so the camera still sees
     them. That is a chore to do, not a disagreement: moves on the rest of the board are read.
     """
-    taken = set(game.taken_off(state))
+    taken = set(game.table.taken_off(state))
     kept: dict[str, list[str]] = {}
     left: list[tuple[str, str]] = []
-    for cell, pieces in untracked(seen, game.expected(state)).items():  # facings the game keeps not there: dropped
+    for cell, pieces in untracked(seen, game.table.expected(state)).items():  # facings the game keeps not there: dropped
         for piece in pieces:
             if unfaced(piece)[0] in taken:  # taken off whichever way it faces
                 left.append((unfaced(piece)[0], cell))
             else:
                 kept.setdefault(cell, []).append(piece)
-    for piece, cell in game.hidden(state, canonical(kept)).items():  # under another piece
+    for piece, cell in game.table.hidden(state, canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
-    if view is not None and tall_seen(game.layout(state), kept):  # behind a tall piece, from where the camera is
-        expected = game.expected(state)
-        for piece, cell in out_of_sight(game.layout(state), view, expected, kept, kinds(game, state, expected, kept),
-                                        game.alike(state, kept)).items():
+    if view is not None and tall_seen(game.table.layout(state), kept):  # behind a tall piece, from where the camera is
+        expected = game.table.expected(state)
+        for piece, cell in out_of_sight(game.table.layout(state), view, expected, kept, kinds(game, state, expected, kept),
+                                        game.table.alike(state, kept)).items():
             kept.setdefault(cell, []).append(piece)
     if excused:
-        kept = excuse(kept, _where(game.expected(state)), excused)
-    named = game.alike(state, kept)  # look-alike pieces named as expected
+        kept = excuse(kept, _where(game.table.expected(state)), excused)
+    named = game.table.alike(state, kept)  # look-alike pieces named as expected
     if excused_alike:
-        named = game.alike(state, excuse_alike(named, game.expected(state), excused_alike, kinds(
-            game, state, named, game.expected(state))))
-    return untracked(named, game.expected(state)), tuple(sorted(left))
+        named = game.table.alike(state, excuse_alike(named, game.table.expected(state), excused_alike, kinds(
+            game, state, named, game.table.expected(state))))
+    return untracked(named, game.table.expected(state)), tuple(sorted(left))
 
 
 def excuse_alike(seen: Placement, expected: Placement, excused: list[tuple[str, str | None, str | None]],
@@ -322,7 +322,7 @@ def _itself(game: Game, state: Any, piece: str, cell: str) -> bool:
     """Whether the rules count a piece as itself rather than as one of a look-alike kind they rename
     (``Game.alike``): a piece counted as itself is still itself when shown twice; a look-alike one
     (a tile) is renamed by count, so twice is two tiles."""
-    return game.alike(state, {cell: (piece, piece)}) == {cell: (piece, piece)}
+    return game.table.alike(state, {cell: (piece, piece)}) == {cell: (piece, piece)}
 
 
 def final_picture_check(game: Game, final: Any, expected: Picture, picture: Picture | None) -> dict[str, Any]:
@@ -337,28 +337,28 @@ def final_picture_check(game: Game, final: Any, expected: Picture, picture: Pict
     if picture is None:
         return {"picture": "none"}
     placed = {p for ps in expected.values() for p in ps}
-    pieces = set(game.layout(final).pieces)
+    pieces = set(game.table.layout(final).pieces)
     kept = {c: [p for p in ps if p not in pieces or p in placed or not _itself(game, final, p, c)]
             for c, ps in picture.items()}
-    for piece, cell in game.hidden(final, canonical(kept)).items():  # under another piece
+    for piece, cell in game.table.hidden(final, canonical(kept)).items():  # under another piece
         kept.setdefault(cell, []).append(piece)
-    seen = canonical(game.alike(final, kept))
-    diffs = [d for d in differences(expected, seen) if game.alike(final, {d["cell"]: tuple(d["expected"])})
-             != game.alike(final, {d["cell"]: tuple(d["seen"])})]
+    seen = canonical(game.table.alike(final, kept))
+    diffs = [d for d in differences(expected, seen) if game.table.alike(final, {d["cell"]: tuple(d["expected"])})
+             != game.table.alike(final, {d["cell"]: tuple(d["seen"])})]
     return {"picture": "matches" if not diffs else "differs", "picture_differences": diffs}
 
 
 def costs(game: Game, before: Any, after: Any) -> dict[str, Any]:
     """What an action spends of each counter the game declares with a unit (``spends``: ``[{unit,
     spent, left}]``, none for a game whose actions spend no counter), read from its views."""
-    return {"spends": game.declaration.spends(game.view(before), game.view(after))}
+    return {"spends": game.declaration.spends(game.panel.view(before), game.panel.view(after))}
 
 
 def said(game: Game, before: Any, after: Any) -> list[str]:
     """What an action adds to the game's log in the players' words (the view's ``log``, as the Board
     page shows it): what a preview says it will log, the notation being the maintainers'."""
-    logged = game.view(before).get("log", [])
-    return list(game.view(after).get("log", [])[len(logged):])
+    logged = game.panel.view(before).get("log", [])
+    return list(game.panel.view(after).get("log", [])[len(logged):])
 
 
 def told(game: Game, before: Any, after: Any, action: str) -> str:
@@ -379,8 +379,8 @@ def changed(game: Game, before: Any, after: Any) -> str:
     E7; one more on E5". Pieces are said in the shared view's words (:meth:`Game.words`), so a game
     with hidden pieces says nothing a player could not see on the table; "nothing" if the pictures
     are the same."""
-    words = {**game.words(before), **game.words(after)}
-    public = named_pieces(game.view(before)) | named_pieces(game.view(after)) if keeps_secrets(game) else None
+    words = {**game.panel.words(before), **game.panel.words(after)}
+    public = named_pieces(game.panel.view(before)) | named_pieces(game.panel.view(after)) if keeps_secrets(game) else None
 
     def name(piece: str) -> str:  # an id only where the shared view names the piece by it
         return words.get(piece) or (piece if public is None or piece in public else "a piece")
@@ -388,7 +388,7 @@ def changed(game: Game, before: Any, after: Any) -> str:
     def place(cell: str) -> str:
         return words.get(cell, cell)
     parts = []
-    for m in compare(game, after, canonical(game.expected(before)), canonical(game.expected(after))):
+    for m in compare(game, after, canonical(game.table.expected(before)), canonical(game.table.expected(after))):
         if m.facing and m.seen == m.belongs and m.seen is not None:
             parts.append(f"{name(m.piece)} on {place(m.seen)} facing {m.facing[1]}, not {m.facing[0]}")
         elif m.seen and m.belongs:

@@ -42,9 +42,9 @@ def in_words(game: Game, state: Any, text: str, action: str | None = None) -> st
     seats keep secrets only a piece the shared view names; any other is "a piece")."""
     if action and text.startswith(action):
         text = text[len(action):].lstrip(": ") or text
-    words = game.words(state)
-    public = named_pieces(game.view(state)) if keeps_secrets(game) else None
-    inner = set(game.layout(state).pieces) | {k for k in words if re.search(r"[^A-Za-z0-9 ]", k)}
+    words = game.panel.words(state)
+    public = named_pieces(game.panel.view(state)) if keeps_secrets(game) else None
+    inner = set(game.table.layout(state).pieces) | {k for k in words if re.search(r"[^A-Za-z0-9 ]", k)}
     if not inner:
         return text
     pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in sorted(inner, key=len, reverse=True)))
@@ -90,7 +90,7 @@ class WayOut:
         if target == expected:
             raise SessionError("nothing to correct: the board matches the game")
         try:
-            return str(self.session.game.correction(self.session.state, target)), []
+            return str(self.session.game.table.correction(self.session.state, target)), []
         except IllegalMoveError as exc:
             unseen = [m for m in compare(self.session.game, self.session.state, expected, target) if m.seen is None]
             if not unseen:
@@ -98,11 +98,11 @@ class WayOut:
         completed = {c: list(ps) for c, ps in target.items()}
         for m in unseen:
             completed.setdefault(str(m.belongs), []).append(m.piece)
-        completed_c = canonical(self.session.game.alike(self.session.state, completed))  # look-alikes named afresh
+        completed_c = canonical(self.session.game.table.alike(self.session.state, completed))  # look-alikes named afresh
         if completed_c == expected:
             return None, unseen
         try:
-            return str(self.session.game.correction(self.session.state, completed_c)), unseen
+            return str(self.session.game.table.correction(self.session.state, completed_c)), unseen
         except IllegalMoveError as exc:
             raise SessionError(in_words(self.session.game, self.session.state, str(exc))) from exc
 
@@ -115,10 +115,10 @@ class WayOut:
         square, where the rules have no place for one). Never a promise the record does not keep."""
         action, kept = self._plan(target)
         try:
-            after = self.session.game.apply(self.session.state, action) if action else self.session.state
+            after = self.session.game.rules.apply(self.session.state, action) if action else self.session.state
         except IllegalMoveError as exc:  # a table that cannot be (two tokens on one field): refused as it is
             raise SessionError(in_words(self.session.game, self.session.state, str(exc), action)) from exc
-        before_c, after_c = self.session.expected(), canonical(self.session.game.expected(after))
+        before_c, after_c = self.session.expected(), canonical(self.session.game.table.expected(after))
         if after_c == before_c:
             action, after = None, self.session.state  # an empty correction is never logged
         changes = list(compare(self.session.game, self.session.state, before_c, after_c))
@@ -127,8 +127,8 @@ class WayOut:
     def _cannot(self, after: Any, expected: Picture, target: Picture) -> list[str]:
         """What the camera sees that the game, corrected, still does not have: each in the game's words
         with what to do with it on the table."""
-        words = self.session.game.words(after)
-        public = named_pieces(self.session.game.view(after)) if keeps_secrets(self.session.game) else None
+        words = self.session.game.panel.words(after)
+        public = named_pieces(self.session.game.panel.view(after)) if keeps_secrets(self.session.game) else None
 
         def name(piece: str) -> str:
             return words.get(piece) or (piece if public is None or piece in public else "a piece")
@@ -205,20 +205,20 @@ class WayOut:
             expected = self.session.expected()
             affirms = where_piece(expected).get(piece) == cell  # the players side with the game against the camera
             if not affirms:
-                layout = self.session.game.layout(self.session.state)
+                layout = self.session.game.table.layout(self.session.state)
                 placement = {c: [p for p in ps if unfaced(p)[0] != piece] for c, ps in expected.items()}
                 if cell is not None:
                     if layout.cells[cell].facts.get("pile"):  # laid on the pile: it covers what was on top
                         placement[cell] = []
                     placement.setdefault(cell, []).append(piece)
                 try:
-                    action = str(self.session.game.correction(self.session.state, canonical(placement)))
+                    action = str(self.session.game.table.correction(self.session.state, canonical(placement)))
                     self.session.apply(action)
                 except IllegalMoveError as exc:
                     raise SessionError(str(exc)) from exc
                 self.session.apply_forced()
             elif read == cell:
-                words = self.session.game.words(self.session.state)
+                words = self.session.game.panel.words(self.session.state)
                 raise SessionError(f"nothing to correct: the camera sees {words.get(piece, piece)} "
                                    f"{'on ' + words.get(cell, cell) if cell else 'off the board'}, where the game has it")
             # the camera is overruled where it misses the piece, or where the players say the game is

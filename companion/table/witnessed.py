@@ -40,8 +40,8 @@ UNFOUND = "the camera does not find"  # how a piece the game has on the table an
 
 def lost(game: Game, state: Any, seen: Picture) -> tuple[Misplaced, ...]:
     """The pieces the game has on the table that the picture shows nowhere (covered, or lifted off)."""
-    return tuple(m for m in misplaced(canonical(game.expected(state)), seen,
-                                      kinds(game, state, game.expected(state), seen))
+    return tuple(m for m in misplaced(canonical(game.table.expected(state)), seen,
+                                      kinds(game, state, game.table.expected(state), seen))
                  if m.belongs is not None and m.seen is None and m.facing is None)
 
 
@@ -67,17 +67,17 @@ def verdicts(game: Game, state: Any, seen: Picture, choice: Choice) -> list[str 
     turn ended): ``SHOWN``; ``LIFTED``: only pieces gone, by the player to move; ``STILL``: pieces
     gone while a piece the action names stands where it stood; ``UNSHOWN``: another player's change
     the picture does not show."""
-    start = canonical(game.expected(state))
+    start = canonical(game.table.expected(state))
     states = [state]
     for text in choice.actions:
-        states.append(game.apply(states[-1], text))
-    pictures = [canonical(game.expected(s)) for s in states]
+        states.append(game.rules.apply(states[-1], text))
+    pictures = [canonical(game.table.expected(s)) for s in states]
     alike = kinds(game, state, seen, *pictures)
     movers: list[str | None] = []  # the player to move, asked only when an action shows nothing (a view costs)
 
     def mover() -> str | None:
         if not movers:
-            movers.append(game.actor(state, game.parse_action(choice.actions[0])))
+            movers.append(game.seating.actor(state, game.rules.parse_action(choice.actions[0])))
         return movers[0]
     out: list[str | None] = []
     for text, before, after, here in zip(choice.actions, pictures, pictures[1:], states, strict=False):
@@ -86,7 +86,7 @@ def verdicts(game: Game, state: Any, seen: Picture, choice: Choice) -> list[str 
             out.append(None)
         elif any(_shows(m, after, start, seen, alike) for m in changes):
             out.append(SHOWN)
-        elif mover() is not None and (game.actor(here, game.parse_action(text)) or mover()) != mover():
+        elif mover() is not None and (game.seating.actor(here, game.rules.parse_action(text)) or mover()) != mover():
             out.append(UNSHOWN)
         else:
             was, now = where_piece(before), where_piece(after)
@@ -105,7 +105,7 @@ def covered(game: Game, state: Any, seen: Picture) -> str:
     gone = lost(game, state, seen)
     if not gone:
         return "the camera does not see the move read"
-    return (f"the camera no longer sees {_said(gone, game.words(state))} - is something covering "
+    return (f"the camera no longer sees {_said(gone, game.panel.words(state))} - is something covering "
             f"{'it' if len(gone) == 1 else 'them'}?")
 
 
@@ -113,7 +113,7 @@ def _cut(game: Game, state: Any, choice: Choice, end: int) -> Choice:
     """A reading's first ``end`` actions, said as the game's log says them."""
     after = state
     for text in choice.actions[:end]:
-        after = game.apply(after, text)
+        after = game.rules.apply(after, text)
     return Choice(choice.actions[:end], "; ".join(said(game, state, after)) or " ".join(choice.actions[:end]))
 
 
@@ -154,9 +154,9 @@ def under_arrivals(game: Game, state: Any, seen: Picture) -> dict[str, tuple[str
     there (one the game does not have on that place): covered by it, as a token set on another hides
     it. None when there is none such. A place whose pieces pile or stack (``Cell.facts``) is the game's
     own to read (a sheet laid on the one before replaces it)."""
-    expected = canonical(game.expected(state))
+    expected = canonical(game.table.expected(state))
     alike = kinds(game, state, expected, seen)
-    cells = game.layout(state).cells
+    cells = game.table.layout(state).cells
     out = {c: list(ps) for c, ps in seen.items()}
     for m in lost(game, state, seen):
         cell = str(m.belongs)
@@ -180,7 +180,7 @@ def named_mover(game: Game, state: Any, seen: Picture, answer: Reconciliation) -
     under = under_arrivals(game, state, seen)
     if under is None:
         return answer
-    again = game.reconcile(state, under)
+    again = game.table.reconcile(state, under)
     if again.ok or again.part_way or not again.offenders:
         return answer
     gone = {m.piece for m in lost(game, state, seen)}
@@ -204,7 +204,7 @@ def unfound(game: Game, state: Any, seen: Picture, unread: Mapping[str, str] | N
     groups: dict[str, list[Misplaced]] = {}
     for m in gone:
         groups.setdefault((unread or {}).get(m.piece, ""), []).append(m)
-    words, said = game.words(state), []
+    words, said = game.panel.words(state), []
     for why, ms in groups.items():
         if why.startswith("off-board "):  # found, beside the board: a stray piece, said where it lies
             said += [f"the camera sees {words.get(m.piece, m.piece)} beside the board, past its {why.split()[-1]} "
