@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from companion.games import CHANCE, INFORMATION, SHADES, Game, TableStatus, get_game, names, read_key
+from companion.games.parts import Seats
 from companion.games.fog.table import WARN
 from tests.tables import BOARD, position
 
@@ -98,7 +99,7 @@ def keeps_secrets(name: str) -> bool:
     """A game whose state holds secrets per seat (the partner race declares hands, but its state never
     holds a card in one: it has no secret of its own to keep)."""
     game = get_game(name)
-    return game.declaration.information == "per-seat" and type(game).secrets_changed is not Game.secrets_changed
+    return game.declaration.information == "per-seat" and type(game.seating).secrets_changed is not Seats.secrets_changed
 
 
 @pytest.mark.parametrize("name", [n for n in names() if keeps_secrets(n)])

@@ -24,6 +24,7 @@ import pytest
 from flask import Flask
 
 from companion.games import Game, get_game, names
+from companion.games.parts import Seats
 from companion.games.answers import new_game
 from companion.app.run import Companion
 from tests.tables import sim_config
@@ -43,7 +44,7 @@ VIEWERS = ("screen", "phone", "stranger")
 def secret_games() -> list[str]:
     """Every registered game that declares hidden information and can change it (its door member)."""
     return [n for n in names() if get_game(n).declaration.information != "none"
-            and type(get_game(n)).secrets_changed is not Game.secrets_changed]
+            and type(get_game(n).seating).secrets_changed is not Seats.secrets_changed]
 
 
 PIN = "2468"

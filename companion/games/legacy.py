@@ -303,8 +303,8 @@ class _Rules(Rules[Any, Any]):
     def __init__(self, old: LegacyGame[Any, Any]) -> None:
         self.old = old
 
-    def new_game(self, players: int, seed: int = 0, **settings: Any) -> Any:
-        return self.old.new_game(players, seed, **settings)
+    def new_game(self, *args: Any, **settings: Any) -> Any:
+        return self.old.new_game(*args, **settings)
 
     def to_dict(self, state: Any) -> dict[str, Any]:
         return self.old.to_json(state)
@@ -431,11 +431,13 @@ class _Seats(Seats[Any, Any]):
     def seat_choice(self, state: Any, action: Any, seat: str) -> str | None:
         return self.old.seat_choice(state, action, seat)
 
-    def secrets_changed(self, state: Any, seat: str | None, seed: int = 0) -> Any:
-        return self.old.secrets_changed(state, seat, seed)
-
     def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
         return self.old.public_json(saved)
+
+
+class _SecretSeats(_Seats):
+    def secrets_changed(self, state: Any, seat: str | None, seed: int = 0) -> Any:
+        return self.old.secrets_changed(state, seat, seed)
 
 
 class _Lights(Lights[Any, Any]):
@@ -448,5 +450,6 @@ class _Lights(Lights[Any, Any]):
 
 def door(old: LegacyGame[Any, Any]) -> Game[Any, Any]:
     """The door put together from a game written as one class: every part asks the class."""
-    return Game(old.declaration, _Rules(old), _Table(old), _Panel(old), seating=_Seats(old), lights=_Lights(old),
-                dealt=old.dealt)
+    secret = type(old).secrets_changed is not LegacyGame.secrets_changed
+    return Game(old.declaration, _Rules(old), _Table(old), _Panel(old),
+                seating=(_SecretSeats if secret else _Seats)(old), lights=_Lights(old), dealt=old.dealt)
