@@ -2,8 +2,10 @@
 
 Breadth first, so the shortest readings come first; each position (the game's ``key``) is reached
 once, so two orders of the same moves are one reading; a position another player is to move in,
-or the game over in, ends a line (a reading is the moves of the player to move). Every position
-reached is kept for the part-way test. Pure.
+or the game over in, ends a line (a reading is the moves of the player to move). The budget counts
+every position told apart (each call of the game's ``key``, the start's included) and the actions
+of one line; a search stopped by either says it gave up. Every position reached is kept for the
+part-way test. Pure.
 """
 
 from __future__ import annotations
@@ -46,17 +48,27 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
     moved = changed(start, picture)          # the pieces the picture shows come, gone or moved
     found: Found[StateT, ActionT] = Found()
     keys: set[Hashable] = {hints.key(game, state)}
+    told = 1                                 # positions told apart (each a ``key``): what the budget counts
     ends: dict[Hashable, Reached[StateT, ActionT]] = {}
     frontier: list[Reached[StateT, ActionT]] = [Reached((), state, start)]
-    for _ in range(budget.depth):
+    depth = 0
+    while frontier and not found.gave_up:
+        if depth >= budget.depth:
+            found.gave_up = True             # plays go on past the actions one reading may hold
+            break
+        depth += 1
         nxt: list[Reached[StateT, ActionT]] = []
         for here in frontier:
             for action in hints.candidates(game, here.state, picture):
+                if told >= budget.positions:
+                    found.gave_up = True
+                    break
                 try:
                     after = game.rules.apply(here.state, action)
                 except IllegalMoveError:
                     continue
                 key = hints.key(game, after)
+                told += 1
                 if key in keys:
                     continue
                 keys.add(key)
@@ -70,12 +82,9 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
                 found.looked.append(reached)
                 if hints.goes_on(game, state, after):
                     nxt.append(reached)
-                if len(keys) >= budget.positions:
-                    found.gave_up = True
-                    break
             if found.gave_up:
                 break
-        if ends or found.gave_up or not nxt:
+        if ends:
             break
         frontier = nxt
     found.readings = list(ends.values())
