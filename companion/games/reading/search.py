@@ -2,10 +2,13 @@
 
 Breadth first, so the shortest readings come first; each position (the game's ``key``) is reached
 once, so two orders of the same moves are one reading; a position another player is to move in,
-or the game over in, ends a line (a reading is the moves of the player to move). The budget counts
-every position told apart (each call of the game's ``key``, the start's included) and the actions
-of one line; a search stopped by either says it gave up. Every position reached is kept for the
-part-way test. Pure.
+or the game over in, ends a line (a reading is the moves of the player to move). A longer play that
+ends in another state (two steps where a leap would do: what the rules count differs) is a reading
+too, so the search goes on past the shortest ones to the end of the turn (unless the game's
+``shortest`` hint says no longer play can end elsewhere). The budget counts every position told
+apart (each call of the game's ``key``, the start's included) and the actions of one line; a search
+stopped by either says it gave up (with readings found, they are still the answer). Every position
+reached is kept for the part-way test. Pure.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
                     nxt.append(reached)
             if found.gave_up:
                 break
-        if ends:
+        if ends and hints.shortest:
             break
         frontier = nxt
     found.readings = list(ends.values())
