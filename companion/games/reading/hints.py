@@ -132,6 +132,12 @@ class Hints(Generic[StateT, ActionT]):
         doing = self.reading(game, state, actions).summary
         return f"{doing[:1].lower() + doing[1:]}: move {pieces} there too" if pieces else f"finish it: {doing}"
 
+    def either(self, game: Readable[StateT, ActionT], state: StateT, steps: Sequence[str]) -> str:
+        """A picture part-way through several plays that leave the pieces in different places: each
+        one's :meth:`step`, as one answer (never only the first: the hand may be making another)."""
+        shown = list(steps[:3]) + (["another play of those pieces"] if len(steps) > 3 else [])
+        return "; or ".join(shown)
+
     def out_of_turn(self, game: Readable[StateT, ActionT], state: StateT, pieces: Sequence[str],
                     owners: Sequence[str]) -> str:
         """A piece of a player whose turn it is not, moved: the words."""
