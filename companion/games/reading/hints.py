@@ -148,9 +148,10 @@ class Hints(Generic[StateT, ActionT]):
         return (f"it is {named.get(whose[0], whose[0])}'s turn, not {players}'s: put {them} back"
                 if whose else f"the game is over: put {them} back")
 
-    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[ActionT]:
+    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions the picture would be if the rules allowed them (a pawn seen on a square: that
-        step), for the refusal to ask the rules why not; by default none."""
+        step), for the refusal to ask the rules why not, in the order to ask (a generator is asked only
+        until the rules refuse one); by default none."""
         return ()
 
     def refused(self, game: Readable[StateT, ActionT], state: StateT, action: ActionT, reason: str) -> str:
