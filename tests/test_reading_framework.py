@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import random
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -350,3 +351,22 @@ def test_the_race_plays_through_the_door() -> None:
     won = played(Race((("blue-a", 1), ("blue-b", 3), ("red-a", 1), ("red-b", 7))), "step red-b")
     assert GAME.outcome(won) == Outcome(("red",), "a pawn reached the last space") and GAME.active(won) == ()
     assert GAME.reconcile(won, moved(won, blue_b=4)).rule == "over"
+
+
+def test_every_legal_play_of_a_whole_game_is_read_back_as_plays_that_leave_the_table_so() -> None:
+    """The door's promise, over a whole game played at random: the picture after any legal action of
+    the player to move is read as plays of that player that leave the table exactly so."""
+    rng, state, read_back = random.Random(5), start(), 0
+    while GAME.outcome(state) is None:
+        for action in GAME.legal_actions(state):
+            after = GAME.apply(state, action)
+            if GAME.expected(after) == GAME.expected(state):
+                continue                                   # a rest: nothing on the table moved
+            answer = GAME.reconcile(state, GAME.expected(after))
+            assert answer.ok, f"{action}: {answer.reason or answer.step}"
+            for choice in answer.choices:
+                assert GAME.expected(played(state, *choice.actions)) == GAME.expected(after)
+                assert all(GAME.parse_action(a).who.startswith(state.turn) for a in choice.actions)
+            read_back += 1
+        state = GAME.apply(state, rng.choice(list(GAME.legal_actions(state))))
+    assert read_back > 10
