@@ -46,7 +46,8 @@ class Found(Generic[StateT, ActionT]):
 
 def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hints: Hints[StateT, ActionT],
            budget: Budget) -> Found[StateT, ActionT]:
-    """The shortest plays of the player to move from ``state`` whose end looks like ``picture``."""
+    """The plays of the player to move from ``state`` whose end looks like ``picture``, one per end
+    state, shortest first (only the shortest with the game's ``shortest`` hint)."""
     start = form(game, state)
     moved = changed(start, picture)          # the pieces the picture shows come, gone or moved
     found: Found[StateT, ActionT] = Found()
