@@ -71,6 +71,8 @@ class Hints(Generic[StateT, ActionT]):
     """What a game tells the reading; the defaults read a game of pieces that are each themselves."""
 
     prune = True            # try only actions that move pieces the picture shows moved
+    shortest = False        # stop at the shortest readings: no longer play of the turn ends elsewhere
+    #                         (a game of long chains of steps whose every longer path ends alike)
 
     def candidates(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions worth trying from ``state`` towards ``picture``: by default every legal action of
@@ -130,6 +132,12 @@ class Hints(Generic[StateT, ActionT]):
         doing = self.reading(game, state, actions).summary
         return f"{doing[:1].lower() + doing[1:]}: move {pieces} there too" if pieces else f"finish it: {doing}"
 
+    def either(self, game: Readable[StateT, ActionT], state: StateT, steps: Sequence[str]) -> str:
+        """A picture part-way through several plays that leave the pieces in different places: each
+        one's :meth:`step`, as one answer (never only the first: the hand may be making another)."""
+        shown = list(steps[:3]) + (["another play of those pieces"] if len(steps) > 3 else [])
+        return "; or ".join(shown)
+
     def out_of_turn(self, game: Readable[StateT, ActionT], state: StateT, pieces: Sequence[str],
                     owners: Sequence[str]) -> str:
         """A piece of a player whose turn it is not, moved: the words."""
@@ -140,9 +148,10 @@ class Hints(Generic[StateT, ActionT]):
         return (f"it is {named.get(whose[0], whose[0])}'s turn, not {players}'s: put {them} back"
                 if whose else f"the game is over: put {them} back")
 
-    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[ActionT]:
+    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions the picture would be if the rules allowed them (a pawn seen on a square: that
-        step), for the refusal to ask the rules why not; by default none."""
+        step), for the refusal to ask the rules why not, in the order to ask (a generator is asked only
+        until the rules refuse one); by default none."""
         return ()
 
     def refused(self, game: Readable[StateT, ActionT], state: StateT, action: ActionT, reason: str) -> str:

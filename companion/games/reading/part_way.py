@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
-from companion.games.reading.hints import Hints, Picture, Readable
+from companion.games.reading.hints import Hints, Picture, Readable, where
 from companion.games.reading.search import Reached
 from companion.games.reconciliation import Reconciliation
 
@@ -39,13 +39,22 @@ def between(start: Picture, end: Picture, picture: Picture, kind: Hints[StateT, 
 
 def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, picture: Picture,
              reached: Sequence[Reached[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
-    """The first reached position (fewest actions) the picture is part-way to, as a step, or None."""
+    """The picture part-way to reached positions, as a step: what is left of each play it may be (one
+    per place the plays leave the pieces, fewest actions first, in the game's :meth:`Hints.either`
+    words), or None: no play is under way."""
+    ways: dict[tuple[tuple[str, tuple[str, ...]], ...], Reached[StateT, ActionT]] = {}
     for there in reached:
-        if between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
-            wanted = {p: c for c, ps in there.picture.items() for p in ps}
-            shown = {p: c for c, ps in picture.items() for p in ps}
-            to_move = tuple(sorted(p for p, c in wanted.items() if shown.get(p) != c))
-            actions = hints.joined(there.actions)
-            return Reconciliation.partial(hints.step(game, state, actions, to_move), to_move, "step",
-                                          tokens=max(1, len(to_move)))
-    return None
+        end = tuple(sorted(there.picture.items()))
+        if end not in ways and between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
+            ways[end] = there
+    if not ways:
+        return None
+    shown = where(picture)
+    said, pieces, tokens = [], set(), 1
+    for there in ways.values():
+        to_move = tuple(sorted(p for p, c in where(there.picture).items() if shown.get(p) != c))
+        said.append(hints.step(game, state, hints.joined(there.actions), to_move))
+        pieces |= set(to_move)
+        tokens = max(tokens, len(to_move))
+    text = said[0] if len(said) == 1 else hints.either(game, state, said)
+    return Reconciliation.partial(text, tuple(sorted(pieces)), "step", tokens=tokens)

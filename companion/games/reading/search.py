@@ -2,7 +2,12 @@
 
 Breadth first, so the shortest readings come first; each position (the game's ``key``) is reached
 once, so two orders of the same moves are one reading; a position another player is to move in,
-or the game over in, ends a line (a reading is the moves of the player to move). Every position
+or the game over in, ends a line (a reading is the moves of the player to move). A longer play that
+ends in another state (two steps where a leap would do: what the rules count differs) is a reading
+too, so the search goes on past the shortest ones to the end of the turn (unless the game's
+``shortest`` hint says no longer play can end elsewhere). The budget counts every position told
+apart (each call of the game's ``key``, the start's included) and the actions of one line; a search
+stopped by either says it gave up (with readings found, they are still the answer). Every position
 reached is kept for the part-way test. Pure.
 """
 
@@ -41,22 +46,33 @@ class Found(Generic[StateT, ActionT]):
 
 def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hints: Hints[StateT, ActionT],
            budget: Budget) -> Found[StateT, ActionT]:
-    """The shortest plays of the player to move from ``state`` whose end looks like ``picture``."""
+    """The plays of the player to move from ``state`` whose end looks like ``picture``, one per end
+    state, shortest first (only the shortest with the game's ``shortest`` hint)."""
     start = form(game, state)
     moved = changed(start, picture)          # the pieces the picture shows come, gone or moved
     found: Found[StateT, ActionT] = Found()
     keys: set[Hashable] = {hints.key(game, state)}
+    told = 1                                 # positions told apart (each a ``key``): what the budget counts
     ends: dict[Hashable, Reached[StateT, ActionT]] = {}
     frontier: list[Reached[StateT, ActionT]] = [Reached((), state, start)]
-    for _ in range(budget.depth):
+    depth = 0
+    while frontier and not found.gave_up:
+        if depth >= budget.depth:
+            found.gave_up = True             # plays go on past the actions one reading may hold
+            break
+        depth += 1
         nxt: list[Reached[StateT, ActionT]] = []
         for here in frontier:
             for action in hints.candidates(game, here.state, picture):
+                if told >= budget.positions:
+                    found.gave_up = True
+                    break
                 try:
                     after = game.rules.apply(here.state, action)
                 except IllegalMoveError:
                     continue
                 key = hints.key(game, after)
+                told += 1
                 if key in keys:
                     continue
                 keys.add(key)
@@ -70,12 +86,9 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
                 found.looked.append(reached)
                 if hints.goes_on(game, state, after):
                     nxt.append(reached)
-                if len(keys) >= budget.positions:
-                    found.gave_up = True
-                    break
             if found.gave_up:
                 break
-        if ends or found.gave_up or not nxt:
+        if ends and hints.shortest:
             break
         frontier = nxt
     found.readings = list(ends.values())
