@@ -178,7 +178,10 @@ class RacePanel(Panel[Race, Act]):
 
 # ------------------------------------------------------------------------------------------ its reading
 class RaceHints(Hints[Race, Act]):
-    """The lane race's reading: the framework's, in the race's words."""
+    """The lane race's reading: the framework's, in the race's words; a leap (ticked on the score sheet)
+    and two steps leave the same picture, so every end state of the turn is a reading."""
+
+    shortest = False
 
     def reading(self, game: Readable[Race, Act], state: Race, actions: Sequence[Act]) -> Choice:
         said, here = [], state

@@ -71,8 +71,10 @@ class Hints(Generic[StateT, ActionT]):
     """What a game tells the reading; the defaults read a game of pieces that are each themselves."""
 
     prune = True            # try only actions that move pieces the picture shows moved
-    shortest = False        # stop at the shortest readings: no longer play of the turn ends elsewhere
-    #                         (a game of long chains of steps whose every longer path ends alike)
+    shortest = True         # stop at the shortest readings: a longer play that ends in the same picture
+    #                         adds only what the camera cannot see (the turn passed by a button, nothing
+    #                         played): the least play is the one made. False: every end state of the turn
+    #                         is a reading (a leap ticked on the score sheet beside two steps: ask)
 
     def candidates(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions worth trying from ``state`` towards ``picture``: by default every legal action of

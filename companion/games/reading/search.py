@@ -2,10 +2,12 @@
 
 Breadth first, so the shortest readings come first; each position (the game's ``key``) is reached
 once, so two orders of the same moves are one reading; a position another player is to move in,
-or the game over in, ends a line (a reading is the moves of the player to move). A longer play that
-ends in another state (two steps where a leap would do: what the rules count differs) is a reading
-too, so the search goes on past the shortest ones to the end of the turn (unless the game's
-``shortest`` hint says no longer play can end elsewhere). The budget counts every position told
+or the game over in, ends a line (a reading is the moves of the player to move). By default the
+search stops at the depth of the shortest readings: a longer play ending in the same picture adds
+only what the camera cannot see (a turn passed with nothing played), and the least play is the one
+made. A game where a longer play ends in a state the players must tell apart (two steps where a
+leap ticked on the score sheet would do) says ``shortest = False``, and the search goes on to the end
+of the turn: every end state is a reading, put to the players. The budget counts every position told
 apart (each call of the game's ``key``, the start's included) and the actions of one line; a search
 stopped by either says it gave up (with readings found, they are still the answer). Every position
 reached is kept for the part-way test. Pure.
@@ -47,7 +49,7 @@ class Found(Generic[StateT, ActionT]):
 def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hints: Hints[StateT, ActionT],
            budget: Budget) -> Found[StateT, ActionT]:
     """The plays of the player to move from ``state`` whose end looks like ``picture``, one per end
-    state, shortest first (only the shortest with the game's ``shortest`` hint)."""
+    state, shortest first (only the shortest, unless the game's ``shortest`` hint is False)."""
     start = form(game, state)
     moved = changed(start, picture)          # the pieces the picture shows come, gone or moved
     found: Found[StateT, ActionT] = Found()
