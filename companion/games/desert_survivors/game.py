@@ -22,8 +22,8 @@ from companion.games.base import (Budget, Choice, Game, Layout, LedScene, Light,
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.desert_survivors import layout as boards
-from companion.games.desert_survivors import refusals, rules, seat_words, table
-from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Place, Show
+from companion.games.desert_survivors import reading, rules, seat_words, table
+from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Lay, Pass, Place, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
 from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, discs_of, groups_for, is_disc,
                                                      is_monkey, is_x, number, x_food, x_kind)
@@ -164,6 +164,13 @@ class DesertRules(Rules[DesertState, Action]):
     apply = staticmethod(rules.apply)
     outcome = staticmethod(rules.outcome)
     score = staticmethod(Score)
+
+    def why_not(self, state: DesertState, action: Action | str) -> str | None:
+        """What :meth:`apply` would refuse the action with, in the rulebook's words alone."""
+        act = rules.parse_action(action) if isinstance(action, str) else action
+        if isinstance(act, Lay):
+            return rules.why_not_lay(state, act)
+        return super().why_not(state, act) if isinstance(act, Correct) else rules.why_not(state, act)
     text = staticmethod(_text)   # the shared table (``show``): never a face-down piece's face
 
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
@@ -247,8 +254,9 @@ class DesertTable(Table[DesertState, Action]):
         return boards.describe(boards.load(board))
 
     def reconcile(self, state: DesertState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
-        """The table's reading, a refusal saying the rule a misplaced piece breaks where one is known."""
-        return refusals.refusal(state, seen, table.reconcile(state, seen))
+        """The framework's reading with the desert's hints, and the steps that are the desert's own
+        (``reading.py``): a refusal says the rule a misplaced piece breaks where one is known."""
+        return reading.reconcile(self.game, state, seen, budget)
 
     def in_box(self, state: DesertState) -> Sequence[str]:
         """The pieces the simulated table's hands may take from the box (the Table page, refused to a
