@@ -10,9 +10,9 @@ action a piece seen would be (a disc placed). The hints tell it:
 - faces: every disc and counter shows the marker of the face that is up. A move whose pieces the
   rules turn up is read before the hands have turned them (:meth:`DesertHints.fits`), and is then a
   calm step saying what to turn; on its way a piece may rest on its new space still showing its old
-  face (:meth:`DesertHints.path`);
+  face (:meth:`DesertHints.counted`, the picture the part-way test is given);
 - counters drawn: a deal the move makes (the last disc placed) lays whichever face-down counters the
-  hands draw from the pile: read as laid (``fits``, ``path``, and the ``lay`` joined after the move);
+  hands draw from the pile: read as laid (``counted``, and the ``lay`` joined after the move);
 - words: pieces by what their backs show, never a face-down piece's face.
 
 What the generic steps do not express stays the desert's own, around them (:func:`reconcile`): the
@@ -25,7 +25,6 @@ Pure: standard library only.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from companion.games.base import Choice, Reconciliation, faced, unfaced
@@ -42,7 +41,6 @@ from companion.games.reading.hints import Readable
 from companion.games.reading.part_way import between
 
 Game = Readable[DesertState, Action]
-expected_of = expected   # (``fits`` is handed a picture called ``expected`` too)
 SET_ASIDE, TAKEN_OFF = "set aside", "taken off the desert for good"
 
 
@@ -66,28 +64,29 @@ class DesertHints(Hints[DesertState, Action]):
     def goes_on(self, game: Game, start: DesertState, here: DesertState) -> bool:
         return False
 
-    def seen_after(self, start: DesertState, after: DesertState) -> Picture:
-        """The picture with the counters the hands drew for a deal ``after`` makes taken as the deal's."""
-        return drawing.relabel(after, self.full)[0] if after.dealt and not start.dealt else self.full
+    def counted(self, start: DesertState, after: DesertState) -> Picture:
+        """The picture as ``after`` counts it: the counters the hands drew for a deal it makes taken as the
+        deal's; on the space the move puts it, a piece read without a face, or showing the back of a face
+        the rules turn up (moved, or up already: the hands turn it next), has the face ``after`` has; any
+        other piece read without a face has the one it had."""
+        goes = places(expected(after))
+        was = places(expected(start))
+        seen = drawing.relabel(after, self.full)[0] if after.dealt and not start.dealt else self.full
 
-    def fits(self, game: Game, start: DesertState, after: DesertState, expected: Picture, picture: Picture) -> bool:
-        """Every piece where ``after`` has it, each face the one the rules have up or a back the hands
-        have yet to turn (a piece the move turned up, or one up already)."""
-        seen, target = self.seen_after(start, after), spots(expected)
-        if target != spots(seen):
-            return False
-        was = places(spots(expected_of(start)))
-        shifted = {p for p, c in places(target).items() if was.get(p) != c}
-        for piece, up in faces_up(seen).items():
-            want = face(after, piece)
-            owed = up == BACK and want == FRONT and (piece in shifted or face(start, piece) == FRONT)
-            if up != want and not owed:
-                return False
-        return True
+        def counted(p: str, cell: str) -> str:
+            piece, up = unfaced(p)
+            owed = up == BACK and face(after, piece) == FRONT and (was.get(piece) != cell or face(start, piece) == FRONT)
+            return faced(piece, face(after, piece) if goes.get(piece) == cell and (up is None or owed) else
+                         up or face(start, piece))
+        return {cell: tuple(sorted(counted(p, cell) for p in ps)) for cell, ps in seen.items()}
+
+    def fits(self, game: Game, start: DesertState, after: DesertState, shown: Picture, picture: Picture) -> bool:
+        """Every piece where ``after`` has it with the face it has there, or one the hands turn next."""
+        return self.counted(start, after) == shown
 
     def owed(self, start: DesertState, after: DesertState) -> list[str]:
         """The pieces seen face down that the rules have up after the move: the hands still turn them."""
-        return sorted(p for p, up in faces_up(self.seen_after(start, after)).items() if up == BACK and face(after, p) == FRONT)
+        return sorted(p for p, up in faces_up(self.full).items() if up == BACK and face(after, p) == FRONT)
 
     def reading(self, game: Game, state: DesertState, actions: Sequence[Action]) -> Choice:
         """The move in public words, the counters the hands drew recorded before it (taken as laid) or
@@ -99,31 +98,10 @@ class DesertHints(Hints[DesertState, Action]):
         return Choice(self.first + tuple(str(a) for a in actions) + then, summary(state, actions[0]))
 
     # ------------------------------------------------------------------ part-way
-    def path(self, game: Game, start: DesertState, actions: Sequence[Action]) -> dict[str, Counter[str]]:
-        """A piece moved may rest on its new space with the face it had (the hands turn it next); a space
-        a deal fills may hold any face-down counter the hands may have drawn."""
-        after = rules.apply(start, actions[0])
-        was = {p: w for w, p in start.board.items()}
-        out: dict[str, Counter[str]] = {}
-        for where, piece in after.board.items():
-            if was.get(piece, where) != where:
-                out.setdefault(where, Counter())[faced(piece, face(start, piece))] += 1
-        if after.dealt and not start.dealt:
-            for where in after.dealt:
-                out.setdefault(where, Counter()).update(faced(x, BACK) for x in drawing.drawable(after))
-        return out
-
-    def facing(self, start: DesertState, after: DesertState) -> Picture:
-        """The picture with each piece read without a face given the one it has where it lies: after
-        the move on the space the move puts it, else as it was."""
-        goes = places(expected(after))
-        return {cell: tuple(sorted(p if unfaced(p)[1] else faced(p, face(after if goes.get(p) == cell else start, p))
-                                   for p in ps)) for cell, ps in self.full.items()}
-
     def left(self, start: DesertState, after: DesertState) -> list[tuple[str, str]]:
         """The pieces still to put where the move puts them (piece, space)."""
-        goes, now = places(spots(expected(after))), places(spots(self.seen_after(start, after)))
-        was = places(spots(expected(start)))
+        goes, now = places(expected(after)), places(self.counted(start, after))
+        was = places(expected(start))
         return sorted((p, c) for p, c in goes.items() if was.get(p) != c and now.get(p) != c)
 
     def step(self, game: Game, state: DesertState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
@@ -223,7 +201,7 @@ def reconcile(game: Game, state: DesertState, seen: Mapping[str, Sequence[str]],
     if laying is not None:
         return laying
     steps = [] if spots(full) == spots(now) else [  # a face alone turned is no step of a move
-        r for r in found.looked if between(now, r.picture, hints.facing(state, r.state), hints, hints.path(game, state, r.actions))]
+        r for r in found.looked if between(now, r.picture, hints.counted(state, r.state), hints)]
     if len(steps) == 1:
         (reached,) = steps
         left = hints.left(state, reached.state)
