@@ -234,7 +234,7 @@ class DesertRules(Rules[DesertState, Action]):
 
 class DesertTable(Table[DesertState, Action]):
     """The laid desert on the table: each disc and X-counter read by the marker of the face that is up
-    (``table.py``), the mapboards read by their corner markers at setup."""
+    (``table.py``, what a picture means in ``reading.py``), the mapboards read by their corner markers at setup."""
 
     expected = staticmethod(table.expected)
     correction = staticmethod(table.correction)

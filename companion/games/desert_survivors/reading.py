@@ -75,7 +75,8 @@ class DesertHints(Hints[DesertState, Action]):
 
         def counted(p: str, cell: str) -> str:
             piece, up = unfaced(p)
-            owed = up == BACK and face(after, piece) == FRONT and (was.get(piece) != cell or face(start, piece) == FRONT)
+            turned = was.get(piece) != cell or face(start, piece) == FRONT
+            owed = up == BACK and face(after, piece) == FRONT and turned
             return faced(piece, face(after, piece) if goes.get(piece) == cell and (up is None or owed) else
                          up or face(start, piece))
         return {cell: tuple(sorted(counted(p, cell) for p in ps)) for cell, ps in seen.items()}
