@@ -1,7 +1,7 @@
 """Desert survivors behind the door (:class:`~companion.games.base.Game`).
 
 The game of secrets: the state knows every face-down disc and X-counter and every closed fist,
-and :meth:`DesertSurvivorsGame.view` gives a seat only what that player may know (``seat`` None:
+and :meth:`DesertPanel.view` gives a seat only what that player may know (``seat`` None:
 what the whole table sees). The mapboards are laid at setup, from the seed unless the players
 give their arrangement, and the layout is built from the state's desert. Each disc and counter
 carries a marker on each face, so the camera reads which face is up: a disc turned face up is read
@@ -16,14 +16,14 @@ from typing import Any
 
 from companion.errors import AnswerError, SetupError
 from companion.games.assembly import Assembly
-from companion.games.legacy import LegacyGame, door
-from companion.games.base import (Choice, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
-                                  alert_light, dim, turn_light, winners_scene)
+from companion.games.base import (Budget, Choice, Game, Layout, LedScene, Light, Lights, Panel, Placement,
+                                  Reconciliation, Rules, Seats, Table, TableStatus, alert_light, dim, turn_light,
+                                  winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
 from companion.games.desert_survivors import layout as boards
-from companion.games.desert_survivors import refusals, rules, seat_words, table
-from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Pass, Place, Show
+from companion.games.desert_survivors import reading, rules, seat_words, table
+from companion.games.desert_survivors.actions import Action, Commit, Correct, End, Feed, Give, Lay, Pass, Place, Show
 from companion.games.desert_survivors.board import default_arrangement, random_arrangement
 from companion.games.desert_survivors.pieces import (COLOURS, ROUNDS, colour_of, discs_of, groups_for, is_disc,
                                                      is_monkey, is_x, number, x_food, x_kind)
@@ -34,6 +34,7 @@ from companion.games.desert_survivors.view import Score, said, view
 PHASES = {"placing": "Placing the discs", "move": "Movement and search for food", "eat": "Eating and fighting"}
 VIEW_PHASE = {"setup": "placing", "over": "finished"}
 ROUND_LIGHT = (255, 160, 40)
+CALLED = "a desert survivors"   # "not a desert survivors state"
 LABELS = {"turn": "whose turn, who is next (in a fight: both sides)", "status": "the round (of 4), then the last "
           "fight's winner", "counter": "", "timer": ""}
 
@@ -45,7 +46,7 @@ def _who(state: DesertState) -> str:
     return name if name == state.active else f"{name} ({state.active})"
 
 
-def _secrets_changed(state: DesertState, seat: str | None, seed: int) -> DesertState:
+def _secrets_changed(state: DesertState, seat: str | None, seed: int = 0) -> DesertState:
     """The same table with every secret ``seat`` may not know changed: the other seats' face-down
     discs shuffled among their spaces, face-down X-counters shuffled with the pile beside the desert,
     other seats' fight markers and closed fists altered (a door test holds the views to this)."""
@@ -137,36 +138,47 @@ def _text(state: DesertState) -> str:
     return "\n".join(lines + Score(state).lines())
 
 
-class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
-    """Desert survivors: groups of characters face down in a desert laid at setup, four rounds of
-    searching for food, eating and fighting with closed fists."""
+# Luck only at setup (the desert and the X-counters laid from the seed); secrets per seat (each player's
+# face-down discs are theirs to know only with the memory aid, their fight markers and closed fist always);
+# a fight's two sides commit at once. It counts the round and the markers in the common pool; a turn ends
+# with the swap or reveal made, or by itself after a road.
+DECLARATION = GameType("desert-survivors", "Desert survivors", (2, 3, 4, 5, 6), chance="setup",
+                       information="per-seat", simultaneous=True, turn_actions=("end", "give", "pass"),
+                       counters=(Counter("round", "Round", total="rounds"),
+                                 Counter("pool_markers", "Fight markers in the pool"),
+                                 Counter("x_beside", "X-counters beside the desert")),
+                       phases=tuple(Phase(k, v) for k, v in PHASES.items()),
+                       turn_ends="A turn ends with the swap or reveal made; after a road the player may act "
+                                 "again or stop.", features=("turn-over",),
+                       clear="take them off the board")  # the eaten and the food taken go; none is turned over
 
-    name = "desert-survivors"
-    title = "Desert survivors"
-    players = (2, 3, 4, 5, 6)
 
-    @property
-    def declaration(self) -> GameType:
-        """Luck only at setup (the desert and the X-counters laid from the seed); secrets per seat (each
-        player's face-down discs are theirs to know only with the memory aid, their fight markers and
-        closed fist always); a fight's two sides commit at once. It counts the round and the markers in
-        the common pool; a turn ends with the swap or reveal made, or by itself after a road."""
-        return GameType(self.name, self.title, self.players, chance="setup", information="per-seat",
-                        simultaneous=True, turn_actions=("end", "give", "pass"),
-                        counters=(Counter("round", "Round", total="rounds"),
-                                  Counter("pool_markers", "Fight markers in the pool"),
-                                  Counter("x_beside", "X-counters beside the desert")),
-                        phases=tuple(Phase(k, v) for k, v in PHASES.items()),
-                        turn_ends="A turn ends with the swap or reveal made; after a road the player may act "
-                                  "again or stop.", features=("turn-over",),
-                        clear="take them off the board")  # the eaten and the food taken go; none is turned over
+class DesertRules(Rules[DesertState, Action]):
+    """Desert survivors' rulebook: groups of characters face down in a desert laid at setup, four rounds
+    of searching for food, eating and fighting with closed fists (the rules themselves: ``rules.py``)."""
 
-    # ------------------------------------------------------------------ setup
+    to_dict = staticmethod(rules.to_json)
+    from_dict = staticmethod(rules.from_json)
+    parse_action = staticmethod(rules.parse_action)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
+    outcome = staticmethod(rules.outcome)
+    score = staticmethod(Score)
+
+    def why_not(self, state: DesertState, action: Action | str) -> str | None:
+        """What :meth:`apply` would refuse the action with, in the rulebook's words alone."""
+        act = rules.parse_action(action) if isinstance(action, str) else action
+        if isinstance(act, Lay):
+            return rules.why_not_lay(state, act)
+        return super().why_not(state, act) if isinstance(act, Correct) else rules.why_not(state, act)
+    text = staticmethod(_text)   # the shared table (``show``): never a face-down piece's face
+
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
         """The mapboards' arrangement is a text answer the camera can give: "Read from the table"
         (``read_from_table``) when the board file gives the mapboards their corner markers."""
-        readable = self.assembly(board) is not None
-        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+        players = self.game.declaration.players
+        readable = self.game.table.assembly(board) is not None
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(players)},
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
                  "colours_per_player": {"default": 1, "2": 2}, "max_name": MAX_NAME,
                  "help": "Seats in order: natural, green, red, blue, purple, yellow (two players play two "
@@ -184,7 +196,7 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
     def new_game(self, players: int = 3, seed: int = 0, board: str | None = None, arrangement: str = "",
                  memory_aid: str | bool = "no", seats: Sequence[Mapping[str, Any]] | None = None,
                  **_: Any) -> DesertState:
-        if players not in self.players:
+        if players not in self.game.declaration.players:
             raise SetupError(f"desert survivors is for 2 to 6 players, not {players}")
         groups = groups_for(players)
         text = str(arrangement or "").strip()
@@ -202,33 +214,6 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
         except AnswerError as exc:
             raise SetupError(str(exc)) from None
 
-    # ------------------------------------------------------------------ values
-    def to_json(self, state: DesertState) -> dict[str, Any]:
-        return rules.to_json(state)
-
-    def from_json(self, data: Any) -> DesertState:
-        return rules.from_json(saved_form(data, self.name, "a desert survivors"))
-
-    def parse_action(self, text: str) -> Action:
-        return rules.parse_action(text)
-
-    def text(self, state: DesertState) -> str:
-        """The shared table in text (``show``): what every player sees, never a face-down piece's face."""
-        return _text(state)
-
-    # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: DesertState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def apply(self, state: DesertState, action: Action | str) -> DesertState:
-        return rules.apply(state, action)
-
-    def correction(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct:
-        return table.correction(state, seen)
-
-    def outcome(self, state: DesertState) -> Outcome | None:
-        return rules.outcome(state)
-
     def active(self, state: DesertState) -> tuple[str, ...]:
         """The player whose turn it is, then whoever else must act before play goes on: a fight's side
         whose fist is still open, a player owing food to a hungry character's card. Nobody once the
@@ -240,10 +225,21 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
                                           zip((fight.attacker, fight.defender), fight.commits, strict=True) if done is None]
         return tuple(dict.fromkeys([state.active, *sides, *owing]))
 
-    def score(self, state: DesertState) -> Score:
-        return Score(state)
+    def forced_action(self, state: DesertState) -> Action | None:
+        """Both fists closed: they open at once (the show), so neither side waits on the other's
+        phone and neither learns the other's markers before its own are in."""
+        fight = state.fight
+        return Show() if fight is not None and None not in fight.commits else None
 
-    # ------------------------------------------------------------------ the table
+
+class DesertTable(Table[DesertState, Action]):
+    """The laid desert on the table: each disc and X-counter read by the marker of the face that is up
+    (``table.py``, what a picture means in ``reading.py``), the mapboards read by their corner markers at setup."""
+
+    expected = staticmethod(table.expected)
+    correction = staticmethod(table.correction)
+    taken_off = staticmethod(table.taken_off)   # the characters eaten and the food counters taken: a chore
+
     def layout(self, state: DesertState | None = None, board: str | None = None) -> Layout:
         """The laid desert of ``state``; with no state the beginner's desert for six groups."""
         if state is None:
@@ -257,12 +253,10 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
     def describe_board(self, board: str | None = None) -> str:
         return boards.describe(boards.load(board))
 
-    def expected(self, state: DesertState) -> dict[str, tuple[str, ...]]:
-        return table.expected(state)
-
-    def reconcile(self, state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        """The table's reading, a refusal saying the rule a misplaced piece breaks where one is known."""
-        return refusals.refusal(state, seen, table.reconcile(state, seen))
+    def reconcile(self, state: DesertState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
+        """The framework's reading with the desert's hints, and the steps that are the desert's own
+        (``reading.py``): a refusal says the rule a misplaced piece breaks where one is known."""
+        return reading.reconcile(self.game, state, seen, budget)
 
     def in_box(self, state: DesertState) -> Sequence[str]:
         """The pieces the simulated table's hands may take from the box (the Table page, refused to a
@@ -272,14 +266,24 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
         discs = [d for g in state.groups for d in discs_of(g) if d not in on and d not in state.dead]
         return discs + sorted(state.mix)
 
-    def taken_off(self, state: DesertState) -> Sequence[str]:
-        """The characters eaten and the food counters taken: the hands take them off the desert (a chore)."""
-        return table.taken_off(state)
+
+class DesertPanel(Panel[DesertState, Action]):
+    """What a page may show: a seat's view (its own secrets only), pieces in public words, the dots."""
+
+    def view(self, state: DesertState, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (None: the shared table); the phase once the game is over is
+        ``finished``, as the pages know it."""
+        out = view(state, seat)
+        out["looks"] = _looks(self.game.table.layout(state), state, out["placement"])
+        out.update({"phase": VIEW_PHASE.get(state.phase, state.phase), "rounds": ROUNDS,
+                    "end_turn": False, "standing": Score(state).lines(), "turn_actions": _buttons(state),
+                    "next": state.seats[(state.turn + 1) % len(state.seats)]})
+        return out
 
     def words(self, state: DesertState) -> dict[str, str]:
         """Pieces by what the table shows of them (a face-down disc by its colour and space), never by
         what only the referee knows: the session's words reach every phone."""
-        return table.words(state, {c: cell.label for c, cell in self.layout(state).cells.items()})
+        return table.words(state, {c: cell.label for c, cell in self.game.table.layout(state).cells.items()})
 
     def targets(self, state: DesertState, piece: str) -> dict[str, tuple[Choice, ...]]:
         """Where the piece tapped on the Board page can act (the panel's dots), in the words of a seat's
@@ -309,6 +313,15 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
             out.append(way)
         return tuple(out)
 
+
+class DesertSeats(Seats[DesertState, Action]):
+    """Who may see and enter what: each fist is closed on its owner's phone, a seat's own discs are named
+    to it only, an export is the shared table's view."""
+
+    said = staticmethod(said)   # another seat's commit without its markers, its placement without the number
+    seat_choice = staticmethod(seat_words.choice)   # "Close your fist on 3 markers"; a disc moved is no button
+    secrets_changed = staticmethod(_secrets_changed)
+
     def actor(self, state: DesertState, action: Action) -> str | None:
         """Whose phone enters ``action``: a commit is its side's (each fist is closed on its owner's
         phone), food is placed by the owner of the card, given, passed or a turn ended by the seat it
@@ -320,39 +333,15 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
             return state.seats[state.seat_of(action.disc)] if colour_of(action.disc) in state.groups else None
         return None if isinstance(action, (Show, Correct)) else super().actor(state, action)
 
-    def seat_choice(self, state: DesertState, action: Action, seat: str) -> str | None:
-        """A seat's own choice as its phone's button says it ("Close your fist on 3 markers"); a disc
-        placed or swapped is moved on the table or the board, not offered as a button."""
-        return seat_words.choice(state, action, seat)
-
-    def forced_action(self, state: DesertState) -> Action | None:
-        """Both fists closed: they open at once (the show), so neither side waits on the other's
-        phone and neither learns the other's markers before its own are in."""
-        fight = state.fight
-        return Show() if fight is not None and None not in fight.commits else None
-
-    def said(self, state: DesertState, action: str, seat: str | None) -> str:
-        """An action as ``seat`` reads it in the event sent to its phone: another seat's commit without
-        its markers, another seat's placement without the disc's number, a correction without its list."""
-        return said(state, action, seat)
-
     def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
         """A saved state as the shared table may read it (an export): what the table shows, the view of
         no seat, since nearly every part of the saved form names a face-down piece or a closed fist."""
-        return {"game": self.name, "shared_view": view(self.from_json(dict(saved)), None)}
+        name = self.game.declaration.name
+        return {"game": name, "shared_view": view(rules.from_json(saved_form(dict(saved), name, CALLED)), None)}
 
-    def secrets_changed(self, state: DesertState, seat: str | None, seed: int = 0) -> DesertState:
-        return _secrets_changed(state, seat, seed)
 
-    def view(self, state: DesertState, seat: str | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (None: the shared table); the phase once the game is over is
-        ``finished``, as the pages know it."""
-        out = view(state, seat)
-        out["looks"] = _looks(self.layout(state), state, out["placement"])
-        out.update({"phase": VIEW_PHASE.get(state.phase, state.phase), "rounds": ROUNDS,
-                    "end_turn": False, "standing": Score(state).lines(), "turn_actions": _buttons(state),
-                    "next": state.seats[(state.turn + 1) % len(state.seats)]})
-        return out
+class DesertLights(Lights[DesertState, Action]):
+    """The LEDs: the player to move and the next, a light per round and the last fight's winner."""
 
     def led_scene(self, state: DesertState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to move (blinking while the players are asked) and, dim, the next; in a
@@ -378,7 +367,8 @@ class DesertSurvivorsGame(LegacyGame[DesertState, Action]):
         return LedScene({"turn": turn, "status": tuple(rounds)}, labels=LABELS)
 
 
-GAME = door(DesertSurvivorsGame())
+GAME = Game(DECLARATION, DesertRules(), DesertTable(), DesertPanel(), seating=DesertSeats(), lights=DesertLights(),
+            called=CALLED)
 
 
 def _buttons(state: DesertState) -> list[dict[str, str]]:

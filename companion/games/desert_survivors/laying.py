@@ -24,7 +24,7 @@ from companion.games.desert_survivors.state import DesertState
 Picture = dict[str, tuple[str, ...]]
 
 
-def _drawable(state: DesertState) -> set[str]:
+def drawable(state: DesertState) -> set[str]:
     """The counters a hand may have drawn for a dealt space: the pile's and the deal's own."""
     dealt = {state.board.get(w, "") for w in state.dealt}
     return set(state.mix) | {x for x in dealt if is_x(x) and x not in state.face_up}
@@ -38,7 +38,7 @@ def relabel(state: DesertState, picture: Mapping[str, Sequence[str]]) -> tuple[P
     out = {cell: tuple(ps) for cell, ps in picture.items()}
     if not state.dealt:
         return out, None, 0
-    drawable, dealt = _drawable(state), set(state.dealt)
+    drawn_from, dealt = drawable(state), set(state.dealt)
     elsewhere = {unfaced(p)[0] for cell, ps in picture.items() if cell not in dealt for p in ps}
     placement, laid = [], 0
     for where in state.dealt:
@@ -46,7 +46,7 @@ def relabel(state: DesertState, picture: Mapping[str, Sequence[str]]) -> tuple[P
         if len(ps) != 1:
             continue
         piece, up = unfaced(ps[0])
-        if up != BACK or piece not in drawable or mine not in drawable or mine in elsewhere:
+        if up != BACK or piece not in drawn_from or mine not in drawn_from or mine in elsewhere:
             continue
         laid += 1
         if piece != mine:

@@ -1,30 +1,23 @@
-"""Desert survivors on the table: what the camera should see, what a picture of it means, and the
-words the session says of pieces, none of which may give away a face-down piece.
+"""Desert survivors on the table: what the camera should see, the correction, and the words the
+session says of pieces, none of which may give away a face-down piece.
 
 Every disc and X-counter carries a marker on each face, so a picture names every piece where it
 lies with the face that is up (``natural-1^back``, ``x10^front``), and so does the expected
-picture. A turn is read as the one rules action that turns the table as the game has it into the
-picture (a swap, a reveal - a disc turned face up -, a disc placed, a food counter taken, a
-character eaten). A swap whose pieces the rules turn up is read once the hands turned them up:
-seen with them still face down it is a calm step saying what to turn ("turn face up green 2 on
-D6"), read as it is only past the hold time (the faces then owed are a step too). A face
-shown that the rules keep down is a disagreement said in public words (the space and the back's
-colour, never what the face shows). A hand makes a swap in parts (one piece lifted, put beside the
-other, the other moved over): a picture on the way is a step, and the players are told what is
-left to do in words that name only what the table shows (a colour, an X-counter, a space).
+picture. What a picture means is read by the framework with the desert's hints (``reading.py``);
+the helpers it shares with the table live here: a picture's places and faces, the spaces an
+action names, an action and a piece in public words (a face-down piece by its colour or as an
+X-counter, never by what it hides), and the steps of laying a new round out.
 
 Pure: standard library only.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 
 from companion.errors import IllegalMoveError
-from companion.games.base import Choice, Reconciliation, faced, unfaced
+from companion.games.base import Reconciliation, faced, unfaced
 from companion.games.desert_survivors import laying as drawing
-from companion.games.desert_survivors import rules
 from companion.games.desert_survivors.actions import Action, Correct
 from companion.games.desert_survivors.board import coords
 from companion.games.desert_survivors.layout import BACK, FRONT
@@ -54,7 +47,7 @@ def taken_off(state: DesertState) -> tuple[str, ...]:
     return tuple(sorted(state.dead)) + tuple(x for x in x_ids(len(state.groups)) if x not in beside)
 
 
-def _round_begun(state: DesertState) -> bool:
+def round_begun(state: DesertState) -> bool:
     """The rules have just scored a round and laid out the next (every disc face down, the roads off,
     X-counters from the pile on the empty spaces), and nothing of the new round is played yet."""
     last = state.history[-1].split()[0] if state.history else ""
@@ -62,11 +55,11 @@ def _round_begun(state: DesertState) -> bool:
                                  last not in ("swap", "reveal", "end", "correct"))
 
 
-def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
+def laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
     """A picture on the way to the new round's desert: every disc where the game has it (either face
     up), X-counters still to take off, to lay or to turn. A calm step saying what is left, in public
     words (an X-counter to lay is named by its space only); None when a disc moved."""
-    want, seen, shown = _where(expected(state)), _where(full), _faces(full)
+    want, seen, shown = places(expected(state)), places(full), faces_up(full)
     if any(is_disc(p) and want.get(p) != c for p, c in seen.items()):
         return None
     off = sorted((c, p) for p, c in seen.items() if p not in want)
@@ -87,46 +80,26 @@ def _laying_out(state: DesertState, full: Picture) -> Reconciliation | None:
                                   tuple(p for _, p in off + down + lay), tokens=len(off + down + lay))
 
 
-def _canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
+def canonical(seen: Mapping[str, Sequence[str]]) -> Picture:
     return {cell: tuple(sorted(ps)) for cell, ps in seen.items() if ps}
 
 
-def _where(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
+def places(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """Piece -> its space, whichever face is up."""
     return {unfaced(p)[0]: cell for cell, ps in picture.items() for p in ps}
 
 
-def _faces(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
+def faces_up(picture: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """Piece -> the face the picture shows up (a piece named without one: not read)."""
     return {piece: up for piece, up in (unfaced(p) for ps in picture.values() for p in ps) if up}
 
 
-def _spots(picture: Mapping[str, Sequence[str]]) -> Picture:
+def spots(picture: Mapping[str, Sequence[str]]) -> Picture:
     """The picture without faces: where each piece lies."""
-    return _canonical({cell: [unfaced(p)[0] for p in ps] for cell, ps in picture.items()})
+    return canonical({cell: [unfaced(p)[0] for p in ps] for cell, ps in picture.items()})
 
 
-def _faces_fit(seen: Mapping[str, str], before: DesertState, after: DesertState, moved: set[str]) -> bool:
-    """Does each face seen fit ``after``: the face the rules have up, or a back still shown where the
-    rules have just turned a moved piece up, or had it up already (the hands have yet to turn it)."""
-    for piece, up in seen.items():
-        want = face(after, piece)
-        if up != want and not (up == BACK and want == FRONT and (piece in moved or face(before, piece) == FRONT)):
-            return False
-    return True
-
-
-def _owed(state: DesertState, picture: Mapping[str, Sequence[str]]) -> list[str]:
-    """The pieces the picture shows face down that the rules have face up (the flip a swap demands)."""
-    return sorted(p for p, up in _faces(picture).items() if up == BACK and face(state, p) == FRONT)
-
-
-def _too_early(state: DesertState, picture: Mapping[str, Sequence[str]]) -> list[str]:
-    """The pieces the picture shows face up that the rules keep face down."""
-    return sorted(p for p, up in _faces(picture).items() if up == FRONT and face(state, p) == BACK)
-
-
-def _spaces_named(action: Action) -> set[str]:
+def spaces_named(action: Action) -> set[str]:
     """The spaces an action's text names (a placement, a swap, a take): the cells it can change."""
     out = set()
     for word in str(action).split()[1:]:
@@ -169,7 +142,7 @@ def words(state: DesertState, cells: Mapping[str, str]) -> dict[str, str]:
                               for p in pieces}, f"^{BACK}": "face down", f"^{FRONT}": "face up"}
 
 
-def _summary(state: DesertState, action: Action) -> str:
+def summary(state: DesertState, action: Action) -> str:
     """An action in public words: the spaces it names, never what lies face down on them."""
     text = str(action)
     verb, *args = text.split()
@@ -182,112 +155,15 @@ def _summary(state: DesertState, action: Action) -> str:
     return text
 
 
-def _state_key(state: DesertState) -> str:
-    return json.dumps(rules.to_json(state), sort_keys=True)
-
-
-def reconcile(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-    """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
-    full, lay, _ = drawing.relabel(state, _canonical(seen))  # the counters the hands drew, taken as the deal's
-    first = (str(lay),) if lay is not None else ()
-    now = expected(state)
-    before, picture, shown = _spots(now), _spots(full), _faces(full)
-    changed = {c for c in set(full) | set(now) if full.get(c) != now.get(c)}
-    was = _where(before)  # asked of every legal action tried: read once
-    if not changed:
-        if first:
-            return Reconciliation((Choice(first, drawing.LAID),))
-        return Reconciliation.illegal("the table is as the game has it: nothing was moved")
-    if picture == before and not _too_early(state, full) and _owed(state, full):
-        owed = _owed(state, full)  # a swap read before its pieces were turned up: the rules show them
-        return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
-    choices: dict[str, Choice] = {}
-    owing: dict[str, tuple[Choice, list[str], DesertState]] = {}  # readings the hands still owe a flip of
-    steps: list[tuple[str, tuple[str, ...], int]] = []
-    for action in rules.legal_actions(state):
-        named = _spaces_named(action)
-        if named and not named & changed:
-            continue  # it changes nothing where the picture differs (a fight's show names no space)
-        after = rules.apply(state, action)
-        pic, faces, then = picture, shown, tuple[str, ...]()
-        if after.dealt and not state.dealt:  # the move deals X-counters: the hands lay whichever they draw
-            drawn, laid, _ = drawing.relabel(after, full)
-            pic, faces, then = _spots(drawn), _faces(drawn), (str(laid),) if laid is not None else ()
-        target = _spots(expected(after))
-        shifted = {p for p, c in _where(target).items() if was.get(p) != c}
-        if target == pic and _faces_fit(faces, state, after, shifted):
-            reading = Choice(first + (str(action),) + then, _summary(state, action))
-            owed = sorted(p for p, up in faces.items() if up == BACK and face(after, p) == FRONT)
-            if owed:
-                owing.setdefault(_state_key(after), (reading, owed, after))
-            else:
-                choices.setdefault(_state_key(after), reading)
-        elif target != pic and pic != before:  # a face alone turned is no step of a move
-            left = _left_to_do(before, target, pic)
-            if left:
-                todo, tokens = drawing.to_lay(after, left, lambda p, c: _put(state, p, c))
-                steps.append((f"{_summary(state, action)}: {todo}", tuple(p for p, _ in left), tokens))
-    if choices:
-        out = tuple(choices.values())
-        return Reconciliation(out, question="Which was played?" if len(out) > 1 else None)
-    if owing:  # the move made, the faces it shows not turned up yet: calm, read once they are (or past the hold)
-        readings = tuple(c for c, _, _ in owing.values())
-        (reading, owed, after), *_ = owing.values()
-        flip = "turn face up " + "; ".join(said(after, p) for p in owed)
-        return Reconciliation(readings, question="Which was played?" if len(readings) > 1 else None,
-                              step=f"{reading.summary}: {flip}" if len(readings) == 1 else
-                              "turn face up the pieces the move shows",
-                              to_move=tuple(owed))
-    laying = _laying_out(state, full) if _round_begun(state) else None
-    if laying is not None:
-        return laying
-    if len(steps) == 1:
-        return Reconciliation.partial(steps[0][0], steps[0][1], tokens=steps[0][2])
-    where = _where(picture)
-    if steps:  # a piece lifted that could go to several places: the rest of the move will say which
-        held = sorted(p for p in was if p not in where)
-        return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", held)
-    moved = sorted(p for p, c in where.items() if was.get(p) != c)
-    gone = sorted(p for p in was if p not in where)
-    early: list[str] = [p for p in _too_early(state, full) if p not in moved]
-    if early and not moved and not gone:  # a face shown that no move of this turn reveals
-        return Reconciliation.illegal(
-            f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of {state.active}'s "
-            "reveals it now: turn it face down again", tuple(early), "reveal")
-    what = [f"{said(state, p)} is on {_where(picture)[p]}" for p in moved] + \
-        [f"{said(state, p)} is turned face up" for p in early] + [f"{said(state, p)} is not seen" for p in gone]
-    return Reconciliation.illegal(f"no move of {state.active}'s leaves the desert so: {'; '.join(what[:4])}",
-                                  tuple(moved + early + gone), "movement")
-
-
-def _left_to_do(before: Picture, after: Picture, seen: Picture) -> list[tuple[str, str]]:
-    """The pieces still to put where an action puts them, when ``seen`` is part-way from ``before``
-    to ``after`` (each piece where it was, where it goes, or in a hand); empty when it is not."""
-    was, goes, now = _where(before), _where(after), _where(seen)
-    moving = {p for p in set(was) | set(goes) if was.get(p) != goes.get(p)}
-    for piece, cell in now.items():
-        if cell not in (was.get(piece), goes.get(piece)):
-            return []
-    if any(p not in now for p in was if p not in moving):
-        return []
-    return sorted((p, goes[p]) for p in moving if p in goes and now.get(p) != goes[p])
-
-
-def _put(state: DesertState, piece: str, cell: str) -> str:
-    if piece in state.mix:  # one of the pile, whichever the hand draws
-        return f"lay a face-down X-counter on {cell}"
-    return f"put {said(state, piece)} on {cell}"
-
-
 def correction(state: DesertState, seen: Mapping[str, Sequence[str]]) -> Correct:
     """The table as seen, as the players' correction: each piece of the desert on the space it is seen
     on; a piece not seen stays where the game has it, or, when another is seen there, takes the space
     a moved piece left (the two changed places, the one underneath unseen). A face-down X-counter
     drawn from the pile and laid where the game has one of its own face down takes its place (the
     game's goes back to the pile, :func:`rules.apply` checks the exchange)."""
-    picture, faces = _spots(seen), _faces(seen)
-    drawn = {p for p in _where(picture) if p in state.mix and faces.get(p, BACK) == BACK}
-    placed = {p: c for p, c in _where(picture).items() if p in state.board.values() or p in drawn}
+    picture, faces = spots(seen), faces_up(seen)
+    drawn = {p for p in places(picture) if p in state.mix and faces.get(p, BACK) == BACK}
+    placed = {p: c for p, c in places(picture).items() if p in state.board.values() or p in drawn}
     taken = set(placed.values())
     pushed = []
     for where, piece in sorted(state.board.items()):

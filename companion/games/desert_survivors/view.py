@@ -206,9 +206,9 @@ def _log_line(state: DesertState, text: str, me: int | None) -> str:
     return line[:1].upper() + line[1:]
 
 
-def said(state: DesertState, text: str, seat: str | None) -> str:
+def said(state: DesertState, action: str, seat: str | None) -> str:
     """A logged action as the seat named ``seat`` (None: the shared table) may read it."""
-    return _said(state, text, state.seats.index(seat) if seat in state.seats else None)
+    return _said(state, action, state.seats.index(seat) if seat in state.seats else None)
 
 
 def _last_fight(state: DesertState) -> dict[str, Any] | None:

@@ -94,6 +94,15 @@ class Hints(Generic[StateT, ActionT]):
         before, now = game.rules.active(start), game.rules.active(here)
         return bool(now) and now[:1] == before[:1]
 
+    def fits(self, game: Readable[StateT, ActionT], start: StateT, after: StateT, expected: Picture,
+             picture: Picture) -> bool:
+        """Whether the picture shows the table as ``after`` leaves it (``expected``: what the camera should
+        see there): by default when the two are the same. A game whose hands may still owe a part of the
+        move the camera can tell apart (a piece the rules turn face up, not turned yet), or whose pieces
+        look alike only once the move is made (counters drawn at random for a deal the move makes),
+        says so here; the search's goal test asks it of every position it reaches."""
+        return expected == picture
+
     def kind(self, piece: str) -> str:
         """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
         return piece
