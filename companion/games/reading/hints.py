@@ -90,6 +90,14 @@ class Hints(Generic[StateT, ActionT]):
         before, now = game.rules.active(start), game.rules.active(here)
         return bool(now) and now[:1] == before[:1]
 
+    def shows(self, game: Readable[StateT, ActionT], start: StateT, here: StateT, seen: Picture,
+              picture: Picture) -> bool:
+        """Whether the picture is the table in ``here`` (``seen``: what the camera should see there,
+        compared form): by default exactly. A game whose picture may say less than its state (the way a
+        piece faces, unsaid) or leave a piece the rules took still standing (the players lift it off)
+        says so here; ``start`` is where the reading began."""
+        return seen == picture
+
     def kind(self, piece: str) -> str:
         """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
         return piece
