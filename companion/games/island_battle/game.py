@@ -20,12 +20,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.base import (Count, Game, Layout, LedScene, Light, Lights, Panel, Placement, Reconciliation,
-                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light, winners_scene)
+from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Lights, Panel, Placement, Reconciliation,
+                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light, unfaced, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
+from companion.games import reading
 from companion.games.reading import Budget
+from companion.games.reading.hints import form
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
+from companion.games.island_battle.hints import IslandHints
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, characters, \
@@ -277,9 +280,20 @@ class IslandTable(Table[IslandState, Action]):
                              die=state is None or state.die == "table")
 
     def reconcile(self, state: IslandState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
-        """The picture read as legal actions; one none explains is refused with the rule the moved
-        pieces break where they were put, not only their names."""
-        return words.refusal(state, seen, table.reconcile(state, seen))
+        """The picture read by the framework with the island's hints (``hints.py``): the legal plays of the
+        player to move that leave the island so, else a move part-way (a calm step), else refused with
+        the rule the moved pieces break where they were put, not only their names."""
+        hints = IslandHints(state, seen)
+        if not hints.moved:
+            return Reconciliation((Choice((), "nothing moved"),))
+        found = reading.search(self.game, state, self.alike(state, seen), hints, budget or Budget())
+        if found.readings:
+            return Reconciliation(tuple(hints.reading(self.game, state, r.actions) for r in found.readings))
+        step = reading.part_way(self.game, state, form(self.game, state), self.alike(state, seen),
+                                [r for r in found.looked if hints.carried(r.actions)], hints)
+        if step is not None:  # the pieces still to move by their ids, not by the way they face
+            return replace(step, to_move=tuple(dict.fromkeys(unfaced(p)[0] for p in step.to_move)))
+        return words.refusal(state, seen, table.refused(state, seen, hints.moved))
 
     def alike(self, state: IslandState, seen: Placement) -> dict[str, tuple[str, ...]]:
         """A piece put back in another slot of its own box is still in its box: no change; a pad's riders
