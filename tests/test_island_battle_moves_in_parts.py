@@ -58,9 +58,11 @@ def test_a_move_no_roll_allows_is_still_refused_in_the_game_s_words_not_taken_fo
     sideways = GAME.reconcile(three, seen_after(three, ("red-s3", "C2", "N")))
     assert not sideways.ok and not sideways.part_way
     assert "moves straight ahead only" in str(sideways.reason)
-    # Bo's soldier lifted in Ada's turn is nothing Ada's move does: never a step.
-    theirs = GAME.reconcile(three, seen_after(three, ("blue-s3", "D9", "S")))
-    assert not theirs.ok and not theirs.part_way and theirs.offenders == ("blue-s3",)
+    # Bo's soldier carried off in Ada's turn is nothing Ada's move does: never a step, and said whose turn it is.
+    for theirs in (GAME.reconcile(three, seen_after(three, ("blue-s3", "D9", "S"))),
+                   GAME.reconcile(three, lifted(three, "blue-s3"))):
+        assert not theirs.ok and not theirs.part_way and theirs.offenders == ("blue-s3",) and theirs.rule == "turn"
+        assert theirs.reason == "it is Ada's turn, not Bo's: put Bo's blue soldier 3 back on D11"
 
 
 def test_a_character_that_has_moved_lifted_again_is_no_step_once_the_move_is_made() -> None:

@@ -28,7 +28,7 @@ from companion.games.reading import Budget
 from companion.games.reading.hints import form
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
-from companion.games.island_battle.hints import IslandHints
+from companion.games.island_battle.hints import SETUP, IslandHints
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, characters, \
@@ -293,6 +293,10 @@ class IslandTable(Table[IslandState, Action]):
                                 [r for r in found.looked if hints.carried(r.actions)], hints)
         if step is not None:  # the pieces still to move by their ids, not by the way they face
             return replace(step, to_move=tuple(dict.fromkeys(unfaced(p)[0] for p in step.to_move)))
+        # (in the setup both place, a piece placed stays put: the setup's own words name the rule broken)
+        theirs = None if state.stage in SETUP else reading.out_of_turn(self.game, state, self.alike(state, seen), hints)
+        if theirs is not None:
+            return replace(theirs, offenders=tuple(dict.fromkeys(unfaced(p)[0] for p in theirs.offenders)))
         return words.refusal(state, seen, table.refused(state, seen, hints.moved))
 
     def alike(self, state: IslandState, seen: Placement) -> dict[str, tuple[str, ...]]:

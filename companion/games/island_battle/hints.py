@@ -26,7 +26,7 @@ from companion.games.base import Choice, faced, unfaced
 from companion.games.island_battle import rules, table
 from companion.games.island_battle.actions import Action, Block, Deploy, Enter, Move, Roll, Slide
 from companion.games.island_battle.board import rail_cell
-from companion.games.island_battle.grid import LETTERS, PLAYERS, coords, line
+from companion.games.island_battle.grid import ALL_CHARACTERS, LETTERS, PLAYERS, coords, line, owner
 from companion.games.island_battle.state import IslandState
 from companion.games.reading import Hints, Picture
 from companion.games.reading.hints import Readable
@@ -98,6 +98,24 @@ class IslandHints(Hints[IslandState, Action]):
                     out.setdefault(rail_cell(action.player, column), Counter())[f"pad-{action.player}"] += 1
             here = rules.apply(here, action)
         return out
+
+    def owner(self, game: Readable[IslandState, Action], state: IslandState, piece: str) -> str | None:
+        """A character's player, a pad's; a block and the die are anyone's (both players place blocks)."""
+        name = unfaced(piece)[0]
+        return owner(name) if name in ALL_CHARACTERS else name.partition("-")[2] if name in table.PADS else None
+
+    def out_of_turn(self, game: Readable[IslandState, Action], state: IslandState, pieces: Sequence[str],
+                    owners: Sequence[str]) -> str:
+        """The other player's pieces moved: whose turn it is, and where each goes back."""
+        def where(piece: str) -> str:
+            cell = table.place_of(state, piece)
+            return (f"against column {str(cell).rpartition('-')[2]}" if piece in table.PADS
+                    else table.place_said(cell))
+
+        back = " and ".join(f"{table.piece_name(p, self.names)} back {where(p)}"
+                            for p in dict.fromkeys(unfaced(p)[0] for p in pieces))
+        them = " and ".join(state.name_of(o) for o in dict.fromkeys(owners))
+        return f"it is {state.name_of(state.actor)}'s turn, not {them}'s: put {back}"
 
     def step(self, game: Readable[IslandState, Action], state: IslandState, actions: Sequence[Action],
              to_move: Sequence[str]) -> str:
