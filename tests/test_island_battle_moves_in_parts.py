@@ -9,6 +9,7 @@ move once finished is read and logged; a move no roll allows is still refused in
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from companion.games.base import Reconciliation, unfaced
@@ -77,6 +78,20 @@ def test_a_reinforcement_off_the_pad_after_a_0_is_in_a_hand_then_read_where_it_l
     assert a_calm_step(in_hand) and in_hand.to_move == ("red-j1",)
     landed = GAME.reconcile(zero, seen_after(zero, ("red-j1", "A1", "N")))
     assert [c.actions for c in landed.choices] == [("enter red-j1 A1",)]
+
+
+def test_a_jeep_carried_onto_a_block_s_square_says_nothing_of_whether_the_block_is_live() -> None:
+    """Block 2 stands on B1, straight in front of Ada's jeep 2 on the pad. Nobody at the table knows
+    whether it is live: the companion must not tell it by how it takes a jeep in a hand."""
+    zero = battle(0)
+    block = next(b for b, square in zero.blocks.items() if square == "B1")
+    for live in (zero.live | {block}, zero.live - {block}):
+        table = replace(zero, live=frozenset(live))
+        in_hand = GAME.reconcile(table, lifted(table, "red-j2"))
+        assert a_calm_step(in_hand) and in_hand.to_move == ("red-j2",)
+        assert in_hand.step == "Ada's red jeep 2 is in a hand: set it down where its move ends"
+        landed = GAME.reconcile(table, seen_after(table, ("red-j2", "B1", "N")))
+        assert [c.actions for c in landed.choices] == [("enter red-j2 B1",)]
 
 
 def test_a_pad_slid_along_its_edge_rests_on_a_column_on_its_way() -> None:

@@ -291,8 +291,8 @@ class IslandTable(Table[IslandState, Action]):
             return Reconciliation(tuple(hints.reading(self.game, state, r.actions) for r in found.readings))
         step = reading.part_way(self.game, state, form(self.game, state), self.alike(state, seen),
                                 [r for r in found.looked if hints.carried(r.actions)], hints)
-        if step is not None:  # the pieces still to move by their ids, not by the way they face
-            return replace(step, to_move=tuple(dict.fromkeys(unfaced(p)[0] for p in step.to_move)))
+        if step is not None:  # the pieces the hands are moving, as the picture shows them, not as the move ends
+            return replace(step, to_move=hints.carrying, tokens=max(1, len(hints.carrying)))
         # (in the setup both place, a piece placed stays put: the setup's own words name the rule broken)
         theirs = None if state.stage in SETUP else reading.out_of_turn(self.game, state, self.alike(state, seen), hints)
         if theirs is not None:

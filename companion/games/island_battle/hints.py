@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from companion.games.base import Choice, faced, unfaced
 from companion.games.island_battle import rules, table
 from companion.games.island_battle.actions import Action, Block, Deploy, Enter, Move, Roll, Slide
-from companion.games.island_battle.board import rail_cell
+from companion.games.island_battle.board import DIE, rail_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, LETTERS, PLAYERS, coords, line, owner
 from companion.games.island_battle.state import IslandState
 from companion.games.reading import Hints, Picture
@@ -70,6 +70,11 @@ class IslandHints(Hints[IslandState, Action]):
     def reading(self, game: Readable[IslandState, Action], state: IslandState, actions: Sequence[Action]) -> Choice:
         """A reading as the log says it, one action after another."""
         return Choice(tuple(str(a) for a in actions), ", then ".join(table.said(a) for a in actions))
+
+    @property
+    def carrying(self) -> tuple[str, ...]:
+        """The pieces a move part-way has moved so far (the die aside: a throw is no piece carried)."""
+        return tuple(sorted(self.moved - {DIE}))
 
     @staticmethod
     def carried(actions: Sequence[Action]) -> bool:
@@ -119,9 +124,12 @@ class IslandHints(Hints[IslandState, Action]):
 
     def step(self, game: Readable[IslandState, Action], state: IslandState, actions: Sequence[Action],
              to_move: Sequence[str]) -> str:
-        """What is left of a move part-way: each piece still in a hand set down, each on its way moved on."""
+        """What is left of a move part-way: each piece the hands have moved (:attr:`carrying`) still in a
+        hand set down, each on its way moved on. Said of what the picture shows, never of where the move
+        found leaves them: a character walking onto a live block is gone there, onto a safe one it stands,
+        and the words must not tell the two apart."""
         said = []
-        for piece in dict.fromkeys(unfaced(p)[0] for p in to_move):
+        for piece in self.carrying:
             name = table.piece_name(piece, self.names)
             cell = self.at.get(piece)
             if cell is None:

@@ -217,7 +217,9 @@ def matches(after: IslandState, at: Mapping[str, str], before: IslandState,
     """The picture is ``after`` on the table: every piece still in the game where it belongs (a
     character on the island facing the way it faces, where the picture says), and a piece the
     action took out of the game either lifted off already, still where it stood, or where the hand
-    set it down (a character moved onto a live block, which took it)."""
+    set it down (a character moved onto a live block, which took it). That one only there: nobody
+    knows the block is live before the companion says so, so no hand lifts it off first, and a
+    character merely lifted never reads as taken by a block (which would tell the block is live)."""
     for piece, way in (ways or {}).items():
         if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
             return False
@@ -228,7 +230,7 @@ def matches(after: IslandState, at: Mapping[str, str], before: IslandState,
             continue
         cell = place_of(after, piece)
         if cell is None:
-            if at.get(piece) not in (None, place_of(before, piece), landed.get(piece)):
+            if at.get(piece) != landed[piece] if piece in landed else at.get(piece) not in (None, place_of(before, piece)):
                 return False
         elif at.get(piece) != cell:
             return False
