@@ -20,7 +20,7 @@ Pure: standard library only.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from companion.games.base import Choice, faced, unfaced
 from companion.games.island_battle import rules, table
@@ -54,6 +54,12 @@ class IslandHints(Hints[IslandState, Action]):
                 continue
             if table.touches(action, state, self.moved) and table.may_put(action, self.at, self.ways):
                 yield action
+
+    def key(self, game: Readable[IslandState, Action], state: IslandState) -> Hashable:
+        """A position by the actions that led to it: the rules are a function of the log (the deal and
+        the seed are the start's), and the saved form holds the log, so this tells positions apart as
+        the saved form does, without writing it out for every action tried."""
+        return state.history
 
     def goes_on(self, game: Readable[IslandState, Action], start: IslandState, here: IslandState) -> bool:
         """Play goes on while the player to move is; in the setup two pieces set down in one picture are
