@@ -9,7 +9,8 @@ then the camera reads the face up of the die thrown into the tray (a marker on e
 pads' own markers show where each pad lies, so a slide is read too.
 The camera reads where each character and block stands and the way a character on the island
 faces (its marker's rotation, ``Layout.facings``), so a move is read with its facing and a turn on the
-spot is a turn (``table.py``).
+spot is a turn (``table.py``), by the framework's reading with the island's hints (``hints.py``): a
+move made in parts (a character in a hand, resting on its way) is a calm step.
 """
 
 from __future__ import annotations

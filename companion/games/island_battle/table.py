@@ -17,6 +17,11 @@ due to move is the slide, the characters on the pad riding with it. With ``die=t
 up there when a roll is due is the roll; when none is due it is a disagreement, said in words. The
 die out of sight (in a hand) is no change: it lies in the tray as the last roll left it.
 
+The search over legal plays and the part-way test are the framework's (:mod:`companion.games.reading`),
+told by the island's hints (``hints.py``) which actions to try and when a picture shows a state
+(:func:`matches`); what a picture no play explains breaks is said here (:func:`refused`) and in
+``words.refusal``.
+
 Pure: standard library only.
 """
 
@@ -217,20 +222,25 @@ def matches(after: IslandState, at: Mapping[str, str], before: IslandState,
     """The picture is ``after`` on the table: every piece still in the game where it belongs (a
     character on the island facing the way it faces, where the picture says), and a piece the
     action took out of the game either lifted off already, still where it stood, or where the hand
-    set it down (a character moved onto a live block, which took it). That one only there: nobody
-    knows the block is live before the companion says so, so no hand lifts it off first, and a
-    character merely lifted never reads as taken by a block (which would tell the block is live)."""
+    set it down (a character moved onto a live block, which took it). That one is there, or gone
+    with the block: nobody knows the block is live before the companion says so, so no hand lifts
+    the character off the block first, and a character merely lifted (its block still standing)
+    never reads as taken by it (which would tell the block is live)."""
     for piece, way in (ways or {}).items():
         if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
             return False
     riders = _riders(before, after)
     landed = _landed(before, after)
+    blocks = {at[b] for b in BLOCKS if b in at}
     for piece in PLACED:
         if piece in riders:
             continue
         cell = place_of(after, piece)
         if cell is None:
-            if at.get(piece) != landed[piece] if piece in landed else at.get(piece) not in (None, place_of(before, piece)):
+            if piece in landed:
+                if at.get(piece) != landed[piece] and (at.get(piece) is not None or landed[piece] in blocks):
+                    return False
+            elif at.get(piece) not in (None, place_of(before, piece)):
                 return False
         elif at.get(piece) != cell:
             return False
