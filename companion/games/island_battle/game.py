@@ -3,13 +3,14 @@
 Two players, ten characters each that face a way, a die with faces 0-5, and ten blocks of which
 six are live: which ones, only the companion knows (dealt from the seed, kept in the saved state,
 never in what a page, an event or the log shows until a block is set off). A roll is an action in
-the log: the companion rolls by itself (:meth:`IslandBattleGame.forced_action`, drawn from the seed
+the log: the companion rolls by itself (:meth:`IslandRules.forced_action`, drawn from the seed
 and the place in the log, so a replay rolls the same) unless the players chose a die at the table:
 then the camera reads the face up of the die thrown into the tray (a marker on each face), and the
 pads' own markers show where each pad lies, so a slide is read too.
 The camera reads where each character and block stands and the way a character on the island
 faces (its marker's rotation, ``Layout.facings``), so a move is read with its facing and a turn on the
-spot is a turn (``table.py``).
+spot is a turn (``table.py``), by the framework's reading with the island's hints (``hints.py``): a
+move made in parts (a character in a hand, resting on its way) is a calm step.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.legacy import LegacyGame, door
-from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation, TableStatus,
-                                  alert_light, dim, turn_light, winners_scene)
+from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Lights, Panel, Placement, Reconciliation,
+                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light, unfaced, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
-from companion.games.saved import saved_form
+from companion.games import reading
+from companion.games.reading import Budget
+from companion.games.reading.hints import form
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
+from companion.games.island_battle.hints import SETUP, IslandHints
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, characters, \
@@ -175,33 +178,36 @@ def _phase(state: IslandState) -> str:
     return PHASES.get(state.stage, "playing")
 
 
-class IslandBattleGame(LegacyGame[IslandState, Action]):
-    """Battle for the Island: facing characters, a die, and blocks only the companion may look under."""
+DECLARATION = GameType(
+    "island-battle", "Battle for the Island", (2,), chance="dice", information="from-everyone",
+    counters=(Counter("rolled", "Die", phases=("playing",)),
+              Counter("to_place", "To place", phases=("blocks", "deploy")),
+              Counter("characters", "Characters left", phases=("playing", "finished")),
+              Counter("blocks_standing", "Blocks standing"), Counter("blast", "Last blast")),
+    phases=(Phase("blocks", "Placing blocks"), Phase("deploy", "Placing characters"), Phase("playing", "Playing")),
+    turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"),
+    clear="take them off the board")  # a block set off goes, it is never turned over
+"""Battle for the Island: dice (every roll is logged) and information hidden from everyone (which blocks
+are live: the companion alone knows until a block is set off); one player at a time. It counts the roll
+waiting to be used, each player's characters still in the game and the blocks still standing; the
+setup's two phases (blocks, then characters) come before play."""
 
-    name = "island-battle"
-    title = "Battle for the Island"
-    players = (2,)
-    dealt = True  # which blocks are live is drawn at setup from a deal nobody at the table sees
 
-    @property
-    def declaration(self) -> GameType:
-        """Dice (every roll is logged) and information hidden from everyone (which blocks are live:
-        the companion alone knows until a block is set off); one player at a time. It counts the roll
-        waiting to be used, each player's characters still in the game and the blocks still standing;
-        the setup's two phases (blocks, then characters) come before play."""
-        return GameType(self.name, self.title, self.players, chance="dice", information="from-everyone",
-                        counters=(Counter("rolled", "Die", phases=("playing",)),
-                                  Counter("to_place", "To place", phases=("blocks", "deploy")),
-                                  Counter("characters", "Characters left", phases=("playing", "finished")),
-                                  Counter("blocks_standing", "Blocks standing"), Counter("blast", "Last blast")),
-                        phases=(Phase("blocks", "Placing blocks"), Phase("deploy", "Placing characters"),
-                                Phase("playing", "Playing")),
-                        turn_actions=("pad", "turn", "shoot", "remove", "spare", "roll"),
-                        clear="take them off the board")  # a block set off goes, it is never turned over
+class IslandRules(Rules[IslandState, Action]):
+    """The rulebook (``rules.py``): facing characters, a die, and blocks only the companion may look under."""
 
-    # ------------------------------------------------------------------ setup
+    parse_action = staticmethod(rules.parse_action)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
+    outcome = staticmethod(rules.outcome)
+    text = staticmethod(rules.text)
+    score = staticmethod(Score)
+    # The companion's own saved form: it holds which blocks are live (the store's, never a page's).
+    to_dict = staticmethod(rules.to_json)
+
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
-        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+        return [{"name": "players", "label": "Players", "kind": "count",
+                 "choices": list(self.game.declaration.players)},
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(PLAYERS),
                  "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
                  "help": "Red sits south of the island, blue north."},
@@ -212,7 +218,7 @@ class IslandBattleGame(LegacyGame[IslandState, Action]):
     def new_game(self, players: int = 2, seed: int = 0, board: str = "standard", options: str = "",
                  seats: Sequence[Mapping[str, Any]] | None = None, deal: int = 0, **_: Any) -> IslandState:
         chosen = _options(options)
-        if players not in self.players:
+        if players not in self.game.declaration.players:
             raise SetupError(f"the island battle is for 2 players, not {players}")
         names: dict[str, str] = {}
         for i, seat in enumerate(seats or ()):
@@ -228,55 +234,16 @@ class IslandBattleGame(LegacyGame[IslandState, Action]):
         except StateFormatError as exc:
             raise SetupError(str(exc)) from None
 
-    # ------------------------------------------------------------------ values
-    def to_json(self, state: IslandState) -> dict[str, Any]:
-        """The companion's own saved form: it holds which blocks are live (the store's, never a page's)."""
-        return rules.to_json(state)
-
-    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
-        """The saved state without which blocks are live, nor the seed and the deal they were dealt from."""
-        return {k: v for k, v in saved.items() if k not in ("live", "seed", "deal")}
-
-    def secrets_changed(self, state: IslandState, seat: str | None, seed: int = 0) -> IslandState:
-        """The same table with other blocks still standing live (as many as before): nobody may know."""
-        standing = sorted(b for b in BLOCKS if b not in state.revealed)
-        kept = len(state.live & set(standing))
-        live = frozenset(random.Random(seed).sample(standing, kept)) | (state.live - set(standing))
-        return replace(state, live=live)
-
-    def from_json(self, data: Any) -> IslandState:
-        data = saved_form(data, self.name, "an island battle")
+    def from_dict(self, data: Mapping[str, Any]) -> IslandState:
         deal = data.get("deal", 0)
         if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
             raise StateFormatError("island battle state: 'deal' must be a whole number 0 or more")
         return replace(rules.from_json(data), deal=deal)
 
-    def parse_action(self, text: str) -> Action:
-        return rules.parse_action(text)
-
-    def text(self, state: IslandState) -> str:
-        return rules.text(state)
-
-    # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: IslandState) -> list[Action]:
-        return rules.legal_actions(state)
-
-    def apply(self, state: IslandState, action: Action | str) -> IslandState:
-        return rules.apply(state, action)
-
-    def correction(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct:
-        return table.correction(state, seen)
-
-    def outcome(self, state: IslandState) -> Outcome | None:
-        return rules.outcome(state)
-
     def active(self, state: IslandState) -> tuple[str, ...]:
         """Who acts now: the player whose turn it is, or their opponent choosing which character a
         penalty removes; nobody once the island has a ruler (or nobody is left to rule it)."""
         return () if rules.outcome(state) is not None else (state.actor,)
-
-    def score(self, state: IslandState) -> Score:
-        return Score(state)
 
     def forced_action(self, state: IslandState) -> Roll | None:
         """The companion's roll at the start of a turn (and after a 0's option), when it rolls: drawn
@@ -297,42 +264,59 @@ class IslandBattleGame(LegacyGame[IslandState, Action]):
     def end_turn_action(self, state: IslandState, reason: str) -> End | None:
         return End(state.player) if End(state.player) in rules.legal_actions(state) else None
 
-    # ------------------------------------------------------------------ the table
+
+class IslandTable(Table[IslandState, Action]):
+    """The island on the table (``table.py``): each piece by its own marker, a character with the way it faces."""
+
+    expected = staticmethod(table.pictured)
+    correction = staticmethod(table.correction)
+    taken_off = staticmethod(table.taken_off)
+    # The die out of sight (picked up to be thrown) lies in the tray as the last roll left it.
+    hidden = staticmethod(table.die_hidden)
+
     def layout(self, state: IslandState | None = None, board: str | None = None) -> Layout:
         """The board with each pad's places where the state has the pad (it slides in play), and the die
         when the players throw one at the table (the companion rolling, a die on the table is not read)."""
         return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None,
                              die=state is None or state.die == "table")
 
-    def expected(self, state: IslandState) -> dict[str, tuple[str, ...]]:
-        return table.pictured(state)
+    def reconcile(self, state: IslandState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
+        """The picture read by the framework with the island's hints (``hints.py``): the legal plays of the
+        player to move that leave the island so, else a move part-way (a calm step), else refused with
+        the rule the moved pieces break where they were put, not only their names."""
+        hints = IslandHints(state, seen)
+        if not hints.moved:
+            return Reconciliation((Choice((), "nothing moved"),))
+        found = reading.search(self.game, state, self.alike(state, seen), hints, budget or Budget())
+        if found.readings:
+            return Reconciliation(tuple(hints.reading(self.game, state, r.actions) for r in found.readings))
+        step = reading.part_way(self.game, state, form(self.game, state), self.alike(state, seen),
+                                [r for r in found.looked if hints.carried(r.actions)], hints)
+        if step is not None:  # the pieces the hands are moving, as the picture shows them, not as the move ends
+            return replace(step, to_move=hints.carrying, tokens=max(1, len(hints.carrying)))
+        # (in the setup both place, a piece placed stays put: the setup's own words name the rule broken)
+        theirs = None if state.stage in SETUP else reading.out_of_turn(self.game, state, self.alike(state, seen), hints)
+        if theirs is not None:
+            return replace(theirs, offenders=tuple(dict.fromkeys(unfaced(p)[0] for p in theirs.offenders)))
+        return words.refusal(state, seen, table.refused(state, seen, hints.moved))
 
-    def reconcile(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        """The picture read as legal actions; one none explains is refused with the rule the moved
-        pieces break where they were put, not only their names."""
-        return words.refusal(state, seen, table.reconcile(state, seen))
+    def alike(self, state: IslandState, seen: Placement) -> dict[str, tuple[str, ...]]:
+        """A piece put back in another slot of its own box is still in its box: no change; a pad's riders
+        read against the pad's places where it does not lie are on their own places (``table.riding``)."""
+        return {cell: pieces for cell, pieces in table.in_own_slots(table.riding(state, seen)).items() if pieces}
+
+
+class IslandPanel(Panel[IslandState, Action]):
+    """The Board page: everything but which blocks still standing are live."""
+
+    # The panel's dots for a tapped piece: where its legal moves end, each way there (the facing it
+    # ends in) a choice of its own.
+    targets = staticmethod(words.targets)
 
     def words(self, state: IslandState) -> dict[str, str]:
         """Pieces and places as the pages call them, and each way a piece faces (``^E``: "to face
         east"), so a move the hands make is said with the way it ends facing."""
         return {**super().words(state), **{f"^{way}": f"to face {name}" for way, name in words.WAYS.items()}}
-
-    def targets(self, state: IslandState, piece: str) -> dict[str, tuple[Choice, ...]]:
-        """The panel's dots for a tapped piece: where its legal moves end, each way there (the facing it
-        ends in) a choice of its own (``words.targets``)."""
-        return words.targets(state, piece)
-
-    def hidden(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-        """The die out of sight (picked up to be thrown) lies in the tray as the last roll left it."""
-        return table.die_hidden(state, seen)
-
-    def alike(self, state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
-        """A piece put back in another slot of its own box is still in its box: no change; a pad's riders
-        read against the pad's places where it does not lie are on their own places (``table.riding``)."""
-        return {cell: pieces for cell, pieces in table.in_own_slots(table.riding(state, seen)).items() if pieces}
-
-    def taken_off(self, state: IslandState) -> Sequence[str]:
-        return table.taken_off(state)
 
     def view(self, state: IslandState, seat: str | None = None) -> dict[str, Any]:
         """What every page may show: everything but which blocks still standing are live (a block set
@@ -365,6 +349,25 @@ class IslandBattleGame(LegacyGame[IslandState, Action]):
                 + _threw_again(state)
                 + [{"action": str(a), "label": words.choice(state, a)} for a in legal
                    if isinstance(a, (ChoosePad, Turn, Shoot, Remove, Spare))]}
+
+
+class IslandSeats(Seats[IslandState, Action]):
+    """Nobody at the table may know which standing blocks are live: not a page, not an export."""
+
+    def public_json(self, saved: Mapping[str, Any]) -> dict[str, Any]:
+        """The saved state without which blocks are live, nor the seed and the deal they were dealt from."""
+        return {k: v for k, v in saved.items() if k not in ("live", "seed", "deal")}
+
+    def secrets_changed(self, state: IslandState, seat: str | None, seed: int = 0) -> IslandState:
+        """The same table with other blocks still standing live (as many as before): nobody may know."""
+        standing = sorted(b for b in BLOCKS if b not in state.revealed)
+        kept = len(state.live & set(standing))
+        live = frozenset(random.Random(seed).sample(standing, kept)) | (state.live - set(standing))
+        return replace(state, live=live)
+
+
+class IslandLights(Lights[IslandState, Action]):
+    """The strip shows the roll and both armies besides whose turn it is."""
 
     def led_scene(self, state: IslandState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to act (a waiting question blinks) and, dim, the other; ``status``: each
@@ -405,4 +408,5 @@ def _half(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (rgb[0] // 2, rgb[1] // 2, rgb[2] // 2)
 
 
-GAME = door(IslandBattleGame())
+GAME = Game(DECLARATION, IslandRules(), IslandTable(), IslandPanel(), seating=IslandSeats(), lights=IslandLights(),
+            dealt=True, called="an island battle")  # which blocks are live is drawn at setup from a deal nobody sees

@@ -17,6 +17,11 @@ due to move is the slide, the characters on the pad riding with it. With ``die=t
 up there when a roll is due is the roll; when none is due it is a disagreement, said in words. The
 die out of sight (in a hand) is no change: it lies in the tray as the last roll left it.
 
+The search over legal plays and the part-way test are the framework's (:mod:`companion.games.reading`),
+told by the island's hints (``hints.py``) which actions to try and when a picture shows a state
+(:func:`matches`); what a picture no play explains breaks is said here (:func:`refused`) and in
+``words.refusal``.
+
 Pure: standard library only.
 """
 
@@ -25,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from companion.errors import IllegalMoveError
-from companion.games.base import Choice, Reconciliation, faced, unfaced
+from companion.games.base import Reconciliation, faced, unfaced
 from companion.games.island_battle import rules
 from companion.games.island_battle.actions import (PAD, Action, Block, Correct, Deploy, Enter, Move, Remove, Roll,
                                                    Shoot, Slide, Turn, pad_place)
@@ -38,7 +43,6 @@ from companion.games.island_battle.state import BOX, GONE, IslandState
 PIECES = frozenset(ALL_CHARACTERS + BLOCKS)
 PADS = tuple(pad_piece(p) for p in PLAYERS)
 PLACED = ALL_CHARACTERS + BLOCKS + PADS  # every piece the game has on a place of its own
-SHOOTING = ("roll", "options", "move", "slide", "done")  # the stages of a turn a shot may be fired in
 
 
 def die_up(state: IslandState) -> str | None:
@@ -97,7 +101,7 @@ def die_hidden(state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[st
     return {faced(DIE, face): TRAY}
 
 
-def _die_seen(state: IslandState, seen: Mapping[str, Sequence[str]]) -> str | None:
+def die_seen(state: IslandState, seen: Mapping[str, Sequence[str]]) -> str | None:
     """The face up in the tray (only with a die thrown at the table; elsewhere the die counts for nothing)."""
     if state.die != "table":
         return None
@@ -154,7 +158,7 @@ def riding(state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, t
     where the pad, lying where it does, puts it (or not at all: off the places read); a rider anywhere
     else is left where it is seen, to be read as the move it is."""
     centres: dict[str, list[tuple[int, int]]] = {}  # player -> (the pad's centre read against, where it lies)
-    at = _where_seen(seen)
+    at = where_seen(seen)
     for seat, player in enumerate(PLAYERS):
         handle = at.get(pad_piece(player), "")
         lies = LETTERS.index(handle.rpartition("-")[2]) + 1 if handle.startswith(f"rail-{player}-") else None
@@ -178,12 +182,12 @@ def riding(state: IslandState, seen: Mapping[str, Sequence[str]]) -> dict[str, t
     return {c: tuple(sorted(ps)) for c, ps in out.items() if ps}
 
 
-def _where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+def where_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
     return {unfaced(p)[0]: cell for cell, pieces in in_own_slots(seen).items() for p in pieces
             if unfaced(p)[0] != DIE}
 
 
-def _ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
+def ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """Character -> the way the picture reads it facing (only those it says)."""
     return {piece: way for piece, way in (unfaced(p) for pieces in seen.values() for p in pieces)
             if way and piece != DIE}
@@ -191,15 +195,15 @@ def _ways_seen(seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
 
 def _turned(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
     """Characters on the island seen where the game has them but facing another way."""
-    at, ways = _where_seen(seen), _ways_seen(seen)
+    at, ways = where_seen(seen), ways_seen(seen)
     return {p for p, way in ways.items() if p in state.facing and at.get(p) == state.where.get(p)
             and way != state.facing[p]}
 
 
-def _moved(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
+def moved(state: IslandState, seen: Mapping[str, Sequence[str]]) -> set[str]:
     """Pieces seen elsewhere than the game has them (or not seen while in the game), and the die
     seen in the tray with another face up than the last roll's."""
-    at, face = _where_seen(seen), _die_seen(state, seen)
+    at, face = where_seen(seen), die_seen(state, seen)
     thrown = {DIE} if face is not None and face != die_up(state) else set()
     return {p for p in PLACED
             if place_of(state, p) is not None and at.get(p) != place_of(state, p)} | _turned(state, seen) | thrown
@@ -213,23 +217,30 @@ def _riders(before: IslandState, after: IslandState) -> set[str]:
     return {c for c in ALL_CHARACTERS if owner(c) in slid and before.where[c] == PAD}
 
 
-def _matches(after: IslandState, at: Mapping[str, str], before: IslandState,
+def matches(after: IslandState, at: Mapping[str, str], before: IslandState,
              ways: Mapping[str, str] | None = None) -> bool:
     """The picture is ``after`` on the table: every piece still in the game where it belongs (a
     character on the island facing the way it faces, where the picture says), and a piece the
     action took out of the game either lifted off already, still where it stood, or where the hand
-    set it down (a character moved onto a live block, which took it)."""
+    set it down (a character moved onto a live block, which took it). That one is there, or gone
+    with the block: nobody knows the block is live before the companion says so, so no hand lifts
+    the character off the block first, and a character merely lifted (its block still standing)
+    never reads as taken by it (which would tell the block is live)."""
     for piece, way in (ways or {}).items():
         if piece in after.facing and at.get(piece) == after.where.get(piece) and way != after.facing[piece]:
             return False
     riders = _riders(before, after)
     landed = _landed(before, after)
+    blocks = {at[b] for b in BLOCKS if b in at}
     for piece in PLACED:
         if piece in riders:
             continue
         cell = place_of(after, piece)
         if cell is None:
-            if at.get(piece) not in (None, place_of(before, piece), landed.get(piece)):
+            if piece in landed:
+                if at.get(piece) != landed[piece] and (at.get(piece) is not None or landed[piece] in blocks):
+                    return False
+            elif at.get(piece) not in (None, place_of(before, piece)):
                 return False
         elif at.get(piece) != cell:
             return False
@@ -246,7 +257,7 @@ def _landed(before: IslandState, after: IslandState) -> dict[str, str]:
     return out
 
 
-def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
+def touches(action: Action, state: IslandState, moved: set[str]) -> bool:
     """Could this action account for a piece that moved? (Cheap: spares a search through every action.)"""
     if isinstance(action, Block):
         return action.block in moved
@@ -262,28 +273,11 @@ def _touches(action: Action, state: IslandState, moved: set[str]) -> bool:
     return False
 
 
-def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-    """The legal actions the picture shows made: a block placed, a character set down, stepped on
-    from its pad, moved, shot or removed (a shot's victim or a blast's may still stand: the players
-    lift it off), or turned on the spot. The facing a move ends in is read from the picture; where the
-    picture does not say it, the actions that differ only in it are a question to the players."""
-    moved = _moved(state, seen)
-    if not moved:
-        return Reconciliation((Choice((), "nothing moved"),))
-    at, ways, face = _where_seen(seen), _ways_seen(seen), _die_seen(state, seen)
-    choices: list[Choice] = []
-    for action in rules.legal_actions(state):
-        if not _touches(action, state, moved) or not _may_put(action, at, ways):
-            continue
-        after = rules.apply(state, action)
-        if _matches(after, at, state, ways) and (face is None or face == die_up(after)):
-            choices.append(Choice((str(action),), said(action)))
-    if not choices:
-        choices = _with_a_shot(state, moved, at, ways, face)
-    if not choices:
-        choices = _two_placings(state, moved, at, ways)
-    if choices:
-        return Reconciliation(tuple(choices))
+def refused(state: IslandState, seen: Mapping[str, Sequence[str]], moved: set[str]) -> Reconciliation:
+    """A picture no legal play of the player to move explains and no move is part-way to, refused: a
+    die thrown when no roll is due, a pad slid when no slide is due, a character turned on the spot
+    when no turn is, else what differs (``words.refusal`` then names the rule each piece breaks)."""
+    at, ways, face = where_seen(seen), ways_seen(seen), die_seen(state, seen)
     if moved == {DIE}:
         return Reconciliation.illegal(_thrown(state, face), (DIE,), "no-roll-due")
     slid = [p for p in PADS if p in moved]
@@ -304,15 +298,15 @@ def reconcile(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Reconcil
 
 def _differs(state: IslandState, piece: str, at: Mapping[str, str], ways: Mapping[str, str]) -> str:
     """What differs of one piece, in words: where the camera reads it and where the game has it."""
-    was, now = _place_said(place_of(state, piece)), at.get(piece)
+    was, now = place_said(place_of(state, piece)), at.get(piece)
     had = f"{was} facing {_way(state.facing[piece])}" if piece in state.facing and piece in ways else was
     if now is None:
         return f"{piece_name(piece)} is not seen (the game has it {had})"
     way = f" facing {_way(ways[piece])}" if piece in ways else ""
-    return f"{piece_name(piece)} is {_place_said(now)}{way} (the game has it {had})"
+    return f"{piece_name(piece)} is {place_said(now)}{way} (the game has it {had})"
 
 
-def _place_said(cell: str | None) -> str:
+def place_said(cell: str | None) -> str:
     """A place as players say it: a square by its printed name, a slot of a box, the pad, the tray."""
     if cell is None:
         return "out of the game"
@@ -321,32 +315,7 @@ def _place_said(cell: str | None) -> str:
     return f"on {cell}" if len(cell) <= 3 else f"on the {cell.split('-')[0]}"
 
 
-def _with_a_shot(state: IslandState, moved: set[str], at: Mapping[str, str], ways: Mapping[str, str],
-                 face: str | None) -> list[Choice]:
-    """Two actions, one of them a shot, that the picture shows made together: hands quicker than the
-    camera lift the victim off and move the shooter (or move, then lift the victim its new place aims
-    at) before the table stands still. Each pair is read in the order it was played; a shot fired from
-    where the shooter stood and one fired from where it went are two readings, and the players say
-    which when both reach the picture."""
-    def fits(after: IslandState) -> bool:
-        return _matches(after, at, state, ways) and (face is None or face == die_up(after))
-
-    found: dict[tuple[str, ...], Choice] = {}
-    if state.stage not in SHOOTING:
-        return []
-    for first in rules.legal_actions(state):
-        if not _touches(first, state, moved):
-            continue
-        middle = rules.apply(state, first)
-        for then in rules.legal_actions(middle):
-            if (isinstance(first, Shoot) or isinstance(then, Shoot)) and _touches(then, middle, moved) \
-                    and fits(rules.apply(middle, then)):
-                pair = (str(first), str(then))
-                found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
-    return list(found.values())
-
-
-def _may_put(action: Action, at: Mapping[str, str], ways: Mapping[str, str]) -> bool:
+def may_put(action: Action, at: Mapping[str, str], ways: Mapping[str, str]) -> bool:
     """A placing (a block, a character set down) only where the picture has its piece: the setup's
     placings are tried by the hundred, and playing each out to compare the table is most of a
     reading's time. Any other action may still fit."""
@@ -367,28 +336,6 @@ def _puts(action: Action, piece: str, at: Mapping[str, str], ways: Mapping[str, 
     if place is not None:
         return at.get(piece) == pad_cell(action.player, place)
     return at.get(piece) == action.where and ways.get(piece, action.facing) == action.facing
-
-
-def _two_placings(state: IslandState, moved: set[str], at: Mapping[str, str],
-                  ways: Mapping[str, str]) -> list[Choice]:
-    """Two pieces set down in one picture during the setup: the second player's hand is quicker than
-    the camera settles on the first player's piece. Read as both placings, in the order the rules allow
-    (whose turn it is to place goes first); where that leaves open whose piece was whose (two blocks
-    look alike to the rules), each reading is a choice for the players."""
-    if state.stage not in ("blocks", "deploy") or len(moved) != 2:
-        return []
-    found: dict[tuple[str, ...], Choice] = {}
-    for piece in sorted(moved):
-        other = next(iter(moved - {piece}))
-        for first in rules.legal_actions(state):
-            if not _puts(first, piece, at, ways):
-                continue
-            middle = rules.apply(state, first)
-            for then in rules.legal_actions(middle):
-                if _puts(then, other, at, ways) and _matches(rules.apply(middle, then), at, state, ways):
-                    pair = (str(first), str(then))
-                    found.setdefault(pair, Choice(pair, f"{said(first)}, then {said(then)}"))
-    return list(found.values())
 
 
 def _thrown(state: IslandState, face: str | None) -> str:
@@ -424,7 +371,7 @@ def correction(state: IslandState, seen: Mapping[str, Sequence[str]]) -> Correct
     or faces away from its player when it had none), and a character turned where it stands turned;
     a piece not seen stays where the game has it."""
     places: list[tuple[str, str]] = []
-    at, ways = _where_seen(seen), _ways_seen(seen)
+    at, ways = where_seen(seen), ways_seen(seen)
     for piece in ALL_CHARACTERS + BLOCKS:
         cell = at.get(piece)
         if cell is None or (cell == place_of(state, piece) and ways.get(piece, state.facing.get(piece))
