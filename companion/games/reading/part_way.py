@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
+from companion.games.geometry import unfaced
 from companion.games.reading.hints import Hints, Picture, Readable, where
 from companion.games.reading.search import Reached
 from companion.games.reconciliation import Reconciliation
@@ -52,9 +53,10 @@ def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, pic
     shown = where(picture)
     said, pieces, tokens = [], set(), 1
     for there in ways.values():
-        to_move = tuple(sorted(p for p, c in where(there.picture).items() if shown.get(p) != c))
+        to_move = tuple(sorted({unfaced(p)[0] for p, c in where(there.picture).items() if shown.get(p) != c}))
         said.append(hints.step(game, state, hints.joined(there.actions), to_move))
         pieces |= set(to_move)
         tokens = max(tokens, len(to_move))
+    said = list(dict.fromkeys(said))  # plays that leave the same words (a piece in a hand) said once
     text = said[0] if len(said) == 1 else hints.either(game, state, said)
     return Reconciliation.partial(text, tuple(sorted(pieces)), "step", tokens=tokens)

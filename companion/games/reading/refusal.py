@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from companion.games.geometry import unfaced
 from companion.games.reading.hints import Hints, Picture, Readable, changed, form
 from companion.games.reconciliation import Reconciliation
 
@@ -19,7 +20,7 @@ ActionT = TypeVar("ActionT")
 def out_of_turn(game: Readable[StateT, ActionT], state: StateT, picture: Picture,
                 hints: Hints[StateT, ActionT]) -> Reconciliation | None:
     """Every piece that changed belongs to a player whose turn it is not: refused, in the game's words."""
-    moved = sorted(changed(form(game, state), picture))
+    moved = sorted({unfaced(p)[0] for p in changed(form(game, state), picture)})  # ids, never a face
     owners = [hints.owner(game, state, p) for p in moved]
     whose = set(game.rules.active(state))
     if not moved or any(o is None or o in whose for o in owners):
@@ -30,7 +31,7 @@ def out_of_turn(game: Readable[StateT, ActionT], state: StateT, picture: Picture
 def refuse(game: Readable[StateT, ActionT], state: StateT, picture: Picture,
            hints: Hints[StateT, ActionT]) -> Reconciliation | None:
     """The first action the picture would be that the rules refuse, with why (the rules' words)."""
-    moved = sorted(changed(form(game, state), picture))
+    moved = sorted({unfaced(p)[0] for p in changed(form(game, state), picture)})  # ids, never a face
     for action in hints.read_as(game, state, picture):
         reason = game.rules.why_not(state, action)
         if reason:
