@@ -113,7 +113,9 @@ def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool 
             looked += 1
             if looked > moves:
                 return None
-            if _between(state.placement, before, after, touched, ends, visited):
+            # a move that leaves a token the picture shows moved where it was is never under way (the
+            # framework's search prunes so too): most moves are passed over without building pictures
+            if all(p in ends for p in changed) and _between(state.placement, before, after, touched, ends, visited):
                 left = {p: c for p, c in ends.items() if c != before.get(p) and after.get(p) != c}
                 if not read or any(p not in changed for p in left):
                     fits.append((chain, left, {p for p, c in ends.items() if c != before.get(p)}))
