@@ -7,11 +7,13 @@ within the MP left, each of single movements of one islander; but it is bounded 
 Each bound below is a fixed share of ``budget.positions``, chosen so the default budget (4,000
 positions) keeps exactly the bounds the FOG searched with before it was handed a budget:
 
-- ``nodes`` = 15 x positions (60,000): A* positions expanded in one tier. A framework position is a
-  whole state reached by a legal action, its picture formed and compared; an A* position is one
-  movement of one islander on a light position (no state built, no picture formed), many times
-  cheaper (``benchmarks/fog_reading.py`` measures both and prints the ratio), so the same budget
-  buys more of them.
+- ``nodes`` = 15 x positions (60,000): A* positions expanded in one tier (of four: the islanders
+  that moved, those beside them, those near, every one). 15 is the bound The FOG searched with
+  before, kept; it is not a cost ratio: ``benchmarks/fog_reading.py`` measures an A* position
+  expanded (every movement of every islander that may move from it) at about the CPU of one
+  framework position (a legal action applied and its picture compared), so at one budget The FOG
+  may search up to 15 times as long as another game before it gives up (seconds for an islander of
+  another colour moved, which no push explains). A smaller budget is the lever: it gives up sooner.
 - ``step_nodes`` = positions / 16 (250): A* positions per tier searched before a picture is looked
   at as a step of a move made one token at a time (see :mod:`steps`): a push and a run back, the
   readings such a picture has, need a few dozen.

@@ -29,7 +29,7 @@ from companion.games.fog.legality import legal_movements
 from companion.games.fog.movement import MoveAction
 from companion.games.fog.options import Options
 from companion.games.fog.scenario import scenario_ids
-from companion.games.fog.scoring import ScoreReport, score
+from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
 from companion.games.fog.solo import new_solo_game
 from companion.games.fog.state import GameState, Player
