@@ -120,6 +120,19 @@ def test_the_free_endurance_run_is_used_when_the_points_run_out():
     assert answer.ok and answer.cost == 2 and answer.movements[-1].kind == "endurance"
 
 
+def test_an_elder_that_crosses_a_rock_and_back_leaves_a_table_where_nothing_has_moved_yet():
+    """The blue elder crosses the rock sideways and crosses back: the table looks as it did. The companion says
+    what every game says of such a picture (nothing has moved yet), logs nothing and never fails."""
+    rock = nb(E, "E")
+    state = position({E: "blue-elder-2", rock: "rock-1"}, {"blue-elder-2": "black"})
+    there = nb(rock, "E")
+    crossed = rules.apply(state, f"move cross blue-elder-2 {E}>{rock}>{there}")
+    back = rules.apply(crossed, f"move cross blue-elder-2 {there}>{rock}>{E}")
+    assert back.placement == state.placement and back.mp_left < state.mp_left
+    answer = get_game("fog").reconcile(state, back.placement)
+    assert answer.part_way and answer.rule == "unchanged" and not answer.choices and answer.step == "nothing has moved yet"
+
+
 # ------------------------------------------------------------------------------------ property
 TURNS = 2000
 

@@ -19,14 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.fog.bounds import DEFAULT, Bounds
 from companion.games.fog.movement import MoveAction, Movement, Pos, Rules, apply_step, movements_from
 from companion.games.fog.state import GameState
-from companion.games.fog.words import capital, names, piece_name, place_name, player_name
+from companion.games.fog.words import TOO_MANY_WAYS, capital, names, not_theirs, piece_name, place_name, player_name
 
-NODE_LIMIT = 60_000
 CLUSTER_GAP = 2  # fields between moved islanders that are explained separately
 NEAR_REACH = 3  # fields: a pusher stands next to a row of up to 3 pushed islanders
-ALTERNATIVES_EXTRA = 40  # positions searched for equally cheap alternatives after the first answer
 
 
 @dataclass
@@ -190,7 +189,7 @@ class _Node:
 
 
 class _Search:
-    def __init__(self, before: GameState, target: Mapping[str, tuple[str, ...]], node_limit: int,
+    def __init__(self, before: GameState, target: Mapping[str, tuple[str, ...]], bounds: Bounds,
                  reach: int | None = None, allow_endurance: bool = True) -> None:
         """``reach``: None = every islander of the colour may move; 0 = only displaced ones;
         -1 = displaced ones and those next to moved islanders of other colours (pushers, swappers);
@@ -199,7 +198,7 @@ class _Search:
         self.rules = Rules.of(before)
         self.board = before.board_data
         self.dist = self.rules.topo.dist
-        self.node_limit = node_limit
+        self.bounds = bounds
         self.target_of: dict[str, str] = {p: c for c, ps in target.items() for p in ps if p in self.board.islanders}
         self.start_of = {p: c for p, c in before.where.items() if p in self.board.islanders}
         self.budget = before.mp_left
@@ -303,17 +302,14 @@ class _Search:
                 if best_cost is None:
                     best_cost = node.g
                     # Look for equally cheap alternatives with a bounded extra effort.
-                    extra_limit = expanded + ALTERNATIVES_EXTRA
+                    extra_limit = expanded + self.bounds.alternatives
                 goals.append(idx)
                 if not self.collect_all or (node.pos.endurance_used and not self.prep_relevant):
                     break
                 continue
             expanded += 1
-            if expanded > self.node_limit:
-                return Explanation(reason="this change can be read too many ways to tell which move it was: put the "
-                                          "pieces back and make the move again one piece at a time, or accept the "
-                                          "board as it is", rule="search-limit",
-                                   searched=expanded)
+            if expanded > self.bounds.nodes:
+                return Explanation(reason=TOO_MANY_WAYS, rule="search-limit", searched=expanded)
             movers = [node.pos.pending] if node.pos.pending else self.movers
             for mover in movers:
                 for step in movements_from(self.rules, node.pos, mover, node.locs[mover]):
@@ -398,7 +394,7 @@ class _Search:
         foreign = [p for p in changed if p not in self.rules.movers]
         own = [p for p in changed if p in self.rules.movers]
         for p in own:
-            single = _single_reach(self.before, self.rules, p, self.target_of[p])
+            single = _single_reach(self.before, self.rules, p, self.target_of[p], self.bounds.reach)
             if not single:
                 return Explanation(
                     reason=f"{capital(piece_name(self.board, p))} cannot get from "
@@ -406,18 +402,16 @@ class _Search:
                            f"{place_name(self.board, self.target_of[p])} by legal movements with {self.budget} MP", offenders=(p,),
                     rule="movement", searched=expanded)
         if foreign:
-            return Explanation(
-                reason=f"{capital(names(self.board, foreign))} {'is' if len(foreign) == 1 else 'are'} not "
-                       f"{player_name(self.before, self.before.active_colour)}'s to move: another player's islander "
-                       "only moves when pushed, swapped or pulled back, and no legal sequence does that here",
-                offenders=tuple(foreign), rule="not-your-islander", searched=expanded)
+            return Explanation(reason=not_theirs(self.before, foreign), offenders=tuple(foreign),
+                               rule="not-your-islander", searched=expanded)
         return Explanation(reason=f"no sequence of legal movements within {self.budget} MP explains the moves of "
                                   f"{names(self.board, changed)}", offenders=tuple(changed), rule="movement",
                            searched=expanded)
 
 
-def _single_reach(before: GameState, rules: Rules, islander: str, target: str) -> bool:
-    """Can this islander alone reach the target within the MP left (others standing still)?"""
+def _single_reach(before: GameState, rules: Rules, islander: str, target: str, reach: int) -> bool:
+    """Can this islander alone reach the target within the MP left (others standing still)? Followed
+    through at most ``reach`` fields and pending pushes."""
     start = Pos.of(before)
     frontier = [(0, 0, start)]
     seen: set[tuple[str, str | None]] = {(before.where[islander], None)}  # (cell, the islander pending)
@@ -431,7 +425,7 @@ def _single_reach(before: GameState, rules: Rules, islander: str, target: str) -
             if cell == target and nxt.pending is None:
                 return True
             k = (cell, nxt.pending)
-            if k in seen or len(seen) > 5000:
+            if k in seen or len(seen) > reach:
                 continue
             seen.add(k)
             counter += 1
@@ -440,10 +434,10 @@ def _single_reach(before: GameState, rules: Rules, islander: str, target: str) -
 
 
 def explain(before: GameState, after: GameState | Mapping[str, Sequence[str]],
-            node_limit: int = NODE_LIMIT, allow_endurance: bool = True) -> Explanation:
+            bounds: Bounds = DEFAULT, allow_endurance: bool = True) -> Explanation:
     """The cheapest legal movements of the active colour from ``before`` to the ``after`` placement
     (without the free endurance run when not ``allow_endurance``: the plain reading of a picture
-    that could also be that run)."""
+    that could also be that run), searched within ``bounds`` (:mod:`bounds`: the reading budget's)."""
     target = _placement_of(after)
     if before.phase != "moving":
         return Explanation(reason=f"no movements in the {before.phase} phase", rule="phase")
@@ -455,13 +449,13 @@ def explain(before: GameState, after: GameState | Mapping[str, Sequence[str]],
         return Explanation(options=[Option((), 0, (), (), ())])
     clusters = _clusters(before, target)
     if len(clusters) > 1 and allow_endurance:
-        combined = _explain_by_clusters(before, target, clusters, node_limit)
+        combined = _explain_by_clusters(before, target, clusters, bounds)
         if combined is not None:
             return combined
-    return _tiered(before, target, node_limit, allow_endurance=allow_endurance)
+    return _tiered(before, target, bounds, allow_endurance=allow_endurance)
 
 
-def _tiered(before: GameState, target: Mapping[str, tuple[str, ...]], node_limit: int,
+def _tiered(before: GameState, target: Mapping[str, tuple[str, ...]], bounds: Bounds,
             allow_endurance: bool = True) -> Explanation:
     """Islanders that end where they started are first assumed to have stayed: far fewer positions
     to search. Then islanders near the moved ones may take part (a push or swap and back), and
@@ -470,7 +464,7 @@ def _tiered(before: GameState, target: Mapping[str, tuple[str, ...]], node_limit
     answer = Explanation()
     tried: list[list[str]] = []
     for reach in (0, -1, NEAR_REACH, None):
-        search = _Search(before, target, node_limit, reach=reach, allow_endurance=allow_endurance)
+        search = _Search(before, target, bounds, reach=reach, allow_endurance=allow_endurance)
         if search.movers in tried:  # the same islanders as a tier already searched
             continue
         tried.append(search.movers)
@@ -499,7 +493,7 @@ def _clusters(before: GameState, target: Mapping[str, tuple[str, ...]]) -> list[
 
 
 def _explain_by_clusters(before: GameState, target: Mapping[str, tuple[str, ...]], clusters: list[list[str]],
-                         node_limit: int) -> Explanation | None:
+                         bounds: Bounds) -> Explanation | None:
     """Solve far-apart groups of moved islanders one by one and check the combined moves.
 
     Returns None whenever this shortcut does not give a clear single answer; the caller then
@@ -518,13 +512,13 @@ def _explain_by_clusters(before: GameState, target: Mapping[str, tuple[str, ...]
             placement[before.where[p]].remove(p)
             placement.setdefault(where_after[p], []).append(p)
         sub = {c: tuple(ps) for c, ps in placement.items() if ps}
-        plain = _tiered(before, sub, node_limit, allow_endurance=False)
+        plain = _tiered(before, sub, bounds, allow_endurance=False)
         searched += plain.searched
         if not plain.ok or plain.ambiguous:
             return None
         free: Option | None = None
         if not before.endurance_used and any(board.islanders[p].characteristic == "endurance" for p in group):
-            with_run = _tiered(before, sub, node_limit)
+            with_run = _tiered(before, sub, bounds)
             searched += with_run.searched
             # Who may still make the endurance run no longer matters once it has been made.
             used = [o for o in with_run.options if o.movements and o.movements[-1].kind == "endurance"]

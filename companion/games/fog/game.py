@@ -1,9 +1,11 @@
-"""The FOG behind the door (:class:`~companion.games.base.Game`): the one object the companion uses.
+"""The FOG behind the door: its declaration and its parts (:mod:`companion.games.parts`).
 
-Everything FOG-specific the session, the camera, the LEDs and the panel used to know lives here
-or in the modules it calls: the draft and colour allocation of the setup, reading a camera picture
-as movements (:mod:`explain`), the turn that ends when the MP are spent, the tokens the FOG takes,
-the FOG and turn markers, the hourglass, the scoring.
+:class:`FogRules` is what the rulebook says (the draft and colour allocation of the setup, the
+turn that ends when the MP are spent, the tokens the FOG takes, the hourglass, the scoring),
+:class:`FogTable` the beach on the table (what the camera should see, the FOG and turn markers,
+and what a picture means: The FOG's own A* in :mod:`explain`, bounded by the reading budget the
+companion hands it, saying what the framework says in The FOG's words through :class:`FogHints`),
+:class:`FogPanel` what the pages show and :class:`FogLights` the FOG's rows on the LEDs.
 """
 
 from __future__ import annotations
@@ -12,28 +14,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.errors import FogCompanionError, SetupError
-from companion.games.legacy import LegacyGame, door
-from companion.games.base import BoardFit, Choice, Game, Layout, LedScene, Outcome, Reconciliation, TableStatus, TurnTimer
+from companion.errors import SetupError
+from companion.games.base import (BoardFit, Choice, Game, Layout, Lights, Outcome, Panel, Reconciliation, Rules,
+                                  Table, TurnTimer)
 from companion.games.declaration import Counter, GameType, Phase, Shade
 from companion.games.fog import rules, steps, table
-from companion.games.fog.actions import Correction, Draft, EndTurn, Relocation, parse_action
+from companion.games.fog.actions import Correction, EndTurn, Relocation, parse_action
 from companion.games.fog.board import Board
-from companion.games.fog.explain import Option, explain
+from companion.games.fog.bounds import Bounds
+from companion.games.fog.explain import explain
+from companion.games.fog.hints import FogAction, FogHints, choice, either_swap, hidden_in
 from companion.games.fog.layout import board_layout
 from companion.games.fog.legality import legal_movements
-from companion.games.fog.movement import Movement, MoveAction
+from companion.games.fog.movement import MoveAction
 from companion.games.fog.options import Options
 from companion.games.fog.scenario import scenario_ids
-from companion.games.fog.scoring import ScoreReport, score
+from companion.games.fog.scoring import score
 from companion.games.fog.setup import new_game
 from companion.games.fog.solo import new_solo_game
 from companion.games.fog.state import GameState, Player
 from companion.games.fog.text import render
-from companion.games.fog.words import capital, moves_words, names, piece_name, player_name
+from companion.games.fog.words import capital, moves_words, names, player_name
+from companion.games.reading import Budget, Hints, out_of_turn
 
 MAX_NAME = 40
-FogAction = Draft | EndTurn | Correction | MoveAction  # every action of The FOG, as parse_action reads it
 OPTIONS_HELP = ("hourglass=SECONDS, enhanced, min-crew, leaders, teams=C+C/C+C, team-scoring=sum|lowest, "
                 "drive-off=standard|advanced, two-player=lower|total, advanced-fog (solo)")
 
@@ -57,76 +61,6 @@ OPTION_SWITCHES: list[dict[str, Any]] = [
     {"token": "advanced-fog", "label": "Advanced FOG", "kind": "flag", "when": {"players": 1},
      "help": "The FOG starts one field further on."},
 ]
-
-
-def _choice(state: GameState, option: Option) -> Choice:
-    """A reading in words for the players (the actions keep their notation for the log); the
-    preparation bonuses it hands out said after it."""
-    bonus = f"preparation bonus {' and '.join(str(g) for g in option.gains)}" if option.gains else ""
-    return Choice(tuple(str(a) for a in option.actions), f"{capital(moves_words(state, option.movements))} "
-                  f"({option.cost} MP)", option.to_dict(), bonus)
-
-
-def _either_swap(state: GameState, options: Sequence[Option]) -> Option | None:
-    """The same swap made by the other islander: two of the player's own islanders swapped look the
-    same whichever made it, and cost the same. Only the hands' order tells which moved (the one
-    lifted first); the log names that one (None: the reading is not such a swap)."""
-    if len(options) != 1 or len(options[0].movements) != 1 or options[0].movements[0].kind != "swap":
-        return None
-    swap = options[0].movements[0]
-    there = [p for p in state.placement.get(swap.path[1], ()) if p in state.board_data.islanders]
-    if len(there) != 1:
-        return None
-    mirror = Movement("swap", there[0], (swap.path[1], swap.path[0]))
-    try:
-        after, made = rules.apply(state, MoveAction((mirror,))), rules.apply(state, MoveAction((swap,)))
-    except FogCompanionError:
-        return None
-    if after.placement != made.placement or after.mp_left != made.mp_left:
-        return None
-    return replace(options[0], movements=(mirror,))
-
-
-def hidden_in(state: GameState, option: Option, seen: Mapping[str, Sequence[str]]) -> str | None:
-    """Why a reading must be confirmed by the players, or None when it is what they most likely did.
-
-    The cheapest reading is not always the one a person made. Three readings hide something the
-    camera cannot see (rules interpretation 31): an islander that ends where it started (pushed
-    others and ran back), a move in which none of the active colour's islanders changed field
-    (another colour's islander dragged out of turn looks like a push and a run back), and the
-    free endurance run while MP are left (it ends the turn).
-    """
-    before, after = state.where, {p: c for c, ps in seen.items() for p in ps}
-    board = state.board_data
-    movers = dict.fromkeys(m.islander for m in option.movements)
-    back = [i for i in movers if before.get(i) == after.get(i)]
-    own = set(state.islanders_of(state.active_colour)) if state.active_colour else set()
-    who = player_name(state, state.active_colour)
-    changed = [p for p in set(before) | set(after) if before.get(p) != after.get(p)]
-    asked = _did(state, option, back)
-    if changed and not own & set(changed):
-        return (f"Only {names(board, sorted(changed))} moved, and it is {who}'s turn. {asked} "
-                f"({option.cost} MP) If a piece was moved out of turn, put it back.")
-    if back:
-        return f"{asked} ({option.cost} MP) If not, put the pieces back."
-    free = [m.islander for m in option.movements if m.kind == "endurance"]
-    if free and state.mp_left - option.cost > 0:
-        return (f"Was the last step of {piece_name(board, free[0])} its free endurance run, which ends {who}'s turn "
-                f"with {state.mp_left - option.cost} MP unused, or a plain run that keeps the turn going?")
-    return None
-
-
-def _did(state: GameState, option: Option, back: Sequence[str]) -> str:
-    """What a reading says happened, asked: "Did the green sailor push the red elder and run back?"
-    (the pushed or swapped tokens named from where they stood)."""
-    board, where = state.board_data, state.where
-    first = option.movements[0]
-    hand = {"push": "push", "swap": "swap places with"}.get(first.kind)
-    there = [p for p, c in where.items() if len(first.path) > 1 and c == first.path[1] and p != first.islander]
-    mover = piece_name(board, first.islander)
-    if hand and there:
-        return f"Did {mover} {hand} {names(board, there)}{' and run back' if first.islander in back else ''}?"
-    return f"Was it this: {moves_words(state, option.movements)}?"
 
 
 def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -> tuple[Player, ...]:
@@ -161,36 +95,34 @@ def seats_from(answers: Sequence[Mapping[str, Any]], colours: tuple[str, ...]) -
     return tuple(out)
 
 
-class FogGame(LegacyGame[GameState, FogAction]):
-    """The FOG: Escape from Paradise, 1 (solo scenarios) to 4 players."""
+DECLARATION = GameType(
+    "fog", "The FOG: Escape from Paradise", (1, 2, 3, 4), chance="setup", information="none",
+    counters=(Counter("round", "Round"),
+              Counter("mp_left", "MP left", total="mp_total", unit="MP", phases=("moving",)),
+              Counter("fog.label", "FOG"), Counter("fog.swallowed", "Swallowed")),
+    phases=(Phase("draft", "Draft", picks="picks: tap an islander on the board or in the list below.",
+                  done="Every islander has a player.", step=True),
+            Phase("moving", "Moving")),
+    shades=(Shade("fog.swallowed", "covered"), Shade("fog.next", "warned")),
+    features=("turn-over",))
+"""The FOG: Escape from Paradise, 1 (solo scenarios) to 4 players. A seeded setup (where the islanders
+start) and no luck after it; nothing hidden; one colour at a time. It counts rounds and the MP a turn
+has left, the FOG's rows and the tokens it swallowed; the board shades the rows the FOG covers and
+those it takes next; a draft on the Setup page comes before play. The FOG takes tokens that hands
+turn over (the Table page's button)."""
 
-    name = "fog"
-    title = "The FOG: Escape from Paradise"
-    players = (1, 2, 3, 4)
 
-    @property
-    def declaration(self) -> GameType:
-        """A seeded setup (where the islanders start) and no luck after it; nothing hidden; one colour
-        at a time. It counts rounds and the MP a turn has left, the FOG's rows and the tokens it
-        swallowed; the board shades the rows the FOG covers and those it takes next; a draft on the
-        Setup page comes before play. The FOG takes tokens that hands turn over (the Table page's
-        button)."""
-        return GameType(
-            self.name, self.title, self.players, chance="setup", information="none",
-            counters=(Counter("round", "Round"),
-                      Counter("mp_left", "MP left", total="mp_total", unit="MP", phases=("moving",)),
-                      Counter("fog.label", "FOG"), Counter("fog.swallowed", "Swallowed")),
-            phases=(Phase("draft", "Draft", picks="picks: tap an islander on the board or in the list below.",
-                          done="Every islander has a player.", step=True),
-                    Phase("moving", "Moving")),
-            shades=(Shade("fog.swallowed", "covered"), Shade("fog.next", "warned")),
-            features=("turn-over",))
+class FogRules(Rules[GameState, FogAction]):
+    """What the rulebook says: the setup, the draft, the movements and the end of a turn, the scoring."""
 
-    # ------------------------------------------------------------------ setup
+    parse_action = staticmethod(parse_action)
+    apply = staticmethod(rules.apply)
+    score = staticmethod(score)
+
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
         colours = list(Board.load_named(board or "standard").player_colours)
         return [
-            {"name": "players", "label": "Players", "kind": "count", "choices": list(self.players),
+            {"name": "players", "label": "Players", "kind": "count", "choices": list(self.game.declaration.players),
              "solo": 1},
             {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": colours,
              "colours_per_player": {"2": 2, "default": 1}, "max_name": MAX_NAME},
@@ -213,15 +145,11 @@ class FogGame(LegacyGame[GameState, FogAction]):
             return new_game(layout_board, seats_from(seats, layout_board.player_colours), seed=seed, options=opts)
         return new_game(layout_board, players, seed=seed, options=opts, names=names)
 
-    # ------------------------------------------------------------------ values
-    def to_json(self, state: GameState) -> dict[str, Any]:
+    def to_dict(self, state: GameState) -> dict[str, Any]:
         return state.to_dict()
 
-    def from_json(self, data: Any) -> GameState:
-        return GameState.from_json(data) if isinstance(data, str) else GameState.from_dict(data)
-
-    def parse_action(self, text: str) -> FogAction:
-        return parse_action(text)
+    def from_dict(self, data: Mapping[str, Any]) -> GameState:
+        return GameState.from_dict(data)
 
     def complete_action(self, state: GameState, text: str) -> str:
         """``draft ISLANDER`` typed at a terminal is the active colour's pick."""
@@ -236,6 +164,66 @@ class FogGame(LegacyGame[GameState, FogAction]):
         """The beach as text, and whose turn it is."""
         order = ", ".join(f"{c} ({p.name})" for c in state.turn_order if (p := state.player_of(c)))
         return render(state) + f"\nturn board: {order}; boat areas {dict(state.area_values)}"
+
+    def legal_actions(self, state: GameState) -> list[FogAction]:
+        if state.phase == "draft":
+            return list(rules.legal_drafts(state))
+        if state.phase == "moving":
+            return [*legal_movements(state), EndTurn("done")]
+        return []
+
+    def end_turn_action(self, state: GameState, reason: str) -> EndTurn:
+        return EndTurn(reason)
+
+    def forced_action(self, state: GameState) -> EndTurn | None:
+        """The turn ends by itself once the MP are spent, unless an endurance run is still open."""
+        if state.phase != "moving" or state.mp_left > 0 or state.endurance_used:
+            return None
+        board = state.board_data
+        if any(board.islanders[i].characteristic == "endurance" for i in state.moved):
+            return None
+        return EndTurn("mp")
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.phase != "finished":
+            return None
+        report = score(state)
+        return Outcome(tuple(report.winners), state.end_reason or "the game is over")
+
+    def active(self, state: GameState) -> tuple[str, ...]:
+        """The colour to move (the drafting colour in the draft, a nation in solo); none once finished."""
+        return (state.active_colour,) if state.active_colour else ()
+
+    def turn_timer(self, state: GameState) -> TurnTimer | None:
+        seconds = state.options.hourglass_seconds
+        if not seconds or state.phase != "moving":
+            return None
+        return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
+
+
+class FogTable(Table[GameState, FogAction]):
+    """The beach on the table: what the camera should see, the markers, and what a picture means."""
+
+    def layout(self, state: GameState | None = None, board: str | None = None) -> Layout:
+        return board_layout(state.board_data if state is not None else Board.load_named(board or "standard"))
+
+    def expected(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        return {c: tuple(sorted(ps)) for c, ps in state.placement.items() if ps}
+
+    def correction(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> Correction:
+        where_now = state.where
+        where_seen = {p: c for c, ps in seen.items() for p in ps}
+        return Correction(tuple(Relocation(p, where_now.get(p, "-"), where_seen.get(p, "-"))
+                                for p in sorted(set(where_now) | set(where_seen))
+                                if where_now.get(p) != where_seen.get(p)))
+
+    def taken_off(self, state: GameState) -> tuple[str, ...]:
+        return tuple(sorted(state.lost))
+
+    def markers(self, state: GameState) -> dict[str, tuple[str, str]]:
+        return {"fog": ("FOG", f"the FOG is at {state.fog}"),
+                "turn": ("turn", f"it is {player_name(state, state.active_colour)}'s turn ({state.active_colour}), "
+                                 f"round {state.round}")}
 
     def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
                      edits: Sequence[Mapping[str, Any]] = ()) -> str:
@@ -255,110 +243,82 @@ class FogGame(LegacyGame[GameState, FogAction]):
                      f"FOG track {' > '.join(f.label for f in b.fog_fields)}")
         return "\n".join(lines)
 
-    # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: GameState) -> list[FogAction]:
-        if state.phase == "draft":
-            return list(rules.legal_drafts(state))
-        if state.phase == "moving":
-            return [*legal_movements(state), EndTurn("done")]
-        return []
+    def hints(self) -> Hints[GameState, FogAction]:
+        return FogHints()
 
-    def apply(self, state: GameState, action: FogAction | str) -> GameState:
-        return rules.apply(state, action)
-
-    def end_turn_action(self, state: GameState, reason: str) -> EndTurn:
-        return EndTurn(reason)
-
-    def forced_action(self, state: GameState) -> EndTurn | None:
-        """The turn ends by itself once the MP are spent, unless an endurance run is still open."""
-        if state.phase != "moving" or state.mp_left > 0 or state.endurance_used:
-            return None
-        board = state.board_data
-        if any(board.islanders[i].characteristic == "endurance" for i in state.moved):
-            return None
-        return EndTurn("mp")
-
-    def correction(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> Correction:
-        where_now = state.where
-        where_seen = {p: c for c, ps in seen.items() for p in ps}
-        return Correction(tuple(Relocation(p, where_now.get(p, "-"), where_seen.get(p, "-"))
-                                for p in sorted(set(where_now) | set(where_seen))
-                                if where_now.get(p) != where_seen.get(p)))
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        if state.phase != "finished":
-            return None
-        report = score(state)
-        return Outcome(tuple(report.winners), state.end_reason or "the game is over")
-
-    def active(self, state: GameState) -> tuple[str, ...]:
-        """The colour to move (the drafting colour in the draft, a nation in solo); none once finished."""
-        return (state.active_colour,) if state.active_colour else ()
-
-    def score(self, state: GameState) -> ScoreReport:
-        return score(state)
-
-    # ------------------------------------------------------------------ the table
-    def layout(self, state: GameState | None = None, board: str | None = None) -> Layout:
-        return board_layout(state.board_data if state is not None else Board.load_named(board or "standard"))
-
-    def expected(self, state: GameState) -> dict[str, tuple[str, ...]]:
-        return {c: tuple(sorted(ps)) for c, ps in state.placement.items() if ps}
-
-    def reconcile(self, state: GameState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        """The cheapest legal movements of the active colour that lead to the picture (A* in :mod:`explain`)."""
+    def reconcile(self, state: GameState, seen: Mapping[str, Sequence[str]], budget: Budget | None = None
+                  ) -> Reconciliation:
+        """The cheapest legal movements of the active colour that lead to the picture (A* in :mod:`explain`),
+        within the bounds ``budget`` buys (:mod:`bounds`: shares of its positions; the default budget's
+        are the bounds The FOG always had). A move part-way is the framework's part-way test (in
+        :mod:`steps`), islanders moved out of turn the framework's answer in The FOG's words."""
         if state.phase != "moving":
             return Reconciliation.illegal(f"pieces moved in the {state.phase} phase", rule="phase")
+        bounds, hints = Bounds.of(budget), self.hints()
         target = {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}
+        if target == self.expected(state):  # (a move there and back leaves it so) what every game says
+            return Reconciliation.partial("nothing has moved yet", rule="unchanged")
         ended = rules.apply(state, EndTurn("done"))
         if ended.lost != state.lost and self.expected(ended) == target:
             # The tokens the FOG takes at the end of this turn were turned over: the turn ended.
             taken = names(state.board_data, sorted(set(ended.lost) - set(state.lost)))
             return Reconciliation((Choice(("end-turn done",), f"{player_name(state, state.active_colour)}'s turn "
                                                                f"ended and the FOG took {taken}"),))
-        answer = explain(state, seen, node_limit=steps.STEP_NODES)
+        answer = explain(state, seen, bounds.first_look())
         if not answer.ok:  # half a swap or a push is a step (a hand moves one token at a time), not illegal
             # A step is looked for before the whole search: with the pushed islander put down before its
             # pusher, proving that no sequence of moves leaves the table so took seconds (see steps.py)
-            step = steps.part_way(state, target)
+            step = steps.part_way(state, target, moves=bounds.moves)
             if step is not None:
                 return step
-            if answer.searched >= steps.STEP_NODES:  # a tier stopped at the bound: search it all
-                answer = explain(state, seen)
+            if answer.searched >= bounds.step_nodes:  # a tier stopped at the bound: search it all
+                answer = explain(state, seen, bounds)
+            if answer.rule == "not-your-islander":  # only other colours' islanders moved: the one answer
+                theirs = out_of_turn(self.game, state, target, hints)
+                if theirs is not None:
+                    return theirs
+            if answer.rule == "search-limit":
+                return Reconciliation.illegal(hints.unread(self.game, state, target, True), (), answer.rule)
             if not answer.ok:
                 return Reconciliation.illegal(answer.reason or "not a legal move", answer.offenders, answer.rule)
-        choices = tuple(_choice(state, o) for o in answer.options)
+        choices = tuple(choice(state, o) for o in answer.options)
         question = hidden_in(state, answer.options[0], target)
         if question is None:
             # an own islander pushed one field on and put down before its pusher is also that islander's
             # run: read at once, the pusher's move would be read as a second run nobody made. So a whole
             # reading that is also the first token of a longer move is a step holding the reading: the
             # rest of the move is read as the whole move, or the reading settles after the hold time
-            step = steps.part_way(state, target, read=True)
+            step = steps.part_way(state, target, read=True, moves=bounds.moves)
             if step is not None:
                 return replace(step, choices=choices,
                                step=f"{step.step}; or leave it as it is: {choices[0].summary[:1].lower()}"
                                     f"{choices[0].summary[1:]}")
-            mirror = _either_swap(state, answer.options)
+            mirror = either_swap(state, answer.options)
             if mirror is not None:  # the one the hands lifted first made it; asked when the camera did not see
-                return Reconciliation(choices + (_choice(state, mirror),), by_hands=True,
+                return Reconciliation(choices + (choice(state, mirror),), by_hands=True,
                                       question="Which of the two islanders made the swap?")
             return Reconciliation(choices)
         if steps.back_or_foreign(state, answer.options[0].movements, target):
             # "pushed and ran back" is also the pushed islander put on first, the pusher still to come: a
             # step; the players are asked only if the picture stays so past the hold time
-            step = steps.part_way(state, target)
+            step = steps.part_way(state, target, moves=bounds.moves)
             if step is not None:
                 return replace(step, choices=choices, question=question)
         plain: tuple[Choice, ...] = ()
         if any(m.kind == "endurance" for m in answer.options[0].movements):
             # The same picture without the free run: a plain run, paid for, the turn goes on.
-            other = explain(state, seen, allow_endurance=False)
-            plain = tuple(_choice(state, o) for o in other.options if o.cost <= state.mp_left)
+            other = explain(state, seen, bounds, allow_endurance=False)
+            plain = tuple(choice(state, o) for o in other.options if o.cost <= state.mp_left)
         if len(plain) > 1:  # which of two swapped islanders moved: only an endurance islander that moved may run
             question = (f"Which islander moved? Only one that moved may still make its free endurance run. "
                         f"{question or ''}").strip()
         return Reconciliation(plain + choices, question=question)
+
+
+class FogPanel(Panel[GameState, FogAction]):
+    """What the pages show: the beach (no secrets), the dots of a tapped islander, what the table hears."""
+
+    view = staticmethod(table.view)
 
     def targets(self, state: GameState, piece: str) -> dict[str, tuple[Choice, ...]]:
         """The fields ``piece`` reaches with one legal move of its own (the cheapest move to each: the
@@ -374,9 +334,6 @@ class FogGame(LegacyGame[GameState, FogAction]):
         return {cell: (Choice((str(move),), f"{capital(moves_words(state, move.movements))} ({cost} MP)"),)
                 for cell, (cost, move) in sorted(out.items())}
 
-    def taken_off(self, state: GameState) -> tuple[str, ...]:
-        return tuple(sorted(state.lost))
-
     def notes(self, before: GameState, after: GameState) -> dict[str, Any]:
         out: dict[str, Any] = {"mp_left": after.mp_left, "active": after.active_colour}
         swallowed = sorted(set(after.lost) - set(before.lost))
@@ -388,22 +345,12 @@ class FogGame(LegacyGame[GameState, FogAction]):
             out["said"] = action_words(before, after.history[-1], before.active_colour)
         return out
 
-    def markers(self, state: GameState) -> dict[str, tuple[str, str]]:
-        return {"fog": ("FOG", f"the FOG is at {state.fog}"),
-                "turn": ("turn", f"it is {player_name(state, state.active_colour)}'s turn ({state.active_colour}), "
-                                 f"round {state.round}")}
 
-    def turn_timer(self, state: GameState) -> TurnTimer | None:
-        seconds = state.options.hourglass_seconds
-        if not seconds or state.phase != "moving":
-            return None
-        return TurnTimer((state.round, state.turn_index), float(seconds), "end-turn hourglass", "Hourglass")
+class FogLights(Lights[GameState, FogAction]):
+    """The FOG's rows on the status segment, the MP left and the hourglass, beside whose turn it is."""
 
-    def view(self, state: GameState, seat: str | None = None) -> dict[str, Any]:
-        return table.view(state, seat)
-
-    def led_scene(self, state: GameState, status: TableStatus = TableStatus()) -> LedScene:
-        return table.led_scene(state, status)
+    led_scene = staticmethod(table.led_scene)
 
 
-GAME = door(FogGame())
+GAME: Game[GameState, FogAction] = Game(DECLARATION, FogRules(), FogTable(), FogPanel(), lights=FogLights(),
+                                        called="a FOG")

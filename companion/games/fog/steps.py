@@ -11,9 +11,16 @@ a picture no continuation of a legal move reaches.
 A picture part-way through a move is often one no sequence of moves reaches either (the pushed
 islander put down before its pusher), and proving that took the reading's search seconds (every
 way of every islander of the colour within the MP left, up to 11 s was seen). So the game's
-reconcile first searches at most :data:`STEP_NODES` positions in each of its tiers, which is far
-more than the readings such a picture has need (a push and a run back: a few dozen), then looks
-for a step here, and only for a picture that is no step either goes on to the whole search.
+reconcile first searches at most ``step_nodes`` positions in each of its tiers (:mod:`bounds`: a
+share of the reading budget, :data:`STEP_NODES` by default), which is far more than the readings
+such a picture has need (a push and a run back: a few dozen), then looks for a step here, and only
+for a picture that is no step either goes on to the whole search.
+
+Whether a picture lies between the table as it was and as one move leaves it is the framework's
+part-way test (:func:`companion.games.reading.part_way.between`, place by place, the fields each
+token passes on its way as the ``path``); what is The FOG's own is which moves are tried: every
+complete move of each islander of the active colour, a move being several movements (a push and
+the run after it), not one legal action after another.
 
 A picture can also be a whole legal move by itself and the first token of a longer one: an own
 islander pushed one field on and put down before its pusher is also that islander's run. Read at
@@ -25,16 +32,20 @@ if nothing more moves within the hold time).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
 from companion.games.base import Reconciliation
 from companion.games.fog.board import Board
+from companion.games.fog.bounds import DEFAULT
 from companion.games.fog.movement import Movement, Pos, Rules, apply_step, movements_from
 from companion.games.fog.state import GameState
 from companion.games.fog.words import names, piece_name
+from companion.games.reading import Hints
+from companion.games.reading.part_way import between
 
-MOVE_LIMIT = 20_000  # complete moves looked at (a guard: a turn offers a few hundred)
-STEP_NODES = 250  # positions per tier the reading searches before a step is looked for (see above)
+STEP_NODES = DEFAULT.step_nodes  # positions per tier searched before a step is looked for, by default (see above)
+TOKENS = Hints[GameState, object]()  # every token is itself when two pictures are compared field by field
 MOVED_BESIDE_MOVER = 3  # the most tokens one move moves beside its mover (an enhanced push of three)
 VERBS = {"swap": "swaps with", "push": "pushes", "pull": "pulls back", "drive-off": "drives off"}
 
@@ -70,7 +81,8 @@ def _where(placement: Mapping[str, Sequence[str]]) -> dict[str, str] | None:
     return out
 
 
-def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool = False) -> Reconciliation | None:
+def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool = False,
+             moves: int = DEFAULT.moves) -> Reconciliation | None:
     """The picture as a step of a move still being made by hand, or None: no continuation of one
     legal move of the active colour reaches it.
 
@@ -78,7 +90,7 @@ def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool 
     put down before its pusher, is also that islander's run). Then only a longer move that still
     moves a token the picture left where it was (the pusher) makes it a step: a run is never held
     back as the first field of a longer run of the same islander, as a hand puts a token down where
-    it goes."""
+    it goes. At most ``moves`` complete moves are looked through (the reading budget's share)."""
     if state.phase != "moving":
         return None
     board = state.board_data
@@ -93,22 +105,45 @@ def part_way(state: GameState, seen: Mapping[str, Sequence[str]], *, read: bool 
     rules, pos = Rules.of(state), Pos.of(state)
     fits: list[tuple[tuple[Movement, ...], dict[str, str], set[str]]] = []  # a move, what is left, who it moves
     looked = 0
+    touched = {c for p in changed for c in (before[p], after.get(p)) if c is not None}
     for islander in sorted(rules.movers):
         if islander not in before:
             continue
         for chain, ends, visited in _moves(rules, pos, islander, (), {}, {}):
             looked += 1
-            if looked > MOVE_LIMIT:
+            if looked > moves:
                 return None
-            if all(after[p] == ends.get(p, before[p]) or after[p] in visited.get(p, ()) if p in after
-                   else ends.get(p, before[p]) != before[p] for p in changed):
+            # a move that leaves a token the picture shows moved where it was is never under way (the
+            # framework's search prunes so too): most moves are passed over without building pictures
+            if all(p in ends for p in changed) and _between(state.placement, before, after, touched, ends, visited):
                 left = {p: c for p, c in ends.items() if c != before.get(p) and after.get(p) != c}
-                if left and (not read or any(p not in changed for p in left)):
+                if not read or any(p not in changed for p in left):
                     fits.append((chain, left, {p for p, c in ends.items() if c != before.get(p)}))
     if not fits:
         return None
     return Reconciliation.partial(_words(state.board_data, fits), sorted({p for _, left, _ in fits for p in left}),
                                   "step")
+
+
+def _between(placement: Mapping[str, Sequence[str]], before: Mapping[str, str], after: Mapping[str, str],
+             touched: set[str], ends: Mapping[str, str], visited: Mapping[str, set[str]]) -> bool:
+    """The framework's part-way test for one move, on the fields that can differ (those a changed token
+    or the move touches; every other field is the same in all three pictures): the move's end where its
+    tokens go, and the fields they pass on the way as its path."""
+    cells = touched | set(ends.values()) | {before[p] for p in ends}
+    start = {c: tuple(placement.get(c, ())) for c in cells}
+    end = {c: tuple(p for p in ps if p not in ends) for c, ps in start.items()}
+    for piece, cell in ends.items():
+        end[cell] += (piece,)
+    seen: dict[str, tuple[str, ...]] = {c: () for c in cells}
+    for piece, cell in after.items():
+        if cell in seen:
+            seen[cell] += (piece,)
+    path: dict[str, Counter[str]] = {}
+    for piece, fields in visited.items():
+        for cell in fields:
+            path.setdefault(cell, Counter())[piece] += 1
+    return between(start, end, seen, TOKENS, path)
 
 
 def back_or_foreign(state: GameState, movements: Sequence[Movement], seen: Mapping[str, Sequence[str]]) -> bool:

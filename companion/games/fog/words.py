@@ -73,6 +73,19 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# A picture the search gave up on (it reached the reading budget's bound): what the players can do.
+TOO_MANY_WAYS = ("this change can be read too many ways to tell which move it was: put the pieces back and "
+                 "make the move again one piece at a time, or accept the board as it is")
+
+
+def not_theirs(state: GameState, pieces: Sequence[str]) -> str:
+    """Islanders of another colour moved and nothing the active colour may do moves them so: they are
+    not its to move (the words of an islander moved out of turn)."""
+    return (f"{capital(names(state.board_data, pieces))} {'is' if len(pieces) == 1 else 'are'} not "
+            f"{player_name(state, state.active_colour)}'s to move: another player's islander only moves when "
+            "pushed, swapped or pulled back, and no legal sequence does that here")
+
+
 def movement_words(board: Board, movement: Movement, where: Mapping[str, str]) -> str:
     """One movement as a clause: "the green sailor moves from A1 to A2, pushing the red elder on".
     ``where``: the tokens' fields before it (to say whom a push or swap moved)."""
