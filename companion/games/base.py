@@ -54,7 +54,8 @@ class Game(Generic[StateT, ActionT]):
 
     def __init__(self, declaration: GameType, rules: Rules[StateT, ActionT], table: Table[StateT, ActionT],
                  panel: Panel[StateT, ActionT], *, seating: Seats[StateT, ActionT] | None = None,
-                 lights: Lights[StateT, ActionT] | None = None, dealt: bool = False, called: str = "") -> None:
+                 lights: Lights[StateT, ActionT] | None = None, dealt: bool = False, called: str = "",
+                 untagged: bool = False) -> None:
         self.declaration = declaration
         self.rules, self.table, self.panel = rules, table, panel
         self.seating: Seats[StateT, ActionT] = seating or Seats()
@@ -63,6 +64,8 @@ class Game(Generic[StateT, ActionT]):
         # number drawn by the companion that nobody at the table chooses or sees, besides the seed.
         self.dealt = dealt
         self.called = called or f"a {declaration.title.lower()}"   # "not a tile race state"
+        # A saved state with no "game" key is this game's (its first format had none): at most one game says so.
+        self.untagged = untagged
         for part in (rules, table, panel, self.seating, self.lights):
             part.bind(self)
 
@@ -89,7 +92,7 @@ class Game(Generic[StateT, ActionT]):
     def from_json(self, data: Any) -> StateT:
         """A saved state (a dict, or its JSON text) of this game; ``StateFormatError`` names what is wrong:
         not JSON, another game's, or (the rules say) a field."""
-        return self.rules.from_dict(saved_form(data, self.name, self.called))
+        return self.rules.from_dict(saved_form(data, self.name, self.called, self.untagged))
 
     # ------------------------------------------------------------------ rules
     def new_game(self, *args: Any, **settings: Any) -> StateT:

@@ -352,5 +352,6 @@ class FogLights(Lights[GameState, FogAction]):
     led_scene = staticmethod(table.led_scene)
 
 
+# The FOG's first saved format had no "game" key (it was the only game): such a file is still The FOG's.
 GAME: Game[GameState, FogAction] = Game(DECLARATION, FogRules(), FogTable(), FogPanel(), lights=FogLights(),
-                                        called="a FOG")
+                                        called="a FOG", untagged=True)
