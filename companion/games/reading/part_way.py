@@ -14,8 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
-from companion.games.reading.hints import Hints, Picture, Readable
-from companion.games.reading.search import Reached
+from companion.games.reading.hints import Hints, Picture, Readable, Way
 from companion.games.reconciliation import Reconciliation
 
 StateT = TypeVar("StateT")
@@ -38,14 +37,13 @@ def between(start: Picture, end: Picture, picture: Picture, kind: Hints[StateT, 
 
 
 def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, picture: Picture,
-             reached: Sequence[Reached[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
-    """The first reached position (fewest actions) the picture is part-way to, as a step, or None."""
+             reached: Sequence[Way[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
+    """The picture as a step towards the first reached position (fewest actions) it is part-way to, or
+    towards every one (the game's ``every_way``), in the game's ``under_way`` words; or None."""
+    ways: list[Way[StateT, ActionT]] = []
     for there in reached:
         if between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
-            wanted = {p: c for c, ps in there.picture.items() for p in ps}
-            shown = {p: c for c, ps in picture.items() for p in ps}
-            to_move = tuple(sorted(p for p, c in wanted.items() if shown.get(p) != c))
-            actions = hints.joined(there.actions)
-            return Reconciliation.partial(hints.step(game, state, actions, to_move), to_move, "step",
-                                          tokens=max(1, len(to_move)))
-    return None
+            ways.append(there)
+            if not hints.every_way:
+                break
+    return hints.under_way(game, state, picture, ways) if ways else None
