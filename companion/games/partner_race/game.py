@@ -19,17 +19,17 @@ from companion.games.reconciliation import Choice
 from companion.games.results import Outcome, TableStatus
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
-from companion.games.partner_race import steps as parts
 from companion.games.partner_race.cards import CARDS, HAND, called
-from companion.games.partner_race.reading import place_of
+from companion.games.partner_race.reading import covers, pawns_seen, place_of
 from companion.games.partner_race.rules import Action, Play, RaceState
-from companion.games.partner_race.table import RaceTable, covers, pawns_seen
+from companion.games.partner_race.table import RaceTable
 from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team
 from companion.games.partner_race.words import choice_words, log_lines, name_of, pawn_name, piece_names, place_names, \
     place_words, play_words
 
 MAX_NAME = 40
 _covers, _pawns_seen = covers, pawns_seen  # the names tests/test_partner_race_reading.py reads them by
+CALM_HZ = 0.5  # a step breathes slowly: nothing is wrong, a hand is not finished yet
 LABELS = {"turn": "whose turn, who is next", "status": "the teams", "counter": "cards in hand", "timer": ""}
 DECLARATION = GameType(
     "partner-race", "Partner card race", (4,), chance="deck", information="per-seat",
@@ -202,6 +202,16 @@ class RacePanel(Panel[RaceState, Action]):
         return out
 
 
+def step_light(state: RaceState, status: TableStatus, colours: Mapping[str, tuple[int, int, int]]) -> Light | None:
+    """The turn light while a play is part-way: the colour of the pawn to move now, breathing slowly
+    (None: no step)."""
+    if not status.step:
+        return None
+    moving = [p for p in status.to_move if not p.startswith("card-")]
+    colour = colour_of(moving[0]) if moving else colour_of(state.movers(state.active)[0])
+    return Light(colours[colour], "pulse", CALM_HZ, 0.35)
+
+
 class RaceLights(Lights[RaceState, Action]):
     """The LEDs: the turn and who is next, the two teams, the cards in the active player's hand."""
 
@@ -215,7 +225,7 @@ class RaceLights(Lights[RaceState, Action]):
         won = rules.winners(state)
         if won:
             return winners_scene([b.rgb[c] for c in won])
-        active = parts.step_light(state, status, b.rgb) or turn_light(b.rgb[state.active], status.waiting)
+        active = step_light(state, status, b.rgb) or turn_light(b.rgb[state.active], status.waiting)
         following = _up_next(state)
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
         teams = tuple(alert_light() if c in bad else Light(b.rgb[c])
