@@ -1,21 +1,15 @@
 """What the partner race tells the framework's reading of a picture (:mod:`companion.games.reading`).
 
-The camera sees the pawns and the card laid last on the card spot. The framework searches the
-plays of the player to move, tests a picture part-way through one, says a move out of turn and
-asks the rules why not; this module says what is the race's own:
-
-* which plays are worth trying: those of the card on the spot (every card while the spot still
-  shows the last one, or none), grown part by part (:func:`rules.outcomes`) and dropped, with every
-  play that goes on from a part, as soon as that part disagrees with the picture. That is sound
-  because a pawn's place is settled by its own part: within one play a pawn moves once, and a pawn
-  moved by an earlier part is never bumped by a later one (pawns of one colour stack; the partner's
-  pawns move only once all the player's own are locked in their goal zone, out of reach). A bumped
-  pawn goes home and stays there. A 7 alone is hundreds of plays once four pawns are out;
-* when a play is the picture: every pawn seen where it ends, every pawn not seen beneath a pawn of
-  its colour (a stack: the camera sees the top one), the card on the spot the one played;
-* the words: a play in a sentence, what is left of a play made in parts (every way on weighed: a 7's
-  steps still to share), the same card laid again asked, and what is wrong with a picture no play
-  explains (a pawn where its colour never stands, a pawn off the board, a card of another deck).
+The camera sees the pawns and the card laid last on the card spot. The plays worth trying are those
+of the card on the spot (any card while the spot still shows the last one, or none), grown part by
+part (:func:`rules.outcomes`) and dropped, with every play that goes on from a part, as soon as that
+part disagrees with the picture (a 7 alone is hundreds of plays once four pawns are out). That is
+sound because a pawn's place is settled by its own part: within one play a pawn moves once, a pawn
+moved by an earlier part is never bumped by a later one (pawns of one colour stack; the partner's
+move only once all the player's own are locked, out of reach), and a bumped pawn stays home. A play
+is the picture when every pawn seen is where it ends and every pawn not seen is beneath one of its
+colour (a stack). The rest is the race's words: a play, what is left of one made in parts (every
+way on weighed: a 7's steps still to share), and what is wrong with a picture no play explains.
 """
 
 from __future__ import annotations
@@ -179,9 +173,8 @@ class RaceHints(Hints[RaceState, Action]):
         self.seen: Look | None = None
 
     def look(self, state: RaceState, picture: Seen) -> Look:
-        """The picture being read (asked first by the search, with the state it reads from)."""
-        if self.seen is None:
-            self.seen = Look.of(state, picture)
+        """The picture being read (first looked at by the search, in the state it reads from)."""
+        self.seen = self.seen or Look.of(state, picture)
         return self.seen
 
     def candidates(self, game: Game, state: RaceState, picture: Seen) -> Iterable[Action]:
@@ -193,8 +186,7 @@ class RaceHints(Hints[RaceState, Action]):
                 yield play
 
     def key(self, game: Game, state: RaceState) -> tuple[str | None, tuple[tuple[str, str], ...]]:
-        """A play is its card and where it leaves the pawns: a 7 split in another order that ends
-        alike is the same play."""
+        """A play is its card and where it leaves the pawns (a 7 split in another order, alike)."""
         return state.last_card, tuple(sorted(state.where.items()))
 
     def goes_on(self, game: Game, start: RaceState, here: RaceState) -> bool:
@@ -205,9 +197,11 @@ class RaceHints(Hints[RaceState, Action]):
         return (seen.kind is None or seen.kind == state.last_card) and seen.pawns.matches(state.where)
 
     def owner(self, game: Game, state: RaceState, piece: str) -> str | None:
-        if piece in state.movers(state.active):
-            return state.active  # a partner's pawns are the player's own once all theirs are locked
-        return None if piece.startswith("card-") else colour_of(piece)
+        """A pawn seen moved is its player's (the partner's are the player's own once all theirs are
+        locked); a pawn gone, or where it never stands, and a card are anyone's to put right."""
+        if piece not in self.look(state, {}).moved:
+            return None
+        return state.active if piece in state.movers(state.active) else colour_of(piece)
 
     def reading(self, game: Game, state: RaceState, actions: Sequence[Action]) -> Choice:
         play = actions[0]
