@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from companion.games.partner_race import rules
 from companion.games.partner_race.board import CARD_SPOT
@@ -30,8 +31,9 @@ from companion.games.reconciliation import Choice, Reconciliation
 Game = Readable[RaceState, Action]
 
 
+@cache
 def place_of(pawn: str, position: str) -> str:
-    """The board cell of a pawn's position."""
+    """The board cell of a pawn's position (asked for every pawn of every play a reading tries)."""
     colour = colour_of(pawn)
     if position == "home":
         return f"home-{colour}-{pawn.rsplit('-', 1)[1]}"
@@ -152,6 +154,13 @@ class Look:
         """No pawn where it never stands, and one card of this deck on the spot, or none."""
         return self.stray is None and len(self.cards) <= 1 and (self.kind is None or self.kind in CARDS)
 
+    def fits(self, after: Mapping[str, str]) -> bool:
+        """A play that may be the picture or under way to it: every pawn the picture shows changed is
+        where the play puts it, or not seen and moved by it (or beneath a pawn of its colour)."""
+        where = self.pawns.where
+        return self.pawns.matches(after) or all(where[p] == after[p] if p in where else after[p] != self.state.where[p]
+                                                for p in self.changed)
+
     def keep(self, moved: tuple[str, ...], before: Mapping[str, str], after: Mapping[str, str]) -> bool:
         """A part of a play the picture may be the end of, or part-way through: each pawn the part
         moves or bumps that the picture shows changed is where the part puts it, or not seen and
@@ -181,9 +190,14 @@ class RaceHints(Hints[RaceState, Action]):
         seen = self.look(state, picture)
         if not seen.readable:
             return
+        ends: set[frozenset[tuple[str, str]]] = set()  # a 7 split in another order that ends alike: tried once
         for name in [seen.laid] if seen.laid is not None else CARDS:  # the card laid, or any not laid yet
-            for play, _ in rules.outcomes(state, name, seen.keep):
-                yield play
+            ends.clear()
+            for play, after in rules.outcomes(state, name, seen.keep):
+                end = frozenset(after.items())
+                if end not in ends and seen.fits(after):
+                    ends.add(end)
+                    yield play
 
     def key(self, game: Game, state: RaceState) -> tuple[str | None, tuple[tuple[str, str], ...]]:
         """A play is its card and where it leaves the pawns (a 7 split in another order, alike)."""
