@@ -182,8 +182,14 @@ class RaceHints(Hints[RaceState, Action]):
         self.seen: Look | None = None
 
     def look(self, state: RaceState, picture: Seen) -> Look:
-        """The picture being read (first looked at by the search, in the state it reads from)."""
+        """The picture being read, looked at once: the search asks first, in the state it reads from."""
         self.seen = self.seen or Look.of(state, picture)
+        return self.seen
+
+    @property
+    def read(self) -> Look:
+        """The picture being read, for a hint asked after the search (it is not handed the picture)."""
+        assert self.seen is not None, "the search looks at the picture first"
         return self.seen
 
     def candidates(self, game: Game, state: RaceState, picture: Seen) -> Iterable[Action]:
@@ -207,13 +213,13 @@ class RaceHints(Hints[RaceState, Action]):
         return False  # a turn is one card laid
 
     def matches(self, game: Game, state: RaceState, reached: Seen, picture: Seen) -> bool:
-        seen = self.look(state, picture)
+        seen = self.read  # (``state`` is the one reached, not the one read from)
         return (seen.kind is None or seen.kind == state.last_card) and seen.pawns.matches(state.where)
 
     def owner(self, game: Game, state: RaceState, piece: str) -> str | None:
         """A pawn seen moved is its player's (the partner's are the player's own once all theirs are
         locked); a pawn gone, or where it never stands, and a card are anyone's to put right."""
-        if piece not in self.look(state, {}).moved:
+        if piece not in self.read.moved:
             return None
         return state.active if piece in state.movers(state.active) else colour_of(piece)
 
@@ -225,7 +231,7 @@ class RaceHints(Hints[RaceState, Action]):
     def question(self, game: Game, state: RaceState, actions: Sequence[Action]) -> str | None:
         """The spot looks as it did (another card of that kind laid, or none), or the card was laid
         and no pawn moved: the players say."""
-        seen, who = self.look(state, {}), name_of(state, state.active)
+        seen, who = self.read, name_of(state, state.active)
         if seen.kind is not None and seen.kind == state.last_card:
             return (f"The card spot still shows {card_name(seen.kind)}: did {who} play another {called(seen.kind)}? "
                     "(If another card was played, lay it on the spot instead.)")
@@ -239,7 +245,7 @@ class RaceHints(Hints[RaceState, Action]):
         """A whole play that is also part of another of the same card still being made (the card laid,
         no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where seven steps take
         it, the second pawn not moved yet) is a step while hands are at work."""
-        kind = self.look(state, {}).kind
+        kind = self.read.kind
         return [w for w in looked if kind is not None and isinstance(w.actions[0], Play) and w.actions[0].card == kind]
 
     def under_way(self, game: Game, state: RaceState, picture: Seen,
