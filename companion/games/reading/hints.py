@@ -13,13 +13,11 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from companion.games.geometry import Placement
-from companion.games.reconciliation import Choice, Reconciliation
+from companion.games.reconciliation import Choice
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 StateC = TypeVar("StateC", contravariant=True)
-StateO = TypeVar("StateO", covariant=True)
-ActionO = TypeVar("ActionO", covariant=True)
 Picture = dict[str, tuple[str, ...]]   # cell -> pieces, in the form the rules count (the table's ``alike``)
 
 
@@ -53,18 +51,6 @@ class Readable(Protocol[StateT, ActionT]):
     def panel(self) -> ReadsPanel[StateT]: ...
 
 
-class Way(Protocol[StateO, ActionO]):
-    """A position a reading reached (:class:`~companion.games.reading.search.Reached` is one): the
-    actions from the start, the state they lead to, and what the camera should see there."""
-
-    @property
-    def actions(self) -> tuple[ActionO, ...]: ...
-    @property
-    def state(self) -> StateO: ...
-    @property
-    def picture(self) -> Picture: ...
-
-
 def form(game: Readable[StateT, ActionT], state: StateT) -> Picture:
     """What the camera should see in ``state``, in the form a picture is compared in."""
     return game.table.alike(state, game.table.expected(state))
@@ -85,7 +71,10 @@ class Hints(Generic[StateT, ActionT]):
     """What a game tells the reading; the defaults read a game of pieces that are each themselves."""
 
     prune = True            # try only actions that move pieces the picture shows moved
-    every_way = False       # a step's words weigh every way the picture is part-way to, not the first only
+    shortest = True         # stop at the shortest readings: a longer play that ends in the same picture
+    #                         adds only what the camera cannot see (the turn passed by a button, nothing
+    #                         played): the least play is the one made. False: every end state of the turn
+    #                         is a reading (a leap ticked on the score sheet beside two steps: ask)
 
     def candidates(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions worth trying from ``state`` towards ``picture``: by default every legal action of
@@ -97,12 +86,6 @@ class Hints(Generic[StateT, ActionT]):
         default its saved form, which holds all the rules know."""
         return json.dumps(game.rules.to_dict(state), sort_keys=True)
 
-    def matches(self, game: Readable[StateT, ActionT], state: StateT, reached: Picture, picture: Picture) -> bool:
-        """Whether a position the search reached (``state``, where the camera should see ``reached``)
-        is the picture: the goal test. By default the two are alike; a game whose camera may miss a
-        piece where the game has it (a pawn under another of its colour) says when it still is."""
-        return reached == picture
-
     def goes_on(self, game: Readable[StateT, ActionT], start: StateT, here: StateT) -> bool:
         """Whether a reading may go on from ``here``: by default while the game runs and the player who
         was to move at ``start`` still is (a reading logs the moves of the player to move only)."""
@@ -110,6 +93,15 @@ class Hints(Generic[StateT, ActionT]):
             return False
         before, now = game.rules.active(start), game.rules.active(here)
         return bool(now) and now[:1] == before[:1]
+
+    def fits(self, game: Readable[StateT, ActionT], start: StateT, after: StateT, expected: Picture,
+             picture: Picture) -> bool:
+        """Whether the picture shows the table as ``after`` leaves it (``expected``: what the camera should
+        see there): by default when the two are the same. A game whose hands may still owe a part of the
+        move the camera can tell apart (a piece the rules turn face up, not turned yet), or whose pieces
+        look alike only once the move is made (counters drawn at random for a deal the move makes),
+        says so here; the search's goal test asks it of every position it reaches."""
+        return expected == picture
 
     def kind(self, piece: str) -> str:
         """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
@@ -151,25 +143,11 @@ class Hints(Generic[StateT, ActionT]):
         doing = self.reading(game, state, actions).summary
         return f"{doing[:1].lower() + doing[1:]}: move {pieces} there too" if pieces else f"finish it: {doing}"
 
-    def under_way(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
-                  ways: Sequence[Way[StateT, ActionT]]) -> Reconciliation | None:
-        """The step for a picture part-way to each of ``ways`` (fewest actions first), or None: not a
-        step after all (the reading goes on to a move out of turn or refused). By default what is left
-        of the first way, in :meth:`step`'s words; a game whose words weigh every way on (a 7's steps
-        still to share, whichever pawns take them) overrides it."""
-        there = ways[0]
-        shown = where(picture)
-        to_move = tuple(sorted(p for p, c in where(there.picture).items() if shown.get(p) != c))
-        return Reconciliation.partial(self.step(game, state, self.joined(there.actions), to_move), to_move, "step",
-                                      tokens=max(1, len(to_move)))
-
-    def also_under_way(self, game: Readable[StateT, ActionT], state: StateT, readings: Sequence[Way[StateT, ActionT]],
-                       looked: Sequence[Way[StateT, ActionT]]) -> Sequence[Way[StateT, ActionT]]:
-        """Of the positions reached that are no reading, those a picture that reads whole may still be
-        on its way to (a 7 whose first pawn alone also ends where seven steps take it, the second pawn
-        not moved yet): the answer is then a step that carries the readings, read only if the table
-        stays so past the hold time. By default none: a picture that reads whole is read."""
-        return ()
+    def either(self, game: Readable[StateT, ActionT], state: StateT, steps: Sequence[str]) -> str:
+        """A picture part-way through several plays that leave the pieces in different places: each
+        one's :meth:`step`, as one answer (never only the first: the hand may be making another)."""
+        shown = list(steps[:3]) + (["another play of those pieces"] if len(steps) > 3 else [])
+        return "; or ".join(shown)
 
     def out_of_turn(self, game: Readable[StateT, ActionT], state: StateT, pieces: Sequence[str],
                     owners: Sequence[str]) -> str:
@@ -181,21 +159,15 @@ class Hints(Generic[StateT, ActionT]):
         return (f"it is {named.get(whose[0], whose[0])}'s turn, not {players}'s: put {them} back"
                 if whose else f"the game is over: put {them} back")
 
-    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[ActionT]:
+    def read_as(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Iterable[ActionT]:
         """The actions the picture would be if the rules allowed them (a pawn seen on a square: that
-        step), for the refusal to ask the rules why not; by default none."""
+        step), for the refusal to ask the rules why not, in the order to ask (a generator is asked only
+        until the rules refuse one); by default none."""
         return ()
 
     def refused(self, game: Readable[StateT, ActionT], state: StateT, action: ActionT, reason: str) -> str:
         """A refused action in the players' words: by default the rules' own."""
         return reason
-
-    def unexplained(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
-                    gave_up: bool) -> Reconciliation:
-        """The answer when no play leads to the picture, none is under way or out of turn and no rule
-        was named: by default :meth:`unread`'s words, no piece blamed. A game that can say which
-        pieces are wrong (a pawn off the board, a card of another deck) answers in its own words."""
-        return Reconciliation.illegal(self.unread(game, state, picture, gave_up), (), "search" if gave_up else "move")
 
     def unread(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture, gave_up: bool) -> str:
         """No play leads to the picture, no rule was named: what differs, in the players' words."""

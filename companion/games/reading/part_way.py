@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
-from companion.games.reading.hints import Hints, Picture, Readable, Way
+from companion.games.reading.hints import Hints, Picture, Readable, where
+from companion.games.reading.search import Reached
 from companion.games.reconciliation import Reconciliation
 
 StateT = TypeVar("StateT")
@@ -37,13 +38,23 @@ def between(start: Picture, end: Picture, picture: Picture, kind: Hints[StateT, 
 
 
 def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, picture: Picture,
-             reached: Sequence[Way[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
-    """The picture as a step towards the first reached position (fewest actions) it is part-way to, or
-    towards every one (the game's ``every_way``), in the game's ``under_way`` words; or None."""
-    ways: list[Way[StateT, ActionT]] = []
+             reached: Sequence[Reached[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
+    """The picture part-way to reached positions, as a step: what is left of each play it may be (one
+    per place the plays leave the pieces, fewest actions first, in the game's :meth:`Hints.either`
+    words), or None: no play is under way."""
+    ways: dict[tuple[tuple[str, tuple[str, ...]], ...], Reached[StateT, ActionT]] = {}
     for there in reached:
-        if between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
-            ways.append(there)
-            if not hints.every_way:
-                break
-    return hints.under_way(game, state, picture, ways) if ways else None
+        end = tuple(sorted(there.picture.items()))
+        if end not in ways and between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
+            ways[end] = there
+    if not ways:
+        return None
+    shown = where(picture)
+    said, pieces, tokens = [], set(), 1
+    for there in ways.values():
+        to_move = tuple(sorted(p for p, c in where(there.picture).items() if shown.get(p) != c))
+        said.append(hints.step(game, state, hints.joined(there.actions), to_move))
+        pieces |= set(to_move)
+        tokens = max(tokens, len(to_move))
+    text = said[0] if len(said) == 1 else hints.either(game, state, said)
+    return Reconciliation.partial(text, tuple(sorted(pieces)), "step", tokens=tokens)
