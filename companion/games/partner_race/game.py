@@ -207,8 +207,9 @@ def step_light(state: RaceState, status: TableStatus, colours: Mapping[str, tupl
     (None: no step)."""
     if not status.step:
         return None
-    moving = [p for p in status.to_move if not p.startswith("card-")]
-    colour = colour_of(moving[0]) if moving else colour_of(state.movers(state.active)[0])
+    mover = colour_of(state.movers(state.active)[0])  # the player's own pawns first, then whoever's moves
+    moving = sorted((colour_of(p) for p in status.to_move if not p.startswith("card-")), key=lambda c: c != mover)
+    colour = moving[0] if moving else mover
     return Light(colours[colour], "pulse", CALM_HZ, 0.35)
 
 

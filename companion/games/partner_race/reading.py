@@ -15,7 +15,7 @@ way on weighed: a 7's steps still to share), and what is wrong with a picture no
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from companion.games.partner_race import rules
@@ -25,7 +25,7 @@ from companion.games.partner_race.rules import Action, Play, RaceState
 from companion.games.partner_race.track import COLOURS, colour_of, goal
 from companion.games.partner_race.words import card_name, card_thing, name_of, pawn_name, place_names, play_words
 from companion.games.reading import Hints, Picture as Seen
-from companion.games.reading.hints import Readable, Way
+from companion.games.reading.hints import Readable, WayT
 from companion.games.reconciliation import Choice, Reconciliation
 
 Game = Readable[RaceState, Action]
@@ -176,10 +176,10 @@ class RaceHints(Hints[RaceState, Action]):
     """The race's hints: the plays of the card on the spot grown part by part, the stacks, the words."""
 
     prune = False      # a play lays its card, which the spot may not show yet (the pawns moved first)
-    every_way = True   # what is left of a play made in parts weighs every play it may be
 
     def __init__(self) -> None:
         self.seen: Look | None = None
+        self.ways: list[tuple[Play, dict[str, str]]] = []  # the plays under way to, and what each leaves to do
 
     def look(self, state: RaceState, picture: Seen) -> Look:
         """The picture being read, looked at once: the search asks first, in the state it reads from."""
@@ -212,9 +212,11 @@ class RaceHints(Hints[RaceState, Action]):
     def goes_on(self, game: Game, start: RaceState, here: RaceState) -> bool:
         return False  # a turn is one card laid
 
-    def matches(self, game: Game, state: RaceState, reached: Seen, picture: Seen) -> bool:
-        seen = self.read  # (``state`` is the one reached, not the one read from)
-        return (seen.kind is None or seen.kind == state.last_card) and seen.pawns.matches(state.where)
+    def fits(self, game: Game, start: RaceState, after: RaceState, expected: Seen, picture: Seen) -> bool:
+        """Every pawn seen where the play leaves it, every pawn not seen beneath one of its colour, and
+        the card on the spot the one played (any card while none shows)."""
+        seen = self.read
+        return (seen.kind is None or seen.kind == after.last_card) and seen.pawns.matches(after.where)
 
     def owner(self, game: Game, state: RaceState, piece: str) -> str | None:
         """A pawn seen moved is its player's (the partner's are the player's own once all theirs are
@@ -240,53 +242,59 @@ class RaceHints(Hints[RaceState, Action]):
                     "that every pawn stays where it is?")
         return None
 
-    def also_under_way(self, game: Game, state: RaceState, readings: Sequence[Way[RaceState, Action]],
-                       looked: Sequence[Way[RaceState, Action]]) -> Sequence[Way[RaceState, Action]]:
+    def also_under_way(self, game: Game, state: RaceState, readings: Sequence[WayT],
+                       looked: Sequence[WayT]) -> Sequence[WayT]:
         """A whole play that is also part of another of the same card still being made (the card laid,
         no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where seven steps take
         it, the second pawn not moved yet) is a step while hands are at work."""
         kind = self.read.kind
         return [w for w in looked if kind is not None and isinstance(w.actions[0], Play) and w.actions[0].card == kind]
 
-    def under_way(self, game: Game, state: RaceState, picture: Seen,
-                  ways: Sequence[Way[RaceState, Action]]) -> Reconciliation | None:
-        """What is left of a play made in parts: the card laid, a 7 shared out one pawn at a time, a
-        bump (the pawn landing on the one it bumps, then that one carried home), a swap one pawn at a
-        time; said exactly when one way on is left, else as the moves still open."""
-        seen = self.look(state, picture)
-        if not seen.changed and seen.laid is None:
-            return None  # the last card lifted, nothing else: no play has begun
-        where, laid = seen.pawns.where, seen.laid
-        fits = [(play, {p: to for p, to in w.state.where.items() if to != state.where[p] and where.get(p) != to})
-                for w in ways for play in w.actions[:1] if isinstance(play, Play)]
+    def step(self, game: Game, state: RaceState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
+        """What is left of one play the picture is under way to (the framework asks it of each)."""
+        play, where = actions[0], self.read.pawns.where
+        assert isinstance(play, Play)
+        self.ways.append((play, {p: to for p, to in rules.check(state, play).items()
+                                 if to != state.where[p] and where.get(p) != to}))  # what it leaves to do
+        return self.either(game, state, ())
+
+    def either(self, game: Game, state: RaceState, steps: Sequence[str]) -> str:
+        """What is left of the plays the picture is under way to, weighed together: the card laid, a
+        7 shared out one pawn at a time, a bump (the pawn landing on the one it bumps, then that one
+        carried home), a swap one pawn at a time; said exactly when one way on is left, else as the
+        moves still open."""
+        seen, fits = self.read, self.ways
+        laid = seen.laid
         mover = colour_of(state.movers(state.active)[0])
+        who = name_of(state, state.active)  # the player by name (the colour when no name was given)
+        if not seen.changed and laid is None:  # the last card lifted, nothing else yet
+            return "lay the card played on the card spot"
         if not seen.changed:  # the card laid, no pawn moved yet: whose pawn moves now
-            moving = sorted({p for _, left in fits for p in left}, key=lambda p: (colour_of(p) != mover, p))
-            who = name_of(state, state.active)  # the player by name (the colour when no name was given)
             whose = "" if mover == state.active else f" (all of {who}'s pawns are locked: a {mover} pawn)"
-            return Reconciliation.partial(f"{card_thing(str(laid))} is laid: now {who} moves the pawn it plays "
-                                          f"({CARDS[str(laid)].says}){whose}", moving, "step")
+            return f"{card_thing(str(laid))} is laid: now {who} moves the pawn it plays ({CARDS[str(laid)].says}){whose}"
         cards = {play.card for play, _ in fits}
         what = f"the {called(next(iter(cards)))}" if len(cards) == 1 else "the move"
         lay = "" if laid is not None else " and lay the card played on the card spot"
         lefts = [left for _, left in fits]
         if not any(lefts):  # the pawns moved as a play of a card not laid yet
-            return Reconciliation.partial(f"lay the card played on the card spot ({what} moves "
-                                          f"{_either(state, seen.changed)} so)", seen.changed, "step")
+            return f"lay the card played on the card spot ({what} moves {_either(state, seen.changed)} so)"
         if all(left == lefts[0] for left in lefts):  # one way on: say exactly what is left
             left = lefts[0]
             bumped = [p for p in sorted(left) if left[p] == "home"]
-            parts = [f"{pawn_name(state, p)} is bumped: put it in its home circle" for p in bumped] + \
-                    [f"put {pawn_name(state, p)} {_on(left[p])}" for p in sorted(left) if p not in bumped]
-            return Reconciliation.partial(f"finish {what}: " + "; ".join(parts) + lay,
-                                          bumped + [p for p in sorted(left) if p not in bumped], "step")
+            return f"finish {what}: " + "; ".join(
+                [f"{pawn_name(state, p)} is bumped: put it in its home circle" for p in bumped] +
+                [f"put {pawn_name(state, p)} {_on(left[p])}" for p in sorted(left) if p not in bumped]) + lay
         moving = sorted({p for left in lefts for p in left}, key=lambda p: (colour_of(p) != mover, p))
         if all(play.card == "7" for play, _ in fits):
-            steps = sorted({sum(s.how for s in play.steps if s.pawn in left and isinstance(s.how, int))
-                            for play, left in fits})
-            return Reconciliation.partial(f"finish the 7: {' or '.join(map(str, steps))} more steps for "
-                                          f"{_either(state, moving)}" + lay, moving, "step")
-        return Reconciliation.partial(f"finish {what}: move {_either(state, moving)} as it plays" + lay, moving, "step")
+            more = sorted({sum(s.how for s in play.steps if s.pawn in left and isinstance(s.how, int))
+                           for play, left in fits})
+            return f"finish the 7: {' or '.join(map(str, more))} more steps for {_either(state, moving)}" + lay
+        return f"finish {what}: move {_either(state, moving)} as it plays" + lay
+
+    def held(self, game: Game, state: RaceState, step: Reconciliation) -> Reconciliation:
+        """Each part of a play is one hand's move (the card laid, a pawn, the pawn it bumped): the hold
+        time is allowed once, however many pawns are still to move."""
+        return replace(step, tokens=1)
 
     def out_of_turn(self, game: Game, state: RaceState, pieces: Sequence[str], owners: Sequence[str]) -> str:
         them = " and ".join(pawn_name(state, p) for p in pieces)
