@@ -164,9 +164,8 @@ class Look:
     def keep(self, moved: tuple[str, ...], before: Mapping[str, str], after: Mapping[str, str]) -> bool:
         """A part of a play the picture may be the end of, or part-way through: each pawn the part
         moves or bumps that the picture shows changed is where the part puts it, or not seen and
-        moved by it (in a hand, or under the pawn that landed on it)."""
-        if self.pawns.part_fits(moved, before, after):
-            return True
+        moved by it (in a hand, or under the pawn that landed on it). Every part of a play the
+        picture is the end of keeps so (:meth:`Picture.part_fits` is the narrower test)."""
         where = self.pawns.where
         return all(where[p] == after[p] if p in where else after[p] != self.state.where[p]
                    for p in self.changed if p in moved or after[p] != before[p])
