@@ -1,73 +1,43 @@
-"""The partner card race behind the door (:class:`~companion.games.base.Game`).
-
-What the camera sees is the pawns on their spaces and the card laid last on the card spot (each
-kind of card carries one marker). A picture with a new card, or pawns moved, is read as the plays
-of that card that lead to it; the panel plays a card or folds by the same notation.
+"""The partner card race behind the door (:class:`~companion.games.base.Game`): its declaration and
+its parts. The rules are ``rules.py``'s functions; the table (the board, what the camera sees and
+what a picture means) is ``table.py``; the panel and the LEDs are here. The state never holds a
+card in a hand (the companion does not see hands either), so the seats' defaults are right for it:
+one player acts at a time and every phone may read the whole state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from companion.errors import BoardFileError, IllegalMoveError, OptionsError, SetupError, StateFormatError
-from companion.games.legacy import LegacyGame, door
-from companion.games.base import (BoardFit, Choice, Count, Game, Layout, LedScene, Light, Outcome, Reconciliation,
-                                  TableStatus, alert_light, dim, turn_light, winners_scene)
+from companion.errors import OptionsError, SetupError, StateFormatError
+from companion.games.base import Game
 from companion.games.declaration import Counter, GameType, Phase
-from companion.games.saved import saved_form
+from companion.games.leds import Count, LedScene, Light, alert_light, dim, turn_light, winners_scene
+from companion.games.parts import Lights, Panel, Rules
+from companion.games.reconciliation import Choice
+from companion.games.results import Outcome, TableStatus
 from companion.games.partner_race import board as boards
 from companion.games.partner_race import rules
-from companion.games.partner_race import steps as parts
-from companion.games.partner_race.cards import CARDS, DECK, HAND, called
-from companion.games.partner_race.reading import Picture, place_of
-from companion.games.partner_race.rules import Action, Correct, Play, RaceState
-from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team, track
-from companion.games.partner_race.words import (card_name, card_thing, choice_words, log_lines, name_of, pawn_name,
-                                                    piece_names, place_names, place_words, play_words)
+from companion.games.partner_race.cards import CARDS, HAND, called
+from companion.games.partner_race.reading import covers, pawns_seen, place_of
+from companion.games.partner_race.rules import Action, Play, RaceState
+from companion.games.partner_race.table import RaceTable
+from companion.games.partner_race.track import COLOURS, colour_of, locked, partner, pawns_of, team
+from companion.games.partner_race.words import choice_words, log_lines, name_of, pawn_name, piece_names, place_names, \
+    place_words, play_words
 
 MAX_NAME = 40
+_covers, _pawns_seen = covers, pawns_seen  # the names tests/test_partner_race_reading.py reads them by
+CALM_HZ = 0.5  # a step breathes slowly: nothing is wrong, a hand is not finished yet
 LABELS = {"turn": "whose turn, who is next", "status": "the teams", "counter": "cards in hand", "timer": ""}
-
-
-def position_of(pawn: str, cell: str) -> str | None:
-    """A pawn's position from the cell it is seen on, or None: a cell it can never be on."""
-    colour = colour_of(pawn)
-    if cell.startswith("T") and cell[1:].isdigit():
-        return cell
-    if cell.startswith(f"home-{colour}-"):
-        return "home"
-    if cell == f"start-{colour}":
-        return "start"
-    if cell.startswith(f"goal-{colour}-"):
-        return f"G{cell.rsplit('-', 1)[1]}"
-    return None
-
-
-def _pawns_seen(seen: Mapping[str, Sequence[str]]) -> tuple[dict[str, str], tuple[str, str] | None]:
-    """Each pawn seen and its position; the first one seen on a place its colour never stands, if any."""
-    where: dict[str, str] = {}
-    for cell, pieces in seen.items():
-        for piece in pieces:
-            if piece.startswith("card-"):
-                continue
-            pos = position_of(piece, cell)
-            if pos is None:
-                return where, (piece, cell)
-            where[piece] = pos
-    return where, None
-
-
-def _place(cell: str) -> str:
-    """A cell of the board as players say it ("green goal circle 1", T14 as printed)."""
-    return place_names().get(cell, cell)
-
-
-def _pawns(state: RaceState, pawns: Sequence[str]) -> str:
-    """Pawns by name in a sentence: "Ada's green pawn 1 is", "Ada's green pawn 1 and Bo's red pawn 2 are"."""
-    names = [pawn_name(state, p) for p in pawns]
-    return f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
+DECLARATION = GameType(
+    "partner-race", "Partner card race", (4,), chance="deck", information="per-seat",
+    counters=(Counter("deal", "Deal"), Counter("card_laid", "Last card"), Counter("cards_left", "Cards in hand")),
+    phases=(Phase("playing", "Playing"),), turn_actions=("fold",), turn_ends="A turn ends when a card is laid.")
+"""A shuffled deck dealt again each deal; each hand is its player's secret (the companion does not see
+it either: it counts the cards left); one player at a time. It counts deals and the cards in each hand;
+a turn ends when a card is laid, and a player who can play none folds."""
 
 
 def _up_next(state: RaceState) -> str:
@@ -79,17 +49,6 @@ def _up_next(state: RaceState) -> str:
             return COLOURS[seat]
     return state.active if state.cards_left[state.turn] > 1 else COLOURS[(state.turn + 1) % 4]
 
-
-def _covers(seen: Mapping[str, Sequence[str]]) -> dict[str, set[str]]:
-    """Track spaces (and starting spaces) by the colours seen on them: where a pawn of that colour can
-    be hidden beneath (two pawns brought out stand on each other on their starting space)."""
-    out: dict[str, set[str]] = {c: set() for c in COLOURS}
-    for cell, pieces in seen.items():
-        if cell.startswith(("T", "start-")):
-            for piece in pieces:
-                if not piece.startswith("card-"):
-                    out[colour_of(piece)].add(cell)
-    return out
 
 
 class Score:
@@ -116,25 +75,13 @@ class Score:
         return out
 
 
-class PartnerRaceGame(LegacyGame[RaceState, Action]):
+class RaceRules(Rules[RaceState, Action]):
     """The partner card race: four players in two teams, pawns round a track, cards to move them."""
 
-    name = "partner-race"
-    title = "Partner card race"
-    players = (4,)
+    to_dict = staticmethod(rules.to_json)
+    parse_action = staticmethod(rules.parse_action)
+    legal_actions = staticmethod(rules.legal_actions)
 
-    @property
-    def declaration(self) -> GameType:
-        """A shuffled deck dealt again each deal; each hand is its player's secret (the companion does
-        not see it either: it counts the cards left); one player at a time. It counts deals and the
-        cards in each hand; a turn ends when a card is laid, and a player who can play none folds."""
-        return GameType(self.name, self.title, self.players, chance="deck", information="per-seat",
-                        counters=(Counter("deal", "Deal"), Counter("card_laid", "Last card"),
-                                  Counter("cards_left", "Cards in hand")),
-                        phases=(Phase("playing", "Playing"),), turn_actions=("fold",),
-                        turn_ends="A turn ends when a card is laid.")
-
-    # ------------------------------------------------------------------ setup
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
         return [{"name": "players", "label": "Players", "kind": "count", "choices": [4]},
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
@@ -169,18 +116,11 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
         boards.load(board)  # the board must exist and read well
         return rules.new_race(seed=seed, names=names_, dealer=seed % 4, board=board)
 
-    # ------------------------------------------------------------------ values
-    def to_json(self, state: RaceState) -> dict[str, Any]:
-        return rules.to_json(state)
-
-    def from_json(self, data: Any) -> RaceState:
+    def from_dict(self, data: Mapping[str, Any]) -> RaceState:
         try:
-            return rules.from_json(saved_form(data, self.name, "a partner race"))
+            return rules.from_json(data)
         except ValueError as exc:
             raise StateFormatError(str(exc)) from None
-
-    def parse_action(self, text: str) -> Action:
-        return rules.parse_action(text)
 
     def complete_action(self, state: RaceState, text: str) -> str:
         """``play CARD PAWN:HOW`` or ``fold`` typed at a terminal are the active player's."""
@@ -198,45 +138,8 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
                          f"{state.cards_left[COLOURS.index(colour)]} cards in hand")
         return "\n".join(lines)
 
-    def describe_board(self, board: str | None = None) -> str:
-        b = boards.load(board or "standard")
-        return (f"board {b.name} ({b.source}), {b.size_mm[0]:.0f} x {b.size_mm[1]:.0f} mm, markers {b.marker_dictionary}: "
-                f"a track of 64 spaces (radius {b.track_radius_mm:g} mm), a starting space, 4 goal circles and "
-                f"4 home circles per colour, the card spot in the middle")
-
-    def fitted_board(self, fit: BoardFit, board: str | None = None, name: str | None = None,
-                     edits: Sequence[Mapping[str, Any]] = ()) -> str:
-        raise BoardFileError("the partner race board is drawn from its measurements: edit track_radius_mm and "
-                             "the other numbers of its board file instead of fitting it")
-
-    # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: RaceState) -> list[Action]:
-        return rules.legal_actions(state)
-
     def apply(self, state: RaceState, action: Action | str) -> RaceState:
         return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
-
-    def correction(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
-        """The pawns (and the card on the spot) as seen, recorded as the players' correction. Every
-        pawn must be on a place of its colour: a correction never loses a pawn."""
-        cards = [p.removeprefix("card-") for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
-        found, stray = _pawns_seen(seen)
-        if stray is not None:
-            raise IllegalMoveError(f"{pawn_name(state, stray[0])} cannot stand on {_place(stray[1])}: a "
-                                   f"{colour_of(stray[0])} pawn never does")
-        found.update({p: position_of(p, c) or "home" for p, c in self.hidden(state, seen).items()})
-        missing = sorted(p for p in state.where if p not in found)
-        if missing:
-            raise IllegalMoveError(f"{_pawns(state, missing)} not on the board: every pawn is somewhere")
-        moves = [(p, state.where[p], found[p]) for p in sorted(found) if found[p] != state.where[p]]
-        if len(cards) > 1:
-            raise IllegalMoveError("two cards on the card spot: lay the one played on top")
-        card_now = cards[0] if cards else "-"
-        if card_now != (state.last_card or "-") and (card_now == "-" or card_now in CARDS):
-            moves.append(("card", state.last_card or "-", card_now))
-        if not moves:
-            raise IllegalMoveError("nothing to correct: the pawns are where the game has them")
-        return Correct(tuple(moves))
 
     def outcome(self, state: RaceState) -> Outcome | None:
         won = rules.winners(state)
@@ -249,123 +152,13 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
     def score(self, state: RaceState) -> Score:
         return Score(state)
 
-    # ------------------------------------------------------------------ the table
-    def layout(self, state: RaceState | None = None, board: str | None = None) -> Layout:
-        return boards.layout(boards.load(state.board if state is not None else board or "standard"))
 
-    def expected(self, state: RaceState) -> dict[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {}
-        for pawn, pos in state.where.items():
-            out.setdefault(place_of(pawn, pos), []).append(pawn)
-        if state.last_card:
-            out[boards.CARD_SPOT] = [f"card-{state.last_card}"]
-        return {c: tuple(sorted(ps)) for c, ps in out.items()}
-
-    def reconcile(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        """The plays of the card on the card spot that lead to the pawns as seen."""
-        if rules.winners(state):
-            return Reconciliation.illegal("the game is over", rule="over")
-        cards = [p for p in seen.get(boards.CARD_SPOT, ()) if p.startswith("card-")]
-        where, stray = _pawns_seen(seen)
-        if stray is not None:
-            return Reconciliation.illegal(f"{pawn_name(state, stray[0])} is on {_place(stray[1])}, where a "
-                                          f"{colour_of(stray[0])} pawn never stands", (stray[0],), "place")
-        missing = sorted(p for p in state.where if p not in where)
-        covers = _covers(seen)
-        if any(not covers.get(colour_of(p)) for p in missing):
-            return parts.part_way(state, seen, where) or Reconciliation.illegal(
-                f"{_pawns(state, missing)} not on the board: put every pawn back", missing, "off")
-        moved = sorted(p for p in where if where[p] != state.where[p])
-        if len(cards) == 2 and state.last_card and f"card-{state.last_card}" in cards:
-            cards = [c for c in cards if c != f"card-{state.last_card}"] or cards[:1]  # the old one still shows
-        if len(cards) > 1:
-            return Reconciliation.illegal("two cards on the card spot: lay the one played on top", moved, "card")
-        kind = cards[0].removeprefix("card-") if cards else None
-        if kind is not None and kind not in CARDS:
-            return Reconciliation.illegal("the card on the card spot is not a card of this deck: lay the card "
-                                          "played on the card spot", moved, "card")
-        # the card on the spot says which kind was played (the same kind as before: another card of
-        # it); with none laid yet any card may have been, and the players say which when several fit
-        kinds = [kind] if kind is not None else list(CARDS)
-        found: dict[tuple[str, tuple[tuple[str, str], ...]], Choice] = {}
-        picture = Picture(where, covers)
-        for name in kinds:
-            if state.unseen(name) <= 0:
-                continue
-            for play, after in picture.plays(state, name):  # pruned part by part: see reading.py
-                # one reading per card and outcome: a 7 split in another order that ends alike is the same play
-                key = (name, tuple(sorted(after.items())))
-                text = str(play)
-                found.setdefault(key, Choice((text,), play_words(state, play, after)))
-        if found:
-            same = kind is not None and kind == state.last_card
-            # the spot looks as it did: another card of that kind laid, or none; the players say
-            question = (f"The card spot still shows {card_name(kind)}: did {name_of(state, state.active)} play "
-                        f"another {called(kind)}? (If another card was played, lay it on the spot instead.)") \
-                if same and kind is not None else None
-            # a whole play that is also part of another still being made is a step while hands are at work
-            # (the card laid, no pawn moved yet; a 7 whose first pawn bounced in its goal zone to where
-            # seven steps take it, the second pawn not moved yet): read, or asked, only if the table stays
-            # so past the hold time with nothing moving
-            step = parts.part_way(state, seen, where, others=False) if kind is not None else None
-            if step is not None:
-                if not same and not moved and not missing and kind is not None:
-                    question = (f"{card_thing(kind).capitalize()} was laid and no pawn has moved: did "
-                                f"{name_of(state, state.active)} play it so that every pawn stays where it is?")
-                return replace(step, choices=tuple(found.values()), question=question)
-            return Reconciliation(tuple(found.values()), question=question)
-        step = parts.part_way(state, seen, where)  # a play made in parts, part-way: the card laid, a pawn moved
-        if step is not None:
-            return step
-        if kind is not None and state.unseen(kind) <= 0:
-            reason = f"all {DECK[kind]} {called(kind)} cards are out since the last shuffle: that card cannot be played"
-        elif kind is not None:
-            reason = (f"no way to play {card_thing(kind)} ({CARDS[kind].says}) leaves the pawns like this"
-                      + (": lay the card you played on the card spot" if kind == state.last_card else ""))
-        else:
-            reason = f"no card {name_of(state, state.active)} can play leaves the pawns like this"
-        return Reconciliation.illegal(reason, moved, "card")
-
-    def targets(self, state: RaceState, piece: str) -> dict[str, tuple[Choice, ...]]:
-        """Every card that takes ``piece`` somewhere on its own (a swap: onto the other pawn's place);
-        two cards to one place are both offered, so the card played is the one recorded."""
-        out: dict[str, list[Choice]] = {}
-        for action in rules.legal_actions(state):
-            if not isinstance(action, Play):
-                continue
-            if not ((action.swap is not None and piece in action.swap) or
-                    (len(action.steps) == 1 and action.steps[0].pawn == piece)):
-                continue
-            after = rules.check(state, action)
-            out.setdefault(place_of(piece, after[piece]), []).append(
-                Choice((str(action),), choice_words(state, action, after, piece)))  # a sentence, pawns by name
-        return {cell: tuple(choices) for cell, choices in sorted(out.items())}
-
-    def hidden(self, state: RaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-        """A pawn not seen, on a track space where the game has it together with a pawn of its colour
-        that is seen there: the two stand on one space (a stack) and the one below is covered."""
-        visible = {p for ps in seen.values() for p in ps}
-        covers = _covers(seen)
-        out = {}
-        for pawn, pos in state.where.items():
-            cell = place_of(pawn, pos)
-            if pawn not in visible and (track(pos) is not None or pos == "start") and \
-                    cell in covers.get(colour_of(pawn), set()):
-                out[pawn] = cell
-        return out
-
-    def notes(self, before: RaceState, after: RaceState) -> dict[str, Any]:
-        bumped = sorted(p for p in before.where if before.where[p] != "home" and after.where[p] == "home")
-        out: dict[str, Any] = {"active": after.active, "deal": after.deal}
-        if bumped:
-            out["bumped"] = bumped  # back to their home circles
-        if after.history and after.history != before.history:  # what the table hears, in a sentence
-            out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
-        return out
+class RacePanel(Panel[RaceState, Action]):
+    """The race as the pages show it: pawns and places by name, the log in words, the cards counted."""
 
     def view(self, state: RaceState, seat: str | None = None) -> dict[str, Any]:
         phase = "finished" if rules.winners(state) else "playing"
-        placement = {c: list(ps) for c, ps in self.expected(state).items()}
+        placement = {c: list(ps) for c, ps in self.game.table.expected(state).items()}
         return {"phase": phase, "active": state.active, "next": _up_next(state), "players": [
                     {"name": state.names[k], "colours": [c], "partner": partner(c)} for k, c in enumerate(COLOURS)],
                 "turn_order": list(COLOURS), "placement": placement, "deal": state.deal, "dealer": COLOURS[state.dealer],
@@ -384,6 +177,45 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
                      "confirm": f"Can {state.names[state.turn]} ({state.active}) play none of their cards? Folding "
                                 "gives up the rest of this deal."}]}
 
+    def targets(self, state: RaceState, piece: str) -> dict[str, tuple[Choice, ...]]:
+        """Every card that takes ``piece`` somewhere on its own (a swap: onto the other pawn's place);
+        two cards to one place are both offered, so the card played is the one recorded."""
+        out: dict[str, list[Choice]] = {}
+        for action in rules.legal_actions(state):
+            if not isinstance(action, Play):
+                continue
+            if not ((action.swap is not None and piece in action.swap) or
+                    (len(action.steps) == 1 and action.steps[0].pawn == piece)):
+                continue
+            after = rules.check(state, action)
+            out.setdefault(place_of(piece, after[piece]), []).append(
+                Choice((str(action),), choice_words(state, action, after, piece)))  # a sentence, pawns by name
+        return {cell: tuple(choices) for cell, choices in sorted(out.items())}
+
+    def notes(self, before: RaceState, after: RaceState) -> dict[str, Any]:
+        bumped = sorted(p for p in before.where if before.where[p] != "home" and after.where[p] == "home")
+        out: dict[str, Any] = {"active": after.active, "deal": after.deal}
+        if bumped:
+            out["bumped"] = bumped  # back to their home circles
+        if after.history and after.history != before.history:  # what the table hears, in a sentence
+            out["said"] = play_words(before, rules.parse_action(after.history[-1]), after.where)
+        return out
+
+
+def step_light(state: RaceState, status: TableStatus, colours: Mapping[str, tuple[int, int, int]]) -> Light | None:
+    """The turn light while a play is part-way: the colour of the pawn to move now, breathing slowly
+    (None: no step)."""
+    if not status.step:
+        return None
+    mover = colour_of(state.movers(state.active)[0])  # the player's own pawns first, then whoever's moves
+    moving = sorted((colour_of(p) for p in status.to_move if not p.startswith("card-")), key=lambda c: c != mover)
+    colour = moving[0] if moving else mover
+    return Light(colours[colour], "pulse", CALM_HZ, 0.35)
+
+
+class RaceLights(Lights[RaceState, Action]):
+    """The LEDs: the turn and who is next, the two teams, the cards in the active player's hand."""
+
     def led_scene(self, state: RaceState, status: TableStatus = TableStatus()) -> LedScene:
         """The strip by role: ``turn`` whose turn it is (a waiting question blinks) and who is next;
         ``status``, the long one, the two teams side by side (a colour with a pawn that breaks a rule
@@ -394,7 +226,7 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
         won = rules.winners(state)
         if won:
             return winners_scene([b.rgb[c] for c in won])
-        active = parts.step_light(state, status, b.rgb) or turn_light(b.rgb[state.active], status.waiting)
+        active = step_light(state, status, b.rgb) or turn_light(b.rgb[state.active], status.waiting)
         following = _up_next(state)
         bad = {colour_of(p) for p in status.offenders if not p.startswith("card-")}
         teams = tuple(alert_light() if c in bad else Light(b.rgb[c])
@@ -403,4 +235,5 @@ class PartnerRaceGame(LegacyGame[RaceState, Action]):
         return LedScene({"turn": (active, Light(dim(b.rgb[following]))), "status": teams, "counter": hand}, status="timer",
                         labels=LABELS)
 
-GAME = door(PartnerRaceGame())
+
+GAME = Game(DECLARATION, RaceRules(), RaceTable(), RacePanel(), lights=RaceLights(), called="a partner race")

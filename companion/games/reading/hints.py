@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from companion.games.geometry import Placement
-from companion.games.reconciliation import Choice
+from companion.games.reconciliation import Choice, Reconciliation
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -100,9 +100,13 @@ class Hints(Generic[StateT, ActionT]):
         see there): by default when the two are the same. A game whose hands may still owe a part of the
         move the camera can tell apart (a piece the rules turn face up, not turned yet), or whose pieces
         look alike only once the move is made (counters drawn at random for a deal the move makes),
+<<<<<<< HEAD
         says so here, as does a game whose picture may say less than its state (the way a piece faces,
         unsaid) or leave a piece the rules took still standing (the players lift it off); the search's
         goal test asks it of every position it reaches."""
+=======
+        says so here; the search's goal test asks it of every position it reaches."""
+>>>>>>> p-partner
         return expected == picture
 
     def kind(self, piece: str) -> str:
@@ -188,3 +192,38 @@ class Hints(Generic[StateT, ActionT]):
             return (f"no play of {who} found in the positions looked at leaves the table like this ({said}): "
                     "if it was a legal turn, record it on the panel as a correction")
         return f"no play of {who} leaves the table like this ({said})"
+
+    def also_under_way(self, game: Readable[StateT, ActionT], state: StateT, readings: Sequence[WayT],
+                       looked: Sequence[WayT]) -> Sequence[WayT]:
+        """Of the positions reached that are no reading, those a picture that reads whole may still be
+        on its way to (a 7 whose first pawn alone also ends where seven steps take it, the second pawn
+        not moved yet): the answer is then a step that carries the readings, read only if the table
+        stays so past the hold time. By default none: a picture that reads whole is read."""
+        return ()
+
+    def held(self, game: Readable[StateT, ActionT], state: StateT, step: Reconciliation) -> Reconciliation:
+        """A step as the session holds it: by default as the part-way test says it, the hold time
+        allowed once for each piece the hands still have to put down. A game whose every part of a
+        play is one hand's move (a card, then its pawn) allows it once: ``replace(step, tokens=1)``."""
+        return step
+
+    def unexplained(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
+                    gave_up: bool) -> Reconciliation:
+        """The answer when no play leads to the picture, none is under way or out of turn and the rules
+        named no reason: by default :meth:`unread`'s words, no piece blamed. A game that can say which
+        pieces are wrong (a pawn off the board, a card of another deck) answers in its own words."""
+        return Reconciliation.illegal(self.unread(game, state, picture, gave_up), (), "search" if gave_up else "move")
+
+
+class Way(Protocol):
+    """A position a reading reached (:class:`~companion.games.reading.search.Reached` is one), as
+    :meth:`Hints.also_under_way` sorts them: the actions from the start and what the camera should
+    see there."""
+
+    @property
+    def actions(self) -> Sequence[Any]: ...
+    @property
+    def picture(self) -> Picture: ...
+
+
+WayT = TypeVar("WayT", bound=Way)

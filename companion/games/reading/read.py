@@ -4,6 +4,7 @@ part-way, then a move out of turn, then a move the rules refuse, then what diffe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from companion.games.reading.budget import Budget
@@ -31,9 +32,13 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
     if found.readings:
         choices = tuple(hints.reading(game, state, hints.joined(r.actions)) for r in found.readings[:SHOWN])
         question = hints.question(game, state, found.readings[0].actions) if len(choices) == 1 else None
-        return Reconciliation(choices, question=question)
-    return (part_way(game, state, start, picture, found.looked, hints)
-            or out_of_turn(game, state, picture, hints)
+        also = hints.also_under_way(game, state, found.readings, found.looked)
+        step = part_way(game, state, start, picture, also, hints) if also else None
+        return Reconciliation(choices, question=question) if step is None else \
+            replace(hints.held(game, state, step), choices=choices, question=question)
+    step = part_way(game, state, start, picture, found.looked, hints)
+    if step is not None:
+        return hints.held(game, state, step)
+    return (out_of_turn(game, state, picture, hints)
             or refuse(game, state, picture, hints)
-            or Reconciliation.illegal(hints.unread(game, state, picture, found.gave_up), (),
-                                      "search" if found.gave_up else "move"))
+            or hints.unexplained(game, state, picture, found.gave_up))
