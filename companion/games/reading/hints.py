@@ -100,13 +100,9 @@ class Hints(Generic[StateT, ActionT]):
         see there): by default when the two are the same. A game whose hands may still owe a part of the
         move the camera can tell apart (a piece the rules turn face up, not turned yet), or whose pieces
         look alike only once the move is made (counters drawn at random for a deal the move makes),
-<<<<<<< HEAD
         says so here, as does a game whose picture may say less than its state (the way a piece faces,
         unsaid) or leave a piece the rules took still standing (the players lift it off); the search's
         goal test asks it of every position it reaches."""
-=======
-        says so here; the search's goal test asks it of every position it reaches."""
->>>>>>> p-partner
         return expected == picture
 
     def kind(self, piece: str) -> str:
