@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from companion.games.geometry import Placement
-from companion.games.reconciliation import Choice
+from companion.games.reconciliation import Choice, Reconciliation
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -90,6 +90,26 @@ class Hints(Generic[StateT, ActionT]):
         before, now = game.rules.active(start), game.rules.active(here)
         return bool(now) and now[:1] == before[:1]
 
+    def same(self, game: Readable[StateT, ActionT], state: StateT, seen: Picture, picture: Picture) -> bool:
+        """Whether a position the search reached (``state``, which the camera should see as ``seen``) is
+        the picture: by default the same pieces on the same places. A game whose camera cannot see some
+        pieces where the rules count them (a tile under a pawn) compares what it can."""
+        return seen == picture
+
+    def settle(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
+               readings: Sequence[tuple[Sequence[ActionT], StateT]], gave_up: bool) -> Reconciliation | None:
+        """The game's own answer to what the search found (each reading's actions and end state, shortest
+        first), asked before the readings are put to the players and before the part-way test: a move in
+        parts of the game's own the generic test cannot see (tiles laid ahead of the pawn that drops
+        them), or readings the game ranks. By default None: the framework answers."""
+        return None
+
+    def in_parts(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT]) -> bool:
+        """Whether a play may be seen part-way through (its pieces put down in any order): by default
+        every play. A game whose rules order the parts of a turn (the tile laid after the pawn moved)
+        says which plays a hand may make in any order, so a part laid too early is refused, not waited for."""
+        return True
+
     def kind(self, piece: str) -> str:
         """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
         return piece
@@ -148,6 +168,12 @@ class Hints(Generic[StateT, ActionT]):
     def refused(self, game: Readable[StateT, ActionT], state: StateT, action: ActionT, reason: str) -> str:
         """A refused action in the players' words: by default the rules' own."""
         return reason
+
+    def broken(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Reconciliation | None:
+        """A rule the picture breaks that the refusal loop's one action from ``state`` cannot name (a
+        change refused only after the rest of the picture is read as play, a rule with a name of its
+        own), said in the game's words; asked after :meth:`read_as`. By default None."""
+        return None
 
     def unread(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture, gave_up: bool) -> str:
         """No play leads to the picture, no rule was named: what differs, in the players' words."""

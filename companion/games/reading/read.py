@@ -28,6 +28,9 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
     if picture == start:
         return Reconciliation.partial("nothing has moved yet", rule="unchanged")
     found = search(game, state, picture, hints, budget or Budget())
+    own = hints.settle(game, state, picture, [(r.actions, r.state) for r in found.readings], found.gave_up)
+    if own is not None:
+        return own
     if found.readings:
         choices = tuple(hints.reading(game, state, hints.joined(r.actions)) for r in found.readings[:SHOWN])
         question = hints.question(game, state, found.readings[0].actions) if len(choices) == 1 else None

@@ -64,7 +64,7 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
                 if hints.prune and not changed(here.picture, seen) <= moved:
                     continue                 # it moves a piece the picture shows where it was
                 reached = Reached(here.actions + (action,), after, seen)
-                if seen == picture:
+                if hints.same(game, after, seen, picture):
                     ends.setdefault(key, reached)
                     continue
                 found.looked.append(reached)
