@@ -90,6 +90,12 @@ class Hints(Generic[StateT, ActionT]):
         before, now = game.rules.active(start), game.rules.active(here)
         return bool(now) and now[:1] == before[:1]
 
+    def seen(self, game: Readable[StateT, ActionT], state: StateT) -> Picture:
+        """What the camera should see in a position the search reached, in the compared form: by default
+        :func:`form` (the table's ``alike`` of its ``expected``). A game whose ``expected`` is already in
+        that form says so here, and a search of thousands of positions does not rename each twice."""
+        return form(game, state)
+
     def same(self, game: Readable[StateT, ActionT], state: StateT, seen: Picture, picture: Picture) -> bool:
         """Whether a position the search reached (``state``, which the camera should see as ``seen``) is
         the picture: by default the same pieces on the same places. A game whose camera cannot see some
