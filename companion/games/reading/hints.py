@@ -96,6 +96,12 @@ class Hints(Generic[StateT, ActionT]):
         that form says so here, and a search of thousands of positions does not rename each twice."""
         return form(game, state)
 
+    def unchanged(self, game: Readable[StateT, ActionT], state: StateT) -> Reconciliation | None:
+        """What a picture just like the table as the game has it means: by default nothing has moved yet
+        (a calm step). None: it is read like any other picture, for a game in which a play may leave the
+        table looking as it was."""
+        return Reconciliation.partial("nothing has moved yet", rule="unchanged")
+
     def same(self, game: Readable[StateT, ActionT], state: StateT, seen: Picture, picture: Picture) -> bool:
         """Whether a position the search reached (``state``, which the camera should see as ``seen``) is
         the picture: by default the same pieces on the same places. A game whose camera cannot see some
