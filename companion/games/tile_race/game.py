@@ -207,6 +207,11 @@ class TileRaceTable(Table[TileRaceState, Action]):
     def alike(self, state: TileRaceState, seen: Placement) -> dict[str, tuple[str, ...]]:
         return table.named(seen)
 
+    def in_box(self, state: TileRaceState) -> Sequence[str] | None:
+        """Any piece of the box, named one by one: the simulated table's page lists what this returns, and
+        takes None (the door's "any piece") for a list it cannot read."""
+        return list(self.layout(state).pieces)
+
     def reconcile(self, state: TileRaceState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
         """The framework's reading, with the tile race's hints for this picture (``hints.py``)."""
         budget = budget or Budget()
