@@ -41,7 +41,8 @@ def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, pic
              reached: Sequence[Reached[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
     """The first reached position (fewest actions) the picture is part-way to, as a step, or None."""
     for there in reached:
-        if hints.in_parts(game, state, there.actions) and between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
+        if hints.in_parts(game, state, there.actions) and \
+                between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
             wanted = {p: c for c, ps in there.picture.items() for p in ps}
             shown = {p: c for c, ps in picture.items() for p in ps}
             to_move = tuple(sorted(p for p, c in wanted.items() if shown.get(p) != c))
