@@ -187,6 +187,11 @@ class Hints(Generic[StateT, ActionT]):
         own), said in the game's words; asked after :meth:`read_as`. By default None."""
         return None
 
+    def offenders(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[str]:
+        """The pieces to blame when no play leads to the picture and no rule was named (the LEDs show
+        whose they are): by default none."""
+        return ()
+
     def unread(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture, gave_up: bool) -> str:
         """No play leads to the picture, no rule was named: what differs, in the players' words."""
         named, have = game.panel.words(state), form(game, state)

@@ -39,5 +39,6 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
     return (part_way(game, state, start, picture, found.looked, hints)
             or out_of_turn(game, state, picture, hints)
             or refuse(game, state, picture, hints)
-            or Reconciliation.illegal(hints.unread(game, state, picture, found.gave_up), (),
+            or Reconciliation.illegal(hints.unread(game, state, picture, found.gave_up),
+                                      tuple(hints.offenders(game, state, picture)),
                                       "search" if found.gave_up else "move"))
