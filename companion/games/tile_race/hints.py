@@ -38,7 +38,7 @@ class TileRaceHints(Hints[TileRaceState, Action]):
         self.seen_at = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
         self.target = form(picture)
         self.gave_up = False
-        self.displaced: set[str] | None = None
+        self.played: dict[tuple[Action, ...], TileRaceState] = {}
 
     def candidates(self, game: Game, state: TileRaceState, picture: Picture) -> Iterable[Action]:
         return candidates(state, picture)
@@ -97,17 +97,29 @@ class TileRaceHints(Hints[TileRaceState, Action]):
         return steps.to_be_moved(state, picture, self.budget) or steps.tiles_to_follow(state, picture, self.budget)
 
     def in_parts(self, game: Game, state: TileRaceState, actions: Sequence[Action]) -> bool:
-        """Only the steps of one pawn: a hand holds the pawn (and the tiles it carries) on its way; the
-        turn's tile, wall or mountain comes after the movement, and put down before it breaks a rule."""
-        moves = [a for a in actions if isinstance(a, Move)]
-        if len(moves) != len(actions) or len({m.pawn for m in moves}) != 1:
+        """A play whose last part is the steps of one pawn, every action before them seen whole: a hand
+        holds the pawn (and the tiles it carries) on its way. The turn's tile comes after the movement,
+        so one laid before it is refused, not waited for."""
+        last = actions[-1] if actions else None
+        if not isinstance(last, Move):
             return False
-        pawn, end = moves[0].pawn, moves[-1].path[-1]
-        if self.displaced is None:   # the pawns the picture shows off their places (or not at all), once
-            self.displaced = {p for p in state.pawns if self.seen_at.get(p) != where_pawn(state, p)}
-        # a quick look first: a piece seen where neither the start nor the end has it is not part-way
-        return self.displaced <= {pawn} and self.seen_at.get(pawn) in (None, where_pawn(state, pawn),
-                                                                        None if end == OUT else end)
+        run = len(actions)
+        while run and isinstance(actions[run - 1], Move) and getattr(actions[run - 1], "pawn") == last.pawn:
+            run -= 1
+        mid = self._after(game, state, tuple(actions[:run]))
+        home, ways = where_pawn(mid, last.pawn), {c for a in actions[run:] for c in getattr(a, "path")}
+        if self.seen_at.get(last.pawn) not in (None, home, last.path[-1]):
+            return False
+        drawn, shown = dict(state_form(mid)), dict(self.target)
+        return all(drawn.get(c) == shown.get(c) for c in set(drawn) | set(shown) if c != home and c not in ways)
+
+    def _after(self, game: Game, state: TileRaceState, actions: tuple[Action, ...]) -> TileRaceState:
+        """The position after ``actions`` from the reading's start, each prefix played once."""
+        if not actions:
+            return state
+        if actions not in self.played:
+            self.played[actions] = game.rules.apply(self._after(game, state, actions[:-1]), actions[-1])
+        return self.played[actions]
 
     def step(self, game: Game, state: TileRaceState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
         """A pawn of the player to move not seen: it is in a hand, on its way."""
@@ -133,6 +145,10 @@ class TileRaceHints(Hints[TileRaceState, Action]):
         return reasons.broken_rule(state, picture, expected(state), kind_of, where_pawn,
                                    lambda s, p: read(game, s, p, TileRaceHints(named(p), self.budget, False),
                                                          self.budget))
+
+    def offenders(self, game: Game, state: TileRaceState, picture: Picture) -> Sequence[str]:
+        """The pawns seen off their places: their players' lights blink red."""
+        return sorted(p for p, c in self.seen_at.items() if p in state.pawns and c != where_pawn(state, p))
 
     def unread(self, game: Game, state: TileRaceState, picture: Picture, gave_up: bool) -> str:
         """What differs, an edge by the squares it lies between, a piece as players call it."""
