@@ -38,7 +38,8 @@ class TileRaceHints(Hints[TileRaceState, Action]):
         self.seen_at = {p: c for c, ps in picture.items() for p in ps if kind_of(p) is None}
         self.target = form(picture)
         self.gave_up = False
-        self.played: dict[tuple[Action, ...], TileRaceState] = {}
+        self.played: dict[tuple[Action, ...], tuple[TileRaceState, dict[str, tuple[str, ...]]]] = {}
+        self.shown = dict(self.target)
 
     def candidates(self, game: Game, state: TileRaceState, picture: Picture) -> Iterable[Action]:
         return candidates(state, picture)
@@ -106,19 +107,20 @@ class TileRaceHints(Hints[TileRaceState, Action]):
         run = len(actions)
         while run and isinstance(actions[run - 1], Move) and getattr(actions[run - 1], "pawn") == last.pawn:
             run -= 1
-        mid = self._after(game, state, tuple(actions[:run]))
+        mid, drawn = self._after(game, state, tuple(actions[:run]))
         home, ways = where_pawn(mid, last.pawn), {c for a in actions[run:] for c in getattr(a, "path")}
         if self.seen_at.get(last.pawn) not in (None, home, last.path[-1]):
             return False
-        drawn, shown = dict(state_form(mid)), dict(self.target)
-        return all(drawn.get(c) == shown.get(c) for c in set(drawn) | set(shown) if c != home and c not in ways)
+        return all(drawn.get(c) == self.shown.get(c) for c in drawn.keys() | self.shown.keys()
+                   if c != home and c not in ways)
 
-    def _after(self, game: Game, state: TileRaceState, actions: tuple[Action, ...]) -> TileRaceState:
-        """The position after ``actions`` from the reading's start, each prefix played once."""
-        if not actions:
-            return state
+    def _after(self, game: Game, state: TileRaceState, actions: tuple[Action, ...]
+               ) -> tuple[TileRaceState, dict[str, tuple[str, ...]]]:
+        """The position after ``actions`` from the reading's start and what the camera sees of it, each
+        prefix played once."""
         if actions not in self.played:
-            self.played[actions] = game.rules.apply(self._after(game, state, actions[:-1]), actions[-1])
+            after = game.rules.apply(self._after(game, state, actions[:-1])[0], actions[-1]) if actions else state
+            self.played[actions] = after, dict(state_form(after))
         return self.played[actions]
 
     def step(self, game: Game, state: TileRaceState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
