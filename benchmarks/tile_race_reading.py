@@ -4,7 +4,7 @@ Positions with many tiles on the grid (the case that makes reading slow: every t
 is collected, so chains of tiles give many movements): for N random positions (default 40) a whole
 turn of random legal steps and a tile laid is played, and ``Game.reconcile`` of its last picture is
 timed; then a wrong picture (the pawn put on a square no play reaches so) is timed. The search is
-bounded to ``table.MAX_STATES`` positions; a turn it gives up on is counted.
+bounded by the reading's default ``Budget`` (its positions); a turn it gives up on is counted.
 
 Prints p50/p99/max in milliseconds, the count of turns read and of turns the search gave up on.
 
@@ -20,7 +20,8 @@ import time
 from dataclasses import replace
 from types import MappingProxyType
 
-from companion.games.tile_race import rules, table
+from companion.games.reading import Budget
+from companion.games.tile_race import rules
 from companion.games.tile_race.game import GAME
 from companion.games.tile_race.grid import corners, squares
 from companion.games.tile_race.state import TileRaceState
@@ -77,7 +78,7 @@ def main() -> None:
         t = time.perf_counter()
         GAME.reconcile(before, picture)
         wrong.append((time.perf_counter() - t) * 1000)
-    print(f"tile race, {args.tiles} tiles on the grid, search bounded to {table.MAX_STATES} positions")
+    print(f"tile race, {args.tiles} tiles on the grid, search bounded to {Budget().positions} positions")
     print(f"  a whole turn read ({done} turns): {ms(read)}; the search gave up on {gave_up}")
     print(f"  a wrong picture refused: {ms(wrong)}")
 

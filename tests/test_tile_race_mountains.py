@@ -13,11 +13,12 @@ from pathlib import Path
 
 from companion.games import get_game
 from companion.games.tile_race.state import from_json, to_json
-from companion.games.tile_race.table import correction, kind_of, reconcile
+from companion.games.tile_race.table import correction, kind_of
 from tests.test_tile_race_table import Hands, apply_all
 from tests.tables import wait_for
 
 GAME = get_game("tile-race")
+reconcile = GAME.reconcile  # what a picture means: the table's reading, as the session asks it
 ADA_AND_BO = [{"name": "Ada"}, {"name": "Bo"}]
 
 

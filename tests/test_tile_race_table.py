@@ -17,11 +17,12 @@ from typing import Any
 from companion.games import get_game
 from companion.games.tile_race.board import load
 from companion.games.tile_race.game import ALERT, TILE
-from companion.games.tile_race.table import kind_of, reconcile
+from companion.games.tile_race.table import kind_of
 from companion.app.run import Companion
 from tests.tables import sim_config, wait_for
 
 GAME = get_game("tile-race")
+reconcile = GAME.reconcile  # what a picture means: the table's reading, as the session asks it
 
 
 def shuffled(picture: dict[str, tuple[str, ...]], rng: random.Random) -> dict[str, list[str]]:

@@ -105,6 +105,32 @@ class Hints(Generic[StateT, ActionT]):
         goal test asks it of every position it reaches."""
         return expected == picture
 
+    def seen(self, game: Readable[StateT, ActionT], state: StateT) -> Picture:
+        """What the camera should see in a position the search reached, in the compared form: by default
+        :func:`form` (the table's ``alike`` of its ``expected``). A game whose ``expected`` is already in
+        that form says so here, and a search of thousands of positions does not rename each twice."""
+        return form(game, state)
+
+    def unchanged(self, game: Readable[StateT, ActionT], state: StateT) -> Reconciliation | None:
+        """What a picture just like the table as the game has it means: by default nothing has moved yet
+        (a calm step). None: it is read like any other picture, for a game in which a play may leave the
+        table looking as it was."""
+        return Reconciliation.partial("nothing has moved yet", rule="unchanged")
+
+    def settle(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
+               readings: Sequence[tuple[Sequence[ActionT], StateT]], gave_up: bool) -> Reconciliation | None:
+        """The game's own answer to what the search found (each reading's actions and end state, shortest
+        first), asked before the readings are put to the players and before the part-way test: a move in
+        parts of the game's own the generic test cannot see (tiles laid ahead of the pawn that drops
+        them), or readings the game ranks. By default None: the framework answers."""
+        return None
+
+    def in_parts(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT]) -> bool:
+        """Whether a play may be seen part-way through (its pieces put down in any order): by default
+        every play. A game whose rules order the parts of a turn (the tile laid after the pawn moved)
+        says which plays a hand may make in any order, so a part laid too early is refused, not waited for."""
+        return True
+
     def kind(self, piece: str) -> str:
         """What a piece counts as when a part-way picture is compared place by place (the id itself)."""
         return piece
@@ -171,6 +197,17 @@ class Hints(Generic[StateT, ActionT]):
         """A refused action in the players' words: by default the rules' own."""
         return reason
 
+    def broken(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Reconciliation | None:
+        """A rule the picture breaks that the refusal loop's one action from ``state`` cannot name (a
+        change refused only after the rest of the picture is read as play, a rule with a name of its
+        own), said in the game's words; asked after :meth:`read_as`. By default None."""
+        return None
+
+    def offenders(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[str]:
+        """The pieces to blame when no play leads to the picture and no rule was named (the LEDs show
+        whose they are): by default none."""
+        return ()
+
     def unread(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture, gave_up: bool) -> str:
         """No play leads to the picture, no rule was named: what differs, in the players' words."""
         named, have = game.panel.words(state), form(game, state)
@@ -206,9 +243,10 @@ class Hints(Generic[StateT, ActionT]):
     def unexplained(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
                     gave_up: bool) -> Reconciliation:
         """The answer when no play leads to the picture, none is under way or out of turn and the rules
-        named no reason: by default :meth:`unread`'s words, no piece blamed. A game that can say which
-        pieces are wrong (a pawn off the board, a card of another deck) answers in its own words."""
-        return Reconciliation.illegal(self.unread(game, state, picture, gave_up), (), "search" if gave_up else "move")
+        named no reason: by default :meth:`unread`'s words, blaming :meth:`offenders`. A game that can say
+        which pieces are wrong in its own words (a pawn off the board, a card of another deck) answers here."""
+        return Reconciliation.illegal(self.unread(game, state, picture, gave_up),
+                                      tuple(self.offenders(game, state, picture)), "search" if gave_up else "move")
 
 
 class Way(Protocol):

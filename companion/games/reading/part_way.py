@@ -46,7 +46,8 @@ def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, pic
     ways: dict[tuple[tuple[str, tuple[str, ...]], ...], Reached[StateT, ActionT]] = {}
     for there in reached:
         end = tuple(sorted(there.picture.items()))
-        if end not in ways and between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
+        if end not in ways and hints.in_parts(game, state, there.actions) and \
+                between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
             ways[end] = there
     if not ways:
         return None

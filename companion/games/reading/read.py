@@ -26,9 +26,13 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
         return Reconciliation.illegal("the game is over", rule="over")
     picture = game.table.alike(state, seen)
     start = form(game, state)
-    if picture == start:
-        return Reconciliation.partial("nothing has moved yet", rule="unchanged")
+    still = hints.unchanged(game, state) if picture == start else None
+    if still is not None:
+        return still
     found = search(game, state, picture, hints, budget or Budget())
+    own = hints.settle(game, state, picture, [(r.actions, r.state) for r in found.readings], found.gave_up)
+    if own is not None:
+        return own
     if found.readings:
         choices = tuple(hints.reading(game, state, hints.joined(r.actions)) for r in found.readings[:SHOWN])
         question = hints.question(game, state, found.readings[0].actions) if len(choices) == 1 else None

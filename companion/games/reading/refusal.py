@@ -30,10 +30,11 @@ def out_of_turn(game: Readable[StateT, ActionT], state: StateT, picture: Picture
 
 def refuse(game: Readable[StateT, ActionT], state: StateT, picture: Picture,
            hints: Hints[StateT, ActionT]) -> Reconciliation | None:
-    """The first action the picture would be that the rules refuse, with why (the rules' words)."""
+    """The first action the picture would be that the rules refuse, with why (the rules' words); else a
+    rule the game names itself (:meth:`Hints.broken`)."""
     moved = sorted({unfaced(p)[0] for p in changed(form(game, state), picture)})  # ids, never a face
     for action in hints.read_as(game, state, picture):
         reason = game.rules.why_not(state, action)
         if reason:
             return Reconciliation.illegal(hints.refused(game, state, action, reason), moved, "rule")
-    return None
+    return hints.broken(game, state, picture)

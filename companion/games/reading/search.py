@@ -78,7 +78,7 @@ def search(game: Readable[StateT, ActionT], state: StateT, picture: Picture, hin
                 if key in keys:
                     continue
                 keys.add(key)
-                seen = form(game, after)
+                seen = hints.seen(game, after)
                 if hints.prune and not changed(here.picture, seen) <= moved:
                     continue                 # it moves a piece the picture shows where it was
                 reached = Reached(here.actions + (action,), after, seen)

@@ -1,4 +1,5 @@
-"""The tile race behind the door (:class:`~companion.games.base.Game`).
+"""The tile race behind the door (:class:`~companion.games.base.Game`), in its parts: the rules, the table
+(read by the framework with the tile race's hints), the panel and the LEDs.
 
 The camera sees pawns on their squares or start spaces, flat tiles on squares, wall stands on the
 edges between squares and mountains; tiles, walls and mountains look alike, so pictures are
@@ -12,15 +13,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError
-from companion.games.legacy import LegacyGame, door
-from companion.games.base import (ALERT, Game, Layout, LedScene, Light, Outcome, Reconciliation,  # noqa: F401  (ALERT:
+from companion.games.base import (ALERT, Choice, Game, Layout, LedScene, Light, Reconciliation,  # noqa: F401  (ALERT:
                                   TableStatus, alert_light, dim, turn_light, winners_scene)  # the strip's red, said here too)
 from companion.games.declaration import Counter, GameType, Phase
-from companion.games.saved import saved_form
+from companion.games.geometry import Placement
+from companion.games.parts import Lights, Panel, Rules, Table
+from companion.games.reading import Budget, read
 from companion.games.tile_race import board as boards
 from companion.games.tile_race import rules, table, words
-from companion.games.tile_race.actions import Action, Correct, Mountain, Move, Pass, Remove, Tile, Undo, Wall
+from companion.games.tile_race import state as saved
+from companion.games.tile_race.actions import Action, Mountain, Move, Pass, Remove, Tile, Undo, Wall
 from companion.games.tile_race.grid import COLOURS, OUT, START, pawns_of
+from companion.games.tile_race.hints import TileRaceHints
 from companion.games.tile_race.state import MAX_NAME, TileRaceState, mountain_allowance
 
 TILE = (200, 150, 80)   # the tiles' own wood colour
@@ -125,28 +129,30 @@ def _owner(state: TileRaceState, colour: str) -> str:
     return f"{state.name_of(colour)}'s"
 
 
-class TileRaceGame(LegacyGame[TileRaceState, Action]):
-    """The tile race: two pawns each across a grid of look-alike tiles, walls and mountains."""
+DECLARATION = GameType("tile-race", "Tile race", (2, 3, 4), chance="none", information="none",
+                       counters=(Counter("supply.tiles", "Tiles in the supply"),
+                                 Counter("supply.mountains", "Mountains left")),
+                       phases=(Phase("playing", "Playing"),), turn_actions=("pass", "undo"),
+                       turn_ends="A turn ends when the pawn has moved and the one action is made.")
+"""No luck (the seed picks nothing: the grid starts empty) and nothing hidden (the tiles under a pawn are
+counted by the rules, not kept from anyone); one player at a time. It counts the tiles left in the common
+supply and each player's mountains in hand; a turn ends by itself once the movement and the one action
+are made, so there is no End-turn button."""
 
-    name = "tile-race"
-    title = "Tile race"
-    players = (2, 3, 4)
 
-    @property
-    def declaration(self) -> GameType:
-        """No luck (the seed picks nothing: the grid starts empty) and nothing hidden (the tiles under a
-        pawn are counted by the rules, not kept from anyone); one player at a time. It counts the tiles
-        left in the common supply and each player's mountains in hand; a turn ends by itself once the
-        movement and the one action are made, so there is no End-turn button."""
-        return GameType(self.name, self.title, self.players, chance="none", information="none",
-                        counters=(Counter("supply.tiles", "Tiles in the supply"),
-                                  Counter("supply.mountains", "Mountains left")),
-                        phases=(Phase("playing", "Playing"),), turn_actions=("pass", "undo"),
-                        turn_ends="A turn ends when the pawn has moved and the one action is made.")
+class TileRaceRules(Rules[TileRaceState, Action]):
+    """The rulebook (``rules.py``, ``state.py``): setup, the saved form, actions, whose turn, who won."""
 
-    # ------------------------------------------------------------------ setup
+    to_dict = staticmethod(saved.to_json)
+    from_dict = staticmethod(saved.from_json)
+    parse_action = staticmethod(rules.parse_action)
+    legal_actions = staticmethod(rules.legal_actions)
+    outcome = staticmethod(rules.outcome)
+    text = staticmethod(rules.text)
+    score = staticmethod(Score)
+
     def setup_schema(self, board: str | None = None) -> list[dict[str, Any]]:
-        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.players)},
+        return [{"name": "players", "label": "Players", "kind": "count", "choices": list(self.game.declaration.players)},
                 {"name": "seats", "label": "Names and colours", "kind": "seats", "colours": list(COLOURS),
                  "colours_per_player": {"default": 1}, "max_name": MAX_NAME,
                  "help": "Red plays first, then clockwise: blue, yellow, green (two players: red and blue, "
@@ -158,7 +164,7 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
         unknown = [t.strip() for t in str(options or "").split(",") if t.strip()]
         if unknown:  # an option the game does not have is refused, never silently dropped
             raise OptionsError(f"unknown option {unknown[0]!r}: the tile race has no options")
-        if players not in self.players:
+        if players not in self.game.declaration.players:
             raise SetupError(f"the tile race is for 2 to 4 players, not {players}")
         playing = COLOURS[:players]
         names: dict[str, str] = {}
@@ -172,15 +178,12 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
         given = tuple(names.get(c, c) for c in playing) if names else ()
         return rules.new_game(players, seed, grid, given)
 
-    # ------------------------------------------------------------------ values
-    def to_json(self, state: TileRaceState) -> dict[str, Any]:
-        return rules.to_json(state)
+    def apply(self, state: TileRaceState, action: Action | str) -> TileRaceState:
+        return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
 
-    def from_json(self, data: Any) -> TileRaceState:
-        return rules.from_json(saved_form(data, self.name, "a tile race"))
-
-    def parse_action(self, text: str) -> Action:
-        return rules.parse_action(text)
+    def active(self, state: TileRaceState) -> tuple[str, ...]:
+        """The player to move; nobody once the race is won or blocked."""
+        return () if rules.outcome(state) is not None else (state.active,)
 
     def complete_action(self, state: TileRaceState, text: str) -> str:
         """``tile C4``, ``wall C4|C5``, ``pass`` ... typed at a terminal are the active player's."""
@@ -190,53 +193,40 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
             return " ".join([words[0], state.active, *words[1:]])
         return text.strip()
 
-    def text(self, state: TileRaceState) -> str:
-        return rules.text(state)
 
-    # ------------------------------------------------------------------ rules
-    def legal_actions(self, state: TileRaceState) -> list[Action]:
-        return rules.legal_actions(state)
+class TileRaceTable(Table[TileRaceState, Action]):
+    """The grid on the table (``table.py``): what the camera should see, tiles alike, covered tiles."""
 
-    def apply(self, state: TileRaceState, action: Action | str) -> TileRaceState:
-        return rules.apply(state, rules.parse_action(action) if isinstance(action, str) else action)
+    expected = staticmethod(table.expected)
+    correction = staticmethod(table.correction)
+    hidden = staticmethod(table.hidden)
 
-    def correction(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Correct:
-        return table.correction(state, seen)
-
-    def outcome(self, state: TileRaceState) -> Outcome | None:
-        return rules.outcome(state)
-
-    def active(self, state: TileRaceState) -> tuple[str, ...]:
-        """The player to move; nobody once the race is won or blocked."""
-        return () if rules.outcome(state) is not None else (state.active,)
-
-    def score(self, state: TileRaceState) -> Score:
-        return Score(state)
-
-    # ------------------------------------------------------------------ the table
     def layout(self, state: TileRaceState | None = None, board: str | None = None) -> Layout:
         return boards.layout(boards.load(board or "standard"))
 
-    def expected(self, state: TileRaceState) -> dict[str, tuple[str, ...]]:
-        return table.expected(state)
-
-    def reconcile(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> Reconciliation:
-        return table.reconcile(state, seen)
-
-    def hidden(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, str]:
-        return table.hidden(state, seen)
-
-    def alike(self, state: TileRaceState, seen: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    def alike(self, state: TileRaceState, seen: Placement) -> dict[str, tuple[str, ...]]:
         return table.named(seen)
+
+    def in_box(self, state: TileRaceState) -> Sequence[str] | None:
+        """Any piece of the box, named one by one: the simulated table's page lists what this returns, and
+        takes None (the door's "any piece") for a list it cannot read."""
+        return list(self.layout(state).pieces)
+
+    def reconcile(self, state: TileRaceState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
+        """The framework's reading, with the tile race's hints for this picture (``hints.py``)."""
+        budget = budget or Budget()
+        return read(self.game, state, seen, TileRaceHints(table.named(seen), budget), budget)
+
+
+class TileRacePanel(Panel[TileRaceState, Action]):
+    """The pages: the view, the Board page's dots, a tile laid by tapping, in the players' words."""
 
     def targets(self, state: TileRaceState, piece: str) -> dict[str, tuple[Any, ...]]:
         """The Board page's dots: where a pawn can step now (one square, or off the grid from its exit
         corner: the start spaces beside that corner); for the tile supply tapped,
         where a tile can be laid and a wall stood; for the mountains not placed, where the player to
         move can put one; for a wall standing, its own place (take it away). Said as the log says it."""
-        from companion.games.base import Choice
-
-        placed = {p: c for c, ps in self.expected(state).items() for p in ps}
+        placed = {p: c for c, ps in table.expected(state).items() for p in ps}
         out: dict[str, tuple[Choice, ...]] = {}
         for action in rules.legal_actions(state):
             if isinstance(action, Move) and action.pawn == piece and action.path[-1] == OUT:
@@ -244,7 +234,7 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
                 # the pawn leaves from (the hand then takes it off the table)
                 corner = placed.get(piece, "")
                 said = f"{words.pawn(state, piece)} steps off the grid from {corner}"
-                for cell in (c for c in self.layout(state).cells if c.startswith(f"start-{corner}-")):
+                for cell in (c for c in self.game.table.layout(state).cells if c.startswith(f"start-{corner}-")):
                     out[cell] = (Choice((str(action),), said[:1].upper() + said[1:]),)
                 continue
             if isinstance(action, Move) and action.pawn == piece:
@@ -260,8 +250,6 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
 
     def laid_at(self, state: TileRaceState, cell: str) -> tuple[Any, ...]:
         """A tile or a mountain laid on an empty square tapped, said as the log says it."""
-        from companion.games.base import Choice
-
         ways = super().laid_at(state, cell)
         said = [words.told(state, rules.parse_action(way.actions[0])) for way in ways]
         return tuple(Choice(way.actions, text[:1].upper() + text[1:]) for way, text in zip(ways, said, strict=True))
@@ -272,9 +260,9 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
         mv = state.moving
         return {"phase": phase, "active": state.active, "next": state.players[(state.turn + 1) % len(state.players)],
                 "players": [{"name": state.name_of(c), "colours": [c]} for c in state.players], "turn_order": list(state.players),
-                "placement": {c: list(ps) for c, ps in self.expected(state).items()},
+                "placement": {c: list(ps) for c, ps in table.expected(state).items()},
                 "owners": {**{p: p.rpartition("-")[0] for p in state.pawns},  # a mountain's too, by its colour
-                           **{p: table.owner_of_kind(k) for ps in self.expected(state).values() for p in ps
+                           **{p: table.owner_of_kind(k) for ps in table.expected(state).values() for p in ps
                               if table.is_mountain(k := table.kind_of(p))}},
                 "mountains": dict(sorted(state.mountain_owners.items())),
                 "stacks": ({state.pawns[mv.pawn]: mv.carried} if mv is not None and mv.carried else {}),
@@ -292,6 +280,11 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
                 "end_turn": False, "turn_actions": [
                     {"action": str(a), "label": (lambda t: t[:1].upper() + t[1:])(words.told(state, a))}
                     for a in rules.legal_actions(state) if isinstance(a, (Pass, Undo))]}
+
+
+
+class TileRaceLights(Lights[TileRaceState, Action]):
+    """The LEDs: whose turn and who is next, the mountains in hand, the tiles in the supply."""
 
     def led_scene(self, state: TileRaceState, status: TableStatus = TableStatus()) -> LedScene:
         """``turn``: the player to move (a waiting question blinks) and, dim, who is next; ``status``:
@@ -316,4 +309,5 @@ class TileRaceGame(LegacyGame[TileRaceState, Action]):
                         labels={**LABELS, "counter": f"{LABELS['counter']}: {state.supply}"})
 
 
-GAME = door(TileRaceGame())
+GAME: Game[TileRaceState, Action] = Game(DECLARATION, TileRaceRules(), TileRaceTable(), TileRacePanel(),
+                                         lights=TileRaceLights(), called="a tile race")
