@@ -177,19 +177,19 @@ class RaceHints(Hints[RaceState, Action]):
     prune = False      # a play lays its card, which the spot may not show yet (the pawns moved first)
 
     def __init__(self) -> None:
-        self.seen: Look | None = None
+        self.looked: Look | None = None
         self.ways: list[tuple[Play, dict[str, str]]] = []  # the plays under way to, and what each leaves to do
 
     def look(self, state: RaceState, picture: Seen) -> Look:
         """The picture being read, looked at once: the search asks first, in the state it reads from."""
-        self.seen = self.seen or Look.of(state, picture)
-        return self.seen
+        self.looked = self.looked or Look.of(state, picture)
+        return self.looked
 
     @property
     def read(self) -> Look:
         """The picture being read, for a hint asked after the search (it is not handed the picture)."""
-        assert self.seen is not None, "the search looks at the picture first"
-        return self.seen
+        assert self.looked is not None, "the search looks at the picture first"
+        return self.looked
 
     def candidates(self, game: Game, state: RaceState, picture: Seen) -> Iterable[Action]:
         seen = self.look(state, picture)
