@@ -61,6 +61,15 @@ def count(game: str, rev: str | None) -> int:
                             reading_roots.add(key)
                         elif part:
                             other_roots.add(key)
+                    elif isinstance(item, (ast.Assign, ast.AnnAssign)) and item.value is not None and (hints or part):
+                        # a member that is a module's function (``apply = staticmethod(rules.apply)``): a root
+                        # that uses what it names, counted as no lines of its own
+                        target = ast.unparse(item.targets[0] if isinstance(item, ast.Assign) else item.target)
+                        used = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(item.value)
+                                if isinstance(n, (ast.Name, ast.Attribute))}
+                        key = (path, item.lineno)
+                        info[key] = (0, used)
+                        (reading_roots if hints or target in READING_METHODS else other_roots).add(key)
 
     def reach(roots: set[tuple[str, int]]) -> set[tuple[str, int]]:
         seen: set[tuple[str, int]] = set()
