@@ -166,7 +166,7 @@ class RaceTable(Table[Race, Act]):
     def correction(self, state: Race, seen: Placement) -> Act:
         raise IllegalMoveError("the lane race is corrected by undoing its last action")
 
-    def hints(self) -> Hints[Race, Act]:
+    def hints(self, state: Race, seen: Placement, budget: Budget) -> Hints[Race, Act]:
         return RaceHints()
 
 

@@ -175,10 +175,12 @@ class Table(Part[StateT, ActionT], ABC):
         """The action that records "the board as seen is right" (a manual correction)."""
 
     # ------------------------------------------------------------------ optional
-    def hints(self) -> Hints[StateT, ActionT]:
+    def hints(self, state: StateT, seen: Placement, budget: Budget) -> Hints[StateT, ActionT]:
         """What the framework's reading needs to know of this game beyond its rules (which actions to
-        try, a step's words, the action a refused piece was read as): :class:`~companion.games.reading.Hints`.
-        By default none: the legal actions of the player to move, pruned by the pieces that changed."""
+        try, a step's words, the action a refused piece was read as): :class:`~companion.games.reading.Hints`,
+        made for one picture (``seen`` in ``state``, read within ``budget``), so hints may work out once
+        what they ask of every position. By default none: the legal actions of the player to move,
+        pruned by the pieces that changed."""
         return Hints()
 
     def reconcile(self, state: StateT, seen: Placement, budget: Budget | None = None) -> Reconciliation:
@@ -186,7 +188,8 @@ class Table(Part[StateT, ActionT], ABC):
         :meth:`hidden` put in): by default the framework's reading (:func:`companion.games.reading.read`):
         one bounded search over the legal actions of the player to move, a move part-way, a move out of
         turn, a refused move in the rules' words. A game with a search of its own overrides it."""
-        return read(self.game, state, seen, self.hints(), budget)
+        budget = budget or Budget()
+        return read(self.game, state, seen, self.hints(state, seen, budget), budget)
 
     def alike(self, state: StateT, seen: Placement) -> dict[str, tuple[str, ...]]:
         """The picture as the rules count it (look-alike pieces renamed as :meth:`expected` would name

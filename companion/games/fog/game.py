@@ -35,6 +35,7 @@ from companion.games.fog.solo import new_solo_game
 from companion.games.fog.state import GameState, Player
 from companion.games.fog.text import render
 from companion.games.fog.words import capital, moves_words, names, player_name
+from companion.games.geometry import Placement
 from companion.games.reading import Budget, Hints, out_of_turn
 
 MAX_NAME = 40
@@ -243,7 +244,7 @@ class FogTable(Table[GameState, FogAction]):
                      f"FOG track {' > '.join(f.label for f in b.fog_fields)}")
         return "\n".join(lines)
 
-    def hints(self) -> Hints[GameState, FogAction]:
+    def hints(self, state: GameState, seen: Placement, budget: Budget) -> Hints[GameState, FogAction]:
         return FogHints()
 
     def reconcile(self, state: GameState, seen: Mapping[str, Sequence[str]], budget: Budget | None = None
@@ -254,7 +255,7 @@ class FogTable(Table[GameState, FogAction]):
         :mod:`steps`), islanders moved out of turn the framework's answer in The FOG's words."""
         if state.phase != "moving":
             return Reconciliation.illegal(f"pieces moved in the {state.phase} phase", rule="phase")
-        bounds, hints = Bounds.of(budget), self.hints()
+        bounds, hints = Bounds.of(budget), self.hints(state, seen, budget or Budget())
         target = {c: tuple(sorted(ps)) for c, ps in seen.items() if ps}
         if target == self.expected(state):  # (a move there and back leaves it so) what every game says
             return Reconciliation.partial("nothing has moved yet", rule="unchanged")

@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import BoardFileError, IllegalMoveError
-from companion.games.geometry import BoardFit, Layout
+from companion.games.geometry import BoardFit, Layout, Placement
 from companion.games.parts import Table
+from companion.games.reading import Budget
 from companion.games.partner_race import board as boards
 from companion.games.partner_race.cards import CARDS
 from companion.games.partner_race.reading import RaceHints, covers, pawns, pawns_seen, place_of, position_of
@@ -24,7 +25,7 @@ from companion.games.partner_race.words import pawn_name, place_names
 class RaceTable(Table[RaceState, Action]):
     """The track, the card spot, and the pawns and the card the camera reads on them."""
 
-    def hints(self) -> RaceHints:
+    def hints(self, state: RaceState, seen: Placement, budget: Budget) -> RaceHints:
         """What a picture means is read by the framework (a fresh reader for each picture)."""
         return RaceHints()
 

@@ -18,7 +18,7 @@ from companion.games.base import (ALERT, Choice, Game, Layout, LedScene, Light, 
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.geometry import Placement
 from companion.games.parts import Lights, Panel, Rules, Table
-from companion.games.reading import Budget, read
+from companion.games.reading import Budget
 from companion.games.tile_race import board as boards
 from companion.games.tile_race import rules, table, words
 from companion.games.tile_race import state as saved
@@ -212,10 +212,9 @@ class TileRaceTable(Table[TileRaceState, Action]):
         takes None (the door's "any piece") for a list it cannot read."""
         return list(self.layout(state).pieces)
 
-    def reconcile(self, state: TileRaceState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
-        """The framework's reading, with the tile race's hints for this picture (``hints.py``)."""
-        budget = budget or Budget()
-        return read(self.game, state, seen, TileRaceHints(table.named(seen), budget), budget)
+    def hints(self, state: TileRaceState, seen: Placement, budget: Budget) -> TileRaceHints:
+        """The tile race's hints for this picture (``hints.py``): the framework reads it with them."""
+        return TileRaceHints(table.named(seen), budget)
 
 
 class TileRacePanel(Panel[TileRaceState, Action]):
