@@ -2,8 +2,8 @@
 
 The companion calls :meth:`TableHardware.show` with each new state (from the snapshot an event
 carries) and subscribes handlers for the buttons. The picture comes from the game's
-:meth:`~companion.games.base.Game.led_scene`; the turn timer from its
-:meth:`~companion.games.base.Game.turn_timer`. Nothing here blocks the caller: the LEDs repaint
+:class:`~companion.games.parts.Lights` (``game.lights.led_scene``); the turn timer from its rules
+(``game.rules.turn_timer``). Nothing here blocks the caller: the LEDs repaint
 on the animator's thread, and gpiozero calls the button handlers on its own.
 """
 
