@@ -122,20 +122,32 @@ def test_a_hand_resting_over_the_board_blocks_the_view_calmly_and_removes_nothin
 
 
 class SlowReading:
-    """The game, but reading a picture takes until the test says so (a search of a hard position)."""
+    """The game, but its table's reading of a picture takes until the test says so (a search of a hard
+    position); every other part is the game's own."""
 
     def __init__(self, game: Any) -> None:
         self.game = game
         self.entered = threading.Event()
         self.release = threading.Event()
+        self.table = SlowTable(game.table, self)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)
 
-    def reconcile(self, state: Any, seen: Any) -> Any:
-        self.entered.set()
-        self.release.wait(60)
-        return self.game.reconcile(state, seen)
+
+class SlowTable:
+    """A game's table whose ``reconcile`` waits for the test's word."""
+
+    def __init__(self, table: Any, slow: SlowReading) -> None:
+        self.inner, self.slow = table, slow
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def reconcile(self, state: Any, seen: Any, budget: Any = None) -> Any:
+        self.slow.entered.set()
+        self.slow.release.wait(60)
+        return self.inner.reconcile(state, seen, budget)
 
 
 def test_a_slow_reading_never_holds_up_the_camera_or_the_panel(tmp_path: Path):
