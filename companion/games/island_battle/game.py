@@ -21,15 +21,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.errors import OptionsError, SetupError, StateFormatError
-from companion.games.base import (Choice, Count, Game, Layout, LedScene, Light, Lights, Panel, Placement, Reconciliation,
-                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light, unfaced, winners_scene)
+from companion.games.base import (Count, Game, Layout, LedScene, Light, Lights, Panel, Placement,
+                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light, winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
-from companion.games import reading
 from companion.games.reading import Budget
-from companion.games.reading.hints import form
 from companion.games.island_battle import board as boards
 from companion.games.island_battle import fire, rules, table, words
-from companion.games.island_battle.hints import SETUP, IslandHints
+from companion.games.island_battle.hints import IslandHints
 from companion.games.island_battle.actions import (PAD, Action, ChoosePad, Correct, Deploy, End, Move, Remove, Roll,
                                                    Shoot, Slide, Spare, Turn)
 from companion.games.island_battle.grid import ALL_CHARACTERS, BLOCKS, LETTERS, PLAYERS, characters, \
@@ -280,25 +278,11 @@ class IslandTable(Table[IslandState, Action]):
         return boards.layout(boards.load(board or "standard"), state.pads if state is not None else None,
                              die=state is None or state.die == "table")
 
-    def reconcile(self, state: IslandState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
-        """The picture read by the framework with the island's hints (``hints.py``): the legal plays of the
-        player to move that leave the island so, else a move part-way (a calm step), else refused with
-        the rule the moved pieces break where they were put, not only their names."""
-        hints = IslandHints(state, seen)
-        if not hints.moved:
-            return Reconciliation((Choice((), "nothing moved"),))
-        found = reading.search(self.game, state, self.alike(state, seen), hints, budget or Budget())
-        if found.readings:
-            return Reconciliation(tuple(hints.reading(self.game, state, r.actions) for r in found.readings))
-        step = reading.part_way(self.game, state, form(self.game, state), self.alike(state, seen),
-                                [r for r in found.looked if hints.carried(r.actions)], hints)
-        if step is not None:  # the pieces the hands are moving, as the picture shows them, not as the move ends
-            return replace(step, to_move=hints.carrying, tokens=max(1, len(hints.carrying)))
-        # (in the setup both place, a piece placed stays put: the setup's own words name the rule broken)
-        theirs = None if state.stage in SETUP else reading.out_of_turn(self.game, state, self.alike(state, seen), hints)
-        if theirs is not None:
-            return replace(theirs, offenders=tuple(dict.fromkeys(unfaced(p)[0] for p in theirs.offenders)))
-        return words.refusal(state, seen, table.refused(state, seen, hints.moved))
+    def hints(self, state: IslandState, seen: Placement, budget: Budget) -> IslandHints:
+        """The island's hints for this picture (``hints.py``): the framework reads it with them, the legal
+        plays of the player to move that leave the island so, else a move part-way (a calm step), else
+        out of turn, else refused with the rule the moved pieces break where they were put."""
+        return IslandHints(state, seen)
 
     def alike(self, state: IslandState, seen: Placement) -> dict[str, tuple[str, ...]]:
         """A piece put back in another slot of its own box is still in its box: no change; a pad's riders

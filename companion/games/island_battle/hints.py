@@ -20,18 +20,23 @@ Pure: standard library only.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from companion.games.base import Choice, faced, unfaced
-from companion.games.island_battle import rules, table
+from companion.games.island_battle import rules, table, words
 from companion.games.island_battle.actions import Action, Block, Deploy, Enter, Move, Roll, Slide
 from companion.games.island_battle.board import DIE, rail_cell
 from companion.games.island_battle.grid import ALL_CHARACTERS, LETTERS, PLAYERS, coords, line, owner
 from companion.games.island_battle.state import IslandState
 from companion.games.reading import Hints, Picture
+from companion.games.reconciliation import Reconciliation
 from companion.games.reading.hints import Readable
 
 SETUP = ("blocks", "deploy")
+
+
+NOTHING = Reconciliation((Choice((), "nothing moved"),))  # a picture in which no piece the hands move moved
 
 
 class IslandHints(Hints[IslandState, Action]):
@@ -40,7 +45,7 @@ class IslandHints(Hints[IslandState, Action]):
     prune = False  # a character's entry names its facing: the pieces moved choose the actions instead
 
     def __init__(self, start: IslandState, seen: Mapping[str, Sequence[str]]) -> None:
-        self.start = start
+        self.start, self.shown = start, seen
         self.moved = table.moved(start, seen)
         self.at, self.ways, self.face = table.where_seen(seen), table.ways_seen(seen), table.die_seen(start, seen)
         self.names = {p: start.name_of(p) for p in PLAYERS}
@@ -110,8 +115,33 @@ class IslandHints(Hints[IslandState, Action]):
             here = rules.apply(here, action)
         return out
 
+    def unchanged(self, game: Readable[IslandState, Action], state: IslandState) -> Reconciliation | None:
+        """A picture of the table as it is: nothing moved, read as such (no piece the hands moved)."""
+        return NOTHING if not self.moved else None
+
+    def settle(self, game: Readable[IslandState, Action], state: IslandState, picture: Picture,
+               readings: Sequence[tuple[Sequence[Action], IslandState]], gave_up: bool) -> Reconciliation | None:
+        """No piece the hands moved (a block put back in another slot of its box): nothing moved."""
+        return NOTHING if not self.moved else None
+
+    def in_parts(self, game: Readable[IslandState, Action], state: IslandState, actions: Sequence[Action]) -> bool:
+        """Only a play that carries a piece may be seen part-way (:meth:`carried`)."""
+        return self.carried(actions)
+
+    def held(self, game: Readable[IslandState, Action], state: IslandState, step: Reconciliation) -> Reconciliation:
+        """A move part-way is said by the pieces the hands moved, as the picture shows them, not as the move
+        ends: neither tells whether a block is live."""
+        return replace(step, to_move=self.carrying, tokens=max(1, len(self.carrying)))
+
+    def broken(self, game: Readable[IslandState, Action], state: IslandState, picture: Picture) -> Reconciliation:
+        """No play explains the picture: the rule each moved piece breaks where it was put, not only its name."""
+        return words.refusal(state, self.shown, table.refused(state, self.shown, self.moved))
+
     def owner(self, game: Readable[IslandState, Action], state: IslandState, piece: str) -> str | None:
-        """A character's player, a pad's; a block and the die are anyone's (both players place blocks)."""
+        """A character's player, a pad's; a block and the die are anyone's (both players place blocks). In
+        the setup both players place at once: no piece is out of turn (the setup's own words say the rule)."""
+        if state.stage in SETUP:
+            return None
         name = unfaced(piece)[0]
         return owner(name) if name in ALL_CHARACTERS else name.partition("-")[2] if name in table.PADS else None
 
