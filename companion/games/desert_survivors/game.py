@@ -17,7 +17,7 @@ from typing import Any
 from companion.errors import AnswerError, SetupError
 from companion.games.assembly import Assembly
 from companion.games.base import (Budget, Choice, Game, Layout, LedScene, Light, Lights, Panel, Placement,
-                                  Reconciliation, Rules, Seats, Table, TableStatus, alert_light, dim, turn_light,
+                                  Rules, Seats, Table, TableStatus, alert_light, dim, turn_light,
                                   winners_scene)
 from companion.games.declaration import Counter, GameType, Phase
 from companion.games.saved import saved_form
@@ -253,10 +253,10 @@ class DesertTable(Table[DesertState, Action]):
     def describe_board(self, board: str | None = None) -> str:
         return boards.describe(boards.load(board))
 
-    def reconcile(self, state: DesertState, seen: Placement, budget: Budget | None = None) -> Reconciliation:
-        """The framework's reading with the desert's hints, and the steps that are the desert's own
-        (``reading.py``): a refusal says the rule a misplaced piece breaks where one is known."""
-        return reading.reconcile(self.game, state, seen, budget)
+    def hints(self, state: DesertState, seen: Placement, budget: Budget) -> reading.DesertHints:
+        """The desert's hints for this picture (``reading.py``): the framework reads it with them, the
+        desert's own answers (faces still to turn, a round laid out, a face no move reveals) among them."""
+        return reading.DesertHints(state, seen)
 
     def in_box(self, state: DesertState) -> Sequence[str]:
         """The pieces the simulated table's hands may take from the box (the Table page, refused to a

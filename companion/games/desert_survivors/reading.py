@@ -15,10 +15,13 @@ action a piece seen would be (a disc placed). The hints tell it:
   hands draw from the pile: read as laid (``counted``, and the ``lay`` joined after the move);
 - words: pieces by what their backs show, never a face-down piece's face.
 
-What the generic steps do not express stays the desert's own, around them (:func:`reconcile`): the
-table as the game has it (nothing moved, or the faces a swap showed still to turn), a new round laid
-out (every disc face down, the roads off, counters on the empty spaces), a face shown that no move
-reveals, several moves a lifted piece could be part of, and counters laid that the rules set aside.
+The desert's own answers are hints too: before the search, the table as the game has it (nothing
+moved, or the faces a swap showed still to turn: :meth:`DesertHints.before`); of what the search
+found, readings whose faces the hands still owe, a new round laid out (every disc face down, the
+roads off, counters on the empty spaces) and a face shown that no move reveals
+(:meth:`DesertHints.settle`); a step counted by the counters still to lay, several moves a lifted
+piece could be part of said as one (:meth:`DesertHints.under_way`); every piece out of place blamed
+for a refusal, and counters laid that the rules set aside (:meth:`DesertHints.unexplained`).
 
 Pure: standard library only.
 """
@@ -36,9 +39,9 @@ from companion.games.desert_survivors.pieces import colour_of, is_disc, is_x
 from companion.games.desert_survivors.state import DesertState
 from companion.games.desert_survivors.table import (Picture, canonical, expected, face, faces_up, laying_out, places,
                                                     round_begun, said, spaces_named, spots, summary)
-from companion.games.reading import Budget, Hints, Reached, out_of_turn, refuse, search
+from companion.games.geometry import Placement
+from companion.games.reading import Hints, Reached
 from companion.games.reading.hints import Readable
-from companion.games.reading.part_way import between
 
 Game = Readable[DesertState, Action]
 SET_ASIDE, TAKEN_OFF = "set aside", "taken off the desert for good"
@@ -55,6 +58,24 @@ class DesertHints(Hints[DesertState, Action]):
         self.first = (str(lay),) if lay is not None else ()
         now = expected(state)
         self.changed = {c for c in set(self.full) | set(now) if self.full.get(c) != now.get(c)}
+
+    # ------------------------------------------------------------------ before the search
+    def picture_of(self, game: Game, state: DesertState, seen: Placement) -> Picture:
+        """The picture with the counters the hands drew named as the deal's."""
+        return self.full
+
+    def before(self, game: Game, state: DesertState, picture: Picture) -> Reconciliation | None:
+        """The table as the game has it (counters laid: recorded; else nothing was moved), or a swap read
+        before its discs were turned face up (a calm step saying which to turn); else None: search."""
+        if not self.changed:
+            if self.first:
+                return Reconciliation((Choice(self.first, drawing.LAID),))
+            return Reconciliation.illegal("the table is as the game has it: nothing was moved")
+        _, _, early = _differs(state, self.full)
+        owed = sorted(p for p, up in faces_up(self.full).items() if up == BACK and face(state, p) == FRONT)
+        if spots(self.full) == spots(expected(state)) and not early and owed:
+            return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
+        return None
 
     # ------------------------------------------------------------------ the search
     def candidates(self, game: Game, state: DesertState, picture: Picture) -> list[Action]:
@@ -98,7 +119,57 @@ class DesertHints(Hints[DesertState, Action]):
             then = (str(laid),) if laid is not None else ()
         return Choice(self.first + tuple(str(a) for a in actions) + then, summary(state, actions[0]))
 
+    def settle(self, game: Game, state: DesertState, picture: Picture,
+               readings: Sequence[tuple[Sequence[Action], DesertState]], gave_up: bool) -> Reconciliation | None:
+        """The readings found, those the hands have finished first, else those whose faces they still
+        owe (a calm step saying what to turn; read as they are once the picture stays so); with none,
+        a new round being laid out, or a face shown that no move of this turn reveals."""
+        if readings:
+            return self._readings(game, state, readings)
+        laying = laying_out(state, self.full) if round_begun(state) else None
+        if laying is not None:
+            return laying
+        moved, gone, early = _differs(state, self.full)
+        if early and not moved and not gone:  # no step either: a face alone turned is no part of a move
+            return Reconciliation.illegal(
+                f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of "
+                f"{state.active}'s reveals it now: turn it face down again", tuple(early), "reveal")
+        return None
+
+    def _readings(self, game: Game, state: DesertState,
+                  readings: Sequence[tuple[Sequence[Action], DesertState]]) -> Reconciliation:
+        clean = [self.reading(game, state, actions) for actions, after in readings if not self.owed(state, after)]
+        if clean:
+            return Reconciliation(tuple(clean), question="Which was played?" if len(clean) > 1 else None)
+        choices = tuple(self.reading(game, state, actions) for actions, _ in readings)
+        after = readings[0][1]
+        owed = self.owed(state, after)
+        flip = "turn face up " + "; ".join(said(after, p) for p in owed)
+        return Reconciliation(choices, question="Which was played?" if len(choices) > 1 else None,
+                              step=f"{choices[0].summary}: {flip}" if len(choices) == 1 else
+                              "turn face up the pieces the move shows", to_move=tuple(owed))
+
     # ------------------------------------------------------------------ part-way
+    def in_parts(self, game: Game, state: DesertState, actions: Sequence[Action]) -> bool:
+        """A face alone turned is no step of a move: a piece must have moved."""
+        return spots(self.full) != spots(expected(state))
+
+    def compared(self, game: Game, start: DesertState, after: DesertState, picture: Picture) -> Picture:
+        return self.counted(start, after)
+
+    def under_way(self, game: Game, state: DesertState, picture: Picture,
+                  ways: Sequence[Reached[DesertState, Action]]) -> Reconciliation:
+        """One move under way: what is left of it, the hold time once for each piece or counter to lay;
+        several: a piece lifted that could go to several places (the rest of the move will say which)."""
+        if len(ways) > 1:
+            return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go",
+                                          tuple(_differs(state, self.full)[1]))
+        (reached,) = ways
+        left = self.left(state, reached.state)
+        _, tokens = drawing.to_lay(reached.state, left, lambda p, c: _put(state, p, c))
+        return Reconciliation.partial(self.step(game, state, reached.actions, ()), tuple(p for p, _ in left),
+                                      tokens=tokens)
+
     def left(self, start: DesertState, after: DesertState) -> list[tuple[str, str]]:
         """The pieces still to put where the move puts them (piece, space)."""
         goes, now = places(expected(after)), places(self.counted(start, after))
@@ -138,6 +209,20 @@ class DesertHints(Hints[DesertState, Action]):
             return (f"the {colour_of(action.disc)} disc on {at} was moved to {action.space}: a disc placed stays "
                     f"where it was put until every disc is placed; put it back on {at}")
         return f"a {colour_of(action.disc)} disc put on {action.space}: {reason}"
+
+    def blamed(self, game: Game, state: DesertState, picture: Picture, answer: Reconciliation) -> Reconciliation:
+        """Every piece out of place lit, a move out of turn or else against the movement rules."""
+        return Reconciliation.illegal(answer.reason or "", self.offenders(game, state, picture),
+                                      "turn" if answer.rule == "turn" else "movement")
+
+    def offenders(self, game: Game, state: DesertState, picture: Picture) -> tuple[str, ...]:
+        """The pieces seen on another space, shown face up too early, or not seen."""
+        moved, gone, early = _differs(state, self.full)
+        return tuple(moved + early + gone)
+
+    def unexplained(self, game: Game, state: DesertState, picture: Picture, gave_up: bool) -> Reconciliation:
+        return Reconciliation.illegal(self.unread(game, state, self.full, gave_up),
+                                      self.offenders(game, state, picture), "movement")
 
     def unread(self, game: Game, state: DesertState, picture: Picture, gave_up: bool) -> str:
         """What differs, in public words: counters laid that the rules set aside or took off first, once for
@@ -180,58 +265,3 @@ def _differs(state: DesertState, full: Picture) -> tuple[list[str], list[str], l
     gone = sorted(p for p in was if p not in where)
     early = [p for p, up in sorted(faces_up(full).items()) if up == FRONT and face(state, p) == BACK and p not in moved]
     return moved, gone, early
-
-
-def reconcile(game: Game, state: DesertState, seen: Mapping[str, Sequence[str]],
-              budget: Budget | None = None) -> Reconciliation:
-    """The legal action that turns the table into the picture, a step on the way to one, or why none can."""
-    hints = DesertHints(state, seen)
-    full, now = hints.full, expected(state)
-    if not hints.changed:
-        if hints.first:
-            return Reconciliation((Choice(hints.first, drawing.LAID),))
-        return Reconciliation.illegal("the table is as the game has it: nothing was moved")
-    moved, gone, early = _differs(state, full)
-    owed = sorted(p for p, up in faces_up(full).items() if up == BACK and face(state, p) == FRONT)
-    if spots(full) == spots(now) and not early and owed:  # a swap read before its pieces were turned up
-        return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
-    found = search(game, state, full, hints, budget or Budget())
-    if found.readings:
-        return _readings(game, state, hints, found.readings)
-    laying = laying_out(state, full) if round_begun(state) else None
-    if laying is not None:
-        return laying
-    steps = [] if spots(full) == spots(now) else [  # a face alone turned is no step of a move
-        r for r in found.looked if between(now, r.picture, hints.counted(state, r.state), hints)]
-    if len(steps) == 1:
-        (reached,) = steps
-        left = hints.left(state, reached.state)
-        _, tokens = drawing.to_lay(reached.state, left, lambda p, c: _put(state, p, c))
-        return Reconciliation.partial(hints.step(game, state, reached.actions, ()), tuple(p for p, _ in left),
-                                      tokens=tokens)
-    if steps:  # a piece lifted that could go to several places: the rest of the move will say which
-        return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go", gone)
-    if early and not moved and not gone:  # a face shown that no move of this turn reveals
-        return Reconciliation.illegal(
-            f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of {state.active}'s "
-            "reveals it now: turn it face down again", tuple(early), "reveal")
-    offenders = tuple(moved + early + gone)
-    answer = out_of_turn(game, state, full, hints) or refuse(game, state, full, hints)
-    if answer is not None and answer.reason:  # said in the hints' words; the pieces named as the table's
-        return Reconciliation.illegal(answer.reason, offenders, "turn" if answer.rule == "turn" else "movement")
-    return Reconciliation.illegal(hints.unread(game, state, full, found.gave_up), offenders, "movement")
-
-
-def _readings(game: Game, state: DesertState, hints: DesertHints,
-              readings: Sequence[Reached[DesertState, Action]]) -> Reconciliation:
-    """The readings found: those the hands have finished, else those whose faces they still owe (a
-    calm step saying what to turn; read as they are once the picture stays so)."""
-    clean = [hints.reading(game, state, r.actions) for r in readings if not hints.owed(state, r.state)]
-    if clean:
-        return Reconciliation(tuple(clean), question="Which was played?" if len(clean) > 1 else None)
-    choices = tuple(hints.reading(game, state, r.actions) for r in readings)
-    owed = hints.owed(state, readings[0].state)
-    flip = "turn face up " + "; ".join(said(readings[0].state, p) for p in owed)
-    return Reconciliation(choices, question="Which was played?" if len(choices) > 1 else None,
-                          step=f"{choices[0].summary}: {flip}" if len(choices) == 1 else
-                          "turn face up the pieces the move shows", to_move=tuple(owed))

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from companion.games.geometry import Placement
+from companion.games.geometry import Placement, unfaced
 from companion.games.reconciliation import Choice, Reconciliation
 
 StateT = TypeVar("StateT")
@@ -67,6 +68,15 @@ def changed(before: Mapping[str, Sequence[str]], after: Mapping[str, Sequence[st
     return {p for p in set(a) | set(b) if a.get(p) != b.get(p)}
 
 
+@dataclass(frozen=True)
+class Reached(Generic[StateT, ActionT]):
+    """A position the search reached: the actions from the start and the state they lead to."""
+
+    actions: tuple[ActionT, ...]
+    state: StateT
+    picture: Picture            # what the camera should see there (the compared form)
+
+
 class Hints(Generic[StateT, ActionT]):
     """What a game tells the reading; the defaults read a game of pieces that are each themselves."""
 
@@ -111,6 +121,19 @@ class Hints(Generic[StateT, ActionT]):
         that form says so here, and a search of thousands of positions does not rename each twice."""
         return form(game, state)
 
+    def picture_of(self, game: Readable[StateT, ActionT], state: StateT, seen: Placement) -> Picture:
+        """The picture as the whole reading compares it: by default the table's ``alike``. A game whose
+        look-alike pieces are told apart only by what the hands drew for the move (counters from a pile,
+        laid for a deal) names them here, once for the whole reading."""
+        return game.table.alike(state, seen)
+
+    def before(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Reconciliation | None:
+        """The answer before any search, or None: search. By default a picture just like the table as
+        the game has it is :meth:`unchanged`. A game whose hands finish a play in a way the camera sees
+        but the rules do not count (the faces a move showed, still to turn) answers here, so the search
+        never reads the unfinished table as another play."""
+        return self.unchanged(game, state) if picture == form(game, state) else None
+
     def unchanged(self, game: Readable[StateT, ActionT], state: StateT) -> Reconciliation | None:
         """What a picture just like the table as the game has it means: by default nothing has moved yet
         (a calm step). None: it is read like any other picture, for a game in which a play may leave the
@@ -124,6 +147,12 @@ class Hints(Generic[StateT, ActionT]):
         parts of the game's own the generic test cannot see (tiles laid ahead of the pawn that drops
         them), or readings the game ranks. By default None: the framework answers."""
         return None
+
+    def compared(self, game: Readable[StateT, ActionT], start: StateT, after: StateT, picture: Picture) -> Picture:
+        """The picture as the part-way test holds it against a reached position ``after``: by default as
+        it is. A game whose piece may rest on its new place still showing the face it had (the hand
+        turns it next) reads it there as ``after`` has it, as :meth:`fits` does for a whole play."""
+        return picture
 
     def in_parts(self, game: Readable[StateT, ActionT], state: StateT, actions: Sequence[ActionT]) -> bool:
         """Whether a play may be seen part-way through (its pieces put down in any order): by default
@@ -177,6 +206,25 @@ class Hints(Generic[StateT, ActionT]):
         shown = list(steps[:3]) + (["another play of those pieces"] if len(steps) > 3 else [])
         return "; or ".join(shown)
 
+    def under_way(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
+                  ways: Sequence[Reached[StateT, ActionT]]) -> Reconciliation:
+        """A picture part-way through the plays ``ways`` (one per place they leave the pieces, fewest
+        actions first) as a step: what is left of each (:meth:`step`, several in :meth:`either`'s
+        words), the pieces still to put down, the hold time allowed once for each. A game that counts
+        what is left its own way (counters, any of a pile) or says several plays as one answers here."""
+        shown = where(picture)
+        said: list[str] = []
+        pieces: set[str] = set()
+        tokens = 1
+        for there in ways:
+            to_move = tuple(sorted({unfaced(p)[0] for p, c in where(there.picture).items() if shown.get(p) != c}))
+            said.append(self.step(game, state, self.joined(there.actions), to_move))
+            pieces |= set(to_move)
+            tokens = max(tokens, len(to_move))
+        said = list(dict.fromkeys(said))  # plays that leave the same words (a piece in a hand) said once
+        text = said[0] if len(said) == 1 else self.either(game, state, said)
+        return Reconciliation.partial(text, tuple(sorted(pieces)), "step", tokens=tokens)
+
     def out_of_turn(self, game: Readable[StateT, ActionT], state: StateT, pieces: Sequence[str],
                     owners: Sequence[str]) -> str:
         """A piece of a player whose turn it is not, moved: the words."""
@@ -202,6 +250,14 @@ class Hints(Generic[StateT, ActionT]):
         change refused only after the rest of the picture is read as play, a rule with a name of its
         own), said in the game's words; asked after :meth:`read_as`. By default None."""
         return None
+
+    def blamed(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture,
+               answer: Reconciliation) -> Reconciliation:
+        """A refusal (a piece moved out of turn, a move the rules refuse, a rule :meth:`broken`) as the
+        game blames it: by default as the framework found it (the pieces that changed, the rule it
+        names). A game whose LEDs show every piece out of place, or whose rules name the rule another
+        way, says so here; the words stay the refusal's."""
+        return answer
 
     def offenders(self, game: Readable[StateT, ActionT], state: StateT, picture: Picture) -> Sequence[str]:
         """The pieces to blame when no play leads to the picture and no rule was named (the LEDs show

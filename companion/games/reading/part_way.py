@@ -14,9 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
-from companion.games.geometry import unfaced
-from companion.games.reading.hints import Hints, Picture, Readable, where
-from companion.games.reading.search import Reached
+from companion.games.reading.hints import Hints, Picture, Reached, Readable
 from companion.games.reconciliation import Reconciliation
 
 StateT = TypeVar("StateT")
@@ -40,24 +38,14 @@ def between(start: Picture, end: Picture, picture: Picture, kind: Hints[StateT, 
 
 def part_way(game: Readable[StateT, ActionT], state: StateT, start: Picture, picture: Picture,
              reached: Sequence[Reached[StateT, ActionT]], hints: Hints[StateT, ActionT]) -> Reconciliation | None:
-    """The picture part-way to reached positions, as a step: what is left of each play it may be (one
-    per place the plays leave the pieces, fewest actions first, in the game's :meth:`Hints.either`
-    words), or None: no play is under way."""
+    """The picture part-way to reached positions, as a step (the game's :meth:`Hints.under_way`, given
+    the first play for each place the plays leave the pieces, fewest actions first), or None: no play
+    is under way."""
     ways: dict[tuple[tuple[str, tuple[str, ...]], ...], Reached[StateT, ActionT]] = {}
     for there in reached:
         end = tuple(sorted(there.picture.items()))
         if end not in ways and hints.in_parts(game, state, there.actions) and \
-                between(start, there.picture, picture, hints, hints.path(game, state, there.actions)):
+                between(start, there.picture, hints.compared(game, state, there.state, picture), hints,
+                        hints.path(game, state, there.actions)):
             ways[end] = there
-    if not ways:
-        return None
-    shown = where(picture)
-    said, pieces, tokens = [], set(), 1
-    for there in ways.values():
-        to_move = tuple(sorted({unfaced(p)[0] for p, c in where(there.picture).items() if shown.get(p) != c}))
-        said.append(hints.step(game, state, hints.joined(there.actions), to_move))
-        pieces |= set(to_move)
-        tokens = max(tokens, len(to_move))
-    said = list(dict.fromkeys(said))  # plays that leave the same words (a piece in a hand) said once
-    text = said[0] if len(said) == 1 else hints.either(game, state, said)
-    return Reconciliation.partial(text, tuple(sorted(pieces)), "step", tokens=tokens)
+    return hints.under_way(game, state, picture, list(ways.values())) if ways else None

@@ -24,11 +24,11 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
     """What a stable picture means in ``state``: the readings (several: a question), a step, or why not."""
     if game.rules.outcome(state) is not None:
         return Reconciliation.illegal("the game is over", rule="over")
-    picture = game.table.alike(state, seen)
+    picture = hints.picture_of(game, state, seen)
     start = form(game, state)
-    still = hints.unchanged(game, state) if picture == start else None
-    if still is not None:
-        return still
+    first = hints.before(game, state, picture)
+    if first is not None:
+        return first
     found = search(game, state, picture, hints, budget or Budget())
     own = hints.settle(game, state, picture, [(r.actions, r.state) for r in found.readings], found.gave_up)
     if own is not None:
@@ -43,6 +43,7 @@ def read(game: Readable[StateT, ActionT], state: StateT, seen: Mapping[str, Sequ
     step = part_way(game, state, start, picture, found.looked, hints)
     if step is not None:
         return hints.held(game, state, step)
-    return (out_of_turn(game, state, picture, hints)
-            or refuse(game, state, picture, hints)
-            or hints.unexplained(game, state, picture, found.gave_up))
+    answer = out_of_turn(game, state, picture, hints) or refuse(game, state, picture, hints)
+    if answer is not None:
+        return hints.blamed(game, state, picture, answer)
+    return hints.unexplained(game, state, picture, found.gave_up)

@@ -21,19 +21,10 @@ from typing import Generic, TypeVar
 
 from companion.errors import IllegalMoveError
 from companion.games.reading.budget import Budget
-from companion.games.reading.hints import Hints, Picture, Readable, changed, form
+from companion.games.reading.hints import Hints, Picture, Reached, Readable, changed, form
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
-
-
-@dataclass(frozen=True)
-class Reached(Generic[StateT, ActionT]):
-    """A position the search reached: the actions from the start and the state they lead to."""
-
-    actions: tuple[ActionT, ...]
-    state: StateT
-    picture: Picture            # what the camera should see there (the compared form)
 
 
 @dataclass
