@@ -96,6 +96,23 @@ def test_a_swap_is_read_from_the_camera_and_a_half_made_one_is_a_step_in_public_
     assert not wrong.ok and "face-down green disc" in wrong.reason and "green-2" not in wrong.reason
 
 
+def test_two_discs_of_one_seat_changing_places_are_one_swap_and_a_half_made_one_says_which():
+    """Ada plays natural and red: her natural disc and her red disc changing places is one play, whichever
+    of the two her hand lifted first (no question), and with one still in her hand she is told the rest."""
+    s = GAME.new_game(2, arrangement="beginner")
+    s = replace(s, board=MappingProxyType({"B3": "natural-1", "C3": "red-2", "H1": "green-3"}), face_up=frozenset(),
+                food=MappingProxyType({c: size(c) for c in s.food}), spare=(0, 0, 0), phase="move", turn=0, dealt=())
+    assert {"swap B3 C3", "swap C3 B3"} <= {str(a) for a in GAME.legal_actions(s)}
+    done = GAME.reconcile(s, {"B3": ["red-2^front"], "C3": ["natural-1^front"], "H1": ["green-3^back"]})
+    assert [c.actions for c in done.choices] == [("swap B3 C3",)] and done.question is None
+    for lifted, left, piece in (("C3", "B3", "natural-1"), ("B3", "C3", "red-2")):
+        half = GAME.reconcile(s, {left: [("red-2" if left == "B3" else "natural-1") + "^front"],
+                                  "H1": ["green-3^back"]})
+        assert half.part_way and half.to_move == (piece,) and "is moving" not in half.step
+        assert half.step.startswith("the face-down natural disc on B3 changes places with the face-down red disc on C3")
+        assert half.step.endswith(f"on {lifted}") and "natural 1" not in half.step and "red 2" not in half.step
+
+
 def flipped(picture: dict[str, tuple[str, ...]], **faces: str) -> dict[str, list[str]]:
     """A picture with the pieces on the spaces named showing another face (``B3="front"``)."""
     return {w: [p.split("^")[0] + "^" + faces[w] if w in faces else p for p in ps] for w, ps in picture.items()}

@@ -28,7 +28,8 @@ Pure: standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Hashable, Mapping, Sequence
 
 from companion.games.base import Choice, Reconciliation, faced, unfaced
 from companion.games.desert_survivors import laying as drawing
@@ -58,6 +59,7 @@ class DesertHints(Hints[DesertState, Action]):
         self.first = (str(lay),) if lay is not None else ()
         now = expected(state)
         self.changed = {c for c in set(self.full) | set(now) if self.full.get(c) != now.get(c)}
+        self.moved = spots(self.full) != spots(now)   # a piece on another space, come or gone: not faces alone
 
     # ------------------------------------------------------------------ before the search
     def picture_of(self, game: Game, state: DesertState, seen: Placement) -> Picture:
@@ -73,7 +75,7 @@ class DesertHints(Hints[DesertState, Action]):
             return Reconciliation.illegal("the table is as the game has it: nothing was moved")
         _, _, early = _differs(state, self.full)
         owed = sorted(p for p, up in faces_up(self.full).items() if up == BACK and face(state, p) == FRONT)
-        if spots(self.full) == spots(expected(state)) and not early and owed:
+        if not self.moved and not early and owed:
             return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
         return None
 
@@ -81,6 +83,15 @@ class DesertHints(Hints[DesertState, Action]):
     def candidates(self, game: Game, state: DesertState, picture: Picture) -> list[Action]:
         """The legal actions that change a space the picture differs on (a fight's show names none)."""
         return [a for a in rules.legal_actions(state) if not spaces_named(a) or spaces_named(a) & self.changed]
+
+    def key(self, game: Game, state: DesertState) -> Hashable:
+        """A position by all the rules know, a swap in its log named the same from either end: two discs
+        of the player to move changed places are one play (no hand on the table says which began it),
+        where a take by one character or another is not (the players say which)."""
+        saved = game.rules.to_dict(state)
+        said = saved.pop("history", None) or [""]
+        verb, *spaces = str(said[-1]).split() or [""]
+        return json.dumps(saved, sort_keys=True), len(said), verb, *(sorted(spaces) if verb == "swap" else spaces)
 
     def goes_on(self, game: Game, start: DesertState, here: DesertState) -> bool:
         return False
@@ -152,7 +163,7 @@ class DesertHints(Hints[DesertState, Action]):
     # ------------------------------------------------------------------ part-way
     def in_parts(self, game: Game, state: DesertState, actions: Sequence[Action]) -> bool:
         """A face alone turned is no step of a move: a piece must have moved."""
-        return spots(self.full) != spots(expected(state))
+        return self.moved
 
     def compared(self, game: Game, start: DesertState, after: DesertState, picture: Picture) -> Picture:
         return self.counted(start, after)
