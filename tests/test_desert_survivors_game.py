@@ -25,7 +25,7 @@ from companion.errors import IllegalMoveError, SetupError
 from companion.session.events import InlineBus
 from companion.games import TableStatus, get_game, names
 from companion.games.desert_survivors.board import build, check_arrangement
-from companion.games.desert_survivors.pieces import size
+from companion.games.desert_survivors.pieces import size, x_ids, x_kind
 from companion.games.desert_survivors.state import DesertState
 from companion.table.secrecy import named_pieces
 from companion.session.session import Session
@@ -111,6 +111,30 @@ def test_two_discs_of_one_seat_changing_places_are_one_swap_and_a_half_made_one_
         assert half.part_way and half.to_move == (piece,) and "is moving" not in half.step
         assert half.step.startswith("the face-down natural disc on B3 changes places with the face-down red disc on C3")
         assert half.step.endswith(f"on {lifted}") and "natural 1" not in half.step and "red 2" not in half.step
+
+
+def test_a_road_and_the_act_it_allows_made_before_the_camera_settles_are_read_as_both():
+    """Natural's disc changes places with an X-counter that turns out to be a road, so natural acts
+    again; the hands turn the disc on H1 face up before the camera settles: both acts, in order."""
+    road = next(x for x in x_ids(3) if x_kind(x) == "road")
+    s = table(B3="natural-1", B4=road, C3="green-2", H1="natural-3")
+    found = GAME.apply(s, "swap B3 B4")
+    assert found.road and found.active == "natural"
+    both = GAME.reconcile(s, GAME.expected(GAME.apply(found, "reveal H1")))
+    assert [c.actions for c in both.choices] == [("swap B3 B4", "reveal H1")] and both.question is None
+    assert both.choices[0].summary.startswith("the face-down natural disc on B3 changes places with the X-counter on B4")
+    # the road alone is the swap alone: the second act is the next picture's
+    assert [c.actions for c in GAME.reconcile(s, GAME.expected(found)).choices] == [("swap B3 B4",)]
+    # the disc still in the hand, H1 turned up already: part-way, a calm step, nothing logged yet
+    half = GAME.reconcile(s, {**GAME.expected(GAME.apply(found, "reveal H1")), "B4": ()})
+    assert half.part_way and not half.ok and half.to_move == ("natural-1",)
+    # the second act moves the same disc on (it changes places with green's on C3): green's disc is
+    # put on B4 while natural's is still in the hand, a step that says where it goes
+    on = GAME.apply(found, "swap B4 C3")
+    half = GAME.reconcile(s, {"B3": [f"{road}^front"], "B4": ["green-2^back"], "H1": ["natural-3^back"]})
+    assert half.part_way and not half.ok and half.to_move == ("natural-1",)
+    assert half.step.endswith("put the face-down natural disc on B3 on C3") and ", then " in half.step
+    assert [c.actions for c in GAME.reconcile(s, GAME.expected(on)).choices] == [("swap B3 B4", "swap B4 C3")]
 
 
 def flipped(picture: dict[str, tuple[str, ...]], **faces: str) -> dict[str, list[str]]:

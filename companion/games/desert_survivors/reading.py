@@ -1,8 +1,8 @@
 """Desert survivors' reading of a picture: the framework's (:mod:`companion.games.reading`), told the
 desert's faces, counters drawn at random and words by :class:`DesertHints`.
 
-The framework searches the legal actions of the player to move (one action a reading: every move
-turns a face, so the camera settles after each, and a road's second act is a picture of its own),
+The framework searches the legal actions of the player to move (one action a reading, but for a
+road: the player acts again, and the hands may make both acts before the camera settles),
 tests a picture part-way through one (:func:`~companion.games.reading.part_way.between`), answers a
 disc of another player moved in the movement phase (out of turn), and asks the rules why not of the
 action a piece seen would be (a disc placed). The hints tell it:
@@ -59,6 +59,7 @@ class DesertHints(Hints[DesertState, Action]):
         self.first = (str(lay),) if lay is not None else ()
         now = expected(state)
         self.changed = {c for c in set(self.full) | set(now) if self.full.get(c) != now.get(c)}
+        self.played = len(state.history)            # the acts before the picture: every position reached shares them
         self.moved = spots(self.full) != spots(now)   # a piece on another space, come or gone: not faces alone
 
     # ------------------------------------------------------------------ before the search
@@ -85,16 +86,31 @@ class DesertHints(Hints[DesertState, Action]):
         return [a for a in rules.legal_actions(state) if not spaces_named(a) or spaces_named(a) & self.changed]
 
     def key(self, game: Game, state: DesertState) -> Hashable:
-        """A position by all the rules know, a swap in its log named the same from either end: two discs
-        of the player to move changed places are one play (no hand on the table says which began it),
-        where a take by one character or another is not (the players say which)."""
+        """A position by all the rules know and the acts that reached it from the picture's position,
+        in any order, a swap named the same from either end: two discs of one seat changed places are
+        one play, and a road's two acts made together one reading (no hand on the table says which
+        began), where a take by one character or another is not (the players say which)."""
         saved = game.rules.to_dict(state)
-        said = saved.pop("history", None) or [""]
-        verb, *spaces = str(said[-1]).split() or [""]
-        return json.dumps(saved, sort_keys=True), len(said), verb, *(sorted(spaces) if verb == "swap" else spaces)
+        acts = [str(a).split() for a in saved.pop("history", ())[self.played:]]
+        return json.dumps(saved, sort_keys=True), tuple(sorted(
+            " ".join(words[:1] + (sorted(words[1:]) if words[:1] == ["swap"] else words[1:])) for words in acts))
 
     def goes_on(self, game: Game, start: DesertState, here: DesertState) -> bool:
-        return False
+        """Only after a road, whose finder acts again (every other act ends the player's turn), and only
+        once the picture has every piece where the acts so far put it: a road's second act follows its
+        first, so a piece still in a hand is part-way through the first."""
+        if not (here.road and super().goes_on(game, start, here)):
+            return False
+        was, seen = places(expected(start)), places(self.full)
+        return all(seen.get(p) != was.get(p) for p, c in places(expected(here)).items() if was.get(p) != c)
+
+    def _through(self, state: DesertState, actions: Sequence[Action]) -> tuple[DesertState, str]:
+        """The state the actions leave and what they do, in public words, one after another."""
+        said = []
+        for action in actions:
+            said.append(summary(state, action))
+            state = rules.apply(state, action)
+        return state, ", then ".join(said)
 
     def counted(self, start: DesertState, after: DesertState) -> Picture:
         """The picture as ``after`` counts it: the counters the hands drew for a deal it makes taken as the
@@ -124,11 +140,11 @@ class DesertHints(Hints[DesertState, Action]):
     def reading(self, game: Game, state: DesertState, actions: Sequence[Action]) -> Choice:
         """The move in public words, the counters the hands drew recorded before it (taken as laid) or
         after it (a deal it makes)."""
-        after, then = rules.apply(state, actions[0]), tuple[str, ...]()
+        (after, words), then = self._through(state, actions), tuple[str, ...]()
         if after.dealt and not state.dealt:
             laid = drawing.relabel(after, self.full)[1]
             then = (str(laid),) if laid is not None else ()
-        return Choice(self.first + tuple(str(a) for a in actions) + then, summary(state, actions[0]))
+        return Choice(self.first + tuple(str(a) for a in actions) + then, words)
 
     def settle(self, game: Game, state: DesertState, picture: Picture,
                readings: Sequence[tuple[Sequence[Action], DesertState]], gave_up: bool) -> Reconciliation | None:
@@ -170,12 +186,13 @@ class DesertHints(Hints[DesertState, Action]):
 
     def under_way(self, game: Game, state: DesertState, picture: Picture,
                   ways: Sequence[Reached[DesertState, Action]]) -> Reconciliation:
-        """One move under way: what is left of it, the hold time once for each piece or counter to lay;
-        several: a piece lifted that could go to several places (the rest of the move will say which)."""
-        if len(ways) > 1:
+        """One move under way (or a road's act under way, whatever act may follow it): what is left of
+        it, the hold time once for each piece or counter to lay; several: a piece lifted that could go
+        to several places (the rest of the move will say which)."""
+        reached = ways[0]   # fewest actions first
+        if any(tuple(w.actions[:len(reached.actions)]) != reached.actions for w in ways[1:]):
             return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go",
                                           tuple(_differs(state, self.full)[1]))
-        (reached,) = ways
         left = self.left(state, reached.state)
         _, tokens = drawing.to_lay(reached.state, left, lambda p, c: _put(state, p, c))
         return Reconciliation.partial(self.step(game, state, reached.actions, ()), tuple(p for p, _ in left),
@@ -188,9 +205,9 @@ class DesertHints(Hints[DesertState, Action]):
         return sorted((p, c) for p, c in goes.items() if was.get(p) != c and now.get(p) != c)
 
     def step(self, game: Game, state: DesertState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
-        after = rules.apply(state, actions[0])
+        after, words = self._through(state, actions)
         todo, _ = drawing.to_lay(after, self.left(state, after), lambda p, c: _put(state, p, c))
-        return f"{summary(state, actions[0])}: {todo}"
+        return f"{words}: {todo}"
 
     # ------------------------------------------------------------------ out of turn, refused
     def owner(self, game: Game, state: DesertState, piece: str) -> str | None:
