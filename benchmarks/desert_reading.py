@@ -107,7 +107,8 @@ def main() -> None:
             swapped = shown(state) | {a: shown(state)[b], b: shown(state)[a]}
             pictures["refused"] = (swapped, lambda r: not r.ok and not r.part_way)
         if after.road:
-            then = GAME.apply(after, rng.choice([a for a in GAME.legal_actions(after) if isinstance(a, (Swap, Reveal))]))
+            second = rng.choice([a for a in GAME.legal_actions(after) if isinstance(a, (Swap, Reveal))])
+            then = GAME.apply(after, second)
             pictures["road and a second act"] = (shown(then), lambda r: leaves(state, r, then))
         for kind, (picture, expected) in pictures.items():
             right[kind] += bool(expected(GAME.reconcile(state, picture)))

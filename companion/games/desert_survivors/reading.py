@@ -61,6 +61,8 @@ class DesertHints(Hints[DesertState, Action]):
         self.changed = {c for c in set(self.full) | set(now) if self.full.get(c) != now.get(c)}
         self.played = len(state.history)            # the acts before the picture: every position reached shares them
         self.moved = spots(self.full) != spots(now)   # a piece on another space, come or gone: not faces alone
+        self.was, self.at = places(now), places(self.full)   # piece -> space, before and as seen
+        self.differs = _differs(state, self.full)   # moved, gone, turned up early: one picture, one state
 
     # ------------------------------------------------------------------ before the search
     def picture_of(self, game: Game, state: DesertState, seen: Placement) -> Picture:
@@ -74,9 +76,8 @@ class DesertHints(Hints[DesertState, Action]):
             if self.first:
                 return Reconciliation((Choice(self.first, drawing.LAID),))
             return Reconciliation.illegal("the table is as the game has it: nothing was moved")
-        _, _, early = _differs(state, self.full)
-        owed = sorted(p for p, up in faces_up(self.full).items() if up == BACK and face(state, p) == FRONT)
-        if not self.moved and not early and owed:
+        owed = self.owed(state, state)
+        if not self.moved and not self.differs[2] and owed:
             return Reconciliation.partial("turn face up " + "; ".join(said(state, p) for p in owed), owed, "reveal")
         return None
 
@@ -101,8 +102,7 @@ class DesertHints(Hints[DesertState, Action]):
         first, so a piece still in a hand is part-way through the first."""
         if not (here.road and super().goes_on(game, start, here)):
             return False
-        was, seen = places(expected(start)), places(self.full)
-        return all(seen.get(p) != was.get(p) for p, c in places(expected(here)).items() if was.get(p) != c)
+        return all(self.at.get(p) != self.was.get(p) for p, c in places(expected(here)).items() if self.was.get(p) != c)
 
     def _through(self, state: DesertState, actions: Sequence[Action]) -> tuple[DesertState, str]:
         """The state the actions leave and what they do, in public words, one after another."""
@@ -117,8 +117,7 @@ class DesertHints(Hints[DesertState, Action]):
         deal's; on the space the move puts it, a piece read without a face, or showing the back of a face
         the rules turn up (moved, or up already: the hands turn it next), has the face ``after`` has; any
         other piece read without a face has the one it had."""
-        goes = places(expected(after))
-        was = places(expected(start))
+        goes, was = places(expected(after)), self.was   # ``start`` is the picture's position, as always
         seen = drawing.relabel(after, self.full)[0] if after.dealt and not start.dealt else self.full
 
         def counted(p: str, cell: str) -> str:
@@ -156,7 +155,7 @@ class DesertHints(Hints[DesertState, Action]):
         laying = laying_out(state, self.full) if round_begun(state) else None
         if laying is not None:
             return laying
-        moved, gone, early = _differs(state, self.full)
+        moved, gone, early = self.differs
         if early and not moved and not gone:  # no step either: a face alone turned is no part of a move
             return Reconciliation.illegal(
                 f"{'; '.join(said(state, p) + ' is turned face up' for p in early[:4])}, and no move of "
@@ -192,7 +191,7 @@ class DesertHints(Hints[DesertState, Action]):
         reached = ways[0]   # fewest actions first
         if any(tuple(w.actions[:len(reached.actions)]) != reached.actions for w in ways[1:]):
             return Reconciliation.partial(f"{state.active} is moving: put the pieces in hand where they go",
-                                          tuple(_differs(state, self.full)[1]))
+                                          tuple(self.differs[1]))
         left = self.left(state, reached.state)
         _, tokens = drawing.to_lay(reached.state, left, lambda p, c: _put(state, p, c))
         return Reconciliation.partial(self.step(game, state, reached.actions, ()), tuple(p for p, _ in left),
@@ -201,8 +200,7 @@ class DesertHints(Hints[DesertState, Action]):
     def left(self, start: DesertState, after: DesertState) -> list[tuple[str, str]]:
         """The pieces still to put where the move puts them (piece, space)."""
         goes, now = places(expected(after)), places(self.counted(start, after))
-        was = places(expected(start))
-        return sorted((p, c) for p, c in goes.items() if was.get(p) != c and now.get(p) != c)
+        return sorted((p, c) for p, c in goes.items() if self.was.get(p) != c and now.get(p) != c)
 
     def step(self, game: Game, state: DesertState, actions: Sequence[Action], to_move: Sequence[str]) -> str:
         after, words = self._through(state, actions)
@@ -245,7 +243,7 @@ class DesertHints(Hints[DesertState, Action]):
 
     def offenders(self, game: Game, state: DesertState, picture: Picture) -> tuple[str, ...]:
         """The pieces seen on another space, shown face up too early, or not seen."""
-        moved, gone, early = _differs(state, self.full)
+        moved, gone, early = self.differs
         return tuple(moved + early + gone)
 
     def unexplained(self, game: Game, state: DesertState, picture: Picture, gave_up: bool) -> Reconciliation:
@@ -258,7 +256,7 @@ class DesertHints(Hints[DesertState, Action]):
         where, at = places(spots(self.full)), {p: w for w, p in state.board.items()}
         gone_for = {p: SET_ASIDE if any(p in s for s in state.stacks) else TAKEN_OFF for p in where
                     if is_x(p) and p not in at and p not in state.mix}
-        moved, gone, early = _differs(state, self.full)
+        moved, gone, early = self.differs
         if not gone_for:
             what = [f"{said(state, p)} is on {where[p]}" for p in moved] + \
                 [f"{said(state, p)} is turned face up" for p in early] + [f"{said(state, p)} is not seen" for p in gone]
