@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -409,3 +410,27 @@ def test_a_phone_asked_for_the_panel_pin_at_the_simulated_table_of_a_game_with_s
         assert phone.get("/api/table").status_code in (200, 409)  # the table's screen now (409: no camera here)
     finally:
         companion.stop()
+
+
+def test_phones_asking_at_once_on_a_fresh_panel_are_all_shown_the_same_codes(table):
+    """The first time the codes are drawn the panel makes its key; the tablet's page asks for the seats
+    and for the three QR codes at once, and every answer must name the codes that will join."""
+    companion, app = table
+    clients = []
+    for _ in range(12):
+        tv = app.test_client()
+        tv.post("/api/unlock", json={"pin": PIN}, headers={"Origin": "http://localhost"})
+        clients.append(tv)
+    start, seen = threading.Barrier(len(clients)), []
+
+    def ask(tv: Any) -> None:
+        start.wait()
+        seen.append(tuple(s["code"] for s in tv.get("/api/seats").get_json()["seats"]))
+
+    threads = [threading.Thread(target=ask, args=(tv,)) for tv in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == len(clients) and len(set(seen)) == 1 and None not in seen[0]
+    assert seen[0] == tuple(s["code"] for s in clients[0].get("/api/seats").get_json()["seats"])

@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import ipaddress
 import os
+import threading
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ bp = Blueprint("seats", __name__, url_prefix="/api/seats")
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a screen and typed on a phone
 CODE_LENGTH = 6
 KEY_FILE = "seat-key"
+_KEY_MADE = threading.Lock()   # one key made at a time: see _key
 HEADER = "X-Fog-Seat"
 
 
@@ -64,11 +66,22 @@ def _companion() -> Any:
 
 
 def _key() -> bytes:
-    """The key the codes are drawn from: kept in the data directory (made once), else the app's."""
+    """The key the codes are drawn from: kept in the data directory (made once), else the app's. Made
+    under a lock: the tablet's page asks for the seats and their QR codes at once, and two keys made
+    side by side would show codes that do not join."""
     app = current_app
     key = app.extensions.get("seat_key")
     if key is not None:
         return key
+    with _KEY_MADE:
+        key = app.extensions.get("seat_key")
+        if key is None:
+            key = app.extensions["seat_key"] = _made_key(app)
+    return key
+
+
+def _made_key(app: Any) -> bytes:
+    """The key kept in the data directory, made there if it is missing or damaged."""
     folder = app.config.get("DATA_DIR")
     key = app.config["SECRET_KEY"] if isinstance(app.config["SECRET_KEY"], bytes) else \
         str(app.config["SECRET_KEY"]).encode()
@@ -86,7 +99,6 @@ def _key() -> bytes:
                 path.chmod(0o600)
             except OSError:  # a read-only or full disk: the codes last until the panel restarts
                 pass
-    app.extensions["seat_key"] = key
     return key
 
 
